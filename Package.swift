@@ -1,0 +1,52 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Waterfall: an image feed service with persisted waterfall layouts.
+///
+/// Layers, top to bottom (arrows point down only):
+/// `waterfall` (CLI) → `Waterfall` (service) → `WaterfallStore`, `WaterfallSync`, `WaterfallLayout`.
+let package = Package(
+    name: "Waterfall",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "waterfall", targets: ["waterfall"]),
+        .library(name: "Waterfall", targets: ["Waterfall"]),
+        .library(name: "WaterfallLayout", targets: ["WaterfallLayout"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // Pure layout engine: configuration in, frames out. Imports nothing of ours, does no IO.
+        .target(name: "WaterfallLayout"),
+        // Decodes and validates feed and reorder files: bytes in, commands out. Pure.
+        .target(name: "WaterfallSync"),
+        // SQLite through GRDB: the only module that speaks SQL (besides Migrations/).
+        .target(
+            name: "WaterfallStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            plugins: ["EmbedMigrations"]),
+        // The service: import, move, remove, page, viewport. Composes the three above.
+        .target(name: "Waterfall", dependencies: ["WaterfallLayout", "WaterfallSync", "WaterfallStore"]),
+        // The thin command-line front end.
+        .executableTarget(
+            name: "waterfall",
+            dependencies: ["Waterfall", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+        // Build-time tool: turns Migrations/*.sql into Swift string literals compiled into the store.
+        .executableTarget(name: "MigrationEmbedder"),
+        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["MigrationEmbedder"]),
+
+        .target(name: "WaterfallTestSupport", path: "Tests/WaterfallTestSupport"),
+        .testTarget(name: "WaterfallLayoutTests", dependencies: ["WaterfallLayout", "WaterfallTestSupport"]),
+        .testTarget(name: "WaterfallSyncTests", dependencies: ["WaterfallSync", "WaterfallTestSupport"]),
+        .testTarget(name: "WaterfallStoreTests", dependencies: ["WaterfallStore", "WaterfallTestSupport"]),
+        .testTarget(name: "WaterfallTests", dependencies: ["Waterfall", "WaterfallTestSupport"]),
+        .testTarget(name: "WaterfallCLITests", dependencies: ["waterfall", "WaterfallTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
