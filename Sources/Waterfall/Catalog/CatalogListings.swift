@@ -1,0 +1,78 @@
+/// `feeds --json`: every feed with its counts.
+public struct FeedList: Hashable, Sendable, Codable {
+    public struct Feed: Hashable, Sendable, Codable {
+        public var name: String
+        public var images: Int
+        public var sections: Int
+        public var revision: Int64
+        public var layouts: Int
+    }
+    public var feeds: [Feed]
+}
+
+/// `images --json`: a slice of a feed's catalog order.
+public struct ImageList: Hashable, Sendable, Encodable {
+    public struct Image: Hashable, Sendable, Encodable {
+        public var index: Int
+        public var id: String
+        public var section: String?
+        public var width: Int
+        public var height: Int
+        public var url: String?
+        public var title: String?
+        /// Set for full-span images only; not part of the JSON.
+        public var isFullSpan: Bool
+
+        enum CodingKeys: String, CodingKey { case index, id, section, width, height, url, title }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encode(id, forKey: .id)
+            try container.encode(section, forKey: .section)
+            try container.encode(width, forKey: .width)
+            try container.encode(height, forKey: .height)
+            try container.encode(url, forKey: .url)
+            try container.encode(title, forKey: .title)
+        }
+    }
+    public var feed: String
+    public var revision: Int64
+    public var totalItems: Int
+    public var nextOffset: Int?
+    public var images: [Image]
+
+    enum CodingKeys: String, CodingKey { case feed, revision, totalItems, nextOffset, images }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(feed, forKey: .feed)
+        try container.encode(revision, forKey: .revision)
+        try container.encode(totalItems, forKey: .totalItems)
+        try container.encode(nextOffset, forKey: .nextOffset)
+        try container.encode(images, forKey: .images)
+    }
+}
+
+/// `changes --since R --json`: the change log after revision R.
+public struct ChangeList: Hashable, Sendable, Encodable {
+    public struct Change: Hashable, Sendable, Encodable {
+        public var revision: Int64
+        public var kind: String
+        public var id: String
+        public var section: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(revision, forKey: .revision)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(id, forKey: .id)
+            try container.encode(section, forKey: .section)
+        }
+
+        enum CodingKeys: String, CodingKey { case revision, kind, id, section }
+    }
+    public var feed: String
+    public var revision: Int64
+    public var changes: [Change]
+}

@@ -1,0 +1,18 @@
+extension String {
+    /// The string in double quotes for messages, shortened past 60 characters and with control
+    /// characters escaped, so that hostile ids cannot garble a terminal.
+    var quoted: String {
+        var text = String(unicodeScalars.prefix(60).map { scalar -> String in
+            scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
+        }.joined())
+        if unicodeScalars.count > 60 { text += "…" }
+        return "\"\(text)\""
+    }
+}
+
+extension Optional<String> {
+    /// A section name for messages: quoted, or "the unnamed section".
+    var sectionDescription: String {
+        map { "section \($0.quoted)" } ?? "the unnamed section"
+    }
+}

@@ -1,0 +1,64 @@
+import WaterfallStore
+
+extension WaterfallService {
+    /// Every feed of the database with its counts, by name.
+    public func feeds() throws(WaterfallError) -> FeedList {
+        try perform {
+            try database.read { tx in
+                FeedList(feeds: try tx.feedSummaries().map {
+                    .init(name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision, layouts: $0.layouts)
+                })
+            }
+        }
+    }
+
+    /// A slice of a feed's images in catalog order. O(offset + limit).
+    /// - Throws: ``WaterfallError`` `usage` for a negative offset or a limit outside 1…100,000.
+    public func images(feed: String?, offset: Int, limit: Int) throws(WaterfallError) -> ImageList {
+        try Self.validateSlice(offset: offset, limit: limit)
+        return try perform {
+            try database.read { tx in
+                let feed = try resolveFeed(feed, tx)
+                let names = Dictionary(uniqueKeysWithValues: try tx.sections(feedID: feed.id).map { ($0.id, $0.name) })
+                let rows = try tx.images(feedID: feed.id, offset: offset, limit: limit)
+                return ImageList(
+                    feed: feed.name, revision: feed.revision, totalItems: feed.imageCount,
+                    nextOffset: offset + limit < feed.imageCount ? offset + limit : nil,
+                    images: rows.enumerated().map { index, row in
+                        .init(index: offset + index, id: row.externalID, section: names[row.sectionID] ?? nil,
+                              width: Int(row.width), height: Int(row.height), url: row.url, title: row.title,
+                              isFullSpan: row.isFullSpan)
+                    })
+            }
+        }
+    }
+
+    /// The change log of a feed after `revision`, oldest first.
+    public func changes(feed: String?, since revision: Int64) throws(WaterfallError) -> ChangeList {
+        if revision < 0 {
+            throw WaterfallError(.usage, "--since must be a revision of 0 or more, got \(revision).")
+        }
+        return try perform {
+            try database.read { tx in
+                let feed = try resolveFeed(feed, tx)
+                return ChangeList(
+                    feed: feed.name, revision: feed.revision,
+                    changes: try tx.changes(feedID: feed.id, since: revision).map {
+                        .init(revision: $0.revision, kind: $0.kind.rawValue, id: $0.externalID, section: $0.section)
+                    })
+            }
+        }
+    }
+
+    /// The largest page a query may ask for.
+    public static let maximumLimit = 100_000
+
+    static func validateSlice(offset: Int, limit: Int) throws(WaterfallError) {
+        if offset < 0 {
+            throw WaterfallError(.usage, "the offset must be 0 or more, got \(offset).")
+        }
+        if limit < 1 || limit > maximumLimit {
+            throw WaterfallError(.usage, "the limit must be between 1 and \(maximumLimit), got \(limit).")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import WaterfallLayout
+import WaterfallStore
+
+/// `stats`: counts, revisions, cache coverage and the database's size.
+public struct DatabaseStats: Hashable, Sendable, Encodable {
+    public var path: String?
+    /// The database file plus its write-ahead log, in bytes.
+    public var databaseBytes: Int64
+    public var feeds: [FeedList.Feed]
+    public var layouts: [LayoutCoverage]
+}
+
+extension WaterfallService {
+    /// Counts, revisions, how much of each cached layout is valid, and the database's size.
+    public func stats() throws(WaterfallError) -> DatabaseStats {
+        try perform {
+            try database.read { tx in
+                let feeds = try tx.feedSummaries().map {
+                    FeedList.Feed(name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision, layouts: $0.layouts)
+                }
+                let layouts = try tx.cacheCoverage().map { coverage in
+                    LayoutCoverage(
+                        feed: coverage.feed, layouts: coverage.names,
+                        configuration: try? LayoutConfiguration.fromCanonicalJSON(coverage.configuration),
+                        checkpoints: coverage.checkpoints,
+                        expectedCheckpoints: max(0, (coverage.feedImages - 1) / coverage.stride),
+                        complete: coverage.isComplete)
+                }
+                return DatabaseStats(path: database.path, databaseBytes: database.fileSize(), feeds: feeds, layouts: layouts)
+            }
+        }
+    }
+}

@@ -1,0 +1,4 @@
+// The service's API speaks in the engine's and the sync layer's value types (configurations,
+// frames, move targets), so a front end that imports `Waterfall` sees them too.
+@_exported import WaterfallLayout
+@_exported import enum WaterfallSync.MoveTarget

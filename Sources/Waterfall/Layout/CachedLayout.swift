@@ -1,0 +1,165 @@
+import WaterfallLayout
+import WaterfallStore
+
+/// Cache rows a query computed and that should be stored after its read transaction.
+struct CacheUpdate {
+    var feedID: Int64
+    var configuration: String
+    var stride: Int
+    var revision: Int64
+    var checkpoints: [CheckpointRecord]
+    var sections: [SectionExtentRecord]
+    var end: LayoutEndRecord
+}
+
+/// Collects what the warm pass needs: the band of the current chunk and closed sections.
+private struct WarmSink: LayoutSink {
+    var top = Double.infinity
+    var bottom = -Double.infinity
+    var sections: [SectionExtentRecord] = []
+
+    mutating func place(_ element: PlacedElement) {
+        top = min(top, element.frame.minY)
+        bottom = max(bottom, element.frame.maxY)
+    }
+
+    mutating func closed(_ section: SectionExtentRecord) {
+        sections.append(section)
+    }
+
+    /// The band so far, (0, 0) when nothing was placed; then starts a new band.
+    mutating func takeBand() -> (top: Double, bottom: Double) {
+        defer { top = .infinity; bottom = -.infinity }
+        return top <= bottom ? (top, bottom) : (0, 0)
+    }
+}
+
+/// A feed's layout for one configuration as the cache knows it, brought up to date inside a
+/// read transaction: when the stored end is stale, the layout is recomputed from the last valid
+/// checkpoint to the end of the feed, and the new rows are kept in ``update`` for saving.
+struct CachedLayout {
+    let feed: FeedRecord
+    let name: String?
+    let engine: WaterfallLayout
+    let sections: [SectionRecord]
+    let entry: LayoutCacheRecord?
+    let end: LayoutEndRecord
+    let stride: Int
+    /// Rows computed by this query (nil when the cache was up to date).
+    let update: CacheUpdate?
+
+    /// Loads (and if needed completes) the cached layout. Reads O(stride) rows when the cache
+    /// is up to date; otherwise scans the feed from the last valid checkpoint on.
+    init(tx: CatalogTransaction, feed: FeedRecord, name: String?, configuration: LayoutConfiguration, stride defaultStride: Int) throws {
+        self.feed = feed
+        self.name = name
+        engine = try WaterfallLayout(configuration)
+        sections = try tx.sections(feedID: feed.id)
+        let key = configuration.canonicalJSON
+        entry = try tx.cacheEntry(feedID: feed.id, configuration: key)
+        stride = entry?.stride ?? defaultStride
+        if let end = entry?.end, end.revision == feed.revision {
+            self.end = end
+            update = nil
+            return
+        }
+        let last = try entry.flatMap { try tx.checkpoint(cacheID: $0.id, atOrBelow: Int.max) }
+        var runner = try LayoutRunner(engine: engine, sections: sections, checkpoint: last)
+        var sink = WarmSink()
+        var checkpoints: [CheckpointRecord] = []
+        let stride = self.stride
+        try tx.scanGeometry(feedID: feed.id, fromKey: last?.key ?? Int64.min) { image in
+            let index = runner.nextIndex
+            if index > 0 && index % stride == 0 && index != last?.index {
+                let band = sink.takeBand()
+                checkpoints.append(CheckpointRecord(
+                    index: index, key: image.key, sectionID: runner.openSectionID!,
+                    state: runner.state.serialized(), bandTop: band.top, bandBottom: band.bottom))
+            }
+            try runner.place(image, into: &sink)
+            return true
+        }
+        let contentHeight = runner.finish(into: &sink)
+        let tail = sink.takeBand()
+        let end = LayoutEndRecord(
+            revision: feed.revision, totalItems: runner.nextIndex, contentHeight: contentHeight,
+            tailTop: tail.top, tailBottom: tail.bottom)
+        self.end = end
+        update = CacheUpdate(
+            feedID: feed.id, configuration: key, stride: stride, revision: feed.revision,
+            checkpoints: checkpoints, sections: sink.sections, end: end)
+    }
+
+    /// The checkpoint with the greatest index not above `index` (`nil`: start from the top).
+    func checkpoint(atOrBelow index: Int, _ tx: CatalogTransaction) throws -> CheckpointRecord? {
+        if let update, let first = update.checkpoints.first, first.index <= index {
+            var low = 0, high = update.checkpoints.count
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if update.checkpoints[middle].index <= index { low = middle } else { high = middle }
+            }
+            return update.checkpoints[low]
+        }
+        guard let entry else { return nil }
+        return try tx.checkpoint(cacheID: entry.id, atOrBelow: index)
+    }
+
+    /// Every chunk of the layout with the band it occupies, in index order: checkpoint chunks
+    /// `[index - stride, index)`, then the tail `[last checkpoint, end]`.
+    func chunks(_ tx: CatalogTransaction) throws -> [(start: Int, end: Int, top: Double, bottom: Double, isTail: Bool)] {
+        var bands: [Int: (top: Double, bottom: Double)] = [:]
+        if let entry {
+            for band in try tx.checkpointBands(cacheID: entry.id) { bands[band.index] = (band.top, band.bottom) }
+        }
+        for checkpoint in update?.checkpoints ?? [] { bands[checkpoint.index] = (checkpoint.bandTop, checkpoint.bandBottom) }
+        var result = bands.keys.sorted().map { index in
+            (start: index - stride, end: index, top: bands[index]!.top, bottom: bands[index]!.bottom, isTail: false)
+        }
+        result.append((result.last?.end ?? 0, end.totalItems, end.tailTop, end.tailBottom, true))
+        return result
+    }
+
+    /// Where the given sections start and end (for pinned headers).
+    func extents(of ids: [Int64], _ tx: CatalogTransaction) throws -> [Int64: SectionExtentRecord] {
+        var result: [Int64: SectionExtentRecord] = [:]
+        for section in update?.sections ?? [] { result[section.sectionID] = section }
+        let missing = ids.filter { result[$0] == nil }
+        if let entry, !missing.isEmpty {
+            result.merge(try tx.sectionExtents(cacheID: entry.id, sectionIDs: missing)) { new, _ in new }
+        }
+        return result
+    }
+
+    /// Section names by id.
+    var sectionNames: [Int64: String?] {
+        Dictionary(uniqueKeysWithValues: sections.map { ($0.id, $0.name) })
+    }
+}
+
+extension WaterfallService {
+    /// Stores what a query computed for the cache. Best effort: the cache is an optimisation,
+    /// so a failure here (a lock held by another writer, a full disk) never fails the query.
+    func save(_ update: CacheUpdate?) {
+        guard let update else { return }
+        _ = try? database.write { tx in
+            let entry = try tx.makeCacheEntry(feedID: update.feedID, configuration: update.configuration, stride: update.stride)
+            return try tx.saveLayoutCache(
+                cacheID: entry.id, feedID: update.feedID, revision: update.revision,
+                checkpoints: update.checkpoints, sections: update.sections, end: update.end)
+        }
+    }
+
+    /// The configuration (and name) a layout source stands for, for one feed.
+    func resolveLayout(_ source: LayoutSource, feed: FeedRecord, _ tx: CatalogTransaction) throws -> (name: String?, configuration: LayoutConfiguration) {
+        switch source {
+        case .inline(let configuration):
+            try configuration.validate()
+            return (nil, configuration)
+        case .named(let name):
+            guard let layout = try tx.layout(feedID: feed.id, name: name) else {
+                throw WaterfallError(.invalidData, "unknown layout \(name.quoted) for feed \(feed.name.quoted); `waterfall layout list` shows the saved layouts.")
+            }
+            return (name, try LayoutConfiguration.fromCanonicalJSON(layout.configuration))
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import WaterfallLayout
+
+/// An image with its frame, as `page` and `viewport` return it.
+public struct PlacedImage: Hashable, Sendable, Encodable {
+    public var index: Int
+    public var id: String
+    public var section: String?
+    public var frame: Frame
+    public var url: String?
+    /// The image's title (not part of the JSON; renderers draw it in the caption strip).
+    public var title: String?
+    /// Pixel size (not part of the JSON).
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+
+    enum CodingKeys: String, CodingKey { case index, id, section, x, y, width, height, url }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(index, forKey: .index)
+        try container.encode(id, forKey: .id)
+        try container.encode(section, forKey: .section)
+        try container.encode(frame.x, forKey: .x)
+        try container.encode(frame.y, forKey: .y)
+        try container.encode(frame.width, forKey: .width)
+        try container.encode(frame.height, forKey: .height)
+        try container.encode(url, forKey: .url)
+    }
+}
+
+/// A section header or footer with its frame.
+public struct PlacedSupplement: Hashable, Sendable, Encodable {
+    public var section: String?
+    public var frame: Frame
+    /// Headers only: moved from its natural place by pinning.
+    public var pinned: Bool?
+
+    enum CodingKeys: String, CodingKey { case section, x, y, width, height, pinned }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(section, forKey: .section)
+        try container.encode(frame.x, forKey: .x)
+        try container.encode(frame.y, forKey: .y)
+        try container.encode(frame.width, forKey: .width)
+        try container.encode(frame.height, forKey: .height)
+        try container.encodeIfPresent(pinned, forKey: .pinned)
+    }
+}
+
+/// A page of a laid-out feed: the JSON of `page --json` (DESIGN section 6).
+public struct LayoutPage: Hashable, Sendable, Encodable {
+    public var feed: String
+    public var revision: Int64
+    /// The named layout, `nil` for an inline configuration.
+    public var layout: String?
+    public var contentHeight: Double
+    public var totalItems: Int
+    public var nextOffset: Int?
+    public var items: [PlacedImage]
+    public var headers: [PlacedSupplement]
+    public var footers: [PlacedSupplement]
+    /// The configuration used (not part of the JSON).
+    public var configuration: LayoutConfiguration
+
+    enum CodingKeys: String, CodingKey { case feed, revision, layout, contentHeight, totalItems, nextOffset, items, headers, footers }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(feed, forKey: .feed)
+        try container.encode(revision, forKey: .revision)
+        try container.encode(layout, forKey: .layout)
+        try container.encode(contentHeight, forKey: .contentHeight)
+        try container.encode(totalItems, forKey: .totalItems)
+        try container.encode(nextOffset, forKey: .nextOffset)
+        try container.encode(items, forKey: .items)
+        try container.encode(headers, forKey: .headers)
+        try container.encode(footers, forKey: .footers)
+    }
+}
+
+/// What meets a horizontal band of a laid-out feed: the JSON of `viewport --json`.
+public struct ViewportPage: Hashable, Sendable, Encodable {
+    public var feed: String
+    public var revision: Int64
+    public var layout: String?
+    public var contentHeight: Double
+    public var totalItems: Int
+    public var y: Double
+    public var height: Double
+    public var items: [PlacedImage]
+    public var headers: [PlacedSupplement]
+    public var footers: [PlacedSupplement]
+    public var configuration: LayoutConfiguration
+
+    enum CodingKeys: String, CodingKey { case feed, revision, layout, contentHeight, totalItems, y, height, items, headers, footers }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(feed, forKey: .feed)
+        try container.encode(revision, forKey: .revision)
+        try container.encode(layout, forKey: .layout)
+        try container.encode(contentHeight, forKey: .contentHeight)
+        try container.encode(totalItems, forKey: .totalItems)
+        try container.encode(y, forKey: .y)
+        try container.encode(height, forKey: .height)
+        try container.encode(items, forKey: .items)
+        try container.encode(headers, forKey: .headers)
+        try container.encode(footers, forKey: .footers)
+    }
+}

@@ -1,0 +1,108 @@
+import WaterfallLayout
+import WaterfallStore
+
+/// One element placed by a ``LayoutRunner``.
+struct PlacedElement {
+    enum Kind { case header, item, footer }
+    var kind: Kind
+    var frame: Frame
+    var sectionID: Int64
+    /// For items: the catalog index. For headers and footers: the catalog index of the image
+    /// whose page carries it (DESIGN section 2: a section's header goes with its first image,
+    /// its footer with its last; an empty section's with the first image after it, else the
+    /// last image, else page 0).
+    var owner: Int
+}
+
+/// Receives what a ``LayoutRunner`` places.
+protocol LayoutSink {
+    mutating func place(_ element: PlacedElement)
+    mutating func closed(_ section: SectionExtentRecord)
+}
+
+/// Lays out a feed's catalog as a stream: the images in key order, interleaved with the
+/// feed's sections (empty ones included) in position order. Starts from the beginning or from
+/// a checkpoint; feeds the layout engine one image at a time.
+struct LayoutRunner {
+    let engine: WaterfallLayout
+    let sections: [SectionRecord]
+    private let ordinalByID: [Int64: Int]
+    private(set) var state: LayoutState
+    /// The index in `sections` of the open section, -1 before the first.
+    private(set) var openOrdinal: Int
+    /// The catalog index of the next image.
+    private(set) var nextIndex: Int
+
+    /// Starts before the first section, or resumes from `checkpoint`.
+    init(engine: WaterfallLayout, sections: [SectionRecord], checkpoint: CheckpointRecord?) throws {
+        self.engine = engine
+        self.sections = sections
+        var ordinals: [Int64: Int] = [:]
+        ordinals.reserveCapacity(sections.count)
+        for (index, section) in sections.enumerated() { ordinals[section.id] = index }
+        ordinalByID = ordinals
+        if let checkpoint {
+            guard let ordinal = ordinals[checkpoint.sectionID] else {
+                throw WaterfallError(.database, "the layout cache refers to a section that no longer exists; run the command again.")
+            }
+            state = try LayoutState(serialized: checkpoint.state)
+            openOrdinal = ordinal
+            nextIndex = checkpoint.index
+        } else {
+            state = engine.initialState
+            openOrdinal = -1
+            nextIndex = 0
+        }
+    }
+
+    /// The section open in the current state.
+    var openSectionID: Int64? {
+        openOrdinal >= 0 ? sections[openOrdinal].id : nil
+    }
+
+    /// Places the next image (closing and opening sections on the way).
+    mutating func place(_ image: ImageGeometry, into sink: inout some LayoutSink) throws {
+        guard let target = ordinalByID[image.sectionID], target >= openOrdinal else {
+            throw WaterfallError(.database, "the catalog's order is inconsistent at image index \(nextIndex); re-import the feed with --reset-order.")
+        }
+        if target != openOrdinal {
+            if openOrdinal >= 0 { close(owner: nextIndex - 1, untilKey: image.key, into: &sink) }
+            for ordinal in (openOrdinal + 1)..<target {
+                open(ordinal, owner: nextIndex, into: &sink)
+                close(owner: nextIndex, untilKey: image.key, into: &sink)
+            }
+            open(target, owner: nextIndex, into: &sink)
+        }
+        let frame = engine.place(LayoutItem(width: image.width, height: image.height, isFullSpan: image.isFullSpan), &state)
+        sink.place(PlacedElement(kind: .item, frame: frame, sectionID: image.sectionID, owner: nextIndex))
+        nextIndex += 1
+    }
+
+    /// Closes the open section and lays out the trailing empty sections; returns the content height.
+    mutating func finish(into sink: inout some LayoutSink) -> Double {
+        let owner = max(nextIndex - 1, 0)
+        if openOrdinal >= 0 { close(owner: owner, untilKey: CatalogTransaction.maximumKey, into: &sink) }
+        for ordinal in (openOrdinal + 1)..<sections.count {
+            open(ordinal, owner: owner, into: &sink)
+            close(owner: owner, untilKey: CatalogTransaction.maximumKey, into: &sink)
+        }
+        return engine.contentHeight(state)
+    }
+
+    private mutating func open(_ ordinal: Int, owner: Int, into sink: inout some LayoutSink) {
+        openOrdinal = ordinal
+        if let header = engine.openSection(&state) {
+            sink.place(PlacedElement(kind: .header, frame: header, sectionID: sections[ordinal].id, owner: owner))
+        }
+    }
+
+    private mutating func close(owner: Int, untilKey: Int64, into sink: inout some LayoutSink) {
+        let startY = state.sectionStartY
+        let end = engine.closeSection(&state)
+        let id = sections[openOrdinal].id
+        if let footer = end.footer {
+            sink.place(PlacedElement(kind: .footer, frame: footer, sectionID: id, owner: owner))
+        }
+        sink.closed(SectionExtentRecord(sectionID: id, untilKey: untilKey, startY: startY, endY: end.sectionEnd))
+    }
+}

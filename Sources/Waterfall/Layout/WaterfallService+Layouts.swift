@@ -1,0 +1,92 @@
+import WaterfallLayout
+import WaterfallStore
+
+/// A named layout as `layout list` shows it.
+public struct NamedLayout: Hashable, Sendable, Encodable {
+    public var name: String
+    public var configuration: LayoutConfiguration
+}
+
+/// How much of a cached layout is valid: `layout warm` and `stats` report it.
+public struct LayoutCoverage: Hashable, Sendable, Encodable {
+    public var feed: String
+    /// The names the configuration is saved under (empty for an inline configuration).
+    public var layouts: [String]
+    public var configuration: LayoutConfiguration?
+    public var checkpoints: Int
+    /// Checkpoints a complete cache holds: one per `stride` images after the first chunk.
+    public var expectedCheckpoints: Int
+    public var complete: Bool
+}
+
+extension WaterfallService {
+    /// Saves `configuration` under `name` for a feed (replacing a layout of that name).
+    /// Returns whether a layout of that name existed.
+    /// - Throws: ``WaterfallError`` `usage` for a bad name or configuration.
+    @discardableResult
+    public func addLayout(feed: String?, name: String, configuration: LayoutConfiguration) throws(WaterfallError) -> Bool {
+        try Self.validateName(name, what: "layout")
+        try perform { try configuration.validate() }
+        return try perform {
+            try database.write { tx in
+                let feed = try resolveFeed(feed, tx)
+                let existed = try tx.layout(feedID: feed.id, name: name) != nil
+                try tx.saveLayout(feedID: feed.id, NamedLayoutRecord(name: name, configuration: configuration.canonicalJSON))
+                return existed
+            }
+        }
+    }
+
+    /// The named layouts of a feed, by name.
+    public func layouts(feed: String?) throws(WaterfallError) -> [NamedLayout] {
+        try perform {
+            try database.read { tx in
+                let feed = try resolveFeed(feed, tx)
+                return try tx.layouts(feedID: feed.id).map {
+                    NamedLayout(name: $0.name, configuration: try LayoutConfiguration.fromCanonicalJSON($0.configuration))
+                }
+            }
+        }
+    }
+
+    /// Removes a named layout (and its cache entry unless another name shares the configuration).
+    /// - Throws: ``WaterfallError`` `invalidData` for an unknown layout.
+    public func removeLayout(feed: String?, name: String) throws(WaterfallError) {
+        try perform {
+            try database.write { tx in
+                let feed = try resolveFeed(feed, tx)
+                guard try tx.removeLayout(feedID: feed.id, name: name) else {
+                    throw WaterfallError(.invalidData, "unknown layout \(name.quoted) for feed \(feed.name.quoted); `waterfall layout list` shows the saved layouts.")
+                }
+            }
+        }
+    }
+
+    /// Computes and stores every checkpoint of a layout now, so that the next query at any depth
+    /// reads O(stride + limit) rows. Returns the coverage afterwards.
+    public func warmLayout(feed: String?, layout: LayoutSource) throws(WaterfallError) -> LayoutCoverage {
+        let (update, feedName, name, configuration) = try perform {
+            try database.read { tx in
+                let feed = try resolveFeed(feed, tx)
+                let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
+                let cache = try CachedLayout(tx: tx, feed: feed, name: name, configuration: configuration, stride: stride)
+                return (cache.update, feed.name, name, configuration)
+            }
+        }
+        if let update {
+            try perform {
+                try database.write { tx in
+                    let entry = try tx.makeCacheEntry(feedID: update.feedID, configuration: update.configuration, stride: update.stride)
+                    _ = try tx.saveLayoutCache(
+                        cacheID: entry.id, feedID: update.feedID, revision: update.revision,
+                        checkpoints: update.checkpoints, sections: update.sections, end: update.end)
+                }
+            }
+        }
+        let coverage = try stats().layouts
+        let key = configuration.canonicalJSON
+        return coverage.first { $0.feed == feedName && $0.configuration?.canonicalJSON == key }
+            ?? LayoutCoverage(feed: feedName, layouts: name.map { [$0] } ?? [], configuration: configuration,
+                              checkpoints: 0, expectedCheckpoints: 0, complete: false)
+    }
+}

@@ -1,0 +1,140 @@
+import WaterfallLayout
+import WaterfallStore
+
+/// Keeps what a page or a viewport shows.
+private struct CollectingSink: LayoutSink {
+    var elements: [PlacedElement] = []
+    let keep: (PlacedElement) -> Bool
+
+    mutating func place(_ element: PlacedElement) {
+        if keep(element) { elements.append(element) }
+    }
+
+    mutating func closed(_ section: SectionExtentRecord) {}
+}
+
+extension WaterfallService {
+    /// Images `offset ..< offset + limit` of a feed with their frames, the headers of the
+    /// sections whose first image is in the page and the footers of those whose last image is
+    /// (DESIGN section 2). Reads one checkpoint and at most `stride + limit + 1` image rows when
+    /// the cache is warm; otherwise completes the cache first (and stores it).
+    /// - Throws: ``WaterfallError``: `usage` for a bad slice or configuration, `invalidData` for
+    ///   an unknown feed or layout.
+    public func page(feed: String?, layout: LayoutSource, offset: Int, limit: Int) throws(WaterfallError) -> LayoutPage {
+        try Self.validateSlice(offset: offset, limit: limit)
+        let (page, update) = try perform {
+            try database.read { tx in
+                let feed = try resolveFeed(feed, tx)
+                let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
+                let cache = try CachedLayout(tx: tx, feed: feed, name: name, configuration: configuration, stride: stride)
+                let start = try cache.checkpoint(atOrBelow: offset, tx)
+                let from = start?.index ?? 0
+                var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, checkpoint: start)
+                let range = offset..<(offset + limit)
+                var sink = CollectingSink { range.contains($0.owner) }
+                let wanted = offset - from + limit + 1
+                let rows = try tx.images(feedID: feed.id, fromKey: start?.key ?? Int64.min, limit: wanted)
+                for row in rows { try runner.place(row.geometry, into: &sink) }
+                if rows.count < wanted { _ = runner.finish(into: &sink) }
+                let parts = assemble(sink.elements, rows: rows, firstIndex: from, names: cache.sectionNames)
+                let page = LayoutPage(
+                    feed: feed.name, revision: feed.revision, layout: name, contentHeight: cache.end.contentHeight,
+                    totalItems: cache.end.totalItems,
+                    nextOffset: offset + limit < cache.end.totalItems ? offset + limit : nil,
+                    items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration)
+                return (page, cache.update)
+            }
+        }
+        save(update)
+        return page
+    }
+
+    /// Every header, image and footer whose frame meets the band `[y, y + height)`; with
+    /// `pinOffset`, the header of every section with an element in the band, pinned at
+    /// `min(max(y + pinOffset, naturalY), sectionEnd - headerHeight)` (DESIGN section 2).
+    /// Reads the checkpoints' bands and the image rows of the chunks that meet the band.
+    public func viewport(
+        feed: String?, layout: LayoutSource, y: Double, height: Double, pinOffset: Double? = nil
+    ) throws(WaterfallError) -> ViewportPage {
+        guard y.isFinite, abs(y) <= 1e12 else {
+            throw WaterfallError(.usage, "--y must be a finite number of points, got \(y).")
+        }
+        guard height.isFinite, height > 0, height <= 1e12 else {
+            throw WaterfallError(.usage, "--height must be a number of points above 0, got \(height).")
+        }
+        if let pinOffset, !pinOffset.isFinite || abs(pinOffset) > 1e12 {
+            throw WaterfallError(.usage, "--pin-offset must be a finite number of points, got \(pinOffset).")
+        }
+        let (answer, update) = try perform {
+            try database.read { tx in
+                let feed = try resolveFeed(feed, tx)
+                let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
+                let cache = try CachedLayout(tx: tx, feed: feed, name: name, configuration: configuration, stride: stride)
+                let matched = try cache.chunks(tx).filter { $0.top < y + height && $0.bottom > y }
+                var elements: [PlacedElement] = []
+                var rows: [ImageRecord] = []
+                var from = 0
+                if let first = matched.first, let last = matched.last {
+                    let start = first.start == 0 ? nil : try cache.checkpoint(atOrBelow: first.start, tx)
+                    from = start?.index ?? 0
+                    var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, checkpoint: start)
+                    var sink = CollectingSink { $0.frame.meetsBand(y: y, height: height) }
+                    rows = try tx.images(feedID: feed.id, fromKey: start?.key ?? Int64.min, limit: last.end - from)
+                    for row in rows { try runner.place(row.geometry, into: &sink) }
+                    if last.isTail { _ = runner.finish(into: &sink) }
+                    elements = sink.elements
+                }
+                var parts = assemble(elements, rows: rows, firstIndex: from, names: cache.sectionNames)
+                if let pinOffset, configuration.headerHeight > 0 {
+                    var visible: [Int64] = []
+                    for element in elements where !visible.contains(element.sectionID) { visible.append(element.sectionID) }
+                    let extents = try cache.extents(of: visible, tx)
+                    let names = cache.sectionNames
+                    parts.headers = visible.compactMap { id in
+                        guard let extent = extents[id], let natural = cache.engine.headerFrame(sectionStartY: extent.startY) else { return nil }
+                        let pinned = cache.engine.pinnedHeader(natural: natural, sectionEnd: extent.endY, viewportY: y, pinOffset: pinOffset)
+                        return PlacedSupplement(section: names[id] ?? nil, frame: pinned.frame, pinned: pinned.isPinned)
+                    }
+                }
+                let answer = ViewportPage(
+                    feed: feed.name, revision: feed.revision, layout: name, contentHeight: cache.end.contentHeight,
+                    totalItems: cache.end.totalItems, y: y, height: height,
+                    items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration)
+                return (answer, cache.update)
+            }
+        }
+        save(update)
+        return answer
+    }
+
+    /// Turns placed elements into the output's items, headers and footers.
+    private func assemble(
+        _ elements: [PlacedElement], rows: [ImageRecord], firstIndex: Int, names: [Int64: String?]
+    ) -> (items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
+        var items: [PlacedImage] = []
+        var headers: [PlacedSupplement] = []
+        var footers: [PlacedSupplement] = []
+        for element in elements {
+            let section = names[element.sectionID] ?? nil
+            switch element.kind {
+            case .item:
+                let row = rows[element.owner - firstIndex]
+                items.append(PlacedImage(
+                    index: element.owner, id: row.externalID, section: section, frame: element.frame, url: row.url,
+                    title: row.title, pixelWidth: Int(row.width), pixelHeight: Int(row.height)))
+            case .header:
+                headers.append(PlacedSupplement(section: section, frame: element.frame, pinned: false))
+            case .footer:
+                footers.append(PlacedSupplement(section: section, frame: element.frame, pinned: nil))
+            }
+        }
+        return (items, headers, footers)
+    }
+}
+
+extension ImageRecord {
+    /// The layout-relevant part of the row.
+    var geometry: ImageGeometry {
+        ImageGeometry(key: key, sectionID: sectionID, width: width, height: height, isFullSpan: isFullSpan)
+    }
+}

@@ -1,0 +1,62 @@
+import WaterfallStore
+import WaterfallSync
+
+extension WaterfallService {
+    /// Moves one image: before or after another image (into that image's section), or to an
+    /// index inside its own section. With `dryRun`, reports what would change and writes nothing.
+    /// - Throws: ``WaterfallError`` `invalidData` for an unknown id or an index outside the section.
+    public func move(feed: String?, id: String, to target: MoveTarget, dryRun: Bool = false) throws(WaterfallError) -> ChangeSummary {
+        try perform {
+            let body = { (tx: CatalogTransaction) throws -> ChangeSummary in
+                var editor = CatalogEditor(tx: tx, feed: try resolveFeed(feed, tx))
+                try editor.move(id, to: target)
+                return try editor.finish()
+            }
+            return dryRun ? try database.dryRun(body) : try database.write(body)
+        }
+    }
+
+    /// Removes images by id, all or none.
+    /// - Throws: ``WaterfallError`` `invalidData` naming the first unknown id.
+    public func remove(feed: String?, ids: [String]) throws(WaterfallError) -> ChangeSummary {
+        try perform {
+            try database.write { tx in
+                var editor = CatalogEditor(tx: tx, feed: try resolveFeed(feed, tx))
+                var seen: Set<String> = []
+                for id in ids where seen.insert(id).inserted {
+                    try editor.remove(id)
+                }
+                return try editor.finish()
+            }
+        }
+    }
+
+    /// Reads, validates and applies a reorder file: all of it in one transaction, or none of it.
+    /// The feed is the file's `feed` field, else `feed`, else the database's only feed.
+    public func reorder(contentsOf path: String, feed: String?) throws(WaterfallError) -> ChangeSummary {
+        let document = try perform { try ReorderDecoder().decode(contentsOf: path) }
+        let source = path == "-" ? "<stdin>" : path
+        return try reorder(document, feed: feed, source: source)
+    }
+
+    /// Applies a decoded reorder document: moves in order, then removals; or an order list.
+    public func reorder(_ document: ReorderDocument, feed: String?, source: String = "reorder") throws(WaterfallError) -> ChangeSummary {
+        try perform {
+            try database.write { tx in
+                var editor = CatalogEditor(tx: tx, feed: try resolveFeed(document.feed ?? feed, tx))
+                switch document.operations {
+                case .order(let ids):
+                    try editor.applyOrder(ids, place: "\(source): ")
+                case .edits(let moves, let removals):
+                    for move in moves {
+                        try editor.move(move.id, to: move.target, place: "\(source): \(move.path): ")
+                    }
+                    for (index, id) in removals.enumerated() {
+                        try editor.remove(id, place: "\(source): remove[\(index)]: ")
+                    }
+                }
+                return try editor.finish()
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import WaterfallLayout
+import WaterfallStore
+import WaterfallSync
+
+/// The Waterfall service: imports, reorders, removals, pages and viewports over one database.
+///
+/// Composes the sync layer (validated input), the store (SQL) and the layout engine (frames).
+/// Every operation is one transaction (or a read followed by an optional cache write), so a
+/// command line, a test or a future HTTP front end can call it unchanged. Errors are
+/// ``WaterfallError``s whose kind decides the exit status.
+public struct WaterfallService: Sendable {
+    /// The catalog database.
+    public let database: CatalogDatabase
+    /// Images between two layout-cache checkpoints.
+    public let stride: Int
+
+    /// Creates a service over an open database.
+    public init(database: CatalogDatabase, stride: Int = 256) {
+        precondition(stride > 0)
+        self.database = database
+        self.stride = stride
+    }
+
+    /// Opens (creating and migrating when new) the database at `path`.
+    /// - Throws: ``WaterfallError`` of kind `cannotCreate` or `database`.
+    public static func open(path: String) throws(WaterfallError) -> WaterfallService {
+        do {
+            return WaterfallService(database: try CatalogDatabase.open(atPath: path))
+        } catch {
+            throw WaterfallError(error)
+        }
+    }
+
+    /// Runs `body` and turns whatever it throws into a ``WaterfallError``.
+    func perform<T>(_ body: () throws -> T) throws(WaterfallError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw WaterfallError(error)
+        }
+    }
+
+    /// The feed named `name`, or the only feed of the database when `name` is `nil`.
+    func resolveFeed(_ name: String?, _ tx: CatalogTransaction) throws -> FeedRecord {
+        if let name {
+            guard let feed = try tx.feed(named: name) else {
+                throw WaterfallError(.invalidData, "unknown feed \(name.quoted); `waterfall feeds` lists the feeds of this database.")
+            }
+            return feed
+        }
+        let feeds = try tx.feeds()
+        switch feeds.count {
+        case 1:
+            return feeds[0]
+        case 0:
+            throw WaterfallError(.invalidData, "the database holds no feed yet; import one with `waterfall import FILE`.")
+        default:
+            let names = feeds.prefix(5).map(\.name.quoted).joined(separator: ", ") + (feeds.count > 5 ? ", …" : "")
+            throw WaterfallError(.usage, "the database holds \(feeds.count) feeds (\(names)); choose one with --feed NAME.")
+        }
+    }
+
+    /// Checks a feed or layout name: 1…128 bytes of UTF-8 without control characters.
+    static func validateName(_ name: String, what: String) throws(WaterfallError) {
+        let bytes = name.utf8.count
+        if bytes == 0 || bytes > 128 {
+            throw WaterfallError(.usage, "the \(what) name must be 1 to 128 bytes long, got \(bytes) bytes.")
+        }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw WaterfallError(.usage, "the \(what) name \(name.quoted) contains a control character.")
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import GRDB
+
+/// The Waterfall database: feeds, sections, images in order, the change log, named layouts and
+/// the layout cache, in one SQLite file (WAL journal, busy timeout, foreign keys on).
+///
+/// Every domain read runs in ``read(_:)`` and every domain write in ``write(_:)``: one
+/// transaction each, so that `kill -9` at any moment leaves the file at the state before or
+/// after it. Tests open it ``inMemory()``.
+public struct CatalogDatabase: Sendable {
+    /// SQLite's `application_id` of Waterfall databases: 'WTFL' (0x5754464C).
+    public static let applicationID: Int32 = 0x5754_464C
+    /// How long a write waits for another process's write to finish before failing.
+    public static let busyTimeout: TimeInterval = 10
+
+    let writer: any DatabaseWriter
+    /// The file path, or `nil` for an in-memory database.
+    public let path: String?
+
+    /// Opens the database at `path`, creating and migrating it when it is new.
+    ///
+    /// A file that is not a Waterfall database (not SQLite, another application's SQLite file,
+    /// a directory) is refused and left byte-identical; a database written by a newer Waterfall
+    /// is refused with a sentence saying so; an older one is migrated forward.
+    /// - Throws: ``StoreError`` of kind `cannotCreate` or `cannotOpen`.
+    public static func open(atPath path: String) throws(StoreError) -> CatalogDatabase {
+        try DatabaseFile.inspect(path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.journalMode = .wal
+        configuration.label = "waterfall"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: """
+                PRAGMA synchronous = NORMAL;
+                PRAGMA cache_size = -65536;
+                PRAGMA temp_store = MEMORY;
+                PRAGMA mmap_size = 1073741824;
+                """)
+        }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try migrate(queue, path: path)
+            return CatalogDatabase(writer: queue, path: path)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw StoreError(
+                error.resultCode == .SQLITE_CANTOPEN ? .cannotCreate : .cannotOpen,
+                "\(path): cannot be opened as a Waterfall database: \(error.message ?? "\(error.resultCode)").")
+        } catch {
+            throw StoreError(.cannotOpen, "\(path): cannot be opened: \(error).")
+        }
+    }
+
+    /// Opens a fresh, migrated database in memory (for tests and dry runs).
+    public static func inMemory() throws(StoreError) -> CatalogDatabase {
+        do {
+            let queue = try DatabaseQueue()
+            try migrate(queue, path: ":memory:")
+            return CatalogDatabase(writer: queue, path: nil)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.cannotCreate, "cannot create an in-memory database: \(error).")
+        }
+    }
+
+    /// The migrator: the numbered files of `Migrations/`, compiled in by the EmbedMigrations plugin.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in EmbeddedMigrations.all {
+            migrator.registerMigration(migration.identifier) { db in
+                try db.execute(sql: migration.sql)
+            }
+        }
+        return migrator
+    }
+
+    private static func migrate(_ writer: any DatabaseWriter, path: String) throws {
+        let migrator = self.migrator
+        let superseded = try writer.read { db in try migrator.hasBeenSuperseded(db) }
+        if superseded {
+            throw StoreError(
+                .cannotOpen,
+                "\(path) was written by a newer version of Waterfall (its schema has migrations this version does not know); upgrade waterfall to open it.")
+        }
+        try migrator.migrate(writer)
+    }
+
+    /// Runs `body` in one read transaction: a consistent snapshot, never blocking the writer.
+    /// - Throws: what `body` throws; SQLite failures as ``StoreError``.
+    public func read<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
+        try translatingErrors {
+            try writer.read { db in try body(CatalogTransaction(db: db)) }
+        }
+    }
+
+    /// Runs `body` in one write transaction: all of it is committed, or none of it.
+    /// - Throws: what `body` throws (after rolling back); SQLite failures as ``StoreError``.
+    public func write<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
+        try translatingErrors {
+            try writer.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(CatalogTransaction(db: db))
+                    return .commit
+                }
+                return result!
+            }
+        }
+    }
+
+    /// Runs `body` in a write transaction that is always rolled back: what a write would do.
+    public func dryRun<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
+        try translatingErrors {
+            try writer.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(CatalogTransaction(db: db))
+                    return .rollback
+                }
+                return result!
+            }
+        }
+    }
+
+    /// The size of the database file and its WAL, in bytes (0 in memory).
+    public func fileSize() -> Int64 {
+        guard let path else { return 0 }
+        return [path, path + "-wal"].reduce(0) { total, file in
+            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value
+            return total + (size ?? 0)
+        }
+    }
+
+    private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw StoreError(databaseError: error, path: path)
+        }
+    }
+}
+
+extension StoreError {
+    /// Turns an SQLite failure into one sentence and a kind a front end can map to an exit status.
+    init(databaseError error: DatabaseError, path: String?) {
+        let file = path ?? "the database"
+        switch error.resultCode {
+        case .SQLITE_FULL:
+            self.init(.cannotWrite, "\(file): the disk is full; nothing was written.")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            self.init(.cannotWrite, "\(file): another process kept the database locked for more than \(Int(CatalogDatabase.busyTimeout)) seconds; nothing was written.")
+        case .SQLITE_READONLY:
+            self.init(.cannotWrite, "\(file): the database is read-only; nothing was written.")
+        case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_PERM:
+            self.init(.cannotWrite, "\(file): input/output error (\(error.message ?? "\(error.resultCode)")); nothing was written.")
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            self.init(.cannotOpen, "\(file): the database is damaged or not a database (\(error.message ?? "")).")
+        case .SQLITE_CONSTRAINT:
+            self.init(.invalidRequest, "\(file): the change breaks a rule of the catalog (\(error.message ?? "constraint failed")); nothing was written.")
+        default:
+            self.init(.cannotWrite, "\(file): SQLite error \(error.resultCode.rawValue) (\(error.message ?? "")); nothing was written.")
+        }
+    }
+}

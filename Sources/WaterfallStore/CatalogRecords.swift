@@ -1,0 +1,120 @@
+/// A feed as the catalog holds it.
+public struct FeedRecord: Hashable, Sendable {
+    /// The database's id of the feed.
+    public var id: Int64
+    /// The feed's unique name.
+    public var name: String
+    /// Bumped by every committed change to the feed.
+    public var revision: Int64
+    /// How many images the feed holds.
+    public var imageCount: Int
+}
+
+/// A feed with its counts, as `feeds` lists it.
+public struct FeedSummary: Hashable, Sendable {
+    public var name: String
+    public var revision: Int64
+    public var images: Int
+    public var sections: Int
+    public var layouts: Int
+}
+
+/// A section of a feed. Sections are ordered by `position`; `name == nil` is the unnamed section.
+public struct SectionRecord: Hashable, Sendable {
+    public var id: Int64
+    public var name: String?
+    public var title: String?
+    /// Sparse order among the feed's sections.
+    public var position: Int64
+    /// Listed in `sections` of the last snapshot import (or of an append import since).
+    public var isDeclared: Bool
+
+    public init(id: Int64, name: String?, title: String?, position: Int64, isDeclared: Bool) {
+        self.id = id
+        self.name = name
+        self.title = title
+        self.position = position
+        self.isDeclared = isDeclared
+    }
+}
+
+/// An image row. Catalog order is `key` order within a feed.
+public struct ImageRecord: Hashable, Sendable {
+    /// The sparse order key.
+    public var key: Int64
+    /// The feed-unique id given by the feed.
+    public var externalID: String
+    public var sectionID: Int64
+    /// Pixel width, 1…1,000,000.
+    public var width: Int32
+    /// Pixel height, 1…1,000,000.
+    public var height: Int32
+    /// A banner across all columns (`"span": "full"`).
+    public var isFullSpan: Bool
+    public var url: String?
+    public var title: String?
+
+    public init(
+        key: Int64, externalID: String, sectionID: Int64, width: Int32, height: Int32,
+        isFullSpan: Bool, url: String?, title: String?
+    ) {
+        self.key = key
+        self.externalID = externalID
+        self.sectionID = sectionID
+        self.width = width
+        self.height = height
+        self.isFullSpan = isFullSpan
+        self.url = url
+        self.title = title
+    }
+}
+
+/// The layout-relevant part of an image row, read by the layout scans.
+public struct ImageGeometry: Hashable, Sendable {
+    public var key: Int64
+    public var sectionID: Int64
+    public var width: Int32
+    public var height: Int32
+    public var isFullSpan: Bool
+
+    public init(key: Int64, sectionID: Int64, width: Int32, height: Int32, isFullSpan: Bool) {
+        self.key = key
+        self.sectionID = sectionID
+        self.width = width
+        self.height = height
+        self.isFullSpan = isFullSpan
+    }
+}
+
+/// What a change-log row says happened to one image.
+public enum ChangeKind: String, Hashable, Sendable, CaseIterable {
+    case insert, update, move, remove
+}
+
+/// One row of the change log.
+public struct ChangeRecord: Hashable, Sendable {
+    public var revision: Int64
+    public var kind: ChangeKind
+    public var externalID: String
+    /// The image's section after the change (`nil`: the unnamed section, or a removal).
+    public var section: String?
+
+    public init(revision: Int64, kind: ChangeKind, externalID: String, section: String?) {
+        self.revision = revision
+        self.kind = kind
+        self.externalID = externalID
+        self.section = section
+    }
+}
+
+/// A named layout: a configuration saved under a name for one feed.
+public struct NamedLayoutRecord: Hashable, Sendable {
+    public var name: String
+    /// The configuration's canonical JSON (the service encodes and decodes it).
+    public var configuration: String
+
+    public init(name: String, configuration: String) {
+        self.name = name
+        self.configuration = configuration
+    }
+}

@@ -1,0 +1,223 @@
+import GRDB
+
+extension CatalogTransaction {
+    private static let imageColumns = "sort_key, external_id, section_id, width, height, full_span, url, title"
+
+    /// The image of a feed with id `externalID`, or `nil`.
+    public func image(feedID: Int64, externalID: String) throws -> ImageRecord? {
+        try Row.fetchOne(db, sql: """
+            SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? AND external_id = ?
+            """, arguments: [feedID, externalID]).map(ImageRecord.init(row:))
+    }
+
+    /// The image of a feed at order key `key`, or `nil`.
+    public func image(feedID: Int64, key: Int64) throws -> ImageRecord? {
+        try Row.fetchOne(db, sql: """
+            SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? AND sort_key = ?
+            """, arguments: [feedID, key]).map(ImageRecord.init(row:))
+    }
+
+    /// Every image of a feed, in catalog order. O(n): for imports, which compare whole feeds.
+    public func allImages(feedID: Int64) throws -> [ImageRecord] {
+        var result: [ImageRecord] = []
+        let statement = try RawStatement(db, "SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? ORDER BY sort_key")
+        statement.bind(1, feedID)
+        while try statement.step() {
+            result.append(ImageRecord(statement: statement))
+        }
+        return result
+    }
+
+    /// Up to `limit` images from order key `key` on (inclusive), in catalog order.
+    public func images(feedID: Int64, fromKey key: Int64, limit: Int) throws -> [ImageRecord] {
+        var result: [ImageRecord] = []
+        result.reserveCapacity(min(limit, 4096))
+        let statement = try RawStatement(db, """
+            SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?
+            """)
+        statement.bind(1, feedID)
+        statement.bind(2, key)
+        statement.bind(3, Int64(limit))
+        while try statement.step() {
+            result.append(ImageRecord(statement: statement))
+        }
+        return result
+    }
+
+    /// Up to `limit` images from catalog index `offset`, in catalog order. O(offset + limit).
+    public func images(feedID: Int64, offset: Int, limit: Int) throws -> [ImageRecord] {
+        var result: [ImageRecord] = []
+        let statement = try RawStatement(db, """
+            SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? ORDER BY sort_key LIMIT ? OFFSET ?
+            """)
+        statement.bind(1, feedID)
+        statement.bind(2, Int64(limit))
+        statement.bind(3, Int64(offset))
+        while try statement.step() {
+            result.append(ImageRecord(statement: statement))
+        }
+        return result
+    }
+
+    /// Calls `body` with the geometry of every image from order key `key` on, in catalog order,
+    /// until `body` returns `false`. One sequential range scan of the clustered image table.
+    public func scanGeometry(feedID: Int64, fromKey key: Int64, _ body: (ImageGeometry) throws -> Bool) throws {
+        let statement = try RawStatement(db, """
+            SELECT sort_key, section_id, width, height, full_span FROM image
+            WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key
+            """)
+        statement.bind(1, feedID)
+        statement.bind(2, key)
+        while try statement.step() {
+            let geometry = ImageGeometry(
+                key: statement.int64(0), sectionID: statement.int64(1),
+                width: Int32(truncatingIfNeeded: statement.int64(2)),
+                height: Int32(truncatingIfNeeded: statement.int64(3)),
+                isFullSpan: statement.int64(4) != 0)
+            if try !body(geometry) {
+                statement.reset()
+                return
+            }
+        }
+    }
+
+    /// The catalog index of the image at `key`: how many images sort before it. O(index).
+    public func index(feedID: Int64, key: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image WHERE feed_id = ? AND sort_key < ?", arguments: [feedID, key]) ?? 0
+    }
+
+    /// The greatest order key below `key`, or `nil` when `key` is first.
+    public func key(feedID: Int64, before key: Int64) throws -> Int64? {
+        try Int64.fetchOne(db, sql: """
+            SELECT sort_key FROM image WHERE feed_id = ? AND sort_key < ? ORDER BY sort_key DESC LIMIT 1
+            """, arguments: [feedID, key])
+    }
+
+    /// The least order key above `key`, or `nil` when `key` is last.
+    public func key(feedID: Int64, after key: Int64) throws -> Int64? {
+        try Int64.fetchOne(db, sql: """
+            SELECT sort_key FROM image WHERE feed_id = ? AND sort_key > ? ORDER BY sort_key LIMIT 1
+            """, arguments: [feedID, key])
+    }
+
+    /// The order key of the image at index `index` of a section (0-based), or `nil`. O(index).
+    public func key(sectionID: Int64, index: Int) throws -> Int64? {
+        try Int64.fetchOne(db, sql: """
+            SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key LIMIT 1 OFFSET ?
+            """, arguments: [sectionID, index])
+    }
+
+    /// The index of the image at `key` inside its section: how many of the section's images sort
+    /// before it. O(index).
+    public func index(sectionID: Int64, key: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image WHERE section_id = ? AND sort_key < ?", arguments: [sectionID, key]) ?? 0
+    }
+
+    /// The first (`last == false`) or last order key of a section, or `nil` when it is empty.
+    public func boundaryKey(sectionID: Int64, last: Bool) throws -> Int64? {
+        try Int64.fetchOne(db, sql: """
+            SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key \(last ? "DESC" : "ASC") LIMIT 1
+            """, arguments: [sectionID])
+    }
+
+    /// The first order key of the first non-empty section after position `position`, or `nil`.
+    public func firstKey(feedID: Int64, afterSectionPosition position: Int64) throws -> Int64? {
+        try Int64.fetchOne(db, sql: """
+            SELECT MIN(image.sort_key) FROM image JOIN section ON section.id = image.section_id
+            WHERE section.feed_id = ? AND section.position > ?
+            """, arguments: [feedID, position])
+    }
+
+    /// Inserts images (their keys must be free). Prepared once; one row written per image.
+    public func insertImages(feedID: Int64, _ images: some Sequence<ImageRecord>) throws {
+        let insert = try RawStatement(db, """
+            INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for image in images {
+            insert.bind(1, feedID)
+            insert.bind(2, image.key)
+            insert.bind(3, image.externalID)
+            insert.bind(4, image.sectionID)
+            insert.bind(5, Int64(image.width))
+            insert.bind(6, Int64(image.height))
+            insert.bind(7, Int64(image.isFullSpan ? 1 : 0))
+            insert.bind(8, image.url)
+            insert.bind(9, image.title)
+            try insert.run()
+        }
+    }
+
+    /// Rewrites the sizes, span, url and title of the image at `image.key`.
+    public func updateImages(feedID: Int64, _ images: some Sequence<ImageRecord>) throws {
+        let update = try RawStatement(db, """
+            UPDATE image SET width = ?, height = ?, full_span = ?, url = ?, title = ?
+            WHERE feed_id = ? AND sort_key = ?
+            """)
+        for image in images {
+            update.bind(1, Int64(image.width))
+            update.bind(2, Int64(image.height))
+            update.bind(3, Int64(image.isFullSpan ? 1 : 0))
+            update.bind(4, image.url)
+            update.bind(5, image.title)
+            update.bind(6, feedID)
+            update.bind(7, image.key)
+            try update.run()
+        }
+    }
+
+    /// Deletes the images at `keys`.
+    public func deleteImages(feedID: Int64, keys: some Sequence<Int64>) throws {
+        let delete = try RawStatement(db, "DELETE FROM image WHERE feed_id = ? AND sort_key = ?")
+        for key in keys {
+            delete.bind(1, feedID)
+            delete.bind(2, key)
+            try delete.run()
+        }
+    }
+
+    /// Gives the image at `oldKey` a new key and section: one row written.
+    public func moveImage(feedID: Int64, from oldKey: Int64, to newKey: Int64, sectionID: Int64) throws {
+        try db.execute(sql: """
+            UPDATE image SET sort_key = ?, section_id = ? WHERE feed_id = ? AND sort_key = ?
+            """, arguments: [newKey, sectionID, feedID, oldKey])
+    }
+
+    /// Gives many images new keys (and sections, where `sectionID` is not `nil`) at once, in any
+    /// order: the rows first park at negative keys (never used otherwise), so that a permutation
+    /// never collides with itself.
+    public func rekeyImages(feedID: Int64, _ moves: [(from: Int64, to: Int64, sectionID: Int64?)]) throws {
+        let park = try RawStatement(db, "UPDATE image SET sort_key = -sort_key WHERE feed_id = ? AND sort_key = ?")
+        for move in moves {
+            park.bind(1, feedID)
+            park.bind(2, move.from)
+            try park.run()
+        }
+        let place = try RawStatement(db, """
+            UPDATE image SET sort_key = ?, section_id = COALESCE(?, section_id) WHERE feed_id = ? AND sort_key = ?
+            """)
+        for move in moves {
+            place.bind(1, move.to)
+            place.bind(2, move.sectionID)
+            place.bind(3, feedID)
+            place.bind(4, -move.from)
+            try place.run()
+        }
+    }
+}
+
+extension ImageRecord {
+    init(row: Row) {
+        self.init(
+            key: row[0], externalID: row[1], sectionID: row[2], width: row[3], height: row[4],
+            isFullSpan: row[5], url: row[6], title: row[7])
+    }
+
+    init(statement: RawStatement) {
+        self.init(
+            key: statement.int64(0), externalID: statement.string(1) ?? "", sectionID: statement.int64(2),
+            width: Int32(truncatingIfNeeded: statement.int64(3)),
+            height: Int32(truncatingIfNeeded: statement.int64(4)),
+            isFullSpan: statement.int64(5) != 0, url: statement.string(6), title: statement.string(7))
+    }
+}

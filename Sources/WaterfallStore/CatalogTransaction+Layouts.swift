@@ -1,0 +1,180 @@
+import Foundation
+import GRDB
+
+extension CatalogTransaction {
+    // MARK: Named layouts
+
+    /// The named layouts of a feed, by name.
+    public func layouts(feedID: Int64) throws -> [NamedLayoutRecord] {
+        try Row.fetchAll(db, sql: "SELECT name, configuration FROM layout WHERE feed_id = ? ORDER BY name", arguments: [feedID])
+            .map { NamedLayoutRecord(name: $0[0], configuration: $0[1]) }
+    }
+
+    /// The named layout `name` of a feed, or `nil`.
+    public func layout(feedID: Int64, name: String) throws -> NamedLayoutRecord? {
+        try Row.fetchOne(db, sql: "SELECT name, configuration FROM layout WHERE feed_id = ? AND name = ?", arguments: [feedID, name])
+            .map { NamedLayoutRecord(name: $0[0], configuration: $0[1]) }
+    }
+
+    /// Saves a named layout, replacing one of the same name.
+    public func saveLayout(feedID: Int64, _ layout: NamedLayoutRecord) throws {
+        try db.execute(sql: """
+            INSERT INTO layout (feed_id, name, configuration) VALUES (?, ?, ?)
+            ON CONFLICT (feed_id, name) DO UPDATE SET configuration = excluded.configuration
+            """, arguments: [feedID, layout.name, layout.configuration])
+    }
+
+    /// Removes a named layout, and its cache entry when no other name uses the configuration.
+    /// Returns `false` when there was no such layout.
+    public func removeLayout(feedID: Int64, name: String) throws -> Bool {
+        guard let layout = try layout(feedID: feedID, name: name) else { return false }
+        try db.execute(sql: "DELETE FROM layout WHERE feed_id = ? AND name = ?", arguments: [feedID, name])
+        try db.execute(sql: """
+            DELETE FROM layout_cache WHERE feed_id = ? AND configuration = ?
+              AND NOT EXISTS (SELECT 1 FROM layout WHERE feed_id = ? AND configuration = ?)
+            """, arguments: [feedID, layout.configuration, feedID, layout.configuration])
+        return true
+    }
+
+    // MARK: The layout cache
+
+    /// The cache entry of a (feed, configuration), or `nil` when none was made yet.
+    public func cacheEntry(feedID: Int64, configuration: String) throws -> LayoutCacheRecord? {
+        try Row.fetchOne(db, sql: """
+            SELECT id, configuration, stride, end_revision, total_items, content_height, tail_top, tail_bottom
+            FROM layout_cache WHERE feed_id = ? AND configuration = ?
+            """, arguments: [feedID, configuration]).map(LayoutCacheRecord.init(row:))
+    }
+
+    /// Creates the cache entry of a (feed, configuration), or returns the existing one.
+    public func makeCacheEntry(feedID: Int64, configuration: String, stride: Int) throws -> LayoutCacheRecord {
+        if let entry = try cacheEntry(feedID: feedID, configuration: configuration) { return entry }
+        try db.execute(sql: "INSERT INTO layout_cache (feed_id, configuration, stride) VALUES (?, ?, ?)",
+                       arguments: [feedID, configuration, stride])
+        return LayoutCacheRecord(id: db.lastInsertedRowID, configuration: configuration, stride: stride, end: nil)
+    }
+
+    /// The checkpoint with the greatest index not above `index`, or `nil`.
+    public func checkpoint(cacheID: Int64, atOrBelow index: Int) throws -> CheckpointRecord? {
+        try Row.fetchOne(db, sql: """
+            SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint
+            WHERE cache_id = ? AND idx <= ? ORDER BY idx DESC LIMIT 1
+            """, arguments: [cacheID, index]).map(CheckpointRecord.init(row:))
+    }
+
+    /// Every checkpoint's index and band, in index order (small: one row per stride images).
+    public func checkpointBands(cacheID: Int64) throws -> [(index: Int, top: Double, bottom: Double)] {
+        try Row.fetchAll(db, sql: """
+            SELECT idx, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? ORDER BY idx
+            """, arguments: [cacheID]).map { (index: $0[0], top: $0[1], bottom: $0[2]) }
+    }
+
+    /// The start and end of the given sections in a cached layout.
+    public func sectionExtents(cacheID: Int64, sectionIDs: some Collection<Int64>) throws -> [Int64: SectionExtentRecord] {
+        var result: [Int64: SectionExtentRecord] = [:]
+        let statement = try db.cachedStatement(sql: """
+            SELECT section_id, until_key, start_y, end_y FROM layout_section WHERE cache_id = ? AND section_id = ?
+            """)
+        for id in sectionIDs {
+            if let row = try Row.fetchOne(statement, arguments: [cacheID, id]) {
+                result[id] = SectionExtentRecord(sectionID: row[0], untilKey: row[1], startY: row[2], endY: row[3])
+            }
+        }
+        return result
+    }
+
+    /// Stores checkpoints, section extents and the end of a layout computed at `revision`,
+    /// unless the feed has moved past `revision` meanwhile (then nothing is stored: the
+    /// computation read an older catalog). Returns whether it stored.
+    public func saveLayoutCache(
+        cacheID: Int64, feedID: Int64, revision: Int64,
+        checkpoints: [CheckpointRecord], sections: [SectionExtentRecord], end: LayoutEndRecord?
+    ) throws -> Bool {
+        let current = try Int64.fetchOne(db, sql: "SELECT revision FROM feed WHERE id = ?", arguments: [feedID])
+        let exists = try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM layout_cache WHERE id = ?", arguments: [cacheID]) ?? false
+        guard current == revision, exists else { return false }
+        let saveCheckpoint = try RawStatement(db, """
+            INSERT OR REPLACE INTO layout_checkpoint (cache_id, idx, sort_key, section_id, state, band_top, band_bottom)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for checkpoint in checkpoints {
+            saveCheckpoint.bind(1, cacheID)
+            saveCheckpoint.bind(2, Int64(checkpoint.index))
+            saveCheckpoint.bind(3, checkpoint.key)
+            saveCheckpoint.bind(4, checkpoint.sectionID)
+            saveCheckpoint.bind(5, checkpoint.state)
+            saveCheckpoint.bind(6, checkpoint.bandTop)
+            saveCheckpoint.bind(7, checkpoint.bandBottom)
+            try saveCheckpoint.run()
+        }
+        let saveSection = try RawStatement(db, """
+            INSERT OR REPLACE INTO layout_section (cache_id, section_id, until_key, start_y, end_y) VALUES (?, ?, ?, ?, ?)
+            """)
+        for section in sections {
+            saveSection.bind(1, cacheID)
+            saveSection.bind(2, section.sectionID)
+            saveSection.bind(3, section.untilKey)
+            saveSection.bind(4, section.startY)
+            saveSection.bind(5, section.endY)
+            try saveSection.run()
+        }
+        if let end {
+            try db.execute(sql: """
+                UPDATE layout_cache SET end_revision = ?, total_items = ?, content_height = ?, tail_top = ?, tail_bottom = ?
+                WHERE id = ?
+                """, arguments: [end.revision, end.totalItems, end.contentHeight, end.tailTop, end.tailBottom, cacheID])
+        }
+        return true
+    }
+
+    /// Invalidates, in every cached layout of a feed, what depends on images at order key `key`
+    /// or later: the checkpoints from `key` on and the extents of sections ending after it.
+    /// The ends are invalidated by the revision bump of the same transaction.
+    public func invalidateLayouts(feedID: Int64, fromKey key: Int64) throws {
+        try db.execute(sql: """
+            DELETE FROM layout_checkpoint
+            WHERE cache_id IN (SELECT id FROM layout_cache WHERE feed_id = ?) AND sort_key >= ?
+            """, arguments: [feedID, key])
+        try db.execute(sql: """
+            DELETE FROM layout_section
+            WHERE cache_id IN (SELECT id FROM layout_cache WHERE feed_id = ?) AND until_key >= ?
+            """, arguments: [feedID, key])
+    }
+
+    /// How much of every cached layout is valid.
+    public func cacheCoverage() throws -> [LayoutCacheCoverage] {
+        try Row.fetchAll(db, sql: """
+            SELECT feed.name, layout_cache.configuration, layout_cache.stride,
+                   (SELECT COUNT(*) FROM layout_checkpoint WHERE cache_id = layout_cache.id),
+                   layout_cache.end_revision IS feed.revision,
+                   feed.image_count,
+                   (SELECT group_concat(name, char(31)) FROM layout
+                     WHERE layout.feed_id = feed.id AND layout.configuration = layout_cache.configuration)
+            FROM layout_cache JOIN feed ON feed.id = layout_cache.feed_id
+            ORDER BY feed.name, layout_cache.id
+            """).map { row in
+            LayoutCacheCoverage(
+                feed: row[0], configuration: row[1],
+                names: (row[6] as String?).map { $0.split(separator: "\u{1F}").map(String.init) } ?? [],
+                stride: row[2], checkpoints: row[3], isComplete: row[4], feedImages: row[5])
+        }
+    }
+}
+
+extension LayoutCacheRecord {
+    init(row: Row) {
+        let endRevision: Int64? = row[3]
+        self.init(
+            id: row[0], configuration: row[1], stride: row[2],
+            end: endRevision.map {
+                LayoutEndRecord(revision: $0, totalItems: row[4], contentHeight: row[5], tailTop: row[6], tailBottom: row[7])
+            })
+    }
+}
+
+extension CheckpointRecord {
+    init(row: Row) {
+        let state: [UInt8] = (row[3] as Data?).map { [UInt8]($0) } ?? []
+        self.init(index: row[0], key: row[1], sectionID: row[2], state: state, bandTop: row[4], bandBottom: row[5])
+    }
+}

@@ -1,0 +1,171 @@
+import GRDB
+import GRDBSQLite
+
+/// The catalog seen from inside one transaction: the only place where SQL is written.
+///
+/// Obtained from ``CatalogDatabase/read(_:)`` or ``CatalogDatabase/write(_:)``; valid only
+/// inside that closure. Reads are available in both; writes only in `write`.
+public struct CatalogTransaction {
+    let db: Database
+
+    /// The largest order key; "no image after" in `until_key` columns.
+    public static let maximumKey = Int64.max
+
+    // MARK: Feeds
+
+    /// The feed named `name`, or `nil`.
+    public func feed(named name: String) throws -> FeedRecord? {
+        try Row.fetchOne(
+            db, sql: "SELECT id, name, revision, image_count FROM feed WHERE name = ?", arguments: [name]
+        ).map(FeedRecord.init(row:))
+    }
+
+    /// Every feed, by name.
+    public func feeds() throws -> [FeedRecord] {
+        try Row.fetchAll(db, sql: "SELECT id, name, revision, image_count FROM feed ORDER BY name")
+            .map(FeedRecord.init(row:))
+    }
+
+    /// Every feed with its counts, by name.
+    public func feedSummaries() throws -> [FeedSummary] {
+        try Row.fetchAll(db, sql: """
+            SELECT name, revision, image_count,
+                   (SELECT COUNT(*) FROM section WHERE feed_id = feed.id) AS sections,
+                   (SELECT COUNT(*) FROM layout WHERE feed_id = feed.id) AS layouts
+            FROM feed ORDER BY name
+            """).map {
+            FeedSummary(name: $0[0], revision: $0[1], images: $0[2], sections: $0[3], layouts: $0[4])
+        }
+    }
+
+    /// Creates an empty feed at revision 0.
+    public func createFeed(named name: String) throws -> FeedRecord {
+        try db.execute(sql: "INSERT INTO feed (name) VALUES (?)", arguments: [name])
+        return FeedRecord(id: db.lastInsertedRowID, name: name, revision: 0, imageCount: 0)
+    }
+
+    /// Adjusts the stored image count by `delta` (bulk writers that know their counts use this
+    /// rather than a recount).
+    public func adjustImageCount(feedID: Int64, by delta: Int) throws {
+        try db.execute(sql: "UPDATE feed SET image_count = image_count + ? WHERE id = ?", arguments: [delta, feedID])
+    }
+
+    /// Bumps the feed's revision and returns the new one (writers keep `image_count` right
+    /// with ``adjustImageCount(feedID:by:)``).
+    public func bumpRevision(feedID: Int64) throws -> Int64 {
+        try db.execute(sql: "UPDATE feed SET revision = revision + 1 WHERE id = ?", arguments: [feedID])
+        return try Int64.fetchOne(db, sql: "SELECT revision FROM feed WHERE id = ?", arguments: [feedID])!
+    }
+
+    /// Appends change-log rows under `revision`, numbering them from `firstSeq`.
+    public func appendChanges(
+        feedID: Int64, revision: Int64, firstSeq: Int = 0,
+        _ changes: some Sequence<(kind: ChangeKind, externalID: String, section: String?)>
+    ) throws {
+        let insert = try RawStatement(db, """
+            INSERT INTO change (feed_id, revision, seq, kind, external_id, section) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        var seq = firstSeq
+        for change in changes {
+            insert.bind(1, feedID)
+            insert.bind(2, revision)
+            insert.bind(3, Int64(seq))
+            insert.bind(4, change.kind.rawValue)
+            insert.bind(5, change.externalID)
+            insert.bind(6, change.section)
+            try insert.run()
+            seq += 1
+        }
+    }
+
+    /// The change log of a feed after `revision`, oldest first.
+    public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
+        try Row.fetchAll(db, sql: """
+            SELECT revision, kind, external_id, section FROM change
+            WHERE feed_id = ? AND revision > ? ORDER BY revision, seq
+            """, arguments: [feedID, revision]).map {
+            ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
+        }
+    }
+
+    // MARK: Sections
+
+    /// The sections of a feed, in order.
+    public func sections(feedID: Int64) throws -> [SectionRecord] {
+        try Row.fetchAll(db, sql: """
+            SELECT id, name, title, position, declared FROM section WHERE feed_id = ? ORDER BY position
+            """, arguments: [feedID]).map(SectionRecord.init(row:))
+    }
+
+    /// The section with id `id`.
+    public func section(id: Int64) throws -> SectionRecord? {
+        try Row.fetchOne(db, sql: "SELECT id, name, title, position, declared FROM section WHERE id = ?", arguments: [id])
+            .map(SectionRecord.init(row:))
+    }
+
+    /// Up to `limit` sections of a feed that come after position `position` (all when `nil`), in order.
+    public func sections(feedID: Int64, after position: Int64?, limit: Int) throws -> [SectionRecord] {
+        try Row.fetchAll(db, sql: """
+            SELECT id, name, title, position, declared FROM section
+            WHERE feed_id = ? AND position > ? ORDER BY position LIMIT ?
+            """, arguments: [feedID, position ?? Int64.min, limit]).map(SectionRecord.init(row:))
+    }
+
+    /// Inserts a section and returns its id.
+    public func insertSection(feedID: Int64, name: String?, title: String?, position: Int64, isDeclared: Bool) throws -> Int64 {
+        try db.execute(sql: """
+            INSERT INTO section (feed_id, name, title, position, declared) VALUES (?, ?, ?, ?, ?)
+            """, arguments: [feedID, name, title, position, isDeclared])
+        return db.lastInsertedRowID
+    }
+
+    /// Updates a section's title, position and declared flag.
+    public func updateSection(_ section: SectionRecord) throws {
+        try db.execute(sql: "UPDATE section SET title = ?, position = ?, declared = ? WHERE id = ?",
+                       arguments: [section.title, section.position, section.isDeclared, section.id])
+    }
+
+    /// Gives sections new positions (the caller supplies a collision-free order).
+    ///
+    /// Positions are unique per feed, so the rows first move to negative positions, then to
+    /// their final ones.
+    public func repositionSections(_ positions: [(id: Int64, position: Int64)]) throws {
+        let park = try db.makeStatement(sql: "UPDATE section SET position = -1 - id WHERE id = ?")
+        for entry in positions { try park.execute(arguments: [entry.id]) }
+        let place = try db.makeStatement(sql: "UPDATE section SET position = ? WHERE id = ?")
+        for entry in positions { try place.execute(arguments: [entry.position, entry.id]) }
+    }
+
+    /// Deletes a section (its images must be gone or moved already).
+    public func deleteSection(id: Int64) throws {
+        try db.execute(sql: "DELETE FROM section WHERE id = ?", arguments: [id])
+    }
+
+    /// Deletes the sections of a feed that hold no image and are not declared; returns their ids.
+    @discardableResult
+    public func deleteEmptyUndeclaredSections(feedID: Int64) throws -> [Int64] {
+        let ids = try Int64.fetchAll(db, sql: """
+            SELECT id FROM section WHERE feed_id = ? AND declared = 0
+              AND NOT EXISTS (SELECT 1 FROM image WHERE image.section_id = section.id)
+            """, arguments: [feedID])
+        for id in ids { try deleteSection(id: id) }
+        return ids
+    }
+
+    /// How many images a section holds.
+    public func imageCount(sectionID: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image WHERE section_id = ?", arguments: [sectionID]) ?? 0
+    }
+}
+
+extension FeedRecord {
+    init(row: Row) {
+        self.init(id: row[0], name: row[1], revision: row[2], imageCount: row[3])
+    }
+}
+
+extension SectionRecord {
+    init(row: Row) {
+        self.init(id: row[0], name: row[1], title: row[2], position: row[3], isDeclared: row[4])
+    }
+}

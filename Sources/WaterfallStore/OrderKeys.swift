@@ -1,0 +1,97 @@
+import GRDB
+
+/// Sparse order keys: catalog order is key order, with room between neighbours, so that a move
+/// or an insertion writes one row. When a gap is used up, a window of neighbours around it is
+/// respaced; the window doubles until it has room, so the rewrite stays local and rare.
+public enum OrderKeys {
+    /// The distance between neighbouring keys after a bulk import or a renumbering.
+    public static let spacing: Int64 = 1 << 32
+    /// The largest key handed out, leaving headroom for arithmetic.
+    public static let maximum: Int64 = 1 << 62
+    /// A respaced window leaves at least this distance between neighbours (16 halvings of room).
+    static let minimumSpacing: Int64 = 1 << 16
+
+    /// `count` increasing keys after `lower` (exclusive, 0 at the start) with `spacing` between.
+    public static func fresh(count: Int, after lower: Int64 = 0) -> [Int64] {
+        (0..<count).map { lower + spacing * Int64($0 + 1) }
+    }
+}
+
+/// Keys handed out for a gap, and whether neighbours had to be renumbered to make room.
+public struct KeyAllocation: Hashable, Sendable {
+    /// The new keys, increasing, all strictly between the gap's neighbours after renumbering.
+    public var keys: [Int64]
+    /// The smallest key that any existing image had before it was renumbered (`nil` when none
+    /// was): the layout cache must be invalidated from there.
+    public var renumberedFrom: Int64?
+}
+
+extension CatalogTransaction {
+    /// Returns `count` free keys strictly between `lower` and `upper` (the keys of the images
+    /// around the gap; `nil` for the start or the end of the feed), renumbering a window of
+    /// neighbours when the gap is too narrow. Amortised O(count) rows written.
+    /// - Throws: ``StoreError`` `invalidRequest` when the feed's key space is exhausted.
+    public func allocateKeys(feedID: Int64, count: Int, after lower: Int64?, before upper: Int64?) throws -> KeyAllocation {
+        precondition(count >= 0)
+        if count == 0 { return KeyAllocation(keys: [], renumberedFrom: nil) }
+        let slots = Int64(count) + 1
+        let low = lower ?? 0
+        if let upper {
+            let step = (upper - low) / slots
+            if step >= 1 {
+                return KeyAllocation(keys: (1...Int64(count)).map { low + step * $0 }, renumberedFrom: nil)
+            }
+        } else if low <= OrderKeys.maximum - slots * OrderKeys.spacing {
+            return KeyAllocation(keys: (1...Int64(count)).map { low + OrderKeys.spacing * $0 }, renumberedFrom: nil)
+        }
+        return try renumberWindow(feedID: feedID, count: count, after: lower, before: upper)
+    }
+
+    private func renumberWindow(feedID: Int64, count: Int, after lower: Int64?, before upper: Int64?) throws -> KeyAllocation {
+        var width = 32
+        while true {
+            let left: [Int64] = try lower.map {
+                try Int64.fetchAll(db, sql: """
+                    SELECT sort_key FROM image WHERE feed_id = ? AND sort_key <= ? ORDER BY sort_key DESC LIMIT ?
+                    """, arguments: [feedID, $0, width])
+            } ?? []
+            let right: [Int64] = try upper.map {
+                try Int64.fetchAll(db, sql: """
+                    SELECT sort_key FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?
+                    """, arguments: [feedID, $0, width])
+            } ?? []
+            let leftBound = try left.last.flatMap { try key(feedID: feedID, before: $0) } ?? 0
+            let rightBound = try right.last.flatMap { try key(feedID: feedID, after: $0) }
+            let reachesStart = lower == nil || left.count < width
+            let reachesEnd = upper == nil || right.count < width
+            let total = Int64(left.count + right.count + count)
+            let ceiling = rightBound ?? min(OrderKeys.maximum, leftBound &+ (total + 1) &* OrderKeys.spacing)
+            let step = (ceiling - leftBound) / (total + 1)
+            if step >= OrderKeys.minimumSpacing || (reachesStart && reachesEnd && step >= 1) {
+                let window = left.reversed() + right
+                var newKeys: [(from: Int64, to: Int64, sectionID: Int64?)] = []
+                var allocated: [Int64] = []
+                var slot: Int64 = 1
+                for old in left.reversed() {
+                    newKeys.append((old, leftBound + step * slot, nil))
+                    slot += 1
+                }
+                for _ in 0..<count {
+                    allocated.append(leftBound + step * slot)
+                    slot += 1
+                }
+                for old in right {
+                    newKeys.append((old, leftBound + step * slot, nil))
+                    slot += 1
+                }
+                try rekeyImages(feedID: feedID, newKeys)
+                let moved = window.min()
+                return KeyAllocation(keys: allocated, renumberedFrom: moved.map { min($0, allocated.first!) })
+            }
+            if reachesStart && reachesEnd {
+                throw StoreError(.invalidRequest, "the feed has run out of order keys; re-import it with --reset-order to renumber it.")
+            }
+            width *= 4
+        }
+    }
+}

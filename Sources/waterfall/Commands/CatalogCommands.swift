@@ -1,0 +1,105 @@
+import ArgumentParser
+import Waterfall
+
+extension WaterfallCommand {
+    /// `waterfall feeds`.
+    struct Feeds: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the feeds with their image, section and layout counts and revisions.")
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let list = try database.open().feeds()
+            if output.json { return Terminal.printJSON(list) }
+            if list.feeds.isEmpty { return Terminal.print("no feeds yet; import one with `waterfall import FILE`") }
+            var table = Table("FEED", "IMAGES", "SECTIONS", "LAYOUTS", "REVISION", rightAligned: [1, 2, 3, 4])
+            for feed in list.feeds {
+                table.add(cell(feed.name), "\(feed.images)", "\(feed.sections)", "\(feed.layouts)", "\(feed.revision)")
+            }
+            Terminal.print(table.rendered)
+        }
+    }
+
+    /// `waterfall images`.
+    struct Images: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a feed's images in catalog order.")
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var feed: FeedOptions
+        @Option(help: "Index of the first image to list.")
+        var offset = 0
+        @Option(help: "How many images to list, at most 100000.")
+        var limit = 50
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let list = try database.open().images(feed: feed.feed, offset: offset, limit: limit)
+            if output.json { return Terminal.printJSON(list) }
+            var table = Table("INDEX", "ID", "SECTION", "WIDTH", "HEIGHT", "TITLE", rightAligned: [0, 3, 4])
+            for image in list.images {
+                table.add("\(image.index)", cell(image.id), cell(image.section), "\(image.width)", "\(image.height)", cell(image.title))
+            }
+            Terminal.print(table.rendered)
+            let shown = list.images.isEmpty ? "none" : "\(offset)…\(offset + list.images.count - 1)"
+            let next = list.nextOffset.map { "; next: --offset \($0)" } ?? ""
+            Terminal.print("feed \(cell(list.feed)), revision \(list.revision): images \(shown) of \(list.totalItems)\(next)")
+        }
+    }
+
+    /// `waterfall changes --since R`.
+    struct Changes: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List what changed in a feed since a revision.")
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var feed: FeedOptions
+        @Option(help: "List the changes after this revision.")
+        var since: Int64
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if since < 0 { throw ValidationError("--since must be a revision of 0 or more, got \(since).") }
+        }
+
+        func run() throws {
+            let list = try database.open().changes(feed: feed.feed, since: since)
+            if output.json { return Terminal.printJSON(list) }
+            var table = Table("REVISION", "KIND", "ID", "SECTION", rightAligned: [0])
+            for change in list.changes {
+                table.add("\(change.revision)", change.kind, cell(change.id), cell(change.section))
+            }
+            Terminal.print(table.rendered)
+            Terminal.print("feed \(cell(list.feed)) is at revision \(list.revision); \(list.changes.count) change\(list.changes.count == 1 ? "" : "s") since revision \(since)")
+        }
+    }
+
+    /// `waterfall stats`.
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show counts, revisions, layout cache coverage and the database's size.")
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let stats = try database.open().stats()
+            if output.json { return Terminal.printJSON(stats) }
+            Terminal.print("database \(cell(stats.path, limit: 200)): \(stats.databaseBytes / 1024) KiB")
+            var feeds = Table("FEED", "IMAGES", "SECTIONS", "LAYOUTS", "REVISION", rightAligned: [1, 2, 3, 4])
+            for feed in stats.feeds {
+                feeds.add(cell(feed.name), "\(feed.images)", "\(feed.sections)", "\(feed.layouts)", "\(feed.revision)")
+            }
+            Terminal.print(feeds.rendered)
+            var caches = Table("FEED", "LAYOUT", "COLUMNS", "WIDTH", "CHECKPOINTS", "CACHED", rightAligned: [2, 3, 4, 5])
+            for layout in stats.layouts {
+                let cached = layout.expectedCheckpoints == 0
+                    ? (layout.complete ? "100%" : "0%")
+                    : "\(min(100, layout.checkpoints * 100 / layout.expectedCheckpoints))%" + (layout.complete ? "" : " (end stale)")
+                caches.add(
+                    cell(layout.feed), layout.layouts.isEmpty ? "(inline)" : layout.layouts.map { cell($0) }.joined(separator: ","),
+                    layout.configuration.map { "\($0.columns)" } ?? "?", layout.configuration.map { points($0.width) } ?? "?",
+                    "\(layout.checkpoints)/\(layout.expectedCheckpoints)", cached)
+            }
+            Terminal.print(caches.rendered)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import Waterfall
+
+extension WaterfallCommand {
+    /// `waterfall import FILE`: sync a feed file into the catalog.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import a feed file (JSON, or NDJSON with one image per line) and print what changed.",
+            discussion: """
+                A snapshot import (the default) makes the file the whole truth for membership but keeps
+                user reorders; --append only adds and updates; --reset-order adopts the file's order.
+                The feed's name is the file's "feed" field, else --feed, else the file's name.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: ArgumentHelp("The feed file; - reads standard input (JSON).", valueName: "file"))
+        var file: String
+        @OptionGroup var feed: FeedOptions
+        @Flag(help: "Add new images at the end of their sections and update existing ones; remove nothing.")
+        var append = false
+        @Flag(help: "Drop user reorders and adopt the file's order, sections included.")
+        var resetOrder = false
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if append && resetOrder {
+                throw ValidationError("--reset-order adopts the whole file's order and cannot be combined with --append.")
+            }
+        }
+
+        func run() throws {
+            let service = try database.open()
+            let progress = Terminal.standardErrorIsTerminal ? Self.progressLine(for: file) : nil
+            let summary = try service.importFeed(
+                contentsOf: file,
+                options: .init(feedName: feed.feed, mode: append ? .append : .snapshot, resetOrder: resetOrder),
+                progress: progress)
+            if progress != nil { Terminal.error("\r\u{1B}[K") }
+            printSummary(summary, json: output.json)
+        }
+
+        private static func progressLine(for file: String) -> @Sendable (Int) -> Void {
+            let name = cell(file)
+            return { bytes in
+                Terminal.error("\rimporting \(name): \(bytes / 1_000_000) MB read…")
+            }
+        }
+    }
+}
+
+/// Prints a change summary as JSON or as one readable line.
+func printSummary(_ summary: ChangeSummary, json: Bool, dryRun: Bool = false) {
+    if json {
+        Terminal.printJSON(summary)
+        return
+    }
+    let counts = "\(summary.inserted) inserted, \(summary.updated) updated, \(summary.moved) moved, \(summary.removed) removed, \(summary.unchanged) unchanged"
+    if dryRun {
+        Terminal.print("dry run, nothing written: feed \(cell(summary.feed)) would be at revision \(summary.revision): \(counts)")
+    } else {
+        Terminal.print("feed \(cell(summary.feed)) at revision \(summary.revision): \(counts)")
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Waterfall
+
+extension WaterfallCommand {
+    /// `waterfall layout add|list|remove|warm`.
+    struct Layout: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Manage a feed's named layouts.",
+            subcommands: [Add.self, List.self, Remove.self, Warm.self])
+
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Save a layout configuration under a name (replacing one of that name).")
+
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: ArgumentHelp("The layout's name.", valueName: "name"))
+            var name: String
+            @OptionGroup var feed: FeedOptions
+            @OptionGroup(title: "Layout configuration") var configuration: ConfigurationOptions
+
+            func validate() throws {
+                _ = try configuration.configuration()
+            }
+
+            func run() throws {
+                let replaced = try database.open().addLayout(feed: feed.feed, name: name, configuration: try configuration.configuration())
+                Terminal.print("\(replaced ? "replaced" : "saved") layout \(cell(name))")
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List a feed's named layouts.")
+
+            @OptionGroup var database: DatabaseOptions
+            @OptionGroup var feed: FeedOptions
+            @OptionGroup var output: OutputOptions
+
+            func run() throws {
+                let layouts = try database.open().layouts(feed: feed.feed)
+                if output.json { return Terminal.printJSON(["layouts": layouts]) }
+                var table = Table("NAME", "COLUMNS", "WIDTH", "ORDER", "SCALE", rightAligned: [1, 2, 4])
+                for layout in layouts {
+                    let configuration = layout.configuration
+                    table.add(cell(layout.name), "\(configuration.columns)", points(configuration.width),
+                              configuration.order.rawValue, "\(configuration.scale)")
+                }
+                Terminal.print(table.rendered)
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove a named layout and its cache.")
+
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: ArgumentHelp("The layout's name.", valueName: "name"))
+            var name: String
+            @OptionGroup var feed: FeedOptions
+
+            func run() throws {
+                try database.open().removeLayout(feed: feed.feed, name: name)
+                Terminal.print("removed layout \(cell(name))")
+            }
+        }
+
+        struct Warm: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Compute and store every checkpoint of a layout now.")
+
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: ArgumentHelp("The layout's name.", valueName: "name"))
+            var name: String
+            @OptionGroup var feed: FeedOptions
+            @OptionGroup var output: OutputOptions
+
+            func run() throws {
+                let coverage = try database.open().warmLayout(feed: feed.feed, layout: .named(name))
+                if output.json { return Terminal.printJSON(coverage) }
+                Terminal.print("layout \(cell(name)) of feed \(cell(coverage.feed)): \(coverage.checkpoints) checkpoints, \(coverage.complete ? "complete" : "incomplete")")
+            }
+        }
+    }
+}

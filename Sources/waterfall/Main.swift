@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Waterfall
+
+/// Entry point: parses the command line, runs the command, and turns every failure into one
+/// sentence on standard error and the documented exit status (DESIGN section 6):
+/// 0 success, 64 usage, 65 bad data, 66 unreadable input, 73/74 database, 1 anything else.
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try WaterfallCommand.parseAsRoot()
+            try command.run()
+        } catch let failure as WaterfallError {
+            Terminal.fail(failure.message, status: ExitStatus(failure.kind))
+        } catch {
+            let code = WaterfallCommand.exitCode(for: error)
+            if code == .success || error is CleanExit {
+                WaterfallCommand.exit(withError: error)
+            }
+            if let exit = error as? ExitCode { Foundation.exit(exit.rawValue) }
+            // Argument parsing and validation: one sentence, exit 64 (argument-parser's own code).
+            var message = WaterfallCommand.message(for: error)
+            message = message.split(separator: "\n").first.map(String.init) ?? message
+            if !message.hasSuffix(".") { message += "." }
+            Terminal.fail(message + " See 'waterfall help'.", status: code.rawValue)
+        }
+    }
+}
+
+/// The exit statuses of DESIGN section 6.
+func ExitStatus(_ kind: WaterfallError.Kind) -> Int32 {
+    switch kind {
+    case .usage: 64
+    case .invalidData: 65
+    case .fileUnreadable: 66
+    case .cannotCreate: 73
+    case .database: 74
+    case .other: 1
+    }
+}

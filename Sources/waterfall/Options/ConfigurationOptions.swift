@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import Waterfall
+
+extension PlacementOrder: ExpressibleByArgument {}
+
+/// The waterfall configuration flags of DESIGN section 6.
+struct ConfigurationOptions: ParsableArguments {
+    @Option(help: "Number of columns, 1 to 64.")
+    var columns: Int?
+
+    @Option(help: "Width of the layout in points.")
+    var width: Double?
+
+    @Option(help: "Space between columns in points (default 10).")
+    var columnSpacing: Double?
+
+    @Option(help: "Space between images of a column in points (default 10).")
+    var rowSpacing: Double?
+
+    @Option(help: ArgumentHelp("Section insets: one value for all four sides, or top,left,bottom,right (default 10).", valueName: "t,l,b,r"))
+    var inset: String?
+
+    @Option(help: "Height of each section's header in points; 0 means no header (default 0).")
+    var headerHeight: Double?
+
+    @Option(help: "Height of each section's footer in points; 0 means no footer (default 0).")
+    var footerHeight: Double?
+
+    @Option(help: ArgumentHelp("Insets around each header (default 0).", valueName: "t,l,b,r"))
+    var headerInset: String?
+
+    @Option(help: ArgumentHelp("Insets around each footer (default 0).", valueName: "t,l,b,r"))
+    var footerInset: String?
+
+    @Option(help: "Height of the caption strip under every image in points (default 0).")
+    var captionHeight: Double?
+
+    @Option(name: .customLong("min-content-height"), help: "Smallest content height in points (default 0).")
+    var minimumContentHeight: Double?
+
+    @Option(help: "Placement order: shortest, left-to-right or right-to-left (default shortest).")
+    var order: PlacementOrder?
+
+    @Option(help: "Pixel grid: 1, 2 or 3 pixels per point (default 1).")
+    var scale: Int?
+
+    /// Whether any configuration flag was given.
+    var isGiven: Bool {
+        columns != nil || width != nil || columnSpacing != nil || rowSpacing != nil || inset != nil
+            || headerHeight != nil || footerHeight != nil || headerInset != nil || footerInset != nil
+            || captionHeight != nil || minimumContentHeight != nil || order != nil || scale != nil
+    }
+
+    /// The configuration the flags describe, validated.
+    func configuration() throws -> LayoutConfiguration {
+        guard let columns, let width else {
+            throw ValidationError("a layout needs --columns and --width (or --layout NAME for a saved one).")
+        }
+        var configuration = LayoutConfiguration(columns: columns, width: width)
+        if let columnSpacing { configuration.columnSpacing = columnSpacing }
+        if let rowSpacing { configuration.rowSpacing = rowSpacing }
+        if let inset { configuration.sectionInset = try Self.insets(inset, flag: "--inset") }
+        if let headerHeight { configuration.headerHeight = headerHeight }
+        if let footerHeight { configuration.footerHeight = footerHeight }
+        if let headerInset { configuration.headerInset = try Self.insets(headerInset, flag: "--header-inset") }
+        if let footerInset { configuration.footerInset = try Self.insets(footerInset, flag: "--footer-inset") }
+        if let captionHeight { configuration.captionHeight = captionHeight }
+        if let minimumContentHeight { configuration.minimumContentHeight = minimumContentHeight }
+        if let order { configuration.order = order }
+        if let scale { configuration.scale = scale }
+        do throws(LayoutConfigurationError) {
+            try configuration.validate()
+        } catch {
+            throw ValidationError(error.message)
+        }
+        return configuration
+    }
+
+    /// Parses `A` or `T,L,B,R` into insets.
+    static func insets(_ text: String, flag: String) throws -> EdgeInsets {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+        switch (parts.count, parts.allSatisfy { $0 != nil }) {
+        case (1, true): return EdgeInsets(all: parts[0]!)
+        case (4, true): return EdgeInsets(top: parts[0]!, left: parts[1]!, bottom: parts[2]!, right: parts[3]!)
+        default:
+            throw ValidationError("\(flag) takes one number or four comma-separated numbers (top,left,bottom,right), got \"\(text)\".")
+        }
+    }
+}
+
+/// `--layout NAME` or the configuration flags: which layout a query uses.
+struct LayoutOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A layout saved with `layout add`.", valueName: "name"))
+    var layout: String?
+
+    @OptionGroup(title: "Layout configuration")
+    var configuration: ConfigurationOptions
+
+    mutating func validate() throws {
+        _ = try source()
+    }
+
+    /// The layout source the flags describe.
+    func source() throws -> LayoutSource {
+        if let layout {
+            if configuration.isGiven {
+                throw ValidationError("give either --layout NAME or configuration flags (--columns, --width, …), not both.")
+            }
+            return .named(layout)
+        }
+        if !configuration.isGiven {
+            throw ValidationError("a layout is needed: give --layout NAME, or --columns N --width W and other configuration flags.")
+        }
+        return .inline(try configuration.configuration())
+    }
+}
