@@ -32,10 +32,15 @@ let package = Package(
             plugins: ["EmbedMigrations"]),
         // The service: import, move, remove, page, viewport. Composes the three above.
         .target(name: "Waterfall", dependencies: ["WaterfallLayout", "WaterfallSync", "WaterfallStore"]),
+        // Draws a page or a viewport as self-contained HTML or SVG (pure: answers in, text out).
+        .target(name: "WaterfallRender", dependencies: ["Waterfall"]),
         // The thin command-line front end.
         .executableTarget(
             name: "waterfall",
-            dependencies: ["Waterfall", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "Waterfall", "WaterfallRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // Build-time tool: turns Migrations/*.sql into Swift string literals compiled into the store.
         .executableTarget(name: "MigrationEmbedder"),
@@ -46,6 +51,7 @@ let package = Package(
         .testTarget(name: "WaterfallSyncTests", dependencies: ["WaterfallSync", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallStoreTests", dependencies: ["WaterfallStore", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallTests", dependencies: ["Waterfall", "WaterfallTestSupport"]),
+        .testTarget(name: "WaterfallRenderTests", dependencies: ["WaterfallRender", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallCLITests", dependencies: ["waterfall", "WaterfallTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
