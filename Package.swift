@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "WaterfallLayoutTests", dependencies: ["WaterfallLayout", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallSyncTests", dependencies: ["WaterfallSync", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallStoreTests", dependencies: ["WaterfallStore", "WaterfallTestSupport"]),
-        .testTarget(name: "WaterfallTests", dependencies: ["Waterfall", "WaterfallTestSupport"]),
+        .testTarget(name: "WaterfallTests", dependencies: ["Waterfall", "WaterfallStore", "WaterfallSync", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallRenderTests", dependencies: ["WaterfallRender", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallCLITests", dependencies: ["waterfall", "WaterfallTestSupport"]),
     ],

@@ -14,7 +14,7 @@ struct WaterfallCommand: ParsableCommand {
             """,
         version: "1.0.0",
         subcommands: [
-            Import.self, Move.self, Reorder.self, Remove.self, Feeds.self, Images.self, Changes.self,
+            Demo.self, Import.self, Move.self, Reorder.self, Remove.self, Feeds.self, Images.self, Changes.self,
             Layout.self, Page.self, Viewport.self, Stats.self,
         ])
 

@@ -186,7 +186,7 @@ struct ImportApplier {
                     updates.append(updated)
                     changes.append((.update, current.externalID, sectionName))
                     if !isMoved { summary.updated += 1 }
-                } else if !isMoved {
+                } else if !isMoved && fileImage != nil {
                     summary.unchanged += 1
                 }
             }

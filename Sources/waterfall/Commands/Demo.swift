@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import Waterfall
+
+extension WaterfallCommand {
+    /// `waterfall demo`: the README's first command.
+    struct Demo: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import the sample feeds, define a phone layout and print its first page.",
+            discussion: """
+                Imports SampleData/coco-val2017.json (5,000 real COCO photos in 12 day sections) and
+                SampleData/travel.json into the database, saves the layout "phone" (2 columns, 375 points
+                wide, 44-point section headers) for the COCO feed, and prints page 0. Running it again
+                changes nothing. SampleData is looked for in --samples, ./SampleData, then beside the
+                executable's package.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: ArgumentHelp("The folder holding the sample feeds.", valueName: "dir"))
+        var samples: String?
+        @Option(help: "Images on the printed page.")
+        var pageSize = 12
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if pageSize < 1 || pageSize > 1000 {
+                throw ValidationError("--page-size must be between 1 and 1000, got \(pageSize).")
+            }
+        }
+
+        func run() throws {
+            let folder = try sampleFolder()
+            let service = try database.open()
+            for file in ["coco-val2017.json", "travel.json"] {
+                let summary = try service.importFeed(contentsOf: folder + "/" + file, options: .init())
+                if !output.json { printSummary(summary, json: false) }
+            }
+            let phone = LayoutConfiguration(columns: 2, width: 375, headerHeight: 44)
+            try service.addLayout(feed: "coco-val2017", name: "phone", configuration: phone)
+            let page = try service.page(feed: "coco-val2017", layout: .named("phone"), offset: 0, limit: pageSize)
+            if output.json { return Terminal.printJSON(page) }
+            Terminal.print("")
+            printFrames(items: page.items, headers: page.headers, footers: page.footers)
+            Terminal.print("feed coco-val2017, layout phone (2 columns, 375 points): \(page.items.count) of \(page.totalItems) images, content height \(points(page.contentHeight)); database \(database.resolvedPath)")
+            Terminal.print("next: waterfall page --layout phone --feed coco-val2017 --page 1 --page-size \(pageSize)")
+        }
+
+        private func sampleFolder() throws -> String {
+            var candidates: [String] = []
+            if let samples { candidates.append(samples) }
+            candidates.append(FileManager.default.currentDirectoryPath + "/SampleData")
+            // Beside the package of a `swift build` product: <package>/.build/<config>/waterfall.
+            if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
+                for _ in 0..<5 {
+                    candidates.append(url.appending(path: "SampleData").path)
+                    url = url.deletingLastPathComponent()
+                }
+            }
+            for candidate in candidates where FileManager.default.fileExists(atPath: candidate + "/coco-val2017.json") {
+                return candidate
+            }
+            throw WaterfallError(.fileUnreadable, "cannot find the sample feeds (SampleData/coco-val2017.json); run the demo from the repository's folder or give --samples DIR.")
+        }
+    }
+}

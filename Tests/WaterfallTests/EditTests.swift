@@ -1,0 +1,126 @@
+import Testing
+@testable import Waterfall
+
+/// Moves, order lists and removals (DESIGN section 3 and the reorder file of section 4).
+@Suite struct EditTests {
+    @Test func moveIsRemoveThenInsertNeverASwap() throws {
+        let catalog = try TestCatalog()
+        try catalog.importFeed(["a", "b", "c", "d", "e"])
+        // Dragging a onto d's place puts it after d's predecessor chain, not in a swap with d.
+        _ = try catalog.service.move(feed: "f", id: "a", to: .before("d"))
+        #expect(try catalog.order() == ["-/b", "-/c", "-/a", "-/d", "-/e"])
+        _ = try catalog.service.move(feed: "f", id: "e", to: .index(1))
+        #expect(try catalog.order() == ["-/b", "-/e", "-/c", "-/a", "-/d"])
+        _ = try catalog.service.move(feed: "f", id: "b", to: .index(4))
+        #expect(try catalog.order() == ["-/e", "-/c", "-/a", "-/d", "-/b"])
+    }
+
+    @Test func beforeAndAfterMoveIntoTheOtherImagesSection() throws {
+        let catalog = try TestCatalog()
+        try catalog.importFeed(["a@s1", "b@s1", "c@s2", "d@s2"])
+        let summary = try catalog.service.move(feed: "f", id: "a", to: .after("c"))
+        #expect(try catalog.order() == ["s1/b", "s2/c", "s2/a", "s2/d"])
+        _ = try catalog.service.move(feed: "f", id: "d", to: .before("b"))
+        #expect(try catalog.order() == ["s1/d", "s1/b", "s2/c", "s2/a"])
+        let changes = try catalog.service.changes(feed: "f", since: summary.revision - 1).changes
+        #expect(changes.map { "\($0.kind) \($0.id) \($0.section ?? "-")" } == ["move a s2", "move d s1"])
+    }
+
+    @Test func moveToWhereItAlreadyIsChangesNothing() throws {
+        let catalog = try TestCatalog()
+        try catalog.importFeed(["a", "b", "c"])
+        let summary = try catalog.service.move(feed: "f", id: "b", to: .after("a"))
+        #expect(!summary.changedAnything && summary.unchanged == 1 && summary.revision == 1)
+        #expect(try catalog.service.move(feed: "f", id: "a", to: .index(0)).revision == 1)
+    }
+
+    @Test func dryRunWritesNothing() throws {
+        let catalog = try TestCatalog()
+        try catalog.importFeed(["a", "b", "c"])
+        let summary = try catalog.service.move(feed: "f", id: "c", to: .index(0), dryRun: true)
+        #expect(summary.moved == 1 && summary.revision == 2)
+        #expect(try catalog.order() == ["-/a", "-/b", "-/c"] && catalog.revision() == 1)
+    }
+
+    @Test func badMovesAreRefusedAndChangeNothing() throws {
+        let catalog = try TestCatalog()
+        try catalog.importFeed(["a@s1", "b@s1", "c@s2"])
+        #expect(throws: WaterfallError(.invalidData, "unknown image id \"zz\" in feed \"f\".")) {
+            try catalog.service.move(feed: "f", id: "zz", to: .index(0))
+        }
+        #expect(throws: WaterfallError(.invalidData, "index 2 is outside section \"s1\", which holds 2 images (indexes 0…1).")) {
+            try catalog.service.move(feed: "f", id: "a", to: .index(2))
+        }
+        #expect(throws: WaterfallError(.invalidData, "cannot move \"a\" next to itself.")) {
+            try catalog.service.move(feed: "f", id: "a", to: .before("a"))
+        }
+        #expect(try catalog.order() == ["s1/a", "s1/b", "s2/c"] && catalog.revision() == 1)
+    }
+
+    @Test func orderListTakesThePlacesOfTheSameImagesAcrossSections() throws {
+        let catalog = try TestCatalog()
+        try catalog.importFeed(["a@s1", "b@s1", "c@s1", "d@s2", "e@s2"])
+        // The client showed b, c, d and the user dragged d to the front.
+        let document = ReorderDocumentBuilder.order(["d", "b", "c"])
+        let summary = try catalog.service.reorder(document, feed: "f")
+        #expect(try catalog.order() == ["s1/a", "s1/d", "s1/b", "s2/c", "s2/e"])
+        #expect(summary.moved == 3 && summary.unchanged == 0)
+    }
+
+    @Test func reorderFileIsAllOrNothing() throws {
+        let catalog = try TestCatalog()
+        try catalog.importFeed(["a", "b", "c"])
+        let document = ReorderDocumentBuilder.edits(moves: [("c", .index(0)), ("a", .after("nope"))], removals: [])
+        #expect(throws: WaterfallError.self) { try catalog.service.reorder(document, feed: "f") }
+        #expect(try catalog.order() == ["-/a", "-/b", "-/c"] && catalog.revision() == 1)
+    }
+
+    @Test func removeIsAllOrNothing() throws {
+        let catalog = try TestCatalog()
+        try catalog.importFeed(["a", "b", "c"])
+        #expect(throws: WaterfallError.self) { try catalog.service.remove(feed: "f", ids: ["a", "zz"]) }
+        #expect(try catalog.order().count == 3)
+        let summary = try catalog.service.remove(feed: "f", ids: ["a", "c"])
+        #expect(try summary.removed == 2 && catalog.order() == ["-/b"])
+        #expect(try catalog.service.changes(feed: "f", since: 1).changes.map(\.kind) == ["remove", "remove"])
+    }
+
+    @Test func manyMovesToTheSameGapRenumberLocallyAndKeepOrder() throws {
+        // 40 moves into the same gap exhaust 2^32 of key space and force a window renumbering.
+        let catalog = try TestCatalog()
+        let ids = (0..<100).map { "i\($0)" }
+        try catalog.importFeed(ids)
+        var expected = ids
+        for step in 0..<40 {
+            let id = "i\(99 - step)"
+            _ = try catalog.service.move(feed: "f", id: id, to: .after("i0"))
+            expected.removeAll { $0 == id }
+            expected.insert(id, at: 1)
+        }
+        #expect(try catalog.order() == expected.map { "-/\($0)" })
+    }
+
+    @Test func sqlLookingAndUnicodeIdsAreStoredLiterally() throws {
+        let catalog = try TestCatalog()
+        let json = #"{"feed":"f","images":[{"id":"x'); DROP TABLE image;--","width":10,"height":10},{"id":"鳥居","width":10,"height":10},{"id":"e\u0301","width":10,"height":10},{"id":"é","width":10,"height":10}]}"#
+        try catalog.importJSON(json)
+        #expect(try catalog.order() == ["-/x'); DROP TABLE image;--", "-/鳥居", "-/e\u{301}", "-/é"])
+        _ = try catalog.service.move(feed: "f", id: "é", to: .before("鳥居"))
+        #expect(try catalog.order()[1] == "-/é")
+    }
+}
+
+import WaterfallSync
+
+/// Builds reorder documents in code.
+enum ReorderDocumentBuilder {
+    static func order(_ ids: [String]) -> ReorderDocument {
+        ReorderDocument(feed: "f", operations: .order(ids))
+    }
+
+    static func edits(moves: [(String, MoveTarget)], removals: [String]) -> ReorderDocument {
+        ReorderDocument(feed: "f", operations: .edits(
+            moves: moves.enumerated().map { ReorderMove(id: $0.element.0, target: $0.element.1, path: "moves[\($0.offset)]") },
+            removals: removals))
+    }
+}

@@ -1,0 +1,178 @@
+import Testing
+import WaterfallStore
+import WaterfallTestSupport
+@testable import Waterfall
+
+/// The cache is an optimisation only: after any sequence of imports, moves, order lists and
+/// removals, every page and viewport answer equals a fresh computation from the catalog.
+@Suite struct LayoutCacheTests {
+    static let configurations: [LayoutConfiguration] = [
+        LayoutConfiguration(columns: 3, width: 400),
+        LayoutConfiguration(columns: 2, width: 375, headerHeight: 44, footerHeight: 20,
+                            headerInset: EdgeInsets(top: 4, left: 0, bottom: 6, right: 0), captionHeight: 18),
+        LayoutConfiguration(columns: 4, width: 1024, columnSpacing: 7, rowSpacing: 3, headerHeight: 30,
+                            order: .leftToRight, scale: 2),
+        LayoutConfiguration(columns: 1, width: 320, headerHeight: 25, footerHeight: 25, order: .rightToLeft, scale: 3),
+    ]
+
+    @Test(arguments: 1...6)
+    func cachedAnswersEqualAFreshComputation(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let catalog = try TestCatalog(stride: 4)
+        var nextID = 0
+        func newSpec() -> String {
+            nextID += 1
+            let section = ["s1", "s2", "s3", "s4", nil].randomElement(using: &random)!
+            let size = "\(Int.random(in: 1...2000, using: &random))x\(Int.random(in: 1...2000, using: &random))"
+            let full = Int.random(in: 0..<10, using: &random) == 0 ? "!" : ""
+            return "i\(nextID)" + (section.map { "@\($0)" } ?? "") + ":" + size + full
+        }
+        try catalog.importFeed((0..<40).map { _ in newSpec() }, sections: ["s0", "s2"])
+        for configuration in Self.configurations.prefix(2) {
+            _ = try catalog.service.page(feed: "f", layout: .inline(configuration), offset: 0, limit: 1)
+        }
+        for step in 0..<30 {
+            let ids = try catalog.order().map { String($0.split(separator: "/", maxSplits: 1)[1]) }
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0, 1:
+                // Snapshot: keep most images (some with new sizes or sections), drop some, add some.
+                var specs: [String] = []
+                for id in ids where Int.random(in: 0..<8, using: &random) > 0 {
+                    let spec = newSpec()
+                    specs.append(id + spec[spec.firstIndex(where: { $0 == "@" || $0 == ":" })!...])
+                }
+                for _ in 0..<Int.random(in: 0...12, using: &random) {
+                    specs.insert(newSpec(), at: Int.random(in: 0...specs.count, using: &random))
+                }
+                let declared = ["s0", "s2", "s5"].filter { _ in Bool.random(using: &random) }
+                try catalog.importFeed(specs, sections: declared, resetOrder: Int.random(in: 0..<5, using: &random) == 0)
+            case 2:
+                try catalog.importFeed((0..<Int.random(in: 1...6, using: &random)).map { _ in newSpec() }, mode: .append)
+            case 3, 4, 5:
+                guard ids.count > 1, let id = ids.randomElement(using: &random), let other = ids.filter({ $0 != id }).randomElement(using: &random) else { continue }
+                let target: MoveTarget = switch Int.random(in: 0..<3, using: &random) {
+                case 0: .before(other)
+                case 1: .after(other)
+                default: .index(0)
+                }
+                _ = try catalog.service.move(feed: "f", id: id, to: target)
+            case 6:
+                let chosen = Array(ids.shuffled(using: &random).prefix(Int.random(in: 1...8, using: &random)))
+                _ = try catalog.service.reorder(.init(feed: "f", operations: .order(chosen)), feed: "f")
+            case 7:
+                guard ids.count > 3 else { continue }
+                _ = try catalog.service.remove(feed: "f", ids: Array(ids.shuffled(using: &random).prefix(2)))
+            default:
+                break
+            }
+            // Query every configuration at random places and compare with a fresh layout.
+            let fresh = try FreshLayouts(catalog: catalog)
+            for configuration in Self.configurations {
+                let expected = fresh.layout(configuration)
+                let total = fresh.itemCount
+                let offset = Int.random(in: 0...(total + 2), using: &random)
+                let limit = Int.random(in: 1...9, using: &random)
+                let page = try catalog.service.page(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
+                let reference = fresh.page(expected, offset: offset, limit: limit)
+                #expect(page.contentHeight == expected.contentHeight, "seed \(seed) step \(step)")
+                #expect(page.totalItems == total)
+                #expect(page.items.map(\.frame) == reference.items.map(\.frame), "seed \(seed) step \(step) offset \(offset)")
+                #expect(page.items.map(\.id) == reference.items.map(\.id))
+                #expect(page.headers == reference.headers, "seed \(seed) step \(step) offset \(offset) limit \(limit)")
+                #expect(page.footers == reference.footers, "seed \(seed) step \(step) offset \(offset) limit \(limit)")
+
+                let y = Double.random(in: -50...(expected.contentHeight + 50), using: &random)
+                let height = Double.random(in: 1...600, using: &random)
+                let pin: Double? = Bool.random(using: &random) ? Double.random(in: 0...60, using: &random) : nil
+                let viewport = try catalog.service.viewport(feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
+                let band = fresh.viewport(expected, y: y, height: height, pinOffset: pin)
+                #expect(viewport.items.map(\.index) == band.items.map(\.index), "seed \(seed) step \(step) y \(y)")
+                #expect(viewport.items.map(\.frame) == band.items.map(\.frame))
+                #expect(viewport.headers == band.headers, "seed \(seed) step \(step) y \(y) pin \(String(describing: pin))")
+                #expect(viewport.footers == band.footers, "seed \(seed) step \(step) y \(y)")
+            }
+        }
+    }
+}
+
+/// Lays the catalog out from scratch (no cache) and answers pages and viewports by brute force.
+struct FreshLayouts {
+    let sections: [(name: String?, items: [(id: String, item: LayoutItem)])]
+
+    init(catalog: TestCatalog) throws {
+        sections = try catalog.service.database.read { tx in
+            let feed = try tx.feed(named: "f")!
+            let images = try tx.allImages(feedID: feed.id)
+            return try tx.sections(feedID: feed.id).map { section in
+                (section.name, images.filter { $0.sectionID == section.id }.map {
+                    ($0.externalID, LayoutItem(width: $0.width, height: $0.height, isFullSpan: $0.isFullSpan))
+                })
+            }
+        }
+    }
+
+    var itemCount: Int { sections.reduce(0) { $0 + $1.items.count } }
+    var ids: [String] { sections.flatMap { $0.items.map(\.id) } }
+
+    func layout(_ configuration: LayoutConfiguration) -> FeedLayout {
+        try! WaterfallLayout(configuration).layout(sections.map { $0.items.map(\.item) })
+    }
+
+    /// The catalog index whose page carries a section's header and footer (DESIGN section 2).
+    private func owners(_ layout: FeedLayout) -> [(header: Int, footer: Int)] {
+        layout.sections.enumerated().map { index, section in
+            if !section.items.isEmpty { return (section.items.lowerBound, section.items.upperBound - 1) }
+            let next = layout.sections[(index + 1)...].first { !$0.items.isEmpty }?.items.lowerBound
+            let owner = next ?? max(itemCount - 1, 0)
+            return (owner, owner)
+        }
+    }
+
+    func page(_ layout: FeedLayout, offset: Int, limit: Int) -> (items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
+        let range = offset..<(offset + limit)
+        let ids = self.ids
+        let items = range.clamped(to: 0..<itemCount).map { index in
+            PlacedImage(index: index, id: ids[index], section: nil, frame: layout.itemFrames[index], url: nil, title: nil, pixelWidth: 0, pixelHeight: 0)
+        }
+        var headers: [PlacedSupplement] = []
+        var footers: [PlacedSupplement] = []
+        for (index, owner) in owners(layout).enumerated() {
+            let section = layout.sections[index]
+            if let header = section.header, range.contains(owner.header) {
+                headers.append(PlacedSupplement(section: sections[index].name, frame: header, pinned: false))
+            }
+            if let footer = section.footer, range.contains(owner.footer) {
+                footers.append(PlacedSupplement(section: sections[index].name, frame: footer, pinned: nil))
+            }
+        }
+        return (items, headers, footers)
+    }
+
+    func viewport(_ layout: FeedLayout, y: Double, height: Double, pinOffset: Double?) -> (items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
+        func meets(_ frame: Frame) -> Bool { frame.minY < y + height && frame.maxY > y }
+        let ids = self.ids
+        let items = layout.itemFrames.indices.filter { meets(layout.itemFrames[$0]) }.map { index in
+            PlacedImage(index: index, id: ids[index], section: nil, frame: layout.itemFrames[index], url: nil, title: nil, pixelWidth: 0, pixelHeight: 0)
+        }
+        var headers: [PlacedSupplement] = []
+        var footers: [PlacedSupplement] = []
+        let engine = try! WaterfallLayout(layout.configuration)
+        for (index, section) in layout.sections.enumerated() {
+            let name = sections[index].name
+            let visible = section.header.map(meets) == true || section.footer.map(meets) == true
+                || section.items.contains { meets(layout.itemFrames[$0]) }
+            if let pinOffset, let header = section.header {
+                if visible {
+                    let pinned = engine.pinnedHeader(natural: header, sectionEnd: section.sectionEnd, viewportY: y, pinOffset: pinOffset)
+                    headers.append(PlacedSupplement(section: name, frame: pinned.frame, pinned: pinned.isPinned))
+                }
+            } else if let header = section.header, meets(header) {
+                headers.append(PlacedSupplement(section: name, frame: header, pinned: false))
+            }
+            if let footer = section.footer, meets(footer) {
+                footers.append(PlacedSupplement(section: name, frame: footer, pinned: nil))
+            }
+        }
+        return (items, headers, footers)
+    }
+}

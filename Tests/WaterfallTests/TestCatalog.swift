@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import WaterfallStore
+import WaterfallSync
+@testable import Waterfall
+
+/// A service over a fresh in-memory database, with helpers that speak in feed JSON and read the
+/// catalog back as "section/id" strings. The cache stride is small so that tests cross many
+/// checkpoints with few images.
+struct TestCatalog {
+    let service: WaterfallService
+
+    init(stride: Int = 4) throws {
+        service = WaterfallService(database: try CatalogDatabase.inMemory(), stride: stride)
+    }
+
+    /// Builds a feed file from compact specs: `"id"` (unnamed section) or `"id@section"`, an
+    /// optional `:WxH` size suffix and `!` for full span: `"a@s1:300x200!"`.
+    static func feedJSON(_ name: String = "f", sections: [String] = [], _ specs: [String]) -> String {
+        let declared = sections.map { "{\"id\":\"\($0)\",\"title\":\"Title \($0)\"}" }.joined(separator: ",")
+        let images = specs.map { spec -> String in
+            var rest = Substring(spec)
+            let full = rest.hasSuffix("!")
+            if full { rest = rest.dropLast() }
+            var width = 300, height = 200
+            if let colon = rest.lastIndex(of: ":") {
+                let size = rest[rest.index(after: colon)...].split(separator: "x")
+                width = Int(size[0])!
+                height = Int(size[1])!
+                rest = rest[..<colon]
+            }
+            let parts = rest.split(separator: "@", maxSplits: 1).map(String.init)
+            var fields = ["\"id\":\"\(parts[0])\"", "\"width\":\(width)", "\"height\":\(height)"]
+            if parts.count > 1 { fields.append("\"section\":\"\(parts[1])\"") }
+            if full { fields.append("\"span\":\"full\"") }
+            return "{" + fields.joined(separator: ",") + "}"
+        }.joined(separator: ",")
+        return "{\"feed\":\"\(name)\",\"sections\":[\(declared)],\"images\":[\(images)]}"
+    }
+
+    @discardableResult
+    func importFeed(
+        _ specs: [String], sections: [String] = [], feed: String = "f",
+        mode: ImportMode = .snapshot, resetOrder: Bool = false
+    ) throws -> ChangeSummary {
+        try importJSON(Self.feedJSON(feed, sections: sections, specs), mode: mode, resetOrder: resetOrder)
+    }
+
+    @discardableResult
+    func importJSON(_ json: String, mode: ImportMode = .snapshot, resetOrder: Bool = false) throws -> ChangeSummary {
+        let document = try FeedDecoder().decode(Array(json.utf8), format: .json, source: "test.json")
+        return try service.importFeed(
+            document, named: document.feed ?? "f", options: .init(mode: mode, resetOrder: resetOrder))
+    }
+
+    /// The catalog order as "section/id" ("-/id" for the unnamed section).
+    func order(_ feed: String = "f") throws -> [String] {
+        try service.images(feed: feed, offset: 0, limit: WaterfallService.maximumLimit).images.map {
+            "\($0.section ?? "-")/\($0.id)"
+        }
+    }
+
+    /// The feed's sections in order, empty ones included ("-" for the unnamed one).
+    func sections(_ feed: String = "f") throws -> [String] {
+        try service.database.read { tx in
+            guard let record = try tx.feed(named: feed) else { return [] }
+            return try tx.sections(feedID: record.id).map { $0.name ?? "-" }
+        }
+    }
+
+    func revision(_ feed: String = "f") throws -> Int64 {
+        try service.images(feed: feed, offset: 0, limit: 1).revision
+    }
+}
