@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import WaterfallTestSupport
+
+/// End to end: the built `waterfall` binary, its output, its errors and its exit statuses.
+@Suite(.serialized) struct CommandLineTests {
+    let folder: TemporaryDirectory
+
+    init() throws {
+        folder = try TemporaryDirectory()
+    }
+
+    func waterfall(_ arguments: String..., input: String? = nil) throws -> WaterfallProcess.Result {
+        try WaterfallProcess.run(["--db", folder.path("test.sqlite")] + arguments, in: folder.url, input: input.map { Data($0.utf8) })
+    }
+
+    func travel() throws -> String {
+        try folder.write("""
+            {"feed": "travel", "sections": [{"id": "2024-05", "title": "May 2024"}],
+             "images": [{"id": "a1", "width": 1200, "height": 800, "url": "https://example.com/a1.jpg", "title": "Lisbon", "section": "2024-05"},
+                        {"id": "a2", "width": 800, "height": 1200, "section": "2024-05"},
+                        {"id": "b1", "width": 1000, "height": 1000, "section": "2024-06"}]}
+            """, to: "travel.json")
+    }
+
+    @Test func helpListsEveryCommand() throws {
+        let result = try WaterfallProcess.run(["--help"])
+        #expect(result.status == 0)
+        for command in ["import", "move", "reorder", "remove", "feeds", "images", "changes", "layout", "page", "viewport", "coverflow", "stats", "demo"] {
+            #expect(result.standardOutput.contains("\n  \(command) "), "missing \(command)")
+        }
+        #expect(try WaterfallProcess.run(["--version"]).standardOutput == "1.0.0\n")
+    }
+
+    @Test func importPrintsTheChangeSummaryAndIsIdempotent() throws {
+        let file = try travel()
+        let first = try waterfall("import", file, "--json")
+        #expect(first.status == 0)
+        #expect(first.standardOutput == #"{"feed":"travel","revision":1,"inserted":3,"updated":0,"moved":0,"removed":0,"unchanged":0}"# + "\n")
+        let second = try waterfall("import", file)
+        #expect(second.standardOutput == "feed travel at revision 1: 0 inserted, 0 updated, 0 moved, 0 removed, 3 unchanged\n")
+    }
+
+    @Test func pageJSONFollowsTheContract() throws {
+        _ = try waterfall("import", try travel())
+        #expect(try waterfall("layout", "add", "phone", "--columns", "2", "--width", "375", "--header-height", "44").status == 0)
+        let page = try waterfall("page", "--layout", "phone", "--page", "0", "--page-size", "2", "--json")
+        #expect(page.status == 0)
+        // itemWidth = floor((375 - 20 - 10) / 2) = 172; a1: floor(172 * 800 / 1200) = 114; a2: 172 * 1200 / 800 = 258.
+        // Section 2024-05: header 0…44, images from 54; it ends at max(54+114, 54+258) + 10 = 322.
+        // Section 2024-06: header 322…366, b1 at 376, 172 tall, ends at 548 + 10 = 558 = contentHeight.
+        #expect(page.standardOutput == """
+            {"feed":"travel","revision":1,"layout":"phone","contentHeight":558,"totalItems":3,"nextOffset":2,\
+            "items":[{"index":0,"id":"a1","section":"2024-05","x":10,"y":54,"width":172,"height":114,"url":"https://example.com/a1.jpg"},\
+            {"index":1,"id":"a2","section":"2024-05","x":192,"y":54,"width":172,"height":258,"url":null}],\
+            "headers":[{"section":"2024-05","x":0,"y":0,"width":375,"height":44,"pinned":false}],"footers":[]}
+
+            """)
+    }
+
+    @Test func aNamedLayoutSurvivesReopening() throws {
+        _ = try waterfall("import", try travel())
+        _ = try waterfall("layout", "add", "tablet", "--columns", "4", "--width", "768")
+        let list = try waterfall("layout", "list", "--json")
+        #expect(list.standardOutput.contains(#""name":"tablet""#))
+        #expect(list.standardOutput.contains(#""columns":4"#))
+    }
+
+    @Test func badInputGetsOneSentenceAndTheDocumentedStatus() throws {
+        let file = try travel()
+        _ = try waterfall("import", file)
+        let cases: [([String], Int32, String)] = [
+            (["page", "--columns", "0", "--width", "375"], 64, "columns must be a whole number from 1 to 64, got 0."),
+            (["page", "--columns", "65", "--width", "375"], 64, "columns must be a whole number from 1 to 64, got 65."),
+            (["page", "--columns", "3", "--width", "-1"], 64, "width"),
+            (["page", "--columns", "3", "--width", "375", "--column-spacing", "400"], 64, "itemWidth"),
+            (["page", "--columns", "3", "--width", "375", "--offset=-1", "--limit", "5"], 64, "--offset must be 0 or more, got -1."),
+            (["page", "--columns", "3", "--width", "375", "--scale", "4"], 64, "scale"),
+            (["page", "--layout", "nope"], 65, "unknown layout \"nope\""),
+            (["page", "--feed", "nope", "--columns", "2", "--width", "300"], 65, "unknown feed \"nope\""),
+            (["move", "a1", "--before", "a1"], 64, "cannot move \"a1\" next to itself."),
+            (["move", "zz", "--to", "0"], 65, "unknown image id \"zz\" in feed \"travel\"."),
+            (["move", "a1", "--to", "9"], 65, "index 9 is outside section \"2024-05\""),
+            (["import", "missing.json"], 66, "missing.json: cannot be read"),
+        ]
+        for (arguments, status, fragment) in cases {
+            let result = try WaterfallProcess.run(["--db", folder.path("test.sqlite")] + arguments, in: folder.url)
+            #expect(result.status == status, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains(fragment), "\(arguments): \(result.standardError)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "\(arguments): \(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+        #expect(try waterfall("images", "--json").standardOutput.contains(#""revision":1"#))
+    }
+
+    @Test func aBadFeedExits65AndChangesNothing() throws {
+        _ = try waterfall("import", try travel())
+        let bad = try folder.write(#"{"feed": "travel", "images": [{"id": "a1", "width": 0, "height": 10}]}"#, to: "bad.json")
+        let result = try waterfall("import", bad)
+        #expect(result.status == 65)
+        #expect(result.standardError == "waterfall: error: \(bad): images[0].width: expected an integer from 1 to 1000000, found 0.\n")
+        #expect(try waterfall("images", "--json").standardOutput.contains(#""totalItems":3"#))
+    }
+
+    @Test func foreignFilesAreRefusedAndLeftUntouched() throws {
+        let text = try folder.write("just some notes\n", to: "notes.txt")
+        let before = try Data(contentsOf: URL(fileURLWithPath: text))
+        let result = try WaterfallProcess.run(["--db", text, "feeds"])
+        #expect(result.status == 74)
+        #expect(result.standardError.contains("is not a SQLite database"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: text)) == before)
+        let directory = try WaterfallProcess.run(["--db", folder.url.path, "feeds"])
+        #expect(directory.status == 74)
+        #expect(directory.standardError.contains("is a directory"))
+        let missingFolder = try WaterfallProcess.run(["--db", folder.path("no/such/dir/x.sqlite"), "feeds"])
+        #expect(missingFolder.status == 73)
+    }
+
+    @Test func importReadsStandardInput() throws {
+        let json = #"{"images": [{"id": 1, "width": 10, "height": 20}]}"#
+        let result = try waterfall("import", "-", "--feed", "piped", input: json)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try waterfall("images", "--json").standardOutput.contains(#""id":"1""#))
+        let unnamed = try waterfall("import", "-", input: json)
+        #expect(unnamed.status == 64)
+    }
+
+    @Test func demoRunsFromTheRepository() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let result = try WaterfallProcess.run(["--db", folder.path("demo.sqlite"), "demo"], in: repository)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("feed coco-val2017 at revision 1: 5000 inserted"))
+        #expect(result.standardOutput.contains("header                 2013-11-14"))
+    }
+}
