@@ -1,0 +1,70 @@
+import ArgumentParser
+import Waterfall
+
+extension WaterfallCommand {
+    /// `waterfall coverflow`.
+    struct CoverFlow: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "coverflow",
+            abstract: "Lay a feed out as a cover flow: the images visible at an offset, their scale, and the snapped offset.",
+            discussion: """
+                Images sit in one row, --item-height tall and as wide as their aspect ratio makes them, --spacing
+                apart after the left inset. Visible images carry scale = 1 / (1 + |centerX - (x + V/2)| * factor);
+                snapOffset puts the image centre nearest to the viewport centre exactly at the centre.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var feed: FeedOptions
+        @Option(help: "Height of every image in points.")
+        var itemHeight: Double
+        @Option(help: "Width of the viewport (V) in points.")
+        var viewportWidth: Double
+        @Option(help: "Horizontal offset of the viewport in points (the proposed offset for snapping).")
+        var x: Double
+        @Option(help: "Space between images in points (default 10).")
+        var spacing: Double = 10
+        @Option(help: ArgumentHelp("Insets: one value or top,left,bottom,right (default 10).", valueName: "t,l,b,r"))
+        var inset: String?
+        @Option(help: "How fast images shrink away from the centre (default 0.003).")
+        var factor: Double = 0.003
+        @Option(help: "Pixel grid: 1, 2 or 3 pixels per point (default 1).")
+        var scale: Int = 1
+        @OptionGroup var output: OutputOptions
+
+        func configuration() throws -> CoverFlowConfiguration {
+            var configuration = CoverFlowConfiguration(itemHeight: itemHeight, spacing: spacing, factor: factor, scale: scale)
+            if let inset { configuration.sectionInset = try ConfigurationOptions.insets(inset, flag: "--inset") }
+            do throws(LayoutConfigurationError) {
+                try configuration.validate()
+            } catch {
+                throw ValidationError(error.message)
+            }
+            return configuration
+        }
+
+        func validate() throws {
+            _ = try configuration()
+            if !x.isFinite { throw ValidationError("--x must be a finite number, got \(x).") }
+            if !(viewportWidth > 0) || !viewportWidth.isFinite {
+                throw ValidationError("--viewport-width must be a number above 0, got \(viewportWidth).")
+            }
+        }
+
+        func run() throws {
+            let page = try database.open().coverFlow(
+                feed: feed.feed, configuration: try configuration(), x: x, viewportWidth: viewportWidth)
+            if output.json { return Terminal.printJSON(page) }
+            var table = Table("INDEX", "ID", "X", "Y", "WIDTH", "HEIGHT", "SCALE", rightAligned: [0, 2, 3, 4, 5, 6])
+            for item in page.items {
+                table.add("\(item.index)", cell(item.id), points(item.frame.x), points(item.frame.y),
+                          points(item.frame.width), points(item.frame.height), String(format4(item.scale)))
+            }
+            Terminal.print(table.rendered)
+            Terminal.print("feed \(cell(page.feed)): \(page.items.count) of \(page.totalItems) images visible at x \(points(x)); content width \(points(page.contentWidth)); snap offset \(points(page.snapOffset))")
+        }
+    }
+}
+
+private func format4(_ value: Double) -> String {
+    "\((value * 10_000).rounded() / 10_000)"
+}
