@@ -1,0 +1,41 @@
+/// One image of a feed, as decoded and validated from a feed file.
+///
+/// Every value has already been checked against ``SyncLimits``: the id is non-empty, valid
+/// UTF-8 without control characters; sizes are within 1…1,000,000 pixels.
+public struct FeedImage: Hashable, Sendable {
+    /// The feed-unique external id. A JSON integer id is stored as its decimal text (`397133`
+    /// becomes `"397133"`).
+    ///
+    /// Ids are distinct as exact code-point sequences: compare them with ``ExactString`` (or
+    /// their `utf8` views), not with `String.==`, which treats canonically equivalent strings
+    /// (precomposed and decomposed "é") as equal.
+    public var id: String
+    /// The width in pixels, 1…1,000,000.
+    public var width: Int32
+    /// The height in pixels, 1…1,000,000.
+    public var height: Int32
+    /// The image's URL, if the feed gives one. Not checked to be a well-formed URL.
+    public var url: String?
+    /// The image's title, if the feed gives one.
+    public var title: String?
+    /// The image's section, as an index into ``FeedDocument/sectionNames``; `nil` is the
+    /// unnamed section.
+    public var section: Int32?
+    /// Whether the image spans all columns.
+    public var span: Span
+
+    /// Creates an image; the decoder is the usual source, this is for tests and callers that
+    /// build feeds in code (values are not validated here).
+    public init(
+        id: String, width: Int32, height: Int32, url: String? = nil, title: String? = nil,
+        section: Int32? = nil, span: Span = .normal
+    ) {
+        self.id = id
+        self.width = width
+        self.height = height
+        self.url = url
+        self.title = title
+        self.section = section
+        self.span = span
+    }
+}

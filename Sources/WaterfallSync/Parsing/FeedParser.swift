@@ -1,0 +1,328 @@
+/// Turns the tokens of a feed file into a `FeedDocument`, checking every rule on the way.
+///
+/// One pass, no tree: each image is built from its fields and appended as soon as its object
+/// closes, and the first error met ends the parse. Duplicate ids are looked for once the last
+/// image is in (see `DuplicateFinder`): the one reported is the first repeat in file order,
+/// but any other error in the file is reported before it.
+struct FeedParser: ~Copyable {
+    private var scanner: JSONScanner
+    private let limits: SyncLimits
+    /// The input's size when known, to size the image array once instead of doubling it.
+    private let expectedBytes: Int?
+
+    private var feed: String?
+    private var images: [FeedImage] = []
+    private var imageIDs = DuplicateFinder()
+    /// For NDJSON, each image's line, to name both lines of a duplicate.
+    private var imageLines: [Int] = []
+    private var sectionNames: [String] = []
+    private var sectionIndex = ExactStringTable()
+    /// For each entry of `sectionNames`, its position in `declared`, or -1.
+    private var declaredPositions: [Int32] = []
+    private var declared: [FeedSection] = []
+    private var hasReserved = false
+    /// The section of the last image that named one by string, or -1.
+    private var lastSection = -1
+
+    private static let topLevelFields = FieldNames(["feed", "sections", "images"])
+    private static let imageFields = FieldNames(["id", "width", "height", "url", "title", "section", "span"])
+    /// `imageFields`, held here so the per-image loop does not go through a lazy global.
+    private let imageFields = FeedParser.imageFields
+    private static let sectionFields = FieldNames(["id", "title"])
+    private static let sizeExpectation: StaticString = "an integer from 1 to 1000000"
+    private static let idExpectation: StaticString = "a non-empty string or an integer"
+
+    init(scanner: consuming JSONScanner, limits: SyncLimits, expectedBytes: Int?) {
+        self.scanner = scanner
+        self.limits = limits
+        self.expectedBytes = expectedBytes
+    }
+
+    private var source: String { scanner.source }
+
+    /// Parses the whole input in `format`.
+    consuming func parse(_ format: FeedFormat) throws(SyncError) -> FeedDocument {
+        switch format {
+        case .json: try parseJSON()
+        case .ndjson: try parseNDJSON()
+        }
+        try checkDuplicateIDs(isNDJSON: format == .ndjson)
+        orderSections()
+        return FeedDocument(feed: feed, declaredSections: declared, sectionNames: sectionNames, images: images)
+    }
+
+    // MARK: Files
+
+    private mutating func parseJSON() throws(SyncError) {
+        try scanner.openTopLevelObject()
+        var seen = [false, false, false]
+        var isFirst = true
+        while let field = try scanner.nextField(isFirst: isFirst, names: FeedParser.topLevelFields) {
+            isFirst = false
+            guard field < seen.count else {
+                try scanner.skipValue(depth: 1)
+                continue
+            }
+            let name = FeedParser.topLevelFields[field]
+            if seen[field] { throw .repeatedField(source, Place(container: .root), name) }
+            seen[field] = true
+            let place = Place(container: .root, field: name)
+            switch field {
+            case 0: feed = try scanner.readFeedName(place, limit: limits.feedNameBytes)
+            case 1: try parseSections(place)
+            default: try parseImages(place)
+            }
+        }
+        guard seen[2] else { throw .missingField(source, Place(container: .root), "images") }
+        try scanner.closeTopLevel()
+    }
+
+    private mutating func parseNDJSON() throws(SyncError) {
+        scanner.lineBreakEndsValue = true
+        try scanner.skipByteOrderMark()
+        while let byte = try scanner.skipWhitespace() {
+            if byte == 0x0A {
+                scanner.noteLineBreak(at: scanner.pos)
+                scanner.pos += 1
+                continue
+            }
+            let line = scanner.line
+            let place = Place(container: .line(line))
+            try checkImageCount()
+            try scanner.openObject(place, expected: "an image object")
+            try parseImage(place, depth: 1)
+            imageLines.append(line)
+            guard let next = try scanner.skipWhitespace() else { break }
+            guard next == 0x0A else {
+                throw scanner.syntaxError(expected: "the end of the line after the image object")
+            }
+        }
+        if images.isEmpty {
+            let found = scanner.offset(of: scanner.pos) == 0 ? "an empty file" : "only blank lines"
+            throw SyncError(kind: .invalidData, message: "\(source): expected at least one image object, found \(found).")
+        }
+    }
+
+    // MARK: Sections
+
+    private mutating func parseSections(_ place: Place) throws(SyncError) {
+        if try scanner.skipNull() { return }
+        try scanner.openArray(place, expected: "an array of section objects")
+        var isFirst = true
+        while try scanner.nextElement(isFirst: isFirst) {
+            isFirst = false
+            let element = Place(container: .element("sections", declared.count))
+            try scanner.openObject(element, expected: "a section object")
+            var id: String?
+            var title: String?
+            var seenTitle = false
+            var isFirstField = true
+            while let field = try scanner.nextField(isFirst: isFirstField, names: FeedParser.sectionFields) {
+                isFirstField = false
+                switch field {
+                case 0:
+                    if id != nil { throw .repeatedField(source, element, "id") }
+                    id = try scanner.readIdentifier(
+                        element.field("id"), limit: limits.sectionIdBytes, expected: FeedParser.idExpectation)
+                case 1:
+                    if seenTitle { throw .repeatedField(source, element, "title") }
+                    seenTitle = true
+                    title = try scanner.readText(element.field("title"), limit: limits.titleBytes)
+                default:
+                    try scanner.skipValue(depth: 3)
+                }
+            }
+            guard let id else { throw .missingField(source, element, "id") }
+            let index = internSection(id)
+            let earlier = declaredPositions[index]
+            if earlier >= 0 {
+                throw SyncError(
+                    kind: .invalidData,
+                    message: "\(source): sections[\(declared.count)].id \(Display.quoted(id)) is a duplicate of sections[\(earlier)].id.")
+            }
+            declaredPositions[index] = Int32(declared.count)
+            declared.append(FeedSection(id: id, title: title))
+        }
+    }
+
+    /// An image's `"section"`: the index of the named section (added when new), or `nil` for
+    /// `null`. Images usually come grouped by section, so the previous image's section is tried
+    /// first, before any hashing or string creation.
+    private mutating func readSectionReference(_ place: Place) throws(SyncError) -> Int32? {
+        let expected: StaticString = "a non-empty string, an integer or null"
+        let limit = limits.sectionIdBytes
+        let start = try scanner.valueStart(expected: expected)
+        guard start == .string else {
+            guard let name = try scanner.readIdentifier(place, limit: limit, expected: expected, allowsNull: true)
+            else { return nil }
+            return Int32(internSection(name))
+        }
+        let string = try scanner.scanString(keep: limit)
+        if string.length > 0, string.length <= limit, !string.hasControl, lastSection >= 0,
+           JSONBytes.equal(sectionNames[lastSection], string.bytes)
+        {
+            return Int32(lastSection)
+        }
+        let name = try scanner.checkedName(string, place, limit: limit, expected: expected)
+        lastSection = internSection(name)
+        return Int32(lastSection)
+    }
+
+    /// The index of section `name` in `sectionNames`, adding it when new.
+    private mutating func internSection(_ name: String) -> Int {
+        var name = name
+        let position = sectionNames.count
+        let existing = name.withUTF8 { bytes in
+            sectionIndex.insert(bytes, position: position, in: sectionNames, keyAt: { $0 })
+        }
+        if let existing { return existing }
+        sectionNames.append(name)
+        declaredPositions.append(-1)
+        return position
+    }
+
+    /// Puts the declared sections first, in their order, then the others in order of first
+    /// use; images' section indices follow.
+    private mutating func orderSections() {
+        var mapping = [Int32](repeating: 0, count: sectionNames.count)
+        var nextUndeclared = Int32(declared.count)
+        var isIdentity = true
+        for (index, position) in declaredPositions.enumerated() {
+            if position >= 0 {
+                mapping[index] = position
+            } else {
+                mapping[index] = nextUndeclared
+                nextUndeclared += 1
+            }
+            if mapping[index] != Int32(index) { isIdentity = false }
+        }
+        guard !isIdentity else { return }
+        var names = sectionNames
+        for (index, name) in sectionNames.enumerated() { names[Int(mapping[index])] = name }
+        sectionNames = names
+        for index in images.indices {
+            if let section = images[index].section { images[index].section = mapping[Int(section)] }
+        }
+    }
+
+    // MARK: Images
+
+    private mutating func parseImages(_ place: Place) throws(SyncError) {
+        try scanner.openArray(place, expected: "an array of image objects")
+        var isFirst = true
+        while try scanner.nextElement(isFirst: isFirst) {
+            isFirst = false
+            try checkImageCount()
+            let element = Place(container: .element("images", images.count))
+            try scanner.openObject(element, expected: "an image object")
+            try parseImage(element, depth: 3)
+        }
+    }
+
+    private mutating func checkImageCount() throws(SyncError) {
+        if images.count >= limits.imagesPerFeed {
+            throw .value(source, Place(container: .root, field: "images"),
+                         expected: "at most \(limits.imagesPerFeed) images", found: "more")
+        }
+        if !hasReserved && images.count == 1024 { reserveImages() }
+    }
+
+    /// Sizes the image array from the average size of the first images, so a large feed is
+    /// allocated about once instead of being copied at every doubling.
+    private mutating func reserveImages() {
+        hasReserved = true
+        guard let expectedBytes else { return }
+        let consumed = max(1, scanner.offset(of: scanner.pos))
+        let estimate = Double(expectedBytes) / Double(consumed) * Double(images.count) * 1.05
+        let capacity = min(Int(estimate) + 16, limits.imagesPerFeed)
+        if capacity > images.capacity {
+            images.reserveCapacity(capacity)
+            imageIDs.reserveCapacity(capacity)
+            if !imageLines.isEmpty || scanner.lineBreakEndsValue { imageLines.reserveCapacity(capacity) }
+        }
+    }
+
+    /// Parses one image object whose `{` is consumed and appends it.
+    private mutating func parseImage(_ place: Place, depth: Int) throws(SyncError) {
+        var id: String?
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var url: String?
+        var title: String?
+        var section: Int32?
+        var span = Span.normal
+        var seen: UInt8 = 0
+        var isFirst = true
+        while let field = try scanner.nextField(isFirst: isFirst, names: imageFields) {
+            isFirst = false
+            if field < 7 {
+                let bit: UInt8 = 1 << field
+                if seen & bit != 0 { throw .repeatedField(source, place, imageFields[field]) }
+                seen |= bit
+            }
+            switch field {
+            case 0:
+                id = try scanner.readIdentifier(place.field("id"), limit: limits.idBytes, expected: FeedParser.idExpectation)
+            case 1:
+                width = Int32(try scanner.readInteger(
+                    place.field("width"), in: 1...1_000_000, expected: FeedParser.sizeExpectation))
+            case 2:
+                height = Int32(try scanner.readInteger(
+                    place.field("height"), in: 1...1_000_000, expected: FeedParser.sizeExpectation))
+            case 3:
+                url = try scanner.readText(place.field("url"), limit: limits.urlBytes)
+            case 4:
+                title = try scanner.readText(place.field("title"), limit: limits.titleBytes)
+            case 5:
+                section = try readSectionReference(place.field("section"))
+            case 6:
+                span = try readSpan(place.field("span"))
+            default:
+                try scanner.skipValue(depth: depth)
+            }
+        }
+        guard let id else { throw .missingField(source, place, "id") }
+        guard seen & 2 != 0 else { throw .missingField(source, place, "width") }
+        guard seen & 4 != 0 else { throw .missingField(source, place, "height") }
+        imageIDs.append(id)
+        images.append(FeedImage(
+            id: id, width: width, height: height, url: url, title: title, section: section, span: span))
+    }
+
+    private mutating func readSpan(_ place: Place) throws(SyncError) -> Span {
+        let expected: StaticString = "\"full\", \"normal\" or null"
+        let start = try scanner.valueStart(expected: expected)
+        switch start {
+        case .string:
+            let string = try scanner.scanString(keep: JSONScanner.displayBytes)
+            if string.equals("full") { return .full }
+            if string.equals("normal") { return .normal }
+            throw .value(source, place, expected: "\(expected)",
+                         found: string.length == 0 ? "an empty string" : Display.quoted(string))
+        case .null:
+            try scanner.scanLiteral("null")
+            return .normal
+        default:
+            throw scanner.wrongValue(start, place, expected: expected)
+        }
+    }
+
+    /// Rejects the first image (in file order) whose id an earlier image has.
+    private mutating func checkDuplicateIDs(isNDJSON: Bool) throws(SyncError) {
+        var finder = DuplicateFinder()
+        swap(&finder, &imageIDs)
+        let duplicate = finder.firstDuplicate(idAt: { [images] in images[$0].id })
+        if let (earlier, later) = duplicate {
+            throw self.duplicate(earlier: earlier, later: later, isNDJSON: isNDJSON)
+        }
+    }
+
+    private func duplicate(earlier: Int, later: Int, isNDJSON: Bool) -> SyncError {
+        let id = Display.quoted(images[later].id)
+        let message = isNDJSON
+            ? "\(source): line \(imageLines[later]): id \(id) is a duplicate of the id on line \(imageLines[earlier])."
+            : "\(source): images[\(later)].id \(id) is a duplicate of images[\(earlier)].id."
+
+        return SyncError(kind: .invalidData, message: message)
+    }
+}
