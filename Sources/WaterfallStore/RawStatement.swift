@@ -48,7 +48,28 @@ final class RawStatement {
             return
         }
         value.withUTF8 { bytes in
-            _ = sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
+            if let base = bytes.baseAddress, !bytes.isEmpty {
+                _ = sqlite3_bind_text(handle, index, base, Int32(bytes.count), Self.transient)
+            } else {
+                _ = sqlite3_bind_text(handle, index, "", 0, Self.transient)
+            }
+        }
+    }
+
+    /// Binds `value` without copying it, runs `body`, which must step the statement, and keeps
+    /// the text alive until then. For the per-row loops of bulk writes.
+    func withBound<T>(_ index: Int32, _ value: String?, _ body: () throws -> T) rethrows -> T {
+        guard var value else {
+            sqlite3_bind_null(handle, index)
+            return try body()
+        }
+        return try value.withUTF8 { bytes in
+            if let base = bytes.baseAddress, !bytes.isEmpty {
+                sqlite3_bind_text(handle, index, base, Int32(bytes.count), nil)  // SQLITE_STATIC
+            } else {
+                sqlite3_bind_text(handle, index, "", 0, Self.transient)
+            }
+            return try body()
         }
     }
 

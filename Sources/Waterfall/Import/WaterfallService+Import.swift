@@ -140,22 +140,19 @@ struct ImportApplier {
             firstAffectedKey = Int64.min
         }
 
-        // Classify every image of the final order; move and update existing rows.
+        // Classify every image of the final order; move and update existing rows. Into an
+        // empty feed (a first import), the change log is written by one statement at the end.
+        let isFirstImport = catalog.images.isEmpty
         var rekeys: [(from: Int64, to: Int64, sectionID: Int64?)] = []
         var updates: [ImageRecord] = []
-        var inserts: [ImageRecord] = []
         for (index, entry) in plan.entries.enumerated() {
             let sectionID = sectionIDs[entry.section]
             let sectionName = plan.sections[entry.section].name
             let fileImage = entry.document.map { document.images[$0] }
             switch entry.source {
             case .new:
-                let image = fileImage!
-                inserts.append(ImageRecord(
-                    key: keys[index], externalID: image.id, sectionID: sectionID, width: image.width,
-                    height: image.height, isFullSpan: image.span == .full, url: image.url, title: image.title))
                 touch(keys[index])
-                changes.append((.insert, image.id, sectionName))
+                if !isFirstImport { changes.append((.insert, fileImage!.id, sectionName)) }
                 summary.inserted += 1
             case .existing(let catalogIndex):
                 let current = catalog.images[catalogIndex]
@@ -192,7 +189,17 @@ struct ImportApplier {
             }
         }
         try tx.rekeyImages(feedID: feed.id, rekeys)
-        try tx.insertImages(feedID: feed.id, inserts)
+        var nextEntry = 0
+        try tx.insertImages(feedID: feed.id, count: summary.inserted) {
+            while case .existing = plan.entries[nextEntry].source { nextEntry += 1 }
+            let entry = plan.entries[nextEntry]
+            guard case .new(let documentIndex) = entry.source else { fatalError("unreachable") }
+            let image = document.images[documentIndex]
+            defer { nextEntry += 1 }
+            return ImageRecord(
+                key: keys[nextEntry], externalID: image.id, sectionID: sectionIDs[entry.section], width: image.width,
+                height: image.height, isFullSpan: image.span == .full, url: image.url, title: image.title)
+        }
         try tx.updateImages(feedID: feed.id, updates)
 
         // Sections: drop the catalog's sections the plan does not keep, then renumber positions
@@ -226,10 +233,14 @@ struct ImportApplier {
             if let image = catalog.images.first(where: { oldIDs.contains($0.sectionID) }) { touch(image.key) }
         }
 
-        let changed = feedCreated || !changes.isEmpty || plan.sectionsChanged || renumber
+        let changed = feedCreated || !changes.isEmpty || summary.inserted > 0 || plan.sectionsChanged || renumber
         guard changed else { return summary }
         summary.revision = try tx.bumpRevision(feedID: feed.id)
-        try tx.appendChanges(feedID: feed.id, revision: summary.revision, changes)
+        if isFirstImport {
+            try tx.appendInsertChangesForWholeFeed(feedID: feed.id, revision: summary.revision)
+        } else {
+            try tx.appendChanges(feedID: feed.id, revision: summary.revision, changes)
+        }
         try tx.adjustImageCount(feedID: feed.id, by: plan.entries.count - catalog.images.count)
         try tx.invalidateLayouts(feedID: feed.id, fromKey: firstAffectedKey ?? CatalogTransaction.maximumKey)
         return summary
