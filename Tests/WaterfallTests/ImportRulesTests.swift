@@ -149,3 +149,20 @@ import WaterfallSync
         #expect(try catalog.revision() == 1)
     }
 }
+
+/// Ids are compared by code points, as SQLite compares them, never by Swift's canonical
+/// equivalence: "é" (U+00E9) and "e\u{301}" are two different images.
+@Suite struct ExactIdTests {
+    @Test func canonicallyEquivalentIdsStayDistinctAcrossReimports() throws {
+        let catalog = try TestCatalog()
+        let json = #"{"feed":"f","images":[{"id":"\u00e9","width":10,"height":10,"section":"\u00e9"},{"id":"e\u0301","width":20,"height":10,"section":"e\u0301"}]}"#
+        try catalog.importJSON(json)
+        let again = try catalog.importJSON(json)
+        #expect(!again.changedAnything && again.unchanged == 2)
+        #expect(try catalog.order() == ["\u{e9}/\u{e9}", "e\u{301}/e\u{301}"])
+        #expect(try catalog.sections() == ["\u{e9}", "e\u{301}"])
+        // Moving one next to the other is not "next to itself".
+        _ = try catalog.service.move(feed: "f", id: "e\u{301}", to: .before("\u{e9}"))
+        #expect(try catalog.order() == ["\u{e9}/e\u{301}", "\u{e9}/\u{e9}"])
+    }
+}

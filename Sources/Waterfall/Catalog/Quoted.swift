@@ -16,3 +16,22 @@ extension Optional<String> {
         map { "section \($0.quoted)" } ?? "the unnamed section"
     }
 }
+
+extension String {
+    /// Whether the two strings have the same code points. Swift's `==` treats canonically
+    /// equivalent strings ("é" and "e\u{301}") as equal; SQLite, and so the catalog, does not.
+    func isExactly(_ other: String) -> Bool {
+        utf8.elementsEqual(other.utf8)
+    }
+}
+
+extension Optional<String> {
+    /// Whether both are `nil`, or both hold the same code points.
+    func isExactly(_ other: String?) -> Bool {
+        switch (self, other) {
+        case (nil, nil): true
+        case let (left?, right?): left.isExactly(right)
+        default: false
+        }
+    }
+}

@@ -22,13 +22,14 @@ enum ImportPlanner {
         func name(ofSlot slot: Int) -> String? { slot == unnamedSlot ? nil : document.sectionNames[slot] }
 
         // The file's section order: declared sections first, then others by first image.
-        var slotByName: [String: Int] = [:]
-        for (index, name) in document.sectionNames.enumerated() { slotByName[name] = index }
+        // Keys are compared by code points, as the catalog compares them (see ExactString).
+        var slotByName: [ExactString: Int] = [:]
+        for (index, name) in document.sectionNames.enumerated() { slotByName[ExactString(name)] = index }
         var fileOrder: [Int] = []
         var inFile = [Bool](repeating: false, count: unnamedSlot + 1)
         var declaredTitle: [Int: String?] = [:]
         for section in document.declaredSections {
-            guard let slot = slotByName[section.id] else { continue }
+            guard let slot = slotByName[ExactString(section.id)] else { continue }
             declaredTitle[slot] = section.title
             if !inFile[slot] { inFile[slot] = true; fileOrder.append(slot) }
         }
@@ -41,7 +42,7 @@ enum ImportPlanner {
         var existingBySlot = [Int?](repeating: nil, count: unnamedSlot + 1)
         var slotOfExisting = [Int?](repeating: nil, count: catalog.sections.count)
         for (index, section) in catalog.sections.enumerated() {
-            let slot: Int? = section.name.map { slotByName[$0] } ?? unnamedSlot
+            let slot: Int? = section.name.map { slotByName[ExactString($0)] } ?? unnamedSlot
             if let slot {
                 existingBySlot[slot] = index
                 slotOfExisting[index] = slot
@@ -96,13 +97,13 @@ enum ImportPlanner {
         }
 
         // Images: which catalog image each file image is.
-        var catalogIndexByID: [String: Int] = [:]
+        var catalogIndexByID: [ExactString: Int] = [:]
         catalogIndexByID.reserveCapacity(catalog.images.count)
-        for (index, image) in catalog.images.enumerated() { catalogIndexByID[image.externalID] = index }
+        for (index, image) in catalog.images.enumerated() { catalogIndexByID[ExactString(image.externalID)] = index }
         var documentIndexOfCatalog = [Int?](repeating: nil, count: catalog.images.count)
         var catalogIndexOfDocument = [Int?](repeating: nil, count: images.count)
         for (index, image) in images.enumerated() {
-            if let existing = catalogIndexByID[image.id] {
+            if let existing = catalogIndexByID[ExactString(image.id)] {
                 documentIndexOfCatalog[existing] = index
                 catalogIndexOfDocument[index] = existing
             }
@@ -192,7 +193,7 @@ enum ImportPlanner {
 
         plan.sectionsChanged = plan.sections.count != catalog.sections.count
             || zip(plan.sections, catalog.sections).contains { planned, current in
-                planned.existing?.id != current.id || planned.title != current.title
+                planned.existing?.id != current.id || !planned.title.isExactly(current.title)
                     || planned.isDeclared != current.isDeclared
             }
         return plan

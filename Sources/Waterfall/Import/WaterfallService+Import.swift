@@ -174,7 +174,7 @@ struct ImportApplier {
                     updated.url = fileImage.url
                     updated.title = fileImage.title
                 }
-                if updated != current {
+                if !updated.isExactly(current) {
                     if updated.width != current.width || updated.height != current.height || updated.isFullSpan != current.isFullSpan {
                         touch(keys[index])
                         touch(current.key)
@@ -217,7 +217,7 @@ struct ImportApplier {
         }
         for (index, section) in plan.sections.enumerated() {
             guard let existing = section.existing else { continue }
-            if existing.title != section.title || existing.isDeclared != section.isDeclared {
+            if !existing.title.isExactly(section.title) || existing.isDeclared != section.isDeclared {
                 try tx.updateSection(SectionRecord(
                     id: existing.id, name: existing.name, title: section.title,
                     position: positions[index], isDeclared: section.isDeclared))
@@ -244,5 +244,14 @@ struct ImportApplier {
         try tx.adjustImageCount(feedID: feed.id, by: plan.entries.count - catalog.images.count)
         try tx.invalidateLayouts(feedID: feed.id, fromKey: firstAffectedKey ?? CatalogTransaction.maximumKey)
         return summary
+    }
+}
+
+extension ImageRecord {
+    /// Field-by-field equality with strings compared by code points.
+    func isExactly(_ other: ImageRecord) -> Bool {
+        key == other.key && externalID.isExactly(other.externalID) && sectionID == other.sectionID
+            && width == other.width && height == other.height && isFullSpan == other.isFullSpan
+            && url.isExactly(other.url) && title.isExactly(other.title)
     }
 }

@@ -9,7 +9,7 @@ struct CatalogEditor {
     let feed: FeedRecord
     private var changes: [(kind: ChangeKind, externalID: String, section: String?)] = []
     private var firstAffectedKey: Int64?
-    private var movedIDs: Set<String> = []
+    private var movedIDs: Set<ExactString> = []
     private var removed = 0
     private var unchanged = 0
     private var sectionNames: [Int64: String?] = [:]
@@ -46,7 +46,7 @@ struct CatalogEditor {
         var upper: Int64?
         switch target {
         case .before(let other), .after(let other):
-            if other == id {
+            if other.isExactly(id) {
                 throw WaterfallError(.invalidData, "\(place)cannot move \(id.quoted) next to itself.")
             }
             let anchor = try self.image(other, place: place)
@@ -97,7 +97,7 @@ struct CatalogEditor {
         touch(moved.key)
         if let renumbered = allocation.renumberedFrom { touch(renumbered) }
         changes.append((.move, id, try sectionName(sectionID)))
-        movedIDs.insert(id)
+        movedIDs.insert(ExactString(id))
     }
 
     /// Gives the listed images, in the listed order, the places the same images hold now
@@ -119,7 +119,7 @@ struct CatalogEditor {
             rekeys.append((image.key, slot.key, slot.sectionID))
             touch(slot.key)
             changes.append((.move, image.externalID, try sectionName(slot.sectionID)))
-            movedIDs.insert(image.externalID)
+            movedIDs.insert(ExactString(image.externalID))
         }
         try tx.rekeyImages(feedID: feed.id, rekeys)
     }

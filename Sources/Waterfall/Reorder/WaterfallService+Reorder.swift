@@ -22,8 +22,8 @@ extension WaterfallService {
         try perform {
             try database.write { tx in
                 var editor = CatalogEditor(tx: tx, feed: try resolveFeed(feed, tx))
-                var seen: Set<String> = []
-                for id in ids where seen.insert(id).inserted {
+                var seen: Set<ExactString> = []
+                for id in ids where seen.insert(ExactString(id)).inserted {
                     try editor.remove(id)
                 }
                 return try editor.finish()

@@ -30,7 +30,7 @@ extension WaterfallCommand {
             if let to, to < 0 {
                 throw ValidationError("--to must be an index of 0 or more, got \(to).")
             }
-            if before == id || after == id {
+            if [before, after].contains(where: { $0.map { Array($0.utf8) == Array(id.utf8) } ?? false }) {
                 throw ValidationError("cannot move \"\(cell(id))\" next to itself.")
             }
         }
