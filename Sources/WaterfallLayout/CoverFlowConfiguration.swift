@@ -1,0 +1,87 @@
+/// Everything that determines a cover-flow layout (DESIGN section 2), with its defaults.
+///
+/// Images sit in one row, `itemHeight` tall, `spacing` apart, after `sectionInset.left`;
+/// images away from the viewport's centre shrink by `factor`. All lengths are in points.
+/// Encodes every field; decodes with everything but `itemHeight` optional. Decoding does not
+/// validate: call ``validate()`` or ``CoverFlowLayout/init(_:)``.
+public struct CoverFlowConfiguration: Hashable, Codable, Sendable {
+    /// The height of every image, in points, greater than 0 and at most 1,000,000.
+    public var itemHeight: Double
+    /// The horizontal gap between images, in points, 0...1,000,000. Default 10.
+    public var spacing: Double
+    /// Space around the row, in points, each side 0...1,000,000. Default 10 each.
+    public var sectionInset: EdgeInsets
+    /// How fast images shrink with their distance from the centre, per point; finite, ≥ 0.
+    /// Default 0.003.
+    public var factor: Double
+    /// Pixels per point of the grid image widths snap down to: 1, 2 or 3. Default 1.
+    public var scale: Int
+
+    /// Creates a configuration; the defaults apply to every parameter left out. Does not validate.
+    public init(
+        itemHeight: Double, spacing: Double = 10, sectionInset: EdgeInsets = EdgeInsets(all: 10),
+        factor: Double = 0.003, scale: Int = 1
+    ) {
+        self.itemHeight = itemHeight
+        self.spacing = spacing
+        self.sectionInset = sectionInset
+        self.factor = factor
+        self.scale = scale
+    }
+
+    /// Checks every bound and throws the first value outside them.
+    ///
+    /// Bounds: `itemHeight` greater than 0 and at most 1,000,000; `spacing` and every side of
+    /// `sectionInset` finite and in 0...1,000,000; `factor` finite and ≥ 0; `scale` 1, 2 or 3.
+    /// Checked in that order. O(1).
+    ///
+    /// - Throws: ``LayoutConfigurationError`` naming the field, the allowed range and the value.
+    public func validate() throws(LayoutConfigurationError) {
+        try LayoutConfigurationError.checkPositiveLength(itemHeight, field: "itemHeight")
+        try LayoutConfigurationError.checkLength(spacing, field: "spacing")
+        try LayoutConfigurationError.checkInsets(sectionInset, field: "sectionInset")
+        guard factor >= 0, factor.isFinite else {
+            throw LayoutConfigurationError(
+                field: "factor",
+                message: "factor must be a finite number of 0 or more, got \(LayoutConfigurationError.format(factor)).")
+        }
+        try LayoutConfigurationError.checkScale(scale)
+    }
+
+    /// Snaps a length in points down to the pixel grid: `floor(value * scale) / scale`. O(1).
+    public func grid(_ value: Double) -> Double {
+        let scale = Double(scale)
+        return (value * scale).rounded(.down) / scale
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case itemHeight, spacing, sectionInset, factor, scale
+    }
+
+    /// Decodes a configuration; `itemHeight` is required, every other field defaults.
+    ///
+    /// - Throws: `DecodingError` when `itemHeight` is missing or a field has the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = CoverFlowConfiguration(itemHeight: try container.decode(Double.self, forKey: .itemHeight))
+        self.init(
+            itemHeight: defaults.itemHeight,
+            spacing: try container.decodeIfPresent(Double.self, forKey: .spacing) ?? defaults.spacing,
+            sectionInset: try container.decodeIfPresent(EdgeInsets.self, forKey: .sectionInset)
+                ?? defaults.sectionInset,
+            factor: try container.decodeIfPresent(Double.self, forKey: .factor) ?? defaults.factor,
+            scale: try container.decodeIfPresent(Int.self, forKey: .scale) ?? defaults.scale)
+    }
+
+    /// Encodes every field, defaults included, under the property names.
+    ///
+    /// - Throws: whatever the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(itemHeight, forKey: .itemHeight)
+        try container.encode(spacing, forKey: .spacing)
+        try container.encode(sectionInset, forKey: .sectionInset)
+        try container.encode(factor, forKey: .factor)
+        try container.encode(scale, forKey: .scale)
+    }
+}
