@@ -4,7 +4,7 @@ import Waterfall
 extension WaterfallCommand {
     /// `waterfall feeds`.
     struct Feeds: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the feeds with their image, section and layout counts and revisions.")
+        static let configuration = CommandConfiguration(commandName: "feeds", abstract: "List the feeds with their image, section and layout counts and revisions.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
@@ -23,7 +23,7 @@ extension WaterfallCommand {
 
     /// `waterfall images`.
     struct Images: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List a feed's images in catalog order.")
+        static let configuration = CommandConfiguration(commandName: "images", abstract: "List a feed's images in catalog order.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
@@ -49,7 +49,7 @@ extension WaterfallCommand {
 
     /// `waterfall changes --since R`.
     struct Changes: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List what changed in a feed since a revision.")
+        static let configuration = CommandConfiguration(commandName: "changes", abstract: "List what changed in a feed since a revision.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
@@ -75,7 +75,7 @@ extension WaterfallCommand {
 
     /// `waterfall stats`.
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show counts, revisions, layout cache coverage and the database's size.")
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Show counts, revisions, layout cache coverage and the database's size.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions

@@ -6,6 +6,7 @@ extension WaterfallCommand {
     /// `waterfall demo`: the README's first command.
     struct Demo: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "demo",
             abstract: "Import the sample feeds, define a phone layout and print its first page.",
             discussion: """
                 Imports SampleData/coco-val2017.json (5,000 real COCO photos in 12 day sections) and

@@ -6,6 +6,7 @@ extension WaterfallCommand {
     /// `waterfall import FILE`: sync a feed file into the catalog.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import a feed file (JSON, or NDJSON with one image per line) and print what changed.",
             discussion: """
                 A snapshot import (the default) makes the file the whole truth for membership but keeps

@@ -5,11 +5,12 @@ extension WaterfallCommand {
     /// `waterfall layout add|list|remove|warm`.
     struct Layout: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "layout",
             abstract: "Manage a feed's named layouts.",
             subcommands: [Add.self, List.self, Remove.self, Warm.self])
 
         struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Save a layout configuration under a name (replacing one of that name).")
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Save a layout configuration under a name (replacing one of that name).")
 
             @OptionGroup var database: DatabaseOptions
             @Argument(help: ArgumentHelp("The layout's name.", valueName: "name"))
@@ -28,7 +29,7 @@ extension WaterfallCommand {
         }
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List a feed's named layouts.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List a feed's named layouts.")
 
             @OptionGroup var database: DatabaseOptions
             @OptionGroup var feed: FeedOptions
@@ -48,7 +49,7 @@ extension WaterfallCommand {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a named layout and its cache.")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a named layout and its cache.")
 
             @OptionGroup var database: DatabaseOptions
             @Argument(help: ArgumentHelp("The layout's name.", valueName: "name"))
@@ -62,7 +63,7 @@ extension WaterfallCommand {
         }
 
         struct Warm: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Compute and store every checkpoint of a layout now.")
+            static let configuration = CommandConfiguration(commandName: "warm", abstract: "Compute and store every checkpoint of a layout now.")
 
             @OptionGroup var database: DatabaseOptions
             @Argument(help: ArgumentHelp("The layout's name.", valueName: "name"))

@@ -5,6 +5,7 @@ extension WaterfallCommand {
     /// `waterfall page`.
     struct Page: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "page",
             abstract: "Print a page of a feed's layout: images with their frames, and the page's headers and footers.")
 
         @OptionGroup var database: DatabaseOptions
@@ -61,6 +62,7 @@ extension WaterfallCommand {
     /// `waterfall viewport`.
     struct Viewport: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "viewport",
             abstract: "Print every header, image and footer that meets the band [y, y + height) of a feed's layout.")
 
         @OptionGroup var database: DatabaseOptions

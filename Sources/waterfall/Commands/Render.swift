@@ -7,6 +7,7 @@ extension WaterfallCommand {
     /// `waterfall render`.
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "render",
             abstract: "Draw a page or a viewport of a feed's layout as a self-contained HTML file or an SVG image.",
             discussion: """
                 The format follows the extension of --out: .html or .htm for HTML, .svg for SVG. In the \

@@ -6,6 +6,7 @@ extension WaterfallCommand {
     /// `waterfall move ID`: one user reorder.
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "move",
             abstract: "Move one image before or after another (into that image's section), or to an index in its own section.")
 
         @OptionGroup var database: DatabaseOptions
@@ -45,6 +46,7 @@ extension WaterfallCommand {
     /// `waterfall reorder FILE`: apply a reorder file.
     struct Reorder: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reorder",
             abstract: "Apply a reorder file (moves and removals, or an order list) in one transaction.")
 
         @OptionGroup var database: DatabaseOptions
@@ -60,7 +62,7 @@ extension WaterfallCommand {
 
     /// `waterfall remove ID…`: delete images.
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove images by id (all of them, or none when one is unknown).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove images by id (all of them, or none when one is unknown).")
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: ArgumentHelp("The ids of the images to remove.", valueName: "id"))
