@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Measures Waterfall at a million images against the sqlite3 shell doing the bare minimum of the
+# same work, side by side in one run on one machine (issue 5). Prints a markdown table of medians.
+#
+#   Benchmarks/compare.sh [IMAGES]        # default 1,000,000; needs hyperfine, sqlite3, python3
+#
+# Waterfall is built in release mode with the Swift runtime linked statically (start-up matters
+# for whole-process timings). Work files go to Benchmarks/out/ (git-ignored).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+images=${1:-1000000}
+out=Benchmarks/out
+mkdir -p "$out"
+for tool in hyperfine sqlite3 python3; do
+    command -v $tool >/dev/null || { echo "compare.sh needs $tool (apt-get install -y $tool)" >&2; exit 1; }
+done
+
+swift build -c release --static-swift-stdlib --scratch-path .build-release --product waterfall >&2
+W="$PWD/.build-release/release/waterfall"
+feed="$out/feed-$images.json"
+[ -f "$feed" ] || python3 Benchmarks/generate-feed.py "$feed" "$images"
+cd "$out"
+feed=$(basename "$feed")
+last=$((images - 100)); deep=$((images * 99 / 100)); middle=$((images / 2))
+
+yardstick_import="CREATE TABLE image(id TEXT NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL, url TEXT, section TEXT, position INTEGER NOT NULL);
+INSERT INTO image SELECT json_extract(value,'\$.id'), json_extract(value,'\$.width'), json_extract(value,'\$.height'), json_extract(value,'\$.url'), json_extract(value,'\$.section'), key FROM json_each(readfile('$feed'),'\$.images');
+CREATE UNIQUE INDEX image_id ON image(id); CREATE INDEX image_position ON image(position);"
+
+run() {  # name, hyperfine arguments…
+    local name=$1; shift
+    hyperfine -N --style none --export-json "$name.json" "$@" >/dev/null
+}
+
+# 1. Import into an empty database (and its peak memory).
+run import -w 0 -r 3 --prepare "rm -f w.sqlite w.sqlite-wal w.sqlite-shm y.sqlite" \
+    "$W --db w.sqlite import $feed" "sqlite3 y.sqlite \"$yardstick_import\""
+/usr/bin/time -f "%M" -o import-memory.txt "$W" --db w.sqlite import "$feed" >/dev/null  # re-import: unchanged
+rm -f w.sqlite w.sqlite-wal w.sqlite-shm
+/usr/bin/time -f "%M" -o import-memory.txt "$W" --db w.sqlite import "$feed" >/dev/null
+"$W" --db w.sqlite layout add phone --columns 3 --width 800 >/dev/null
+"$W" --db w.sqlite layout warm phone >/dev/null
+cp w.sqlite base.sqlite
+
+# 2. A page of 100 at offset 99%, warm cache.
+run page -w 5 -r 30 "$W --db w.sqlite page --layout phone --offset $deep --limit 100 --json" \
+    "sqlite3 y.sqlite 'SELECT id, width, height, url FROM image WHERE position BETWEEN $deep AND $((deep + 99)) ORDER BY position'"
+
+# 3. Two moves at the very top, then the last page: every checkpoint is invalid.
+run invalidated -w 1 -r 5 \
+    --prepare "bash -c 'cp base.sqlite w.sqlite; rm -f w.sqlite-wal w.sqlite-shm; $W --db w.sqlite move img-5 --to 0 >/dev/null; $W --db w.sqlite move img-9 --to 0 >/dev/null'" \
+    "$W --db w.sqlite page --layout phone --offset $last --limit 100 --json" \
+    "sqlite3 y.sqlite 'SELECT width, height FROM image ORDER BY position'"
+
+# 4. Two moves of one image in the middle.
+run moves -w 1 -r 10 --prepare "bash -c 'cp base.sqlite w.sqlite; rm -f w.sqlite-wal w.sqlite-shm'" \
+    "bash -c '$W --db w.sqlite move img-$middle --after img-$((middle + 50)) >/dev/null && $W --db w.sqlite move img-$middle --after img-$((middle + 80)) >/dev/null'" \
+    "bash -c \"sqlite3 y.sqlite 'UPDATE image SET position = $middle.5 + 50 WHERE id = \\\"img-$middle\\\"' && sqlite3 y.sqlite 'UPDATE image SET position = $middle.5 + 80 WHERE id = \\\"img-$middle\\\"'\""
+
+# 5. Re-import of the unchanged feed, against the first import.
+run reimport -w 1 -r 3 "$W --db w.sqlite import $feed"
+
+python3 - "$images" <<'PY'
+import json, statistics, sys
+def median(name, index):
+    return statistics.median(json.load(open(f"{name}.json"))["results"][index]["times"])
+first, yard_import = median("import", 0), median("import", 1)
+rows = [
+    ("import the feed into an empty database", first, yard_import, 1.5, 1.0),
+    ("page of 100 at offset 99%, warm cache", median("page", 0), median("page", 1), 3, 1.5),
+    ("two moves at the top, then the last page", median("invalidated", 0), median("invalidated", 1), 3, 1.5),
+    ("two moves of one image in the middle", median("moves", 0), median("moves", 1), 3, 1.5),
+    ("re-import of the unchanged feed (vs first import)", median("reimport", 0), first, 1.0, 0.5),
+]
+print(f"| work, {int(sys.argv[1]):,} images | waterfall | yardstick | ratio | must | aim |")
+print("|---|---:|---:|---:|---:|---:|")
+for name, ours, theirs, must, aim in rows:
+    ratio = ours / theirs
+    verdict = "✔" if ratio <= must else "✘"
+    print(f"| {name} | {ours*1000:,.1f} ms | {theirs*1000:,.1f} ms | {ratio:.2f}× {verdict} | ≤ {must}× | ≤ {aim}× |")
+memory = int(open("import-memory.txt").read().strip()) / 1024
+print(f"| peak memory of the first import | {memory:,.0f} MiB | — | — | ≤ 500 MiB | ≤ 200 MiB |")
+PY
