@@ -35,7 +35,6 @@ run() {  # name, hyperfine arguments…
 # 1. Import into an empty database (and its peak memory).
 run import -w 0 -r 3 --prepare "rm -f w.sqlite w.sqlite-wal w.sqlite-shm y.sqlite" \
     "$W --db w.sqlite import $feed" "sqlite3 y.sqlite \"$yardstick_import\""
-/usr/bin/time -f "%M" -o import-memory.txt "$W" --db w.sqlite import "$feed" >/dev/null  # re-import: unchanged
 rm -f w.sqlite w.sqlite-wal w.sqlite-shm
 /usr/bin/time -f "%M" -o import-memory.txt "$W" --db w.sqlite import "$feed" >/dev/null
 "$W" --db w.sqlite layout add phone --columns 3 --width 800 >/dev/null
@@ -52,10 +51,12 @@ run invalidated -w 1 -r 5 \
     "$W --db w.sqlite page --layout phone --offset $last --limit 100 --json" \
     "sqlite3 y.sqlite 'SELECT width, height FROM image ORDER BY position'"
 
-# 4. Two moves of one image in the middle.
+# 4. Two moves of one image in the middle (two processes each side).
+echo "UPDATE image SET position = $middle + 50.5 WHERE id = 'img-$middle';" > update-1.sql
+echo "UPDATE image SET position = $middle + 80.5 WHERE id = 'img-$middle';" > update-2.sql
 run moves -w 1 -r 10 --prepare "bash -c 'cp base.sqlite w.sqlite; rm -f w.sqlite-wal w.sqlite-shm'" \
     "bash -c '$W --db w.sqlite move img-$middle --after img-$((middle + 50)) >/dev/null && $W --db w.sqlite move img-$middle --after img-$((middle + 80)) >/dev/null'" \
-    "bash -c \"sqlite3 y.sqlite 'UPDATE image SET position = $middle.5 + 50 WHERE id = \\\"img-$middle\\\"' && sqlite3 y.sqlite 'UPDATE image SET position = $middle.5 + 80 WHERE id = \\\"img-$middle\\\"'\""
+    "bash -c 'sqlite3 y.sqlite < update-1.sql && sqlite3 y.sqlite < update-2.sql'"
 
 # 5. Re-import of the unchanged feed, against the first import.
 run reimport -w 1 -r 3 "$W --db w.sqlite import $feed"
