@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import Testing
+import WaterfallTestSupport
+@testable import WaterfallStore
+
+/// Opening files: new databases are created and migrated; foreign files are refused untouched.
+@Suite struct DatabaseOpeningTests {
+    @Test func aNewFileIsCreatedMigratedAndMarkedAsWaterfall() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let path = folder.path("new.sqlite")
+        let database = try CatalogDatabase.open(atPath: path)
+        let (applicationID, journal, tables) = try database.read { tx in
+            (try Int32.fetchOne(tx.db, sql: "PRAGMA application_id")!,
+             try String.fetchOne(tx.db, sql: "PRAGMA journal_mode")!,
+             try String.fetchAll(tx.db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
+        }
+        #expect(applicationID == CatalogDatabase.applicationID)
+        #expect(journal == "wal")
+        #expect(tables == ["change", "feed", "grdb_migrations", "image", "layout", "layout_cache", "layout_checkpoint", "layout_section", "section"])
+        // Reopening an existing Waterfall database works.
+        _ = try CatalogDatabase.open(atPath: path)
+    }
+
+    @Test func migrationsAreCarriedInTheBinaryAndMatchTheFolder() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "Migrations")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(EmbeddedMigrations.all.map(\.identifier) == files.map { String($0.dropLast(4)) })
+        for (migration, file) in zip(EmbeddedMigrations.all, files) {
+            #expect(migration.sql == (try String(contentsOf: folder.appending(path: file), encoding: .utf8)))
+        }
+    }
+
+    @Test(arguments: [
+        ("notes.txt", Array("plain text, not a database\n".utf8)),
+        ("truncated.sqlite", Array("SQLite format 3\u{0}".utf8)),
+    ])
+    func nonSQLiteFilesAreRefusedAndLeftByteIdentical(name: String, bytes: [UInt8]) throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let path = folder.path(name)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(throws: StoreError.self) { try CatalogDatabase.open(atPath: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [name])
+    }
+
+    @Test func anotherApplicationsSQLiteFileIsRefusedUntouched() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let path = folder.path("other.db")
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: StoreError(.cannotOpen, "\(path) is a SQLite database of another application, not a Waterfall database; it was left untouched.")) {
+            try CatalogDatabase.open(atPath: path)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func aDatabaseFromANewerWaterfallIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let path = folder.path("future.sqlite")
+        let database = try CatalogDatabase.open(atPath: path)
+        try database.write { tx in try tx.db.execute(sql: "INSERT INTO grdb_migrations VALUES ('9999_from_the_future')") }
+        #expect(throws: StoreError.self) { try CatalogDatabase.open(atPath: path) }
+        do {
+            _ = try CatalogDatabase.open(atPath: path)
+        } catch {
+            #expect(error.message.contains("newer version of Waterfall"))
+        }
+    }
+
+    @Test func aDirectoryOrAMissingFolderIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        #expect(throws: StoreError(.cannotOpen, "\(folder.url.path) is a directory, not a database file; it was left untouched.")) {
+            try CatalogDatabase.open(atPath: folder.url.path)
+        }
+        #expect(throws: StoreError.self) { try CatalogDatabase.open(atPath: folder.path("missing/db.sqlite")) }
+    }
+}
