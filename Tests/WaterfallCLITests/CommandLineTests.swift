@@ -127,8 +127,10 @@ import WaterfallTestSupport
 
     @Test func demoRunsFromTheRepository() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let result = try WaterfallProcess.run(["--db", folder.path("demo.sqlite"), "demo"], in: repository)
+        let result = try WaterfallProcess.run(["--db", folder.path("demo.sqlite"), "demo", "--html", folder.path("demo.html")], in: repository)
         #expect(result.status == 0, "\(result.standardError)")
+        let html = try String(contentsOfFile: folder.path("demo.html"), encoding: .utf8)
+        #expect(html.contains("data-waterfall") && html.contains("data-id=\"168337\""))
         #expect(result.standardOutput.contains("feed coco-val2017 at revision 1: 5000 inserted"))
         #expect(result.standardOutput.contains("header                 2013-11-14"))
     }

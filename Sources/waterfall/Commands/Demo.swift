@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Waterfall
+import WaterfallRender
 
 extension WaterfallCommand {
     /// `waterfall demo`: the README's first command.
@@ -11,8 +12,8 @@ extension WaterfallCommand {
             discussion: """
                 Imports SampleData/coco-val2017.json (5,000 real COCO photos in 12 day sections) and
                 SampleData/travel.json into the database, saves the layout "phone" (2 columns, 375 points
-                wide, 44-point section headers) for the COCO feed, and prints page 0. Running it again
-                changes nothing. SampleData is looked for in --samples, ./SampleData, then beside the
+                wide, 44-point section headers) for the COCO feed, prints page 0 and writes it as
+                demo.html (or --html PATH). Running it again changes nothing. SampleData is looked for in --samples, ./SampleData, then beside the
                 executable's package.
                 """)
 
@@ -21,6 +22,8 @@ extension WaterfallCommand {
         var samples: String?
         @Option(help: "Images on the printed page.")
         var pageSize = 12
+        @Option(help: ArgumentHelp("Where to write the first page as HTML.", valueName: "path"))
+        var html = "demo.html"
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
@@ -39,10 +42,12 @@ extension WaterfallCommand {
             let phone = LayoutConfiguration(columns: 2, width: 375, headerHeight: 44)
             try service.addLayout(feed: "coco-val2017", name: "phone", configuration: phone)
             let page = try service.page(feed: "coco-val2017", layout: .named("phone"), offset: 0, limit: pageSize)
+            let written = try writeAtomically(PageRenderer().render(page, format: .html), to: html)
             if output.json { return Terminal.printJSON(page) }
             Terminal.print("")
             printFrames(items: page.items, headers: page.headers, footers: page.footers)
             Terminal.print("feed coco-val2017, layout phone (2 columns, 375 points): \(page.items.count) of \(page.totalItems) images, content height \(points(page.contentHeight)); database \(database.resolvedPath)")
+            Terminal.print("wrote the page as HTML to \(written): open it in a browser")
             Terminal.print("next: waterfall page --layout phone --feed coco-val2017 --page 1 --page-size \(pageSize)")
         }
 
