@@ -16,6 +16,10 @@ public struct CatalogDatabase: Sendable {
     let writer: any DatabaseWriter
     /// The file path, or `nil` for an in-memory database.
     public let path: String?
+    /// Whether this process created the file: it then starts with a rollback journal, so that
+    /// a first bulk import writes every page once, straight into the file (no WAL copy and no
+    /// checkpoint of the whole database), and switches to WAL after its first committed write.
+    let switchesToWALAfterWrite: Bool
 
     /// Opens the database at `path`, creating and migrating it when it is new.
     ///
@@ -24,10 +28,10 @@ public struct CatalogDatabase: Sendable {
     /// is refused with a sentence saying so; an older one is migrated forward.
     /// - Throws: ``StoreError`` of kind `cannotCreate` or `cannotOpen`.
     public static func open(atPath path: String) throws(StoreError) -> CatalogDatabase {
-        try DatabaseFile.inspect(path)
+        let isNew = try DatabaseFile.inspect(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
-        configuration.journalMode = .wal
+        configuration.journalMode = isNew ? .default : .wal
         configuration.label = "waterfall"
         configuration.prepareDatabase { db in
             try db.execute(sql: """
@@ -40,7 +44,7 @@ public struct CatalogDatabase: Sendable {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             try migrate(queue, path: path)
-            return CatalogDatabase(writer: queue, path: path)
+            return CatalogDatabase(writer: queue, path: path, switchesToWALAfterWrite: isNew)
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
@@ -57,7 +61,7 @@ public struct CatalogDatabase: Sendable {
         do {
             let queue = try DatabaseQueue()
             try migrate(queue, path: ":memory:")
-            return CatalogDatabase(writer: queue, path: nil)
+            return CatalogDatabase(writer: queue, path: nil, switchesToWALAfterWrite: false)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -78,13 +82,17 @@ public struct CatalogDatabase: Sendable {
 
     private static func migrate(_ writer: any DatabaseWriter, path: String) throws {
         let migrator = self.migrator
-        let superseded = try writer.read { db in try migrator.hasBeenSuperseded(db) }
+        // One read decides; only a database with pending migrations takes the write lock, so
+        // that read commands never queue behind a writer just to open the file.
+        let (superseded, complete) = try writer.read { db in
+            (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+        }
         if superseded {
             throw StoreError(
                 .cannotOpen,
                 "\(path) was written by a newer version of Waterfall (its schema has migrations this version does not know); upgrade waterfall to open it.")
         }
-        try migrator.migrate(writer)
+        if !complete { try migrator.migrate(writer) }
     }
 
     /// Runs `body` in one read transaction: a consistent snapshot, never blocking the writer.
@@ -104,6 +112,11 @@ public struct CatalogDatabase: Sendable {
                 try db.inTransaction(.immediate) {
                     result = try body(CatalogTransaction(db: db))
                     return .commit
+                }
+                if switchesToWALAfterWrite {
+                    // Best effort: another process holding the file keeps it in rollback mode
+                    // until the next open, which switches it (journalMode .wal).
+                    try? db.execute(sql: "PRAGMA journal_mode = WAL")
                 }
                 return result!
             }

@@ -6,7 +6,8 @@ enum DatabaseFile {
     ///
     /// Reads only the 100-byte SQLite header: the magic string, `application_id` (offset 68)
     /// and the schema cookie (offset 40), which is 0 in a database that never had a table.
-    static func inspect(_ path: String) throws(StoreError) {
+    @discardableResult
+    static func inspect(_ path: String) throws(StoreError) -> Bool {
         if path.isEmpty {
             throw StoreError(.cannotCreate, "the database path is empty; give --db a file path.")
         }
@@ -20,7 +21,7 @@ enum DatabaseFile {
             if !FileManager.default.isWritableFile(atPath: folder) {
                 throw StoreError(.cannotCreate, "\(path): cannot create the database: the folder \(folder) is not writable.")
             }
-            return
+            return true
         }
         if isDirectory.boolValue {
             throw StoreError(.cannotOpen, "\(path) is a directory, not a database file; it was left untouched.")
@@ -30,7 +31,7 @@ enum DatabaseFile {
         }
         defer { try? handle.close() }
         let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
-        if header.isEmpty { return }  // an empty file is a new database
+        if header.isEmpty { return true }  // an empty file is a new database
         let magic = Array("SQLite format 3\u{0}".utf8)
         guard header.count == 100, Array(header[0..<16]) == magic else {
             throw StoreError(.cannotOpen, "\(path) is not a SQLite database, so not a Waterfall database; it was left untouched.")
@@ -40,8 +41,8 @@ enum DatabaseFile {
         }
         let applicationID = Int32(bitPattern: bigEndian(68))
         let schemaCookie = bigEndian(40)
-        if applicationID == CatalogDatabase.applicationID { return }
-        if applicationID == 0 && schemaCookie == 0 { return }  // SQLite file with no schema yet
+        if applicationID == CatalogDatabase.applicationID { return false }
+        if applicationID == 0 && schemaCookie == 0 { return true }  // SQLite file with no schema yet
         throw StoreError(.cannotOpen, "\(path) is a SQLite database of another application, not a Waterfall database; it was left untouched.")
     }
 }

@@ -11,6 +11,10 @@ import WaterfallTestSupport
         defer { folder.remove() }
         let path = folder.path("new.sqlite")
         let database = try CatalogDatabase.open(atPath: path)
+        // A new file starts with a rollback journal (a first bulk import writes each page once)
+        // and switches to WAL after its first committed write.
+        #expect(try database.read { tx in try String.fetchOne(tx.db, sql: "PRAGMA journal_mode") } == "delete")
+        _ = try database.write { tx in try tx.createFeed(named: "f") }
         let (applicationID, journal, tables) = try database.read { tx in
             (try Int32.fetchOne(tx.db, sql: "PRAGMA application_id")!,
              try String.fetchOne(tx.db, sql: "PRAGMA journal_mode")!,
