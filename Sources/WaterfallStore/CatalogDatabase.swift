@@ -31,7 +31,10 @@ public struct CatalogDatabase: Sendable {
         let isNew = try DatabaseFile.inspect(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
-        configuration.journalMode = isNew ? .default : .wal
+        // Waterfall sets the WAL journal itself, after the checks below: GRDB's `.wal` setting
+        // writes a throwaway table to any database opened without a `-wal` file, which would
+        // modify a refused (newer) database, or fail every command on a full disk.
+        configuration.journalMode = .default
         configuration.label = "waterfall"
         configuration.prepareDatabase { db in
             try db.execute(sql: """
@@ -44,6 +47,12 @@ public struct CatalogDatabase: Sendable {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             try migrate(queue, path: path)
+            if !isNew {
+                let mode = try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+                if mode?.lowercased() != "wal" {
+                    try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+                }
+            }
             return CatalogDatabase(writer: queue, path: path, switchesToWALAfterWrite: isNew)
         } catch let error as StoreError {
             throw error

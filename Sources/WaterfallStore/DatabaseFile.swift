@@ -26,6 +26,11 @@ enum DatabaseFile {
         if isDirectory.boolValue {
             throw StoreError(.cannotOpen, "\(path) is a directory, not a database file; it was left untouched.")
         }
+        // A FIFO, socket or device would block or misbehave on open: only regular files are read.
+        let type = (try? FileManager.default.attributesOfItem(atPath: path)[.type]) as? FileAttributeType
+        if type != .typeRegular {
+            throw StoreError(.cannotOpen, "\(path) is not a regular file, so not a database file; it was left untouched.")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError(.cannotOpen, "\(path): cannot be read (permission denied?); it was left untouched.")
         }
