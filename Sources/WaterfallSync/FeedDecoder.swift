@@ -19,7 +19,8 @@
 /// - An NDJSON file needs at least one image: an empty file is more likely a failed export
 ///   than a wish to empty the feed (send `{"images": []}` for that). A line may not be split.
 /// - A leading UTF-8 byte order mark is skipped. Syntax errors give a 1-based line and a column
-///   counted in code points; UTF-8 errors give a 0-based byte offset.
+///   counted in code points; UTF-8 errors give a 0-based byte offset. A file name holding
+///   control characters (a line break, say) shows them as `\uXXXX`, so a message stays one line.
 /// - Duplicate ids are checked once the whole file is otherwise valid; the pair reported is the
 ///   first repeat in file order.
 public struct FeedDecoder: Sendable {
@@ -46,7 +47,7 @@ public struct FeedDecoder: Sendable {
     /// - Complexity: O(n) in the file's size; memory O(1) besides the result and the
     ///   duplicate-id index.
     public func decode(contentsOf path: String, format: FeedFormat) throws(SyncError) -> FeedDocument {
-        let name = path == "-" ? "standard input" : path
+        let name = path == "-" ? "standard input" : Display.fileName(path)
         let file = try FileReader(path: path, name: name, maximumBytes: limits.fileBytes, chunkSize: chunkSize, progress: progress)
         let parser = FeedParser(
             scanner: JSONScanner(file: file, source: name, limits: limits), limits: limits,
@@ -58,6 +59,7 @@ public struct FeedDecoder: Sendable {
     ///
     /// - Throws: `SyncError` of kind `invalidData` for anything wrong in `bytes`.
     public func decode(_ bytes: [UInt8], format: FeedFormat, source: String) throws(SyncError) -> FeedDocument {
+        let source = Display.fileName(source)
         guard bytes.count <= limits.fileBytes else {
             throw SyncError(
                 kind: .invalidData,

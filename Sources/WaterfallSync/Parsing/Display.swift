@@ -38,13 +38,37 @@ enum Display {
             switch scalar.value {
             case 0x22: result += "\\\""
             case 0x5C: result += "\\\\"
-            case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF:
-                result += "\\u" + hex(scalar.value)
+            case _ where isUnsafe(scalar): result += "\\u" + hex(scalar.value)
             default: result.unicodeScalars.append(scalar)
             }
         }
         if truncated { result += "…" }
         return result + "\""
+    }
+
+    /// A file name for messages: as given, except that control, bidirectional-override and
+    /// line-separator characters are shown as `\uXXXX` escapes, so that a name holding a line
+    /// break cannot split a one-line message.
+    static func fileName(_ path: String) -> String {
+        guard path.unicodeScalars.contains(where: isUnsafe) else { return path }
+        var result = ""
+        for scalar in path.unicodeScalars {
+            if isUnsafe(scalar) {
+                result += "\\u" + hex(scalar.value)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Whether `scalar` must not reach a terminal as is: a control character (C0, DEL, C1), a
+    /// bidirectional mark or override, a line or paragraph separator, or a byte order mark.
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF: true
+        default: false
+        }
     }
 
     /// A JSON number as written, shortened.
