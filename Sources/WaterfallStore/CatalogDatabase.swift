@@ -50,7 +50,10 @@ public struct CatalogDatabase: Sendable {
             if !isNew {
                 let mode = try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
                 if mode?.lowercased() != "wal" {
-                    try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+                    // Needs the file to itself: while another process is still writing its first
+                    // import, this fails at once and the file stays in rollback mode until a later
+                    // open (the command itself then waits on locks as usual).
+                    try? queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
                 }
             }
             return CatalogDatabase(writer: queue, path: path, switchesToWALAfterWrite: isNew)
@@ -128,6 +131,28 @@ public struct CatalogDatabase: Sendable {
                     try? db.execute(sql: "PRAGMA journal_mode = WAL")
                 }
                 return result!
+            }
+        }
+    }
+
+    /// Runs `body` in one write transaction if the write lock can be had within `timeout`
+    /// seconds, else does nothing and returns `nil`. For best-effort writes (the layout cache),
+    /// which must not make a query wait for another process's long write.
+    public func writeIfAvailable<T>(within timeout: TimeInterval, _ body: (CatalogTransaction) throws -> T) throws -> T? {
+        try translatingErrors {
+            try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA busy_timeout = \(Int(timeout * 1000))")
+                defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1000))") }
+                var result: T?
+                do {
+                    try db.inTransaction(.immediate) {
+                        result = try body(CatalogTransaction(db: db))
+                        return .commit
+                    }
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                    return nil
+                }
+                return result
             }
         }
     }
