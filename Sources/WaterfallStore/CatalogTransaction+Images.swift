@@ -5,10 +5,12 @@ extension CatalogTransaction {
     private static let imageColumns = "sort_key, external_id, section_id, width, height, full_span, url, title"
 
     /// The image of a feed with id `externalID`, or `nil`.
+    /// Prepared once per connection: order lists and reorder files look up one id per entry.
     public func image(feedID: Int64, externalID: String) throws -> ImageRecord? {
-        try Row.fetchOne(db, sql: """
+        let statement = try db.cachedStatement(sql: """
             SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? AND external_id = ?
-            """, arguments: [feedID, externalID]).map(ImageRecord.init(row:))
+            """)
+        return try Row.fetchOne(statement, arguments: [feedID, externalID]).map(ImageRecord.init(row:))
     }
 
     /// The image of a feed at order key `key`, or `nil`.

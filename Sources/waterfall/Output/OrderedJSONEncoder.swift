@@ -11,24 +11,30 @@ struct OrderedJSONEncoder {
     }
 }
 
-/// A JSON value under construction.
+/// A JSON value under construction. Members and elements are appended in place (a copy per
+/// append would make a 100,000-image answer quadratic).
 private final class Node {
-    enum Value {
-        case null
-        case literal(String)
-        case object([(String, Node)])
-        case array([Node])
+    enum Kind { case null, literal, object, array }
+
+    var kind = Kind.null
+    var literal = ""
+    var members: [(String, Node)] = []
+    var elements: [Node] = []
+
+    func setNull() { kind = .null }
+
+    func setLiteral(_ text: String) {
+        kind = .literal
+        literal = text
     }
 
-    var value: Value = .null
-
     func write(to output: inout String) {
-        switch value {
+        switch kind {
         case .null:
             output += "null"
-        case .literal(let text):
-            output += text
-        case .object(let members):
+        case .literal:
+            output += literal
+        case .object:
             output += "{"
             for (index, member) in members.enumerated() {
                 if index > 0 { output += "," }
@@ -37,7 +43,7 @@ private final class Node {
                 member.1.write(to: &output)
             }
             output += "}"
-        case .array(let elements):
+        case .array:
             output += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { output += "," }
@@ -48,24 +54,16 @@ private final class Node {
     }
 
     func member(_ key: String) -> Node {
+        kind = .object
         let node = Node()
-        if case .object(var members) = value {
-            members.append((key, node))
-            value = .object(members)
-        } else {
-            value = .object([(key, node)])
-        }
+        members.append((key, node))
         return node
     }
 
     func element() -> Node {
+        kind = .array
         let node = Node()
-        if case .array(var elements) = value {
-            elements.append(node)
-            value = .array(elements)
-        } else {
-            value = .array([node])
-        }
+        elements.append(node)
         return node
     }
 }
@@ -107,12 +105,12 @@ private struct NodeEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .object = node.value {} else { node.value = .object([]) }
+        node.kind = .object
         return KeyedEncodingContainer(KeyedContainer<Key>(node: node, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .array = node.value {} else { node.value = .array([]) }
+        node.kind = .array
         return UnkeyedContainer(node: node, codingPath: codingPath)
     }
 
@@ -123,12 +121,12 @@ private struct NodeEncoder: Encoder {
 
 private func encodeValue(_ value: some Encodable, into node: Node, codingPath: [any CodingKey]) throws {
     switch value {
-    case let text as String: node.value = .literal(jsonString(text))
-    case let number as Double: node.value = .literal(try jsonNumber(number))
-    case let flag as Bool: node.value = .literal(flag ? "true" : "false")
-    case let number as Int: node.value = .literal(String(number))
-    case let number as Int64: node.value = .literal(String(number))
-    case let number as Int32: node.value = .literal(String(number))
+    case let text as String: node.setLiteral(jsonString(text))
+    case let number as Double: node.setLiteral(try jsonNumber(number))
+    case let flag as Bool: node.setLiteral(flag ? "true" : "false")
+    case let number as Int: node.setLiteral(String(number))
+    case let number as Int64: node.setLiteral(String(number))
+    case let number as Int32: node.setLiteral(String(number))
     default: try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
     }
 }
@@ -138,7 +136,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let codingPath: [any CodingKey]
 
     mutating func encodeNil(forKey key: Key) throws {
-        node.member(key.stringValue).value = .null
+        node.member(key.stringValue).setNull()
     }
 
     mutating func encode(_ value: some Encodable, forKey key: Key) throws {
@@ -165,13 +163,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let node: Node
     let codingPath: [any CodingKey]
-    var count: Int {
-        if case .array(let elements) = node.value { return elements.count }
-        return 0
-    }
+    var count: Int { node.elements.count }
 
     mutating func encodeNil() throws {
-        node.element().value = .null
+        node.element().setNull()
     }
 
     mutating func encode(_ value: some Encodable) throws {
@@ -196,7 +191,7 @@ private struct SingleContainer: SingleValueEncodingContainer {
     let codingPath: [any CodingKey]
 
     mutating func encodeNil() throws {
-        node.value = .null
+        node.setNull()
     }
 
     mutating func encode(_ value: some Encodable) throws {
