@@ -11,47 +11,12 @@ extension WaterfallCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
         @OptionGroup var layout: LayoutOptions
-        @Option(help: "The page number, from 0.")
-        var page: Int?
-        @Option(help: "Images per page with --page (default 50).")
-        var pageSize: Int?
-        @Option(help: "Index of the first image (with --limit).")
-        var offset: Int?
-        @Option(help: "How many images (with --offset).")
-        var limit: Int?
+        @OptionGroup(title: "Which images") var slice: SliceOptions
         @OptionGroup var output: OutputOptions
-
-        func validate() throws {
-            if page != nil && (offset != nil || limit != nil) {
-                throw ValidationError("give either --page N [--page-size P] or --offset O --limit L, not both.")
-            }
-            if pageSize != nil && page == nil {
-                throw ValidationError("--page-size goes with --page N.")
-            }
-            if (offset == nil) != (limit == nil) && page == nil {
-                throw ValidationError("--offset and --limit go together.")
-            }
-            if let page, page < 0 { throw ValidationError("--page must be 0 or more, got \(page).") }
-            if let pageSize, pageSize < 1 || pageSize > WaterfallService.maximumLimit {
-                throw ValidationError("--page-size must be between 1 and \(WaterfallService.maximumLimit), got \(pageSize).")
-            }
-            if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more, got \(offset).") }
-            if let limit, limit < 1 || limit > WaterfallService.maximumLimit {
-                throw ValidationError("--limit must be between 1 and \(WaterfallService.maximumLimit), got \(limit).")
-            }
-            if let page, page > Int(Int32.max) { throw ValidationError("--page is too large: \(page).") }
-        }
-
-        /// The slice the flags ask for.
-        var slice: (offset: Int, limit: Int) {
-            if let offset, let limit { return (offset, limit) }
-            let size = pageSize ?? 50
-            return ((page ?? 0) * size, size)
-        }
 
         func run() throws {
             let result = try database.open().page(
-                feed: feed.feed, layout: try layout.source(), offset: slice.offset, limit: slice.limit)
+                feed: feed.feed, layout: try layout.source(), offset: slice.slice.offset, limit: slice.slice.limit)
             if output.json { return Terminal.printJSON(result) }
             printFrames(items: result.items, headers: result.headers, footers: result.footers)
             let next = result.nextOffset.map { "next offset \($0)" } ?? "last page"

@@ -22,14 +22,7 @@ extension WaterfallCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
         @OptionGroup var layout: LayoutOptions
-        @Option(help: "The page number, from 0.")
-        var page: Int?
-        @Option(help: "Images per page with --page (default 50).")
-        var pageSize: Int?
-        @Option(help: "Index of the first image (with --limit).")
-        var offset: Int?
-        @Option(help: "How many images (with --offset).")
-        var limit: Int?
+        @OptionGroup(title: "Which images") var slice: SliceOptions
         @Option(help: "Top of the band to draw in points (with --height).")
         var y: Double?
         @Option(help: "Height of the band to draw in points (with --y).")
@@ -44,24 +37,12 @@ extension WaterfallCommand {
         var measure = false
 
         func validate() throws {
-            let paging = page != nil || pageSize != nil
-            let slicing = offset != nil || limit != nil
             let band = y != nil || height != nil || pinHeaders || pinOffset != nil
-            if [paging, slicing, band].filter({ $0 }).count > 1 {
+            if band && slice.isGiven {
                 throw ValidationError("give one of --page N [--page-size P], --offset O --limit L, or --y Y --height H, not several.")
             }
-            if pageSize != nil && page == nil { throw ValidationError("--page-size goes with --page N.") }
-            if slicing && (offset == nil || limit == nil) { throw ValidationError("--offset and --limit go together.") }
             if band && (y == nil || height == nil) { throw ValidationError("--y and --height go together (and --pin-headers needs them).") }
             if pinOffset != nil && !pinHeaders { throw ValidationError("--pin-offset goes with --pin-headers.") }
-            if let page, page < 0 || page > Int(Int32.max) { throw ValidationError("--page must be from 0 to \(Int32.max), got \(page).") }
-            if let pageSize, pageSize < 1 || pageSize > WaterfallService.maximumLimit {
-                throw ValidationError("--page-size must be between 1 and \(WaterfallService.maximumLimit), got \(pageSize).")
-            }
-            if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more, got \(offset).") }
-            if let limit, limit < 1 || limit > WaterfallService.maximumLimit {
-                throw ValidationError("--limit must be between 1 and \(WaterfallService.maximumLimit), got \(limit).")
-            }
             if let y, !y.isFinite { throw ValidationError("--y must be a finite number, got \(y).") }
             if let height, !(height > 0) || !height.isFinite {
                 throw ValidationError("--height must be a number above 0, got \(height).")
@@ -85,12 +66,9 @@ extension WaterfallCommand {
                 text = renderer.render(viewport, format: format)
                 what = "viewport y \(points(y))…\(points(y + height)) of feed \(cell(viewport.feed)) (\(count(viewport.items.count, "image")), \(count(viewport.headers.count, "header")), \(count(viewport.footers.count, "footer")))"
             } else {
-                let size = pageSize ?? 50
-                let slice = offset.map { ($0, limit!) } ?? ((page ?? 0) * size, size)
-                let result = try service.page(feed: feed.feed, layout: source, offset: slice.0, limit: slice.1)
+                let result = try service.page(feed: feed.feed, layout: source, offset: slice.slice.offset, limit: slice.slice.limit)
                 text = renderer.render(result, format: format)
-                let name = page.map { "page \($0)" } ?? (offset == nil ? "page 0" : "images from offset \(slice.0)")
-                what = "\(name) of feed \(cell(result.feed)) (\(result.items.count) of \(count(result.totalItems, "image")), \(count(result.headers.count, "header")), \(count(result.footers.count, "footer")))"
+                what = "\(slice.name) of feed \(cell(result.feed)) (\(result.items.count) of \(count(result.totalItems, "image")), \(count(result.headers.count, "header")), \(count(result.footers.count, "footer")))"
             }
             let path = try writeAtomically(text, to: out)
             Terminal.print("wrote \(what) as \(format == .html ? "HTML" : "SVG") to \(path)")

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Waterfall
+
+/// `--page N [--page-size P]` or `--offset O --limit L`: which images of a layout to answer.
+struct SliceOptions: ParsableArguments {
+    @Option(help: "The page number, from 0.")
+    var page: Int?
+    @Option(help: "Images per page with --page (default 50).")
+    var pageSize: Int?
+    @Option(help: "Index of the first image (with --limit).")
+    var offset: Int?
+    @Option(help: "How many images (with --offset).")
+    var limit: Int?
+
+    /// Images per page when --page-size is not given.
+    static let defaultPageSize = 50
+
+    /// Whether any of the flags was given.
+    var isGiven: Bool {
+        page != nil || pageSize != nil || offset != nil || limit != nil
+    }
+
+    func validate() throws {
+        if (page != nil || pageSize != nil) && (offset != nil || limit != nil) {
+            throw ValidationError("give either --page N [--page-size P] or --offset O --limit L, not both.")
+        }
+        if pageSize != nil && page == nil { throw ValidationError("--page-size goes with --page N.") }
+        if (offset == nil) != (limit == nil) { throw ValidationError("--offset and --limit go together.") }
+        if let page, page < 0 || page > Int(Int32.max) { throw ValidationError("--page must be from 0 to \(Int32.max), got \(page).") }
+        if let pageSize, pageSize < 1 || pageSize > WaterfallService.maximumLimit {
+            throw ValidationError("--page-size must be between 1 and \(WaterfallService.maximumLimit), got \(pageSize).")
+        }
+        if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more, got \(offset).") }
+        if let limit, limit < 1 || limit > WaterfallService.maximumLimit {
+            throw ValidationError("--limit must be between 1 and \(WaterfallService.maximumLimit), got \(limit).")
+        }
+    }
+
+    /// The images asked for: page 0 when no flag was given.
+    var slice: (offset: Int, limit: Int) {
+        if let offset, let limit { return (offset, limit) }
+        let size = pageSize ?? Self.defaultPageSize
+        return ((page ?? 0) * size, size)
+    }
+
+    /// "page 3" or "images from offset 120", for messages.
+    var name: String {
+        if let offset { return "images from offset \(offset)" }
+        return "page \(page ?? 0)"
+    }
+}
