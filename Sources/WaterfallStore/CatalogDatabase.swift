@@ -37,6 +37,8 @@ public struct CatalogDatabase: Sendable {
         configuration.journalMode = .default
         configuration.label = "waterfall"
         configuration.prepareDatabase { db in
+            // Must precede the first table; ignored by SQLite for an existing file.
+            if isNew { try db.execute(sql: "PRAGMA page_size = 8192") }
             try db.execute(sql: """
                 PRAGMA synchronous = NORMAL;
                 PRAGMA cache_size = -65536;
