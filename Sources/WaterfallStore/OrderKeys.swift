@@ -15,6 +15,22 @@ public enum OrderKeys {
     public static func fresh(count: Int, after lower: Int64 = 0) -> [Int64] {
         (0..<count).map { lower + spacing * Int64($0 + 1) }
     }
+
+    /// `count` increasing keys spread evenly strictly between `lower` and `upper` (`nil`: the
+    /// end of the feed, where keys are `spacing` apart), or `nil` when the gap is too narrow.
+    public static func spread(count: Int, after lower: Int64, before upper: Int64?) -> [Int64]? {
+        if count == 0 { return [] }
+        let slots = Int64(count) + 1
+        let step: Int64
+        if let upper {
+            step = (upper - lower) / slots
+        } else {
+            guard lower <= maximum - slots * spacing else { return nil }
+            step = spacing
+        }
+        guard step >= 1 else { return nil }
+        return (1...Int64(count)).map { lower + step * $0 }
+    }
 }
 
 /// Keys handed out for a gap, and whether neighbours had to be renumbered to make room.
@@ -33,16 +49,8 @@ extension CatalogTransaction {
     /// - Throws: ``StoreError`` `invalidRequest` when the feed's key space is exhausted.
     public func allocateKeys(feedID: Int64, count: Int, after lower: Int64?, before upper: Int64?) throws -> KeyAllocation {
         precondition(count >= 0)
-        if count == 0 { return KeyAllocation(keys: [], renumberedFrom: nil) }
-        let slots = Int64(count) + 1
-        let low = lower ?? 0
-        if let upper {
-            let step = (upper - low) / slots
-            if step >= 1 {
-                return KeyAllocation(keys: (1...Int64(count)).map { low + step * $0 }, renumberedFrom: nil)
-            }
-        } else if low <= OrderKeys.maximum - slots * OrderKeys.spacing {
-            return KeyAllocation(keys: (1...Int64(count)).map { low + OrderKeys.spacing * $0 }, renumberedFrom: nil)
+        if let keys = OrderKeys.spread(count: count, after: lower ?? 0, before: upper) {
+            return KeyAllocation(keys: keys, renumberedFrom: nil)
         }
         return try renumberWindow(feedID: feedID, count: count, after: lower, before: upper)
     }

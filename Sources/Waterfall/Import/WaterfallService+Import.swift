@@ -116,15 +116,11 @@ struct ImportApplier {
         var runStart = 0
         func fill(_ run: Range<Int>, below upper: Int64?) {
             guard !run.isEmpty, !renumber else { return }
-            let slots = Int64(run.count + 1)
-            let step: Int64
-            if let upper {
-                step = (upper - lower) / slots
-            } else {
-                step = lower <= OrderKeys.maximum - slots * OrderKeys.spacing ? OrderKeys.spacing : 0
+            guard let spread = OrderKeys.spread(count: run.count, after: lower, before: upper) else {
+                renumber = true
+                return
             }
-            if step < 1 { renumber = true; return }
-            for (offset, entry) in run.enumerated() { keys[entry] = lower + step * Int64(offset + 1) }
+            for (entry, key) in zip(run, spread) { keys[entry] = key }
         }
         for (index, entry) in plan.entries.enumerated() where entry.keepsKey {
             guard case .existing(let catalogIndex) = entry.source else { continue }
