@@ -44,7 +44,7 @@ public struct WaterfallError: Error, Hashable, Sendable, CustomStringConvertible
         case let error as StoreError:
             switch error.kind {
             case .cannotCreate: self.init(.cannotCreate, error.message)
-            case .cannotOpen, .cannotWrite: self.init(.database, error.message)
+            case .cannotOpen, .cannotWrite, .busy: self.init(.database, error.message)
             case .notFound, .invalidRequest: self.init(.invalidData, error.message)
             }
         case let error as LayoutConfigurationError:

@@ -120,53 +120,48 @@ public struct CatalogDatabase: Sendable {
     /// Runs `body` in one write transaction: all of it is committed, or none of it.
     /// - Throws: what `body` throws (after rolling back); SQLite failures as ``StoreError``.
     public func write<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
-        try translatingErrors {
-            try writer.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(CatalogTransaction(db: db))
-                    return .commit
-                }
-                if switchesToWALAfterWrite {
-                    // Best effort: another process holding the file keeps it in rollback mode
-                    // until the next open, which switches it (journalMode .wal).
-                    try? db.execute(sql: "PRAGMA journal_mode = WAL")
-                }
-                return result!
-            }
-        }
+        try writeTransaction(.commit, body)
     }
 
     /// Runs `body` in one write transaction if the write lock can be had within `timeout`
     /// seconds, else does nothing and returns `nil`. For best-effort writes (the layout cache),
     /// which must not make a query wait for another process's long write.
     public func writeIfAvailable<T>(within timeout: TimeInterval, _ body: (CatalogTransaction) throws -> T) throws -> T? {
-        try translatingErrors {
-            try writer.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA busy_timeout = \(Int(timeout * 1000))")
-                defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1000))") }
-                var result: T?
-                do {
-                    try db.inTransaction(.immediate) {
-                        result = try body(CatalogTransaction(db: db))
-                        return .commit
-                    }
-                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-                    return nil
-                }
-                return result
-            }
+        do {
+            return try writeTransaction(.commit, busyTimeout: timeout, body)
+        } catch let error as StoreError where error.kind == .busy {
+            return nil
         }
     }
 
     /// Runs `body` in a write transaction that is always rolled back: what a write would do.
     public func dryRun<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
+        try writeTransaction(.rollback, body)
+    }
+
+    /// One `BEGIN IMMEDIATE` transaction ending with `completion`; with `busyTimeout`, the lock
+    /// wait of this transaction only.
+    private func writeTransaction<T>(
+        _ completion: Database.TransactionCompletion, busyTimeout timeout: TimeInterval? = nil,
+        _ body: (CatalogTransaction) throws -> T
+    ) throws -> T {
         try translatingErrors {
             try writer.writeWithoutTransaction { db in
+                if let timeout {
+                    try db.execute(sql: "PRAGMA busy_timeout = \(Int(timeout * 1000))")
+                }
+                defer {
+                    if timeout != nil { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1000))") }
+                }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(CatalogTransaction(db: db))
-                    return .rollback
+                    return completion
+                }
+                if completion == .commit && switchesToWALAfterWrite {
+                    // Best effort: another process holding the file keeps it in rollback mode
+                    // until the next open, which switches it.
+                    try? db.execute(sql: "PRAGMA journal_mode = WAL")
                 }
                 return result!
             }
@@ -199,7 +194,7 @@ extension StoreError {
         case .SQLITE_FULL:
             self.init(.cannotWrite, "\(file): the disk is full; nothing was written.")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            self.init(.cannotWrite, "\(file): another process kept the database locked for more than \(Int(CatalogDatabase.busyTimeout)) seconds; nothing was written.")
+            self.init(.busy, "\(file): another process kept the database locked for more than \(Int(CatalogDatabase.busyTimeout)) seconds; nothing was written.")
         case .SQLITE_READONLY:
             self.init(.cannotWrite, "\(file): the database is read-only; nothing was written.")
         case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_PERM:

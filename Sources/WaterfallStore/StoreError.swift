@@ -10,8 +10,10 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The file exists but cannot be opened as a Waterfall database: not SQLite, another
         /// application's database, a newer Waterfall schema, a directory, unreadable.
         case cannotOpen
-        /// A write failed: disk full, read-only file, I/O error, a lock held for too long.
+        /// A write failed: disk full, read-only file, I/O error.
         case cannotWrite
+        /// Another process held the database's lock for longer than the busy timeout.
+        case busy
         /// A named thing (feed, image, layout) does not exist.
         case notFound
         /// The request contradicts the catalog (a limit reached, an index outside a section).
