@@ -26,7 +26,8 @@ struct SliceOptions: ParsableArguments {
         }
         if pageSize != nil && page == nil { throw ValidationError("--page-size goes with --page N.") }
         if (offset == nil) != (limit == nil) { throw ValidationError("--offset and --limit go together.") }
-        if let page, page < 0 || page > Int(Int32.max) { throw ValidationError("--page must be from 0 to \(Int32.max), got \(page).") }
+        if let page, page < 0 { throw ValidationError("--page must be 0 or more, got \(page).") }
+        if let page, page > Int(Int32.max) { throw ValidationError("--page must be at most \(Int32.max), got \(page).") }
         if let pageSize, pageSize < 1 || pageSize > WaterfallService.maximumLimit {
             throw ValidationError("--page-size must be between 1 and \(WaterfallService.maximumLimit), got \(pageSize).")
         }
