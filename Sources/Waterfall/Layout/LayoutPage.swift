@@ -1,5 +1,23 @@
 import WaterfallLayout
 
+/// Coding keys of an output that flattens a ``Frame`` into `x`, `y`, `width` and `height`.
+protocol FrameCodingKeys: CodingKey {
+    static var x: Self { get }
+    static var y: Self { get }
+    static var width: Self { get }
+    static var height: Self { get }
+}
+
+extension KeyedEncodingContainer where Key: FrameCodingKeys {
+    /// Encodes `frame` as its four lengths, in that order.
+    mutating func encode(_ frame: Frame) throws {
+        try encode(frame.x, forKey: .x)
+        try encode(frame.y, forKey: .y)
+        try encode(frame.width, forKey: .width)
+        try encode(frame.height, forKey: .height)
+    }
+}
+
 /// An image with its frame, as `page` and `viewport` return it.
 public struct PlacedImage: Hashable, Sendable, Encodable {
     public var index: Int
@@ -13,17 +31,14 @@ public struct PlacedImage: Hashable, Sendable, Encodable {
     public var pixelWidth: Int
     public var pixelHeight: Int
 
-    enum CodingKeys: String, CodingKey { case index, id, section, x, y, width, height, url }
+    enum CodingKeys: String, FrameCodingKeys { case index, id, section, x, y, width, height, url }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(index, forKey: .index)
         try container.encode(id, forKey: .id)
         try container.encode(section, forKey: .section)
-        try container.encode(frame.x, forKey: .x)
-        try container.encode(frame.y, forKey: .y)
-        try container.encode(frame.width, forKey: .width)
-        try container.encode(frame.height, forKey: .height)
+        try container.encode(frame)
         try container.encode(url, forKey: .url)
     }
 }
@@ -35,15 +50,12 @@ public struct PlacedSupplement: Hashable, Sendable, Encodable {
     /// Headers only: moved from its natural place by pinning.
     public var pinned: Bool?
 
-    enum CodingKeys: String, CodingKey { case section, x, y, width, height, pinned }
+    enum CodingKeys: String, FrameCodingKeys { case section, x, y, width, height, pinned }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(section, forKey: .section)
-        try container.encode(frame.x, forKey: .x)
-        try container.encode(frame.y, forKey: .y)
-        try container.encode(frame.width, forKey: .width)
-        try container.encode(frame.height, forKey: .height)
+        try container.encode(frame)
         try container.encodeIfPresent(pinned, forKey: .pinned)
     }
 }

@@ -11,17 +11,14 @@ public struct CoverFlowImage: Hashable, Sendable, Encodable {
     public var scale: Double
     public var url: String?
 
-    enum CodingKeys: String, CodingKey { case index, id, section, x, y, width, height, scale, url }
+    enum CodingKeys: String, FrameCodingKeys { case index, id, section, x, y, width, height, scale, url }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(index, forKey: .index)
         try container.encode(id, forKey: .id)
         try container.encode(section, forKey: .section)
-        try container.encode(frame.x, forKey: .x)
-        try container.encode(frame.y, forKey: .y)
-        try container.encode(frame.width, forKey: .width)
-        try container.encode(frame.height, forKey: .height)
+        try container.encode(frame)
         try container.encode(scale, forKey: .scale)
         try container.encode(url, forKey: .url)
     }
