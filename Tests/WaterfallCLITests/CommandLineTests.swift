@@ -93,6 +93,19 @@ import WaterfallTestSupport
         #expect(try waterfall("images", "--json").standardOutput.contains(#""revision":1"#))
     }
 
+    @Test func negativeNumbersAreValuesNotFlags() throws {
+        _ = try waterfall("import", try travel())
+        // A band above the content and a cover flow scrolled left are valid questions.
+        let band = try waterfall("viewport", "--columns", "2", "--width", "375", "--y", "-50", "--height", "100", "--json")
+        #expect(band.status == 0, "\(band.standardError)")
+        #expect(band.standardOutput.contains(#""y":-50,"height":100"#))
+        #expect(try waterfall("coverflow", "--item-height", "100", "--viewport-width", "300", "--x", "-20").status == 0)
+        // A negative width is refused for what it is, not as a missing value.
+        let width = try waterfall("page", "--columns", "2", "--width", "-1")
+        #expect(width.status == 64)
+        #expect(width.standardError.contains("width must be greater than 0"))
+    }
+
     @Test func aBadFeedExits65AndChangesNothing() throws {
         _ = try waterfall("import", try travel())
         let bad = try folder.write(#"{"feed": "travel", "images": [{"id": "a1", "width": 0, "height": 10}]}"#, to: "bad.json")

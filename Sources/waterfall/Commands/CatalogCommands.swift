@@ -27,9 +27,9 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
-        @Option(help: "Index of the first image to list.")
+        @Option(parsing: .unconditional, help: "Index of the first image to list.")
         var offset = 0
-        @Option(help: "How many images to list, at most 100000.")
+        @Option(parsing: .unconditional, help: "How many images to list, at most 100000.")
         var limit = 50
         @OptionGroup var output: OutputOptions
 
@@ -53,7 +53,7 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
-        @Option(help: "List the changes after this revision.")
+        @Option(parsing: .unconditional, help: "List the changes after this revision.")
         var since: Int64
         @OptionGroup var output: OutputOptions
 

@@ -15,19 +15,19 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
-        @Option(help: "Height of every image in points.")
+        @Option(parsing: .unconditional, help: "Height of every image in points.")
         var itemHeight: Double
-        @Option(help: "Width of the viewport (V) in points.")
+        @Option(parsing: .unconditional, help: "Width of the viewport (V) in points.")
         var viewportWidth: Double
-        @Option(help: "Horizontal offset of the viewport in points (the proposed offset for snapping).")
+        @Option(parsing: .unconditional, help: "Horizontal offset of the viewport in points (the proposed offset for snapping).")
         var x: Double
-        @Option(help: "Space between images in points (default 10).")
+        @Option(parsing: .unconditional, help: "Space between images in points (default 10).")
         var spacing: Double = 10
         @Option(help: ArgumentHelp("Insets: one value or top,left,bottom,right (default 10).", valueName: "t,l,b,r"))
         var inset: String?
-        @Option(help: "How fast images shrink away from the centre (default 0.003).")
+        @Option(parsing: .unconditional, help: "How fast images shrink away from the centre (default 0.003).")
         var factor: Double = 0.003
-        @Option(help: "Pixel grid: 1, 2 or 3 pixels per point (default 1).")
+        @Option(parsing: .unconditional, help: "Pixel grid: 1, 2 or 3 pixels per point (default 1).")
         var scale: Int = 1
         @OptionGroup var output: OutputOptions
 

@@ -20,7 +20,7 @@ extension WaterfallCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: ArgumentHelp("The folder holding the sample feeds.", valueName: "dir"))
         var samples: String?
-        @Option(help: "Images on the printed page.")
+        @Option(parsing: .unconditional, help: "Images on the printed page.")
         var pageSize = 12
         @Option(help: ArgumentHelp("Where to write the first page as HTML.", valueName: "path"))
         var html = "demo.html"

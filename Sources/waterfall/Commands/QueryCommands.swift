@@ -33,13 +33,13 @@ extension WaterfallCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
         @OptionGroup var layout: LayoutOptions
-        @Option(help: "Top of the band in points.")
+        @Option(parsing: .unconditional, help: "Top of the band in points.")
         var y: Double
-        @Option(help: "Height of the band in points.")
+        @Option(parsing: .unconditional, help: "Height of the band in points.")
         var height: Double
         @Flag(help: "Float section headers at the top of the band, as a plain-style table view does.")
         var pinHeaders = false
-        @Option(help: "With --pin-headers: pin headers this far below the top of the band (a navigation bar's height).")
+        @Option(parsing: .unconditional, help: "With --pin-headers: pin headers this far below the top of the band (a navigation bar's height).")
         var pinOffset: Double?
         @OptionGroup var output: OutputOptions
 

@@ -23,13 +23,13 @@ extension WaterfallCommand {
         @OptionGroup var feed: FeedOptions
         @OptionGroup var layout: LayoutOptions
         @OptionGroup(title: "Which images") var slice: SliceOptions
-        @Option(help: "Top of the band to draw in points (with --height).")
+        @Option(parsing: .unconditional, help: "Top of the band to draw in points (with --height).")
         var y: Double?
-        @Option(help: "Height of the band to draw in points (with --y).")
+        @Option(parsing: .unconditional, help: "Height of the band to draw in points (with --y).")
         var height: Double?
         @Flag(help: "With --y: float section headers at the top of the band, as a plain-style table view does.")
         var pinHeaders = false
-        @Option(help: "With --pin-headers: pin headers this far below the top of the band (a navigation bar's height).")
+        @Option(parsing: .unconditional, help: "With --pin-headers: pin headers this far below the top of the band (a navigation bar's height).")
         var pinOffset: Double?
         @Option(help: ArgumentHelp("The file to write: FILE.html, FILE.htm or FILE.svg.", valueName: "file"))
         var out: String

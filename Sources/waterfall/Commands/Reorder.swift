@@ -16,7 +16,7 @@ extension WaterfallCommand {
         var before: String?
         @Option(help: ArgumentHelp("Put the image right after this image, in its section.", valueName: "id"))
         var after: String?
-        @Option(help: ArgumentHelp("Put the image at this index (from 0) of its own section.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Put the image at this index (from 0) of its own section.", valueName: "n"))
         var to: Int?
         @Flag(help: "Show what would change without writing anything.")
         var dryRun = false

@@ -6,25 +6,25 @@ extension PlacementOrder: ExpressibleByArgument {}
 
 /// The waterfall configuration flags of DESIGN section 6.
 struct ConfigurationOptions: ParsableArguments {
-    @Option(help: "Number of columns, 1 to 64.")
+    @Option(parsing: .unconditional, help: "Number of columns, 1 to 64.")
     var columns: Int?
 
-    @Option(help: "Width of the layout in points.")
+    @Option(parsing: .unconditional, help: "Width of the layout in points.")
     var width: Double?
 
-    @Option(help: "Space between columns in points (default 10).")
+    @Option(parsing: .unconditional, help: "Space between columns in points (default 10).")
     var columnSpacing: Double?
 
-    @Option(help: "Space between images of a column in points (default 10).")
+    @Option(parsing: .unconditional, help: "Space between images of a column in points (default 10).")
     var rowSpacing: Double?
 
     @Option(help: ArgumentHelp("Section insets: one value for all four sides, or top,left,bottom,right (default 10).", valueName: "t,l,b,r"))
     var inset: String?
 
-    @Option(help: "Height of each section's header in points; 0 means no header (default 0).")
+    @Option(parsing: .unconditional, help: "Height of each section's header in points; 0 means no header (default 0).")
     var headerHeight: Double?
 
-    @Option(help: "Height of each section's footer in points; 0 means no footer (default 0).")
+    @Option(parsing: .unconditional, help: "Height of each section's footer in points; 0 means no footer (default 0).")
     var footerHeight: Double?
 
     @Option(help: ArgumentHelp("Insets around each header (default 0).", valueName: "t,l,b,r"))
@@ -33,16 +33,16 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Insets around each footer (default 0).", valueName: "t,l,b,r"))
     var footerInset: String?
 
-    @Option(help: "Height of the caption strip under every image in points (default 0).")
+    @Option(parsing: .unconditional, help: "Height of the caption strip under every image in points (default 0).")
     var captionHeight: Double?
 
-    @Option(name: .customLong("min-content-height"), help: "Smallest content height in points (default 0).")
+    @Option(name: .customLong("min-content-height"), parsing: .unconditional, help: "Smallest content height in points (default 0).")
     var minimumContentHeight: Double?
 
     @Option(help: "Placement order: shortest, left-to-right or right-to-left (default shortest).")
     var order: PlacementOrder?
 
-    @Option(help: "Pixel grid: 1, 2 or 3 pixels per point (default 1).")
+    @Option(parsing: .unconditional, help: "Pixel grid: 1, 2 or 3 pixels per point (default 1).")
     var scale: Int?
 
     /// Whether any configuration flag was given.

@@ -3,13 +3,13 @@ import Waterfall
 
 /// `--page N [--page-size P]` or `--offset O --limit L`: which images of a layout to answer.
 struct SliceOptions: ParsableArguments {
-    @Option(help: "The page number, from 0.")
+    @Option(parsing: .unconditional, help: "The page number, from 0.")
     var page: Int?
-    @Option(help: "Images per page with --page (default 50).")
+    @Option(parsing: .unconditional, help: "Images per page with --page (default 50).")
     var pageSize: Int?
-    @Option(help: "Index of the first image (with --limit).")
+    @Option(parsing: .unconditional, help: "Index of the first image (with --limit).")
     var offset: Int?
-    @Option(help: "How many images (with --offset).")
+    @Option(parsing: .unconditional, help: "How many images (with --offset).")
     var limit: Int?
 
     /// Images per page when --page-size is not given.
