@@ -84,11 +84,6 @@ extension CatalogTransaction {
         }
     }
 
-    /// The catalog index of the image at `key`: how many images sort before it. O(index).
-    public func index(feedID: Int64, key: Int64) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image WHERE feed_id = ? AND sort_key < ?", arguments: [feedID, key]) ?? 0
-    }
-
     /// The greatest order key below `key`, or `nil` when `key` is first.
     public func key(feedID: Int64, before key: Int64) throws -> Int64? {
         try Int64.fetchOne(db, sql: """
@@ -114,21 +109,6 @@ extension CatalogTransaction {
     /// before it. O(index).
     public func index(sectionID: Int64, key: Int64) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image WHERE section_id = ? AND sort_key < ?", arguments: [sectionID, key]) ?? 0
-    }
-
-    /// The first (`last == false`) or last order key of a section, or `nil` when it is empty.
-    public func boundaryKey(sectionID: Int64, last: Bool) throws -> Int64? {
-        try Int64.fetchOne(db, sql: """
-            SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key \(last ? "DESC" : "ASC") LIMIT 1
-            """, arguments: [sectionID])
-    }
-
-    /// The first order key of the first non-empty section after position `position`, or `nil`.
-    public func firstKey(feedID: Int64, afterSectionPosition position: Int64) throws -> Int64? {
-        try Int64.fetchOne(db, sql: """
-            SELECT MIN(image.sort_key) FROM image JOIN section ON section.id = image.section_id
-            WHERE section.feed_id = ? AND section.position > ?
-            """, arguments: [feedID, position])
     }
 
     /// Inserts images (their keys must be free). Prepared once; one row written per image.
@@ -209,13 +189,6 @@ extension CatalogTransaction {
             delete.bind(2, key)
             try delete.run()
         }
-    }
-
-    /// Gives the image at `oldKey` a new key and section: one row written.
-    public func moveImage(feedID: Int64, from oldKey: Int64, to newKey: Int64, sectionID: Int64) throws {
-        try db.execute(sql: """
-            UPDATE image SET sort_key = ?, section_id = ? WHERE feed_id = ? AND sort_key = ?
-            """, arguments: [newKey, sectionID, feedID, oldKey])
     }
 
     /// Gives many images new keys (and sections, where `sectionID` is not `nil`) at once, in any

@@ -111,14 +111,6 @@ public struct CatalogTransaction {
             .map(SectionRecord.init(row:))
     }
 
-    /// Up to `limit` sections of a feed that come after position `position` (all when `nil`), in order.
-    public func sections(feedID: Int64, after position: Int64?, limit: Int) throws -> [SectionRecord] {
-        try Row.fetchAll(db, sql: """
-            SELECT id, name, title, position, declared FROM section
-            WHERE feed_id = ? AND position > ? ORDER BY position LIMIT ?
-            """, arguments: [feedID, position ?? Int64.min, limit]).map(SectionRecord.init(row:))
-    }
-
     /// Inserts a section and returns its id.
     public func insertSection(feedID: Int64, name: String?, title: String?, position: Int64, isDeclared: Bool) throws -> Int64 {
         try db.execute(sql: """

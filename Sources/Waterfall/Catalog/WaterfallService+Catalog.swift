@@ -19,7 +19,7 @@ extension WaterfallService {
         return try perform {
             try database.read { tx in
                 let feed = try resolveFeed(feed, tx)
-                let names = Dictionary(uniqueKeysWithValues: try tx.sections(feedID: feed.id).map { ($0.id, $0.name) })
+                let names = try tx.sections(feedID: feed.id).namesByID
                 let rows = try tx.images(feedID: feed.id, offset: offset, limit: limit)
                 return ImageList(
                     feed: feed.name, revision: feed.revision, totalItems: feed.imageCount,

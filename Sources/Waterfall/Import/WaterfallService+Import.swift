@@ -89,7 +89,7 @@ struct ImportApplier {
         var changes: [(kind: ChangeKind, externalID: String, section: String?)] = []
         var firstAffectedKey: Int64?
         func touch(_ key: Int64) { firstAffectedKey = min(firstAffectedKey ?? key, key) }
-        let catalogSectionNames = Dictionary(uniqueKeysWithValues: catalog.sections.map { ($0.id, $0.name) })
+        let catalogSectionNames = catalog.sections.namesByID
 
         // Sections the import creates get temporary positions until the final renumbering.
         var sectionIDs = plan.sections.map { $0.existing?.id ?? 0 }

@@ -42,6 +42,8 @@ struct CachedLayout {
     let name: String?
     let engine: WaterfallLayout
     let sections: [SectionRecord]
+    /// Section names by id.
+    let sectionNames: [Int64: String?]
     let entry: LayoutCacheRecord?
     let end: LayoutEndRecord
     let stride: Int
@@ -55,6 +57,7 @@ struct CachedLayout {
         self.name = name
         engine = try WaterfallLayout(configuration)
         sections = try tx.sections(feedID: feed.id)
+        sectionNames = sections.namesByID
         let key = configuration.canonicalJSON
         entry = try tx.cacheEntry(feedID: feed.id, configuration: key)
         stride = entry?.stride ?? defaultStride
@@ -130,10 +133,7 @@ struct CachedLayout {
         return result
     }
 
-    /// Section names by id.
-    var sectionNames: [Int64: String?] {
-        Dictionary(uniqueKeysWithValues: sections.map { ($0.id, $0.name) })
-    }
+
 }
 
 extension WaterfallService {

@@ -54,7 +54,7 @@ extension WaterfallService {
         return try perform {
             try database.read { tx in
                 let feed = try resolveFeed(feed, tx)
-                let names = Dictionary(uniqueKeysWithValues: try tx.sections(feedID: feed.id).map { ($0.id, $0.name) })
+                let names = try tx.sections(feedID: feed.id).namesByID
                 let target = x + viewportWidth / 2
                 var previous: Frame?
                 var index = 0

@@ -89,11 +89,10 @@ extension WaterfallService {
                     var visible: [Int64] = []
                     for element in elements where !visible.contains(element.sectionID) { visible.append(element.sectionID) }
                     let extents = try cache.extents(of: visible, tx)
-                    let names = cache.sectionNames
                     parts.headers = visible.compactMap { id in
                         guard let extent = extents[id], let natural = cache.engine.headerFrame(sectionStartY: extent.startY) else { return nil }
                         let pinned = cache.engine.pinnedHeader(natural: natural, sectionEnd: extent.endY, viewportY: y, pinOffset: pinOffset)
-                        return PlacedSupplement(section: names[id] ?? nil, frame: pinned.frame, pinned: pinned.isPinned)
+                        return PlacedSupplement(section: cache.sectionNames[id] ?? nil, frame: pinned.frame, pinned: pinned.isPinned)
                     }
                 }
                 let answer = ViewportPage(
