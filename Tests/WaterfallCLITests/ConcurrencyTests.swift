@@ -31,26 +31,16 @@ extension ReliabilityTests {
             var writes: [Reliability.Run] { lock.withLock { writerRuns } }
         }
 
-        static let layoutFlags = ["--columns", "3", "--width", "390", "--header-height", "40"]
-
         @Test func threeReadersSeeOnlyCommittedStatesWhileOneProcessWrites() throws {
             // Given: a feed of 20,000 images in sections of 1,000 and a revised version of it, two
             // order lists of ~2,700 images, a writer's script of 12 commands, and what each of the
             // three readers asks (deep pages, viewports, a slice of the catalog).
             let folder = try TemporaryDirectory(prefix: "waterfall-concurrency")
             defer { folder.remove() }
-            let original = Reliability.Feed(count: 20_000, sectionSize: 1_000, seed: 21)
-            let revised = original.revised(seed: 22)
-            let kept = original.idsKept(in: revised)
-            let versionA = folder.path("a.json"), versionB = folder.path("b.json")
-            try original.json().write(to: URL(fileURLWithPath: versionA))
-            try revised.json().write(to: URL(fileURLWithPath: versionB))
-            let orders = try [(sections: 2..<5, seed: UInt64(23)), (sections: 12..<15, seed: 24)].enumerated().map { index, order in
-                let path = folder.path("order\(index).json")
-                try Reliability.Feed.orderJSON(kept.filter { order.sections.contains($0.section) }.map(\.id), seed: order.seed)
-                    .write(to: URL(fileURLWithPath: path))
-                return path
-            }
+            let files = try Reliability.Files(
+                in: folder, count: 20_000, sectionSize: 1_000, seeds: (21, 22),
+                orders: [(sections: 2..<5, seed: 23), (sections: 12..<15, seed: 24)])
+            let (versionA, versionB, orders, kept) = (files.versionA, files.versionB, files.orders, files.kept)
             let ids = kept.map(\.id)
             let feed = ["--feed", "big"]
             let script: [[String]] = [
@@ -66,7 +56,7 @@ extension ReliabilityTests {
                  ["viewport", "--layout", "phone", "--y", "500000", "--height", "900", "--pin-headers", "--json"] + feed],
                 [["images", "--offset", "0", "--limit", "1500", "--json"] + feed],
             ]
-            let setup = [["import", versionA, "--json"] + feed, ["layout", "add", "phone"] + feed + Self.layoutFlags]
+            let setup = [["import", versionA, "--json"] + feed, ["layout", "add", "phone"] + feed + Reliability.layoutFlags]
 
             // The committed states, single-threaded on a database of their own: the writer's
             // outputs, and for every revision the digest of every reader's answer.

@@ -61,26 +61,16 @@ extension ReliabilityTests {
             case finished = "after exit"
         }
 
-        static let layoutFlags = ["--columns", "3", "--width", "390", "--header-height", "40"]
-
         @Test func killNineAtRandomMomentsLeavesTheOldOrTheNewState() throws {
             // Given: 150,000 images in sections of 5,000, a revised version (10% removed, 10% added,
             // 10% resized), two order lists of ~13,500 images over three sections, no database yet,
             // and the digest of an empty one (what a first import killed early may leave).
             let folder = try TemporaryDirectory(prefix: "waterfall-crash")
             defer { folder.remove() }
-            let original = Reliability.Feed(count: 150_000, sectionSize: 5_000, seed: 1)
-            let revised = original.revised(seed: 2)
-            let kept = original.idsKept(in: revised)
-            let versionA = folder.path("a.json"), versionB = folder.path("b.json")
-            try original.json().write(to: URL(fileURLWithPath: versionA))
-            try revised.json().write(to: URL(fileURLWithPath: versionB))
-            let orders = try [(sections: 10..<13, seed: UInt64(3)), (sections: 20..<23, seed: 4)].enumerated().map { index, order in
-                let path = folder.path("order\(index).json")
-                try Reliability.Feed.orderJSON(kept.filter { order.sections.contains($0.section) }.map(\.id), seed: order.seed)
-                    .write(to: URL(fileURLWithPath: path))
-                return path
-            }
+            let files = try Reliability.Files(
+                in: folder, count: 150_000, sectionSize: 5_000, seeds: (1, 2),
+                orders: [(sections: 10..<13, seed: 3), (sections: 20..<23, seed: 4)])
+            let (versionA, versionB, orders, kept) = (files.versionA, files.versionB, files.orders, files.kept)
             let movable = kept.filter { $0.section == 0 }.map(\.id)
             let database = folder.path("crash.sqlite")
             let emptyDatabase = folder.path("empty.sqlite")
@@ -199,7 +189,7 @@ extension ReliabilityTests {
                         #expect(again.status == 0, "\(label) run again: \(again.errors)")
                         #expect(digest(try Reliability.catalogDigest(of: database)) == after, "\(label) run again")
                     }
-                    let layout = try Reliability.waterfall(["--db", database, "layout", "add", "phone", "--feed", "big"] + Self.layoutFlags, in: folder)
+                    let layout = try Reliability.waterfall(["--db", database, "layout", "add", "phone", "--feed", "big"] + Reliability.layoutFlags, in: folder)
                     try #require(layout.status == 0, "\(label): \(layout.errors)")
                     try Reliability.copyDatabase(database, to: crashedCopy)
                     hasLayout = true
@@ -209,7 +199,7 @@ extension ReliabilityTests {
 
                 // Queries through the cache the kill left (possibly half rebuilt) equal a fresh
                 // computation: the same state with the layout's cache dropped.
-                for reset in [["layout", "remove", "phone", "--feed", "big"], ["layout", "add", "phone", "--feed", "big"] + Self.layoutFlags] {
+                for reset in [["layout", "remove", "phone", "--feed", "big"], ["layout", "add", "phone", "--feed", "big"] + Reliability.layoutFlags] {
                     let result = try Reliability.waterfall(reset + ["--db", crashedCopy], in: folder)
                     try #require(result.status == 0, "\(label): \(reset): \(result.errors)")
                 }
@@ -240,6 +230,38 @@ extension ReliabilityTests {
 
 /// Shared by the reliability suites: synthetic feeds, child processes, SQLite checks, digests.
 enum Reliability {
+    /// The layout both suites save as "phone".
+    static let layoutFlags = ["--columns", "3", "--width", "390", "--header-height", "40"]
+
+    /// Two versions of a synthetic feed and order lists over chosen sections, written to a folder.
+    struct Files {
+        /// The first version's file and the revised one's (10% removed, 10% added, 10% resized).
+        var versionA: String
+        var versionB: String
+        /// One order-list file per requested range of sections, over images both versions keep.
+        var orders: [String]
+        /// The images both versions keep.
+        var kept: [Feed.Image]
+
+        init(in folder: TemporaryDirectory, count: Int, sectionSize: Int, seeds: (UInt64, UInt64),
+             orders: [(sections: Range<Int>, seed: UInt64)]) throws {
+            let original = Feed(count: count, sectionSize: sectionSize, seed: seeds.0)
+            let revised = original.revised(seed: seeds.1)
+            kept = original.idsKept(in: revised)
+            versionA = folder.path("a.json")
+            versionB = folder.path("b.json")
+            try original.json().write(to: URL(fileURLWithPath: versionA))
+            try revised.json().write(to: URL(fileURLWithPath: versionB))
+            let kept = self.kept
+            self.orders = try orders.enumerated().map { index, order in
+                let path = folder.path("order\(index).json")
+                try Feed.orderJSON(kept.filter { order.sections.contains($0.section) }.map(\.id), seed: order.seed)
+                    .write(to: URL(fileURLWithPath: path))
+                return path
+            }
+        }
+    }
+
     /// A deterministic synthetic feed: `count` images in sections of `sectionSize`.
     struct Feed {
         struct Image {
