@@ -11,31 +11,48 @@ enum DatabaseFile {
         if path.isEmpty {
             throw StoreError(.cannotCreate, "the database path is empty; give --db a file path.")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        // POSIX calls rather than FileManager: its attributes look up the owner's user and group
+        // names (NSS, /etc/passwd), which cost a read command more than its whole query.
+        var status = stat()
+        guard stat(path, &status) == 0 else {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            var folderIsDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: folder, isDirectory: &folderIsDirectory) || !folderIsDirectory.boolValue {
+            var folderStatus = stat()
+            if stat(folder, &folderStatus) != 0 || folderStatus.st_mode & S_IFMT != S_IFDIR {
                 throw StoreError(.cannotCreate, "\(path): cannot create the database: the folder \(folder) does not exist.")
             }
-            if !FileManager.default.isWritableFile(atPath: folder) {
+            if access(folder, W_OK) != 0 {
                 throw StoreError(.cannotCreate, "\(path): cannot create the database: the folder \(folder) is not writable.")
             }
             return true
         }
-        if isDirectory.boolValue {
+        if status.st_mode & S_IFMT == S_IFDIR {
             throw StoreError(.cannotOpen, "\(path) is a directory, not a database file; it was left untouched.")
         }
-        // A FIFO, socket or device would block or misbehave on open: only regular files are read.
-        let type = (try? FileManager.default.attributesOfItem(atPath: path)[.type]) as? FileAttributeType
-        if type != .typeRegular {
+        // A FIFO, socket or device would block or misbehave on open, and SQLite does not follow
+        // symbolic links: only regular files are read.
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw StoreError(.cannotOpen, "\(path) is not a regular file, so not a database file; it was left untouched.")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             throw StoreError(.cannotOpen, "\(path): cannot be read (permission denied?); it was left untouched.")
         }
-        defer { try? handle.close() }
-        let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 100)
+        var count = 0
+        while count < header.count {
+            let read = header.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + count, buffer.count - count, off_t(count))
+            }
+            if read > 0 {
+                count += read
+            } else if read < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        header.removeSubrange(count...)
         if header.isEmpty { return true }  // an empty file is a new database
         let magic = Array("SQLite format 3\u{0}".utf8)
         guard header.count == 100, Array(header[0..<16]) == magic else {
