@@ -9,7 +9,8 @@ import Waterfall
 enum Main {
     static func main() {
         do {
-            var command = try WaterfallCommand.parseAsRoot()
+            var command = try FastLane.command(for: Array(CommandLine.arguments.dropFirst()))
+                ?? WaterfallCommand.parseAsRoot()
             try command.run()
         } catch let failure as WaterfallError {
             Terminal.fail(failure.message, status: ExitStatus(failure.kind))

@@ -77,3 +77,60 @@ func printFrames(items: [PlacedImage], headers: [PlacedSupplement], footers: [Pl
     }
     Terminal.print(table.rendered)
 }
+
+extension WaterfallCommand.Page: FastLaneCommand {
+    static var unset: Self {
+        var command = Self()
+        command.database = .unset
+        command.feed = .unset
+        command.layout = .unset
+        command.slice = .unset
+        command.output = .unset
+        return command
+    }
+
+    static var fastLaneOptions: [String: FastLaneOption<Self>] {
+        FastLaneOption.table(
+            DatabaseOptions.fastLaneOptions(within: \Self.database), FeedOptions.fastLaneOptions(within: \Self.feed),
+            LayoutOptions.fastLaneOptions(within: \Self.layout), SliceOptions.fastLaneOptions(within: \Self.slice),
+            OutputOptions.fastLaneOptions(within: \Self.output))
+    }
+
+    mutating func validateAll() throws {
+        try layout.validate()
+        try slice.validate()
+        try validate()
+    }
+}
+
+extension WaterfallCommand.Viewport: FastLaneCommand {
+    static var unset: Self {
+        var command = Self()
+        command.database = .unset
+        command.feed = .unset
+        command.layout = .unset
+        command.y = 0
+        command.height = 0
+        command.pinHeaders = false
+        command.pinOffset = nil
+        command.output = .unset
+        return command
+    }
+
+    static var fastLaneOptions: [String: FastLaneOption<Self>] {
+        FastLaneOption.table(
+            DatabaseOptions.fastLaneOptions(within: \Self.database), FeedOptions.fastLaneOptions(within: \Self.feed),
+            LayoutOptions.fastLaneOptions(within: \Self.layout), OutputOptions.fastLaneOptions(within: \Self.output),
+            [
+                "y": .required(\.y, unconditional: true),
+                "height": .required(\.height, unconditional: true),
+                "pin-headers": .flag(\.pinHeaders),
+                "pin-offset": .optional(\.pinOffset, unconditional: true),
+            ])
+    }
+
+    mutating func validateAll() throws {
+        try layout.validate()
+        try validate()
+    }
+}

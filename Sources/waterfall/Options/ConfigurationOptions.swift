@@ -117,3 +117,54 @@ struct LayoutOptions: ParsableArguments {
         return .inline(try configuration.configuration())
     }
 }
+
+extension ConfigurationOptions: FastLaneGroup {
+    static var unset: Self {
+        var options = Self()
+        options.columns = nil
+        options.width = nil
+        options.columnSpacing = nil
+        options.rowSpacing = nil
+        options.inset = nil
+        options.headerHeight = nil
+        options.footerHeight = nil
+        options.headerInset = nil
+        options.footerInset = nil
+        options.captionHeight = nil
+        options.minimumContentHeight = nil
+        options.order = nil
+        options.scale = nil
+        return options
+    }
+
+    static var fastLaneOptions: [String: FastLaneOption<Self>] {
+        [
+            "columns": .optional(\.columns, unconditional: true),
+            "width": .optional(\.width, unconditional: true),
+            "column-spacing": .optional(\.columnSpacing, unconditional: true),
+            "row-spacing": .optional(\.rowSpacing, unconditional: true),
+            "inset": .optional(\.inset),
+            "header-height": .optional(\.headerHeight, unconditional: true),
+            "footer-height": .optional(\.footerHeight, unconditional: true),
+            "header-inset": .optional(\.headerInset),
+            "footer-inset": .optional(\.footerInset),
+            "caption-height": .optional(\.captionHeight, unconditional: true),
+            "min-content-height": .optional(\.minimumContentHeight, unconditional: true),
+            "order": .optional(\.order),
+            "scale": .optional(\.scale, unconditional: true),
+        ]
+    }
+}
+
+extension LayoutOptions: FastLaneGroup {
+    static var unset: Self {
+        var options = Self()
+        options.layout = nil
+        options.configuration = .unset
+        return options
+    }
+
+    static var fastLaneOptions: [String: FastLaneOption<Self>] {
+        FastLaneOption.table(["layout": .optional(\.layout)], ConfigurationOptions.fastLaneOptions(within: \Self.configuration))
+    }
+}

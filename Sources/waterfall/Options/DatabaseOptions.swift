@@ -30,3 +30,33 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Print the stable machine format (JSON) instead of a table.")
     var json = false
 }
+
+extension DatabaseOptions: FastLaneGroup {
+    static var unset: Self {
+        var options = Self()
+        options.path = nil
+        return options
+    }
+
+    static var fastLaneOptions: [String: FastLaneOption<Self>] { ["db": .optional(\.path)] }
+}
+
+extension FeedOptions: FastLaneGroup {
+    static var unset: Self {
+        var options = Self()
+        options.feed = nil
+        return options
+    }
+
+    static var fastLaneOptions: [String: FastLaneOption<Self>] { ["feed": .optional(\.feed)] }
+}
+
+extension OutputOptions: FastLaneGroup {
+    static var unset: Self {
+        var options = Self()
+        options.json = false
+        return options
+    }
+
+    static var fastLaneOptions: [String: FastLaneOption<Self>] { ["json": .flag(\.json)] }
+}

@@ -50,3 +50,23 @@ struct SliceOptions: ParsableArguments {
         return "page \(page ?? 0)"
     }
 }
+
+extension SliceOptions: FastLaneGroup {
+    static var unset: Self {
+        var options = Self()
+        options.page = nil
+        options.pageSize = nil
+        options.offset = nil
+        options.limit = nil
+        return options
+    }
+
+    static var fastLaneOptions: [String: FastLaneOption<Self>] {
+        [
+            "page": .optional(\.page, unconditional: true),
+            "page-size": .optional(\.pageSize, unconditional: true),
+            "offset": .optional(\.offset, unconditional: true),
+            "limit": .optional(\.limit, unconditional: true),
+        ]
+    }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Testing
+import WaterfallTestSupport
+
+@testable import waterfall
+
+/// The fast lane (`FastLane.swift`) parses `page` and `viewport` without ArgumentParser. It may
+/// decline any command line, but what it accepts it must parse exactly as ArgumentParser does.
+@Suite struct FastLaneTests {
+    /// Values worth trying: valid and invalid numbers, dashes, empty text, unicode.
+    static let values = [
+        "0", "1", "3", "64", "65", "100", "990000", "-1", "-5", "2.5", "1e3", "nan", "inf", "-inf", "0x10",
+        "", "abc", "phone", "-x", "--json", "ünï 📷", "10,5,10,5", "10,5", "shortest", "left-to-right", "sideways",
+    ]
+
+    /// `arguments` with a few random tokens inserted: options of the command's table and a few
+    /// it does not know, sometimes repeated, sometimes as `--name=value`, sometimes bare values.
+    static func mutated(_ arguments: [String], options: [String], using random: inout SeededGenerator) -> [String] {
+        var arguments = arguments
+        let names = options + ["help", "verbose", "db", "page", "y"]
+        for _ in 0..<Int.random(in: 0...3, using: &random) {
+            let name = names.randomElement(using: &random)!
+            let value = values.randomElement(using: &random)!
+            let tokens: [String] = switch Int.random(in: 0..<10, using: &random) {
+            case 0, 1: ["--\(name)=\(value)"]
+            case 2: ["--\(name)"]
+            case 3: [value]
+            case 4: ["-h"]
+            default: ["--\(name)", value]
+            }
+            // After the command name (or anywhere, now and then).
+            let first = Int.random(in: 0..<8, using: &random) == 0 ? 0 : arguments.firstIndex(of: arguments.first { !$0.hasPrefix("--db") } ?? "")! + 1
+            arguments.insert(contentsOf: tokens, at: Int.random(in: first...arguments.count, using: &random))
+        }
+        return arguments
+    }
+
+    /// The command line's best chance of being accepted: a known, valid option set.
+    static func validCommandLine(_ command: String, using random: inout SeededGenerator) -> [String] {
+        var arguments = [command]
+        if Bool.random(using: &random) {
+            arguments += ["--layout", "phone"]
+        } else {
+            arguments += ["--columns", ["1", "3", "64"].randomElement(using: &random)!, "--width=800"]
+            if Bool.random(using: &random) { arguments += ["--inset", "10,5,10,5", "--order", "right-to-left"] }
+        }
+        if command == "page" {
+            arguments += Bool.random(using: &random) ? ["--offset", "990000", "--limit=100"] : ["--page", "3"]
+        } else {
+            arguments += ["--y", "-50", "--height", "800"]
+            if Bool.random(using: &random) { arguments += ["--pin-headers", "--pin-offset", "44"] }
+        }
+        if Bool.random(using: &random) { arguments += ["--json"] }
+        if Bool.random(using: &random) { arguments = ["--db=a b.sqlite"] + arguments }
+        return arguments
+    }
+
+    /// Parses `arguments` with the fast lane and, when it accepts them, with ArgumentParser;
+    /// returns whether the fast lane accepted them.
+    static func expectSameParse(_ arguments: [String]) -> Bool {
+        guard let fast = FastLane.command(for: arguments) else { return false }
+        let parsed: any ParsableCommand
+        do {
+            parsed = try WaterfallCommand.parseAsRoot(arguments)
+        } catch {
+            Issue.record("the fast lane accepted \(arguments), which ArgumentParser refuses: \(WaterfallCommand.message(for: error))")
+            return true
+        }
+        #expect(type(of: fast) == type(of: parsed), "\(arguments)")
+        #expect(String(describing: fast) == String(describing: parsed), "\(arguments)")
+        return true
+    }
+
+    @Test(arguments: ["page", "viewport"])
+    func everyOptionWithAwkwardValuesParsesAsArgumentParserParsesIt(command: String) throws {
+        let options = try #require(FastLane.commands[command]).optionNames
+        let base = ["--db", "a.sqlite", command, "--layout", "phone"] + (command == "page" ? [] : ["--y", "0", "--height", "100"])
+        var accepted = 0
+        for name in options {
+            for value in ["-5", "-x", "--json", "-", "", "2.5", "ünï", "10,5,10,5", "left-to-right"] {
+                for tokens in [["--\(name)", value], ["--\(name)=\(value)"]] {
+                    if Self.expectSameParse(base + tokens) { accepted += 1 }
+                }
+            }
+        }
+        #expect(accepted >= 8, "only \(accepted) command lines took the fast lane")
+    }
+
+    @Test(arguments: ["page", "viewport"])
+    func whatTheFastLaneAcceptsArgumentParserParsesTheSameWay(command: String) throws {
+        let options = try #require(FastLane.commands[command]).optionNames
+        var random = SeededGenerator(seed: 5)
+        var accepted = 0
+        for _ in 0..<250 {
+            let arguments = Self.mutated(Self.validCommandLine(command, using: &random), options: options, using: &random)
+            if Self.expectSameParse(arguments) { accepted += 1 }
+        }
+        // Not vacuous: the plain command lines, at least, take the fast lane.
+        #expect(accepted >= 60, "only \(accepted) command lines took the fast lane")
+    }
+
+    @Test(arguments: ["page", "viewport"])
+    func theFastLaneKnowsEveryOptionOfTheCommand(command: String) throws {
+        let type = try #require(FastLane.commands[command])
+        let help = WaterfallCommand.helpMessage(for: type, columns: 10_000)
+        let documented = Set(help.split(whereSeparator: { !$0.isLetter && $0 != "-" }).filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2)) })
+        #expect(documented.subtracting(["help", "version"]) == Set(type.optionNames))
+    }
+
+    @Test func helpErrorsAndOtherCommandsAreLeftToArgumentParser() {
+        for arguments in [
+            ["page", "--help"], ["page", "-h"], ["help", "page"], ["page", "--offset"], ["page", "--layout", "a", "--layout", "b"],
+            ["page", "--layout", "--json"], ["page", "--layout", "a", "--offset", "1"], ["page", "--layout", "a", "--limit", "0", "--offset", "1"],
+            ["page", "--layout", "a", "extra"], ["page", "--layout", "a", "--json=yes"], ["page", "--layout", "a", "--"],
+            ["viewport", "--layout", "a", "--y", "0"], ["viewport", "--layout", "a", "--y", "0", "--height", "0"],
+            ["feeds"], ["--db"], ["--db", "x"], ["--version"], [],
+        ] {
+            #expect(FastLane.command(for: arguments) == nil, "\(arguments)")
+        }
+    }
+}
+
+extension FastLaneCommand {
+    /// The long names of the command's options.
+    static var optionNames: [String] { Array(fastLaneOptions.keys) }
+}
