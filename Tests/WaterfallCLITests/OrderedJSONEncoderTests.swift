@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import WaterfallTestSupport
+
+@testable import waterfall
+
+/// The JSON every `--json` output goes through: keys in encoding order, compact, exact numbers.
+@Suite struct OrderedJSONEncoderTests {
+    struct Leaf: Encodable {
+        var name: String
+        var size: Double
+        var note: String?
+        var tags: [Int]
+    }
+
+    struct Tree: Encodable {
+        var zebra: Int
+        var leaves: [Leaf]
+        var nested: [[Leaf]]
+        var empty: [String]
+        var flag: Bool
+        var map: [String: Int]
+        var nothing: Int?
+    }
+
+    /// Asks for its keyed container twice and nests containers by hand.
+    struct Handmade: Encodable {
+        enum Key: String, CodingKey { case a, b, c, d }
+        func encode(to encoder: any Encoder) throws {
+            var first = encoder.container(keyedBy: Key.self)
+            try first.encode(1, forKey: .a)
+            var inner = first.nestedContainer(keyedBy: Key.self, forKey: .b)
+            try inner.encodeNil(forKey: .a)
+            var list = inner.nestedUnkeyedContainer(forKey: .b)
+            try list.encode("x")
+            try list.encodeNil()
+            var second = encoder.container(keyedBy: Key.self)
+            try second.encode(Int64(-7), forKey: .c)
+            var array = second.nestedUnkeyedContainer(forKey: .d)
+            var deep = array.nestedContainer(keyedBy: Key.self)
+            try deep.encode(true, forKey: .a)
+        }
+    }
+
+    struct Silent: Encodable {
+        func encode(to encoder: any Encoder) throws {}
+    }
+
+    @Test func keysKeepTheirOrderAndContainersCloseWhereTheyShould() throws {
+        let tree = Tree(
+            zebra: 1,
+            leaves: [Leaf(name: "a", size: 2.5, note: nil, tags: []), Leaf(name: "b", size: 3, note: "n", tags: [1, 2])],
+            nested: [[], [Leaf(name: "c", size: -0.125, note: nil, tags: [3])]],
+            empty: [], flag: false, map: ["only": 1], nothing: nil)
+        #expect(try OrderedJSONEncoder().encode(tree) == """
+            {"zebra":1,"leaves":[{"name":"a","size":2.5,"tags":[]},{"name":"b","size":3,"note":"n","tags":[1,2]}],\
+            "nested":[[],[{"name":"c","size":-0.125,"tags":[3]}]],"empty":[],"flag":false,"map":{"only":1}}
+            """)
+        #expect(try OrderedJSONEncoder().encode(Handmade()) == #"{"a":1,"b":{"a":null,"b":["x",null]},"c":-7,"d":[{"a":true}]}"#)
+        #expect(try OrderedJSONEncoder().encode([Silent(), Silent()]) == "[{},{}]")
+        #expect(try OrderedJSONEncoder().encode([String?.none, "y"]) == #"[null,"y"]"#)
+        #expect(try OrderedJSONEncoder().encode(42) == "42")
+    }
+
+    @Test func stringsAreEscapedAndNumbersExact() throws {
+        #expect(try OrderedJSONEncoder().encode(["q\"b\\n\n\r\t\u{1}\u{7F}\u{2028}é📷"]) == #"["q\"b\\n\n\r\t\u0001\u007f\u2028é📷"]"#)
+        #expect(try OrderedJSONEncoder().encode([1e300, 0.1, -0.0, 9_007_199_254_740_993, 4503599627370496.5]) == "[1e+300,0.1,0,9007199254740992.0,4503599627370496]")
+        #expect(throws: EncodingError.self) { try OrderedJSONEncoder().encode([Double.nan]) }
+        #expect(throws: EncodingError.self) { try OrderedJSONEncoder().encode(Leaf(name: "", size: .infinity, note: nil, tags: [])) }
+    }
+
+    @Test func theOutputIsJSONFoundationReadsBackToTheSameValues() throws {
+        var random = SeededGenerator(seed: 3)
+        for _ in 0..<50 {
+            let leaves = (0..<Int.random(in: 0...5, using: &random)).map { index in
+                Leaf(name: "leaf \(index) \u{0}\"", size: Double(Int.random(in: -1000...1000, using: &random)) / 8,
+                     note: Bool.random(using: &random) ? "🌊" : nil, tags: (0..<index).map { $0 * 3 })
+            }
+            let text = try OrderedJSONEncoder().encode(leaves)
+            let decoded = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+            #expect(decoded.count == leaves.count)
+            for (object, leaf) in zip(decoded, leaves) {
+                #expect(object["name"] as? String == leaf.name)
+                #expect((object["size"] as? NSNumber)?.doubleValue == leaf.size)
+                #expect(object["note"] as? String == leaf.note)
+                #expect((object["tags"] as? [Int]) == leaf.tags)
+            }
+        }
+    }
+}
