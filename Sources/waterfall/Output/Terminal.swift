@@ -5,12 +5,32 @@ import Foundation
 enum Terminal {
     /// Writes `text` and a newline to standard output.
     static func print(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        write(text + "\n", to: STDOUT_FILENO)
     }
 
     /// Writes `text` (no newline added) to standard error.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        write(text, to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text` to `descriptor` with `write(2)` (`FileHandle` starts a dispatch
+    /// thread on first use, a cost every short command would pay). An error (a closed pipe)
+    /// drops the rest.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
     }
 
     /// Prints `message` as one line on standard error and exits with `status`.
