@@ -11,15 +11,104 @@ public enum LayoutSource: Hashable, Sendable {
 extension LayoutConfiguration {
     /// The canonical JSON of the configuration (every field, keys sorted): the cache key and the
     /// stored form of named layouts.
+    ///
+    /// Written by hand, byte for byte what Foundation's `JSONEncoder` writes with `.sortedKeys`
+    /// (the format stored databases hold; a test compares the two), without the encoder's
+    /// start-up cost, which every query would pay.
     var canonicalJSON: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // Encoding a struct of numbers and strings cannot fail.
-        return String(decoding: try! encoder.encode(self), as: UTF8.self)
+        let number = Self.canonicalNumber
+        func insets(_ insets: EdgeInsets) -> String {
+            #"{"bottom":\#(number(insets.bottom)),"left":\#(number(insets.left)),"right":\#(number(insets.right)),"top":\#(number(insets.top))}"#
+        }
+        return #"{"captionHeight":\#(number(captionHeight)),"columnSpacing":\#(number(columnSpacing)),"columns":\#(columns),"#
+            + #""footerHeight":\#(number(footerHeight)),"footerInset":\#(insets(footerInset)),"#
+            + #""headerHeight":\#(number(headerHeight)),"headerInset":\#(insets(headerInset)),"#
+            + #""minimumContentHeight":\#(number(minimumContentHeight)),"order":"\#(order.rawValue)","#
+            + #""rowSpacing":\#(number(rowSpacing)),"scale":\#(scale),"sectionInset":\#(insets(sectionInset)),"#
+            + #""width":\#(number(width))}"#
     }
 
-    /// Decodes a configuration stored by ``canonicalJSON``.
+    /// A length as `JSONEncoder` writes it: Swift's shortest round-trip form, without ".0".
+    static func canonicalNumber(_ value: Double) -> String {
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
+
+    /// Decodes a configuration stored by ``canonicalJSON``: text in exactly that form is read
+    /// directly; anything else (a database edited by hand) goes through `JSONDecoder`.
     static func fromCanonicalJSON(_ text: String) throws -> LayoutConfiguration {
-        try JSONDecoder().decode(LayoutConfiguration.self, from: Data(text.utf8))
+        var reader = CanonicalReader(text)
+        if let configuration = reader.configuration() { return configuration }
+        return try JSONDecoder().decode(LayoutConfiguration.self, from: Data(text.utf8))
+    }
+}
+
+/// Reads the exact form ``LayoutConfiguration/canonicalJSON`` writes, or gives up (`nil`).
+private struct CanonicalReader {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ text: String) {
+        bytes = Array(text.utf8)
+    }
+
+    mutating func configuration() -> LayoutConfiguration? {
+        guard literal(#"{"captionHeight":"#), let captionHeight = number(),
+              literal(#","columnSpacing":"#), let columnSpacing = number(),
+              literal(#","columns":"#), let columns = integer(),
+              literal(#","footerHeight":"#), let footerHeight = number(),
+              literal(#","footerInset":"#), let footerInset = insets(),
+              literal(#","headerHeight":"#), let headerHeight = number(),
+              literal(#","headerInset":"#), let headerInset = insets(),
+              literal(#","minimumContentHeight":"#), let minimumContentHeight = number(),
+              literal(#","order":""#), let order = token().flatMap(PlacementOrder.init(rawValue:)), literal(#"""#),
+              literal(#","rowSpacing":"#), let rowSpacing = number(),
+              literal(#","scale":"#), let scale = integer(),
+              literal(#","sectionInset":"#), let sectionInset = insets(),
+              literal(#","width":"#), let width = number(),
+              literal("}"), position == bytes.count
+        else { return nil }
+        return LayoutConfiguration(
+            columns: columns, width: width, columnSpacing: columnSpacing, rowSpacing: rowSpacing,
+            sectionInset: sectionInset, headerHeight: headerHeight, footerHeight: footerHeight,
+            headerInset: headerInset, footerInset: footerInset, captionHeight: captionHeight,
+            minimumContentHeight: minimumContentHeight, order: order, scale: scale)
+    }
+
+    private mutating func insets() -> EdgeInsets? {
+        guard literal(#"{"bottom":"#), let bottom = number(), literal(#","left":"#), let left = number(),
+              literal(#","right":"#), let right = number(), literal(#","top":"#), let top = number(), literal("}")
+        else { return nil }
+        return EdgeInsets(top: top, left: left, bottom: bottom, right: right)
+    }
+
+    private mutating func literal(_ text: String) -> Bool {
+        let expected = text.utf8
+        guard bytes.count - position >= expected.count,
+              bytes[position..<position + expected.count].elementsEqual(expected)
+        else { return false }
+        position += expected.count
+        return true
+    }
+
+    /// The run of characters up to the next `,`, `}` or `"`.
+    private mutating func token() -> String? {
+        let start = position
+        while position < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "\"")].contains(bytes[position]) {
+            position += 1
+        }
+        return position > start ? String(decoding: bytes[start..<position], as: UTF8.self) : nil
+    }
+
+    /// A number exactly as ``LayoutConfiguration/canonicalNumber(_:)`` writes it.
+    private mutating func number() -> Double? {
+        guard let text = token(), let value = Double(text), LayoutConfiguration.canonicalNumber(value) == text else { return nil }
+        return value
+    }
+
+    private mutating func integer() -> Int? {
+        guard let text = token(), let value = Int(text), String(value) == text else { return nil }
+        return value
     }
 }

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import WaterfallTestSupport
+@testable import Waterfall
+
+/// Named layouts and cache keys are stored as canonical JSON. It is written by hand (Foundation's
+/// encoder costs every query a fresh start-up), so it must stay the bytes Foundation writes, and
+/// read back what either wrote.
+@Suite struct CanonicalConfigurationTests {
+    static func randomConfiguration(using random: inout SeededGenerator) -> LayoutConfiguration {
+        let lengths: [Double] = [0, 1, 10, 2.5, 0.1, 1e-7, 123_456.789, 1e15, 1e16, 3.0e21, 44, 7.25]
+        func length() -> Double { lengths.randomElement(using: &random)! }
+        func insets() -> EdgeInsets { EdgeInsets(top: length(), left: length(), bottom: length(), right: length()) }
+        return LayoutConfiguration(
+            columns: Int.random(in: 1...64, using: &random), width: [320, 375.5, 1e6, 0.25].randomElement(using: &random)!,
+            columnSpacing: length(), rowSpacing: length(), sectionInset: insets(), headerHeight: length(),
+            footerHeight: length(), headerInset: insets(), footerInset: insets(), captionHeight: length(),
+            minimumContentHeight: length(), order: PlacementOrder.allCases.randomElement(using: &random)!,
+            scale: Int.random(in: 1...3, using: &random))
+    }
+
+    @Test func theCanonicalFormIsWhatFoundationWritesAndReadsBack() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var random = SeededGenerator(seed: 11)
+        for _ in 0..<300 {
+            let configuration = Self.randomConfiguration(using: &random)
+            let canonical = configuration.canonicalJSON
+            #expect(canonical == String(decoding: try encoder.encode(configuration), as: UTF8.self))
+            #expect(try LayoutConfiguration.fromCanonicalJSON(canonical) == configuration)
+        }
+    }
+
+    @Test func otherJSONIsReadAsJSONDecoderReadsIt() throws {
+        // Spacing, key order and left-out defaults: what a hand-edited database might hold.
+        let loose = #"{ "width": 800, "columns": 3, "order": "left-to-right", "sectionInset": {"top": 1, "left": 2, "bottom": 3, "right": 4} }"#
+        #expect(try LayoutConfiguration.fromCanonicalJSON(loose)
+            == LayoutConfiguration(columns: 3, width: 800, sectionInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4), order: .leftToRight))
+        // Numbers the canonical form never writes are left to JSONDecoder, which refuses these.
+        let canonical = LayoutConfiguration(columns: 3, width: 800).canonicalJSON
+        for (written, replacement) in [(#""columns":3"#, #""columns":03"#), (#""width":800"#, #""width":0x320"#), (#""width":800"#, #""width":+800"#)] {
+            let edited = canonical.replacingOccurrences(of: written, with: replacement)
+            #expect(edited != canonical)
+            #expect(throws: (any Error).self, "\(replacement)") { try LayoutConfiguration.fromCanonicalJSON(edited) }
+        }
+        // A number written another way than the canonical form reads the same.
+        let spelled = canonical.replacingOccurrences(of: #""width":800"#, with: #""width":800.0"#)
+        #expect(try LayoutConfiguration.fromCanonicalJSON(spelled) == LayoutConfiguration(columns: 3, width: 800))
+    }
+}
