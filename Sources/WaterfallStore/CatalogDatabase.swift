@@ -48,10 +48,9 @@ public struct CatalogDatabase: Sendable {
         }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            try migrate(queue, path: path)
+            let journalMode = try migrate(queue, path: path)
             if !isNew {
-                let mode = try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
-                if mode?.lowercased() != "wal" {
+                if journalMode.lowercased() != "wal" {
                     // Needs the file to itself: while another process is still writing its first
                     // import, this fails at once and the file stays in rollback mode until a later
                     // open (the command itself then waits on locks as usual).
@@ -74,7 +73,7 @@ public struct CatalogDatabase: Sendable {
     public static func inMemory() throws(StoreError) -> CatalogDatabase {
         do {
             let queue = try DatabaseQueue()
-            try migrate(queue, path: ":memory:")
+            _ = try migrate(queue, path: ":memory:")
             return CatalogDatabase(writer: queue, path: nil, switchesToWALAfterWrite: false)
         } catch let error as StoreError {
             throw error
@@ -94,19 +93,25 @@ public struct CatalogDatabase: Sendable {
         return migrator
     }
 
-    private static func migrate(_ writer: any DatabaseWriter, path: String) throws {
-        let migrator = self.migrator
-        // One read decides; only a database with pending migrations takes the write lock, so
-        // that read commands never queue behind a writer just to open the file.
-        let (superseded, complete) = try writer.read { db in
-            (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+    /// Migrates the database if it lacks migrations, and returns its journal mode.
+    private static func migrate(_ writer: any DatabaseWriter, path: String) throws -> String {
+        // One read decides (the migrations the file records, as GRDB's migrator records them,
+        // and the journal mode); only a database with pending migrations takes the write lock,
+        // so that read commands never queue behind a writer just to open the file.
+        let (applied, journalMode) = try writer.read { db in
+            let hasTable = try RawStatement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'")
+                .first { _ in true } ?? false
+            let applied = hasTable ? try RawStatement(db, "SELECT identifier FROM grdb_migrations").all { $0.string(0) ?? "" } : []
+            return (Set(applied), try RawStatement(db, "PRAGMA journal_mode").first { $0.string(0) ?? "" } ?? "")
         }
-        if superseded {
+        let known = Set(EmbeddedMigrations.all.map(\.identifier))
+        if !applied.isSubset(of: known) {
             throw StoreError(
                 .cannotOpen,
                 "\(path) was written by a newer version of Waterfall (its schema has migrations this version does not know); upgrade waterfall to open it.")
         }
-        if !complete { try migrator.migrate(writer) }
+        if !known.isSubset(of: applied) { try migrator.migrate(writer) }
+        return journalMode
     }
 
     /// Runs `body` in one read transaction: a consistent snapshot, never blocking the writer.

@@ -12,8 +12,10 @@ extension CatalogTransaction {
 
     /// The named layout `name` of a feed, or `nil`.
     public func layout(feedID: Int64, name: String) throws -> NamedLayoutRecord? {
-        try Row.fetchOne(db, sql: "SELECT name, configuration FROM layout WHERE feed_id = ? AND name = ?", arguments: [feedID, name])
-            .map { NamedLayoutRecord(name: $0[0], configuration: $0[1]) }
+        let statement = try RawStatement(db, "SELECT name, configuration FROM layout WHERE feed_id = ? AND name = ?")
+        statement.bind(1, feedID)
+        statement.bind(2, name)
+        return try statement.first { NamedLayoutRecord(name: $0.string(0) ?? "", configuration: $0.string(1) ?? "") }
     }
 
     /// Saves a named layout, replacing one of the same name.
@@ -40,10 +42,13 @@ extension CatalogTransaction {
 
     /// The cache entry of a (feed, configuration), or `nil` when none was made yet.
     public func cacheEntry(feedID: Int64, configuration: String) throws -> LayoutCacheRecord? {
-        try Row.fetchOne(db, sql: """
+        let statement = try RawStatement(db, """
             SELECT id, configuration, stride, end_revision, total_items, content_height, tail_top, tail_bottom
             FROM layout_cache WHERE feed_id = ? AND configuration = ?
-            """, arguments: [feedID, configuration]).map(LayoutCacheRecord.init(row:))
+            """)
+        statement.bind(1, feedID)
+        statement.bind(2, configuration)
+        return try statement.first(LayoutCacheRecord.init(statement:))
     }
 
     /// Creates the cache entry of a (feed, configuration), or returns the existing one.
@@ -56,28 +61,35 @@ extension CatalogTransaction {
 
     /// The checkpoint with the greatest index not above `index`, or `nil`.
     public func checkpoint(cacheID: Int64, atOrBelow index: Int) throws -> CheckpointRecord? {
-        try Row.fetchOne(db, sql: """
+        let statement = try RawStatement(db, """
             SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint
             WHERE cache_id = ? AND idx <= ? ORDER BY idx DESC LIMIT 1
-            """, arguments: [cacheID, index]).map(CheckpointRecord.init(row:))
+            """)
+        statement.bind(1, cacheID)
+        statement.bind(2, Int64(index))
+        return try statement.first(CheckpointRecord.init(statement:))
     }
 
     /// Every checkpoint's index and band, in index order (small: one row per stride images).
     public func checkpointBands(cacheID: Int64) throws -> [(index: Int, top: Double, bottom: Double)] {
-        try Row.fetchAll(db, sql: """
+        let statement = try RawStatement(db, """
             SELECT idx, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? ORDER BY idx
-            """, arguments: [cacheID]).map { (index: $0[0], top: $0[1], bottom: $0[2]) }
+            """)
+        statement.bind(1, cacheID)
+        return try statement.all { (index: Int($0.int64(0)), top: $0.double(1), bottom: $0.double(2)) }
     }
 
     /// The start and end of the given sections in a cached layout.
     public func sectionExtents(cacheID: Int64, sectionIDs: some Collection<Int64>) throws -> [Int64: SectionExtentRecord] {
         var result: [Int64: SectionExtentRecord] = [:]
-        let statement = try db.cachedStatement(sql: """
+        let statement = try RawStatement(db, """
             SELECT section_id, until_key, start_y, end_y FROM layout_section WHERE cache_id = ? AND section_id = ?
             """)
+        statement.bind(1, cacheID)
         for id in sectionIDs {
-            if let row = try Row.fetchOne(statement, arguments: [cacheID, id]) {
-                result[id] = SectionExtentRecord(sectionID: row[0], untilKey: row[1], startY: row[2], endY: row[3])
+            statement.bind(2, id)
+            result[id] = try statement.first {
+                SectionExtentRecord(sectionID: $0.int64(0), untilKey: $0.int64(1), startY: $0.double(2), endY: $0.double(3))
             }
         }
         return result
@@ -162,19 +174,19 @@ extension CatalogTransaction {
 }
 
 extension LayoutCacheRecord {
-    init(row: Row) {
-        let endRevision: Int64? = row[3]
+    init(statement: RawStatement) {
         self.init(
-            id: row[0], configuration: row[1], stride: row[2],
-            end: endRevision.map {
-                LayoutEndRecord(revision: $0, totalItems: row[4], contentHeight: row[5], tailTop: row[6], tailBottom: row[7])
-            })
+            id: statement.int64(0), configuration: statement.string(1) ?? "", stride: Int(statement.int64(2)),
+            end: statement.isNull(3) ? nil : LayoutEndRecord(
+                revision: statement.int64(3), totalItems: Int(statement.int64(4)), contentHeight: statement.double(5),
+                tailTop: statement.double(6), tailBottom: statement.double(7)))
     }
 }
 
 extension CheckpointRecord {
-    init(row: Row) {
-        let state: [UInt8] = (row[3] as Data?).map { [UInt8]($0) } ?? []
-        self.init(index: row[0], key: row[1], sectionID: row[2], state: state, bandTop: row[4], bandBottom: row[5])
+    init(statement: RawStatement) {
+        self.init(
+            index: Int(statement.int64(0)), key: statement.int64(1), sectionID: statement.int64(2), state: statement.bytes(3),
+            bandTop: statement.double(4), bandBottom: statement.double(5))
     }
 }

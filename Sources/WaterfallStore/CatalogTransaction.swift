@@ -15,15 +15,14 @@ public struct CatalogTransaction {
 
     /// The feed named `name`, or `nil`.
     public func feed(named name: String) throws -> FeedRecord? {
-        try Row.fetchOne(
-            db, sql: "SELECT id, name, revision, image_count FROM feed WHERE name = ?", arguments: [name]
-        ).map(FeedRecord.init(row:))
+        let statement = try RawStatement(db, "SELECT id, name, revision, image_count FROM feed WHERE name = ?")
+        statement.bind(1, name)
+        return try statement.first(FeedRecord.init(statement:))
     }
 
     /// Every feed, by name.
     public func feeds() throws -> [FeedRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, name, revision, image_count FROM feed ORDER BY name")
-            .map(FeedRecord.init(row:))
+        try RawStatement(db, "SELECT id, name, revision, image_count FROM feed ORDER BY name").all(FeedRecord.init(statement:))
     }
 
     /// Every feed with its counts, by name.
@@ -100,15 +99,18 @@ public struct CatalogTransaction {
 
     /// The sections of a feed, in order.
     public func sections(feedID: Int64) throws -> [SectionRecord] {
-        try Row.fetchAll(db, sql: """
+        let statement = try RawStatement(db, """
             SELECT id, name, title, position, declared FROM section WHERE feed_id = ? ORDER BY position
-            """, arguments: [feedID]).map(SectionRecord.init(row:))
+            """)
+        statement.bind(1, feedID)
+        return try statement.all(SectionRecord.init(statement:))
     }
 
     /// The section with id `id`.
     public func section(id: Int64) throws -> SectionRecord? {
-        try Row.fetchOne(db, sql: "SELECT id, name, title, position, declared FROM section WHERE id = ?", arguments: [id])
-            .map(SectionRecord.init(row:))
+        let statement = try RawStatement(db, "SELECT id, name, title, position, declared FROM section WHERE id = ?")
+        statement.bind(1, id)
+        return try statement.first(SectionRecord.init(statement:))
     }
 
     /// Inserts a section and returns its id.
@@ -159,13 +161,15 @@ public struct CatalogTransaction {
 }
 
 extension FeedRecord {
-    init(row: Row) {
-        self.init(id: row[0], name: row[1], revision: row[2], imageCount: row[3])
+    init(statement: RawStatement) {
+        self.init(id: statement.int64(0), name: statement.string(1) ?? "", revision: statement.int64(2), imageCount: Int(statement.int64(3)))
     }
 }
 
 extension SectionRecord {
-    init(row: Row) {
-        self.init(id: row[0], name: row[1], title: row[2], position: row[3], isDeclared: row[4])
+    init(statement: RawStatement) {
+        self.init(
+            id: statement.int64(0), name: statement.string(1), title: statement.string(2), position: statement.int64(3),
+            isDeclared: statement.int64(4) != 0)
     }
 }

@@ -99,6 +99,19 @@ final class RawStatement {
         sqlite3_reset(handle)
     }
 
+    /// Every row, each read by `row`.
+    func all<T>(_ row: (RawStatement) throws -> T) throws -> [T] {
+        var result: [T] = []
+        while try step() { result.append(try row(self)) }
+        return result
+    }
+
+    /// The first row read by `row`, or `nil` when there is none.
+    func first<T>(_ row: (RawStatement) throws -> T) throws -> T? {
+        defer { reset() }
+        return try step() ? try row(self) : nil
+    }
+
     func int64(_ column: Int32) -> Int64 {
         sqlite3_column_int64(handle, column)
     }
