@@ -3,25 +3,25 @@ import ArgumentParser
 /// The fast lane: `page` and `viewport`, the commands a client runs once per scroll, parsed
 /// without ArgumentParser.
 ///
-/// ArgumentParser discovers a command's options by reflection, which costs a fresh process
-/// about 4 ms: more than the query itself (issue 5 measures whole processes). The fast lane
-/// takes only a plain, well-formed command line: `[--db PATH] page|viewport` followed by
-/// long options, each given once, as `--name value` or `--name=value`. Anything else (help,
-/// a typo, a repeated or missing value, a value ArgumentParser would not take, a value that
-/// fails validation) returns `nil`, and ArgumentParser parses the line and says what is wrong:
-/// users see one set of messages. What the fast lane returns is the command value
-/// ArgumentParser would build, validated the same way; `FastLaneTests` checks this on
-/// generated command lines.
+/// ArgumentParser discovers a command's options by reflection and builds its property wrappers,
+/// which costs a fresh process about 4 ms: more than the query itself (issue 5 measures whole
+/// processes). The fast lane takes only a plain, well-formed command line: `[--db PATH]
+/// page|viewport` followed by long options, each given once, as `--name value` or
+/// `--name=value`, into the same plain request (``PageRequest``, ``ViewportRequest``) the
+/// ArgumentParser command builds. Anything else (help, a typo, a repeated or missing value, a
+/// value ArgumentParser would not take, a value that fails validation) returns `nil`, and
+/// ArgumentParser parses the line and says what is wrong: users see one set of messages.
+/// `FastLaneTests` checks on generated command lines that both parsers give the same request.
 enum FastLane {
     /// The commands that take the fast lane, by name.
-    static let commands: [String: any FastLaneCommand.Type] = [
-        "page": WaterfallCommand.Page.self,
-        "viewport": WaterfallCommand.Viewport.self,
+    static let commands: [String: any FastLaneRequest.Type] = [
+        "page": PageRequest.self,
+        "viewport": ViewportRequest.self,
     ]
 
-    /// The command `arguments` (without the program name) ask for, or `nil` to let
+    /// The request `arguments` (without the program name) make, or `nil` to let
     /// ArgumentParser parse them.
-    static func command(for arguments: [String]) -> (any ParsableCommand)? {
+    static func request(for arguments: [String]) -> (any FastLaneRequest)? {
         // `--db PATH` may come before the command name, as ArgumentParser allows.
         var index = arguments.startIndex
         while index < arguments.endIndex, arguments[index] == "--db" || arguments[index].hasPrefix("--db=") {
@@ -32,21 +32,22 @@ enum FastLane {
     }
 }
 
-/// A command the fast lane can build.
-protocol FastLaneCommand: ParsableCommand {
-    /// The command with no option given: what ArgumentParser decodes from an empty line.
-    static var unset: Self { get }
+/// A command's values in plain fields, which the fast lane can fill.
+protocol FastLaneRequest: Equatable, Sendable {
+    /// No option given.
+    init()
     /// Its options by long name (without the dashes).
     static var fastLaneOptions: [String: FastLaneOption<Self>] { get }
-    /// The validations ArgumentParser runs after decoding: each option group's, then the command's.
-    mutating func validateAll() throws
+    /// The checks ArgumentParser runs after parsing (the option groups' and the command's).
+    func validate() throws
+    func run() throws
 }
 
-extension FastLaneCommand {
-    /// The command `arguments` give, or `nil` when the fast lane leaves them to ArgumentParser.
+extension FastLaneRequest {
+    /// The request `arguments` give, or `nil` when the fast lane leaves them to ArgumentParser.
     static func parse(fastLane arguments: [String]) -> Self? {
         let options = fastLaneOptions
-        var command = unset
+        var request = Self()
         var given = Set<Substring>()
         var index = arguments.startIndex
         while index < arguments.endIndex {
@@ -75,17 +76,17 @@ extension FastLaneCommand {
                     return nil
                 }
             }
-            guard option.apply(&command, value ?? "") else { return nil }
+            guard option.apply(&request, value ?? "") else { return nil }
         }
         for (name, option) in options where option.isRequired && !given.contains(Substring(name)) {
             return nil
         }
         do {
-            try command.validateAll()
+            try request.validate()
         } catch {
             return nil
         }
-        return command
+        return request
     }
 }
 
@@ -96,11 +97,11 @@ enum FastLaneOptionKind {
     case value(unconditional: Bool, required: Bool)
 }
 
-/// One long option of a fast-lane command: how it takes its value and where it stores it.
-struct FastLaneOption<Command> {
+/// One long option of a fast-lane request: how it takes its value and where it stores it.
+struct FastLaneOption<Request> {
     let kind: FastLaneOptionKind
     /// Stores the value (ignored for flags); `false` when it does not parse.
-    let apply: (inout Command, String) -> Bool
+    let apply: (inout Request, String) -> Bool
 
     var isRequired: Bool {
         if case .value(_, true) = kind { return true }
@@ -109,36 +110,36 @@ struct FastLaneOption<Command> {
 
     /// An `@Option var name: T?`, parsed as ArgumentParser parses `T`.
     static func optional<T: ExpressibleByArgument>(
-        _ path: WritableKeyPath<Command, T?>, unconditional: Bool = false
+        _ path: WritableKeyPath<Request, T?>, unconditional: Bool = false
     ) -> Self {
-        Self(kind: .value(unconditional: unconditional, required: false)) { command, text in
+        Self(kind: .value(unconditional: unconditional, required: false)) { request, text in
             guard let value = T(argument: text) else { return false }
-            command[keyPath: path] = value
+            request[keyPath: path] = value
             return true
         }
     }
 
     /// An `@Option var name: T` without a default: the command line must give it.
     static func required<T: ExpressibleByArgument>(
-        _ path: WritableKeyPath<Command, T>, unconditional: Bool = false
+        _ path: WritableKeyPath<Request, T>, unconditional: Bool = false
     ) -> Self {
-        Self(kind: .value(unconditional: unconditional, required: true)) { command, text in
+        Self(kind: .value(unconditional: unconditional, required: true)) { request, text in
             guard let value = T(argument: text) else { return false }
-            command[keyPath: path] = value
+            request[keyPath: path] = value
             return true
         }
     }
 
     /// A `@Flag var name = false`.
-    static func flag(_ path: WritableKeyPath<Command, Bool>) -> Self {
-        Self(kind: .flag) { command, _ in
-            command[keyPath: path] = true
+    static func flag(_ path: WritableKeyPath<Request, Bool>) -> Self {
+        Self(kind: .flag) { request, _ in
+            request[keyPath: path] = true
             return true
         }
     }
 
-    /// The same option, reached through an option group of `Outer`.
-    func within<Outer>(_ group: WritableKeyPath<Outer, Command>) -> FastLaneOption<Outer> {
+    /// The same option, reached through a field of `Outer` (the flags of an option group).
+    func within<Outer>(_ group: WritableKeyPath<Outer, Request>) -> FastLaneOption<Outer> {
         let apply = self.apply
         return FastLaneOption<Outer>(kind: kind) { outer, text in apply(&outer[keyPath: group], text) }
     }
@@ -146,22 +147,7 @@ struct FastLaneOption<Command> {
     /// Several tables of options as one.
     static func table(_ parts: [String: Self]...) -> [String: Self] {
         parts.reduce(into: [:]) { table, part in
-            table.merge(part) { _, _ in preconditionFailure("two option groups declare the same option") }
+            table.merge(part) { _, _ in preconditionFailure("two tables declare the same option") }
         }
-    }
-}
-
-/// An option group the fast lane can fill.
-protocol FastLaneGroup {
-    /// The group with no option given: what ArgumentParser decodes from an empty line.
-    static var unset: Self { get }
-    /// Its options by long name (without the dashes).
-    static var fastLaneOptions: [String: FastLaneOption<Self>] { get }
-}
-
-extension FastLaneGroup {
-    /// The group's options, reached from a command through `group`.
-    static func fastLaneOptions<Command>(within group: WritableKeyPath<Command, Self>) -> [String: FastLaneOption<Command>] {
-        fastLaneOptions.mapValues { $0.within(group) }
     }
 }

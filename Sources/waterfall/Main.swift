@@ -9,9 +9,12 @@ import Waterfall
 enum Main {
     static func main() {
         do {
-            var command = try FastLane.command(for: Array(CommandLine.arguments.dropFirst()))
-                ?? WaterfallCommand.parseAsRoot()
-            try command.run()
+            if let request = FastLane.request(for: Array(CommandLine.arguments.dropFirst())) {
+                try request.run()
+            } else {
+                var command = try WaterfallCommand.parseAsRoot()
+                try command.run()
+            }
         } catch let failure as WaterfallError {
             Terminal.fail(failure.message, status: ExitStatus(failure.kind))
         } catch {

@@ -5,7 +5,8 @@ import WaterfallTestSupport
 @testable import waterfall
 
 /// The fast lane (`FastLane.swift`) parses `page` and `viewport` without ArgumentParser. It may
-/// decline any command line, but what it accepts it must parse exactly as ArgumentParser does.
+/// decline any command line, but what it accepts it must parse exactly as ArgumentParser does:
+/// into the same request.
 @Suite struct FastLaneTests {
     /// Values worth trying: valid and invalid numbers, dashes, empty text, unicode.
     static let values = [
@@ -58,7 +59,7 @@ import WaterfallTestSupport
     /// Parses `arguments` with the fast lane and, when it accepts them, with ArgumentParser;
     /// returns whether the fast lane accepted them.
     static func expectSameParse(_ arguments: [String]) -> Bool {
-        guard let fast = FastLane.command(for: arguments) else { return false }
+        guard let fast = FastLane.request(for: arguments) else { return false }
         let parsed: any ParsableCommand
         do {
             parsed = try WaterfallCommand.parseAsRoot(arguments)
@@ -66,8 +67,11 @@ import WaterfallTestSupport
             Issue.record("the fast lane accepted \(arguments), which ArgumentParser refuses: \(WaterfallCommand.message(for: error))")
             return true
         }
-        #expect(type(of: fast) == type(of: parsed), "\(arguments)")
-        #expect(String(describing: fast) == String(describing: parsed), "\(arguments)")
+        switch parsed {
+        case let page as WaterfallCommand.Page: #expect(fast as? PageRequest == page.request, "\(arguments)")
+        case let viewport as WaterfallCommand.Viewport: #expect(fast as? ViewportRequest == viewport.request, "\(arguments)")
+        default: Issue.record("\(arguments) took the fast lane, but ArgumentParser parses them as \(type(of: parsed))")
+        }
         return true
     }
 
@@ -102,7 +106,8 @@ import WaterfallTestSupport
     @Test(arguments: ["page", "viewport"])
     func theFastLaneKnowsEveryOptionOfTheCommand(command: String) throws {
         let type = try #require(FastLane.commands[command])
-        let help = WaterfallCommand.helpMessage(for: type, columns: 10_000)
+        let subcommand: any ParsableCommand.Type = command == "page" ? WaterfallCommand.Page.self : WaterfallCommand.Viewport.self
+        let help = WaterfallCommand.helpMessage(for: subcommand, columns: 10_000)
         let documented = Set(help.split(whereSeparator: { !$0.isLetter && $0 != "-" }).filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2)) })
         #expect(documented.subtracting(["help", "version"]) == Set(type.optionNames))
     }
@@ -115,12 +120,12 @@ import WaterfallTestSupport
             ["viewport", "--layout", "a", "--y", "0"], ["viewport", "--layout", "a", "--y", "0", "--height", "0"],
             ["feeds"], ["--db"], ["--db", "x"], ["--version"], [],
         ] {
-            #expect(FastLane.command(for: arguments) == nil, "\(arguments)")
+            #expect(FastLane.request(for: arguments) == nil, "\(arguments)")
         }
     }
 }
 
-extension FastLaneCommand {
+extension FastLaneRequest {
     /// The long names of the command's options.
     static var optionNames: [String] { Array(fastLaneOptions.keys) }
 }

@@ -33,7 +33,7 @@ extension WaterfallCommand {
 
         func configuration() throws -> CoverFlowConfiguration {
             var configuration = CoverFlowConfiguration(itemHeight: itemHeight, spacing: spacing, factor: factor, scale: scale)
-            if let inset { configuration.sectionInset = try ConfigurationOptions.insets(inset, flag: "--inset") }
+            if let inset { configuration.sectionInset = try ConfigurationFlags.insets(inset, flag: "--inset") }
             do throws(LayoutConfigurationError) {
                 try configuration.validate()
             } catch {

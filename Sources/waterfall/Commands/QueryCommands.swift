@@ -14,13 +14,13 @@ extension WaterfallCommand {
         @OptionGroup(title: "Which images") var slice: SliceOptions
         @OptionGroup var output: OutputOptions
 
+        /// The plain values the flags give.
+        var request: PageRequest {
+            PageRequest(database: database.path, feed: feed.feed, layout: layout.flags, slice: slice.flags, json: output.json)
+        }
+
         func run() throws {
-            let result = try database.open().page(
-                feed: feed.feed, layout: try layout.source(), offset: slice.slice.offset, limit: slice.slice.limit)
-            if output.json { return Terminal.printJSON(result) }
-            printFrames(items: result.items, headers: result.headers, footers: result.footers)
-            let next = result.nextOffset.map { "next offset \($0)" } ?? "last page"
-            Terminal.print("feed \(cell(result.feed)), revision \(result.revision), layout \(cell(result.layout ?? "(inline)")): \(result.items.count) of \(result.totalItems) images, content height \(points(result.contentHeight)), \(next)")
+            try request.run()
         }
     }
 
@@ -43,20 +43,91 @@ extension WaterfallCommand {
         var pinOffset: Double?
         @OptionGroup var output: OutputOptions
 
+        /// The plain values the flags give.
+        var request: ViewportRequest {
+            ViewportRequest(
+                database: database.path, feed: feed.feed, layout: layout.flags, y: y, height: height,
+                pinHeaders: pinHeaders, pinOffset: pinOffset, json: output.json)
+        }
+
         func validate() throws {
-            if pinOffset != nil && !pinHeaders { throw ValidationError("--pin-offset goes with --pin-headers.") }
-            if !y.isFinite { throw ValidationError("--y must be a finite number, got \(y).") }
-            if !(height > 0) || !height.isFinite { throw ValidationError("--height must be a number above 0, got \(height).") }
+            try request.validate()
         }
 
         func run() throws {
-            let result = try database.open().viewport(
-                feed: feed.feed, layout: try layout.source(), y: y, height: height,
-                pinOffset: pinHeaders ? (pinOffset ?? 0) : nil)
-            if output.json { return Terminal.printJSON(result) }
-            printFrames(items: result.items, headers: result.headers, footers: result.footers)
-            Terminal.print("feed \(cell(result.feed)), revision \(result.revision): \(result.items.count) images meet y \(points(y))…\(points(y + height)) of content height \(points(result.contentHeight))")
+            try request.run()
         }
+    }
+}
+
+/// What `page` asks for, in plain values: from ArgumentParser's ``WaterfallCommand/Page`` or
+/// from the fast lane.
+struct PageRequest: FastLaneRequest {
+    var database: String?
+    var feed: String?
+    var layout = LayoutFlags()
+    var slice = SliceFlags()
+    var json = false
+
+    /// What ArgumentParser checks: the layout and slice flags (their option groups' validations).
+    func validate() throws {
+        _ = try layout.source()
+        try slice.validate()
+    }
+
+    func run() throws {
+        let result = try WaterfallService.open(path: DatabaseOptions.resolvedPath(database)).page(
+            feed: feed, layout: try layout.source(), offset: slice.slice.offset, limit: slice.slice.limit)
+        if json { return Terminal.printJSON(result) }
+        printFrames(items: result.items, headers: result.headers, footers: result.footers)
+        let next = result.nextOffset.map { "next offset \($0)" } ?? "last page"
+        Terminal.print("feed \(cell(result.feed)), revision \(result.revision), layout \(cell(result.layout ?? "(inline)")): \(result.items.count) of \(result.totalItems) images, content height \(points(result.contentHeight)), \(next)")
+    }
+
+    static var fastLaneOptions: [String: FastLaneOption<Self>] {
+        FastLaneOption.table(
+            ["db": .optional(\.database), "feed": .optional(\.feed), "json": .flag(\.json)],
+            LayoutFlags.fastLaneOptions.mapValues { $0.within(\.layout) },
+            SliceFlags.fastLaneOptions.mapValues { $0.within(\.slice) })
+    }
+}
+
+/// What `viewport` asks for, in plain values: from ArgumentParser's ``WaterfallCommand/Viewport``
+/// or from the fast lane.
+struct ViewportRequest: FastLaneRequest {
+    var database: String?
+    var feed: String?
+    var layout = LayoutFlags()
+    var y = 0.0
+    var height = 0.0
+    var pinHeaders = false
+    var pinOffset: Double?
+    var json = false
+
+    func validate() throws {
+        _ = try layout.source()
+        if pinOffset != nil && !pinHeaders { throw ValidationError("--pin-offset goes with --pin-headers.") }
+        if !y.isFinite { throw ValidationError("--y must be a finite number, got \(y).") }
+        if !(height > 0) || !height.isFinite { throw ValidationError("--height must be a number above 0, got \(height).") }
+    }
+
+    func run() throws {
+        let result = try WaterfallService.open(path: DatabaseOptions.resolvedPath(database)).viewport(
+            feed: feed, layout: try layout.source(), y: y, height: height,
+            pinOffset: pinHeaders ? (pinOffset ?? 0) : nil)
+        if json { return Terminal.printJSON(result) }
+        printFrames(items: result.items, headers: result.headers, footers: result.footers)
+        Terminal.print("feed \(cell(result.feed)), revision \(result.revision): \(result.items.count) images meet y \(points(y))…\(points(y + height)) of content height \(points(result.contentHeight))")
+    }
+
+    static var fastLaneOptions: [String: FastLaneOption<Self>] {
+        FastLaneOption.table(
+            [
+                "db": .optional(\.database), "feed": .optional(\.feed), "json": .flag(\.json),
+                "y": .required(\.y, unconditional: true), "height": .required(\.height, unconditional: true),
+                "pin-headers": .flag(\.pinHeaders), "pin-offset": .optional(\.pinOffset, unconditional: true),
+            ],
+            LayoutFlags.fastLaneOptions.mapValues { $0.within(\.layout) })
     }
 }
 
@@ -76,61 +147,4 @@ func printFrames(items: [PlacedImage], headers: [PlacedSupplement], footers: [Pl
                   points(footer.frame.x), points(footer.frame.y), points(footer.frame.width), points(footer.frame.height))
     }
     Terminal.print(table.rendered)
-}
-
-extension WaterfallCommand.Page: FastLaneCommand {
-    static var unset: Self {
-        var command = Self()
-        command.database = .unset
-        command.feed = .unset
-        command.layout = .unset
-        command.slice = .unset
-        command.output = .unset
-        return command
-    }
-
-    static var fastLaneOptions: [String: FastLaneOption<Self>] {
-        FastLaneOption.table(
-            DatabaseOptions.fastLaneOptions(within: \Self.database), FeedOptions.fastLaneOptions(within: \Self.feed),
-            LayoutOptions.fastLaneOptions(within: \Self.layout), SliceOptions.fastLaneOptions(within: \Self.slice),
-            OutputOptions.fastLaneOptions(within: \Self.output))
-    }
-
-    mutating func validateAll() throws {
-        try layout.validate()
-        try slice.validate()
-        try validate()
-    }
-}
-
-extension WaterfallCommand.Viewport: FastLaneCommand {
-    static var unset: Self {
-        var command = Self()
-        command.database = .unset
-        command.feed = .unset
-        command.layout = .unset
-        command.y = 0
-        command.height = 0
-        command.pinHeaders = false
-        command.pinOffset = nil
-        command.output = .unset
-        return command
-    }
-
-    static var fastLaneOptions: [String: FastLaneOption<Self>] {
-        FastLaneOption.table(
-            DatabaseOptions.fastLaneOptions(within: \Self.database), FeedOptions.fastLaneOptions(within: \Self.feed),
-            LayoutOptions.fastLaneOptions(within: \Self.layout), OutputOptions.fastLaneOptions(within: \Self.output),
-            [
-                "y": .required(\.y, unconditional: true),
-                "height": .required(\.height, unconditional: true),
-                "pin-headers": .flag(\.pinHeaders),
-                "pin-offset": .optional(\.pinOffset, unconditional: true),
-            ])
-    }
-
-    mutating func validateAll() throws {
-        try layout.validate()
-        try validate()
-    }
 }

@@ -45,11 +45,39 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Pixel grid: 1, 2 or 3 pixels per point (default 1).")
     var scale: Int?
 
+    /// The flags' values.
+    var flags: ConfigurationFlags {
+        ConfigurationFlags(
+            columns: columns, width: width, columnSpacing: columnSpacing, rowSpacing: rowSpacing, inset: inset,
+            headerHeight: headerHeight, footerHeight: footerHeight, headerInset: headerInset, footerInset: footerInset,
+            captionHeight: captionHeight, minimumContentHeight: minimumContentHeight, order: order, scale: scale)
+    }
+
+    /// The configuration the flags describe, validated.
+    func configuration() throws -> LayoutConfiguration {
+        try flags.configuration()
+    }
+}
+
+/// The values of the configuration flags, and what they mean.
+struct ConfigurationFlags: Equatable {
+    var columns: Int?
+    var width: Double?
+    var columnSpacing: Double?
+    var rowSpacing: Double?
+    var inset: String?
+    var headerHeight: Double?
+    var footerHeight: Double?
+    var headerInset: String?
+    var footerInset: String?
+    var captionHeight: Double?
+    var minimumContentHeight: Double?
+    var order: PlacementOrder?
+    var scale: Int?
+
     /// Whether any configuration flag was given.
     var isGiven: Bool {
-        columns != nil || width != nil || columnSpacing != nil || rowSpacing != nil || inset != nil
-            || headerHeight != nil || footerHeight != nil || headerInset != nil || footerInset != nil
-            || captionHeight != nil || minimumContentHeight != nil || order != nil || scale != nil
+        self != ConfigurationFlags()
     }
 
     /// The configuration the flags describe, validated.
@@ -89,54 +117,8 @@ struct ConfigurationOptions: ParsableArguments {
             throw ValidationError("\(flag) takes one number or four comma-separated numbers (top,left,bottom,right), got \"\(text)\".")
         }
     }
-}
 
-/// `--layout NAME` or the configuration flags: which layout a query uses.
-struct LayoutOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A layout saved with `layout add`.", valueName: "name"))
-    var layout: String?
-
-    @OptionGroup(title: "Layout configuration")
-    var configuration: ConfigurationOptions
-
-    mutating func validate() throws {
-        _ = try source()
-    }
-
-    /// The layout source the flags describe.
-    func source() throws -> LayoutSource {
-        if let layout {
-            if configuration.isGiven {
-                throw ValidationError("give either --layout NAME or configuration flags (--columns, --width, …), not both.")
-            }
-            return .named(layout)
-        }
-        if !configuration.isGiven {
-            throw ValidationError("a layout is needed: give --layout NAME, or --columns N --width W and other configuration flags.")
-        }
-        return .inline(try configuration.configuration())
-    }
-}
-
-extension ConfigurationOptions: FastLaneGroup {
-    static var unset: Self {
-        var options = Self()
-        options.columns = nil
-        options.width = nil
-        options.columnSpacing = nil
-        options.rowSpacing = nil
-        options.inset = nil
-        options.headerHeight = nil
-        options.footerHeight = nil
-        options.headerInset = nil
-        options.footerInset = nil
-        options.captionHeight = nil
-        options.minimumContentHeight = nil
-        options.order = nil
-        options.scale = nil
-        return options
-    }
-
+    /// The flags by long name, for the fast lane.
     static var fastLaneOptions: [String: FastLaneOption<Self>] {
         [
             "columns": .optional(\.columns, unconditional: true),
@@ -156,15 +138,52 @@ extension ConfigurationOptions: FastLaneGroup {
     }
 }
 
-extension LayoutOptions: FastLaneGroup {
-    static var unset: Self {
-        var options = Self()
-        options.layout = nil
-        options.configuration = .unset
-        return options
+/// `--layout NAME` or the configuration flags: which layout a query uses.
+struct LayoutOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A layout saved with `layout add`.", valueName: "name"))
+    var layout: String?
+
+    @OptionGroup(title: "Layout configuration")
+    var configuration: ConfigurationOptions
+
+    mutating func validate() throws {
+        _ = try source()
     }
 
+    /// The flags' values.
+    var flags: LayoutFlags {
+        LayoutFlags(layout: layout, configuration: configuration.flags)
+    }
+
+    /// The layout source the flags describe.
+    func source() throws -> LayoutSource {
+        try flags.source()
+    }
+}
+
+/// The values of `--layout NAME` and the configuration flags, and which layout they mean.
+struct LayoutFlags: Equatable {
+    var layout: String?
+    var configuration = ConfigurationFlags()
+
+    /// The layout source the flags describe.
+    func source() throws -> LayoutSource {
+        if let layout {
+            if configuration.isGiven {
+                throw ValidationError("give either --layout NAME or configuration flags (--columns, --width, …), not both.")
+            }
+            return .named(layout)
+        }
+        if !configuration.isGiven {
+            throw ValidationError("a layout is needed: give --layout NAME, or --columns N --width W and other configuration flags.")
+        }
+        return .inline(try configuration.configuration())
+    }
+
+    /// The flags by long name, for the fast lane.
     static var fastLaneOptions: [String: FastLaneOption<Self>] {
-        FastLaneOption.table(["layout": .optional(\.layout)], ConfigurationOptions.fastLaneOptions(within: \Self.configuration))
+        FastLaneOption.table(
+            ["layout": .optional(\.layout)],
+            ConfigurationFlags.fastLaneOptions.mapValues { $0.within(\.configuration) })
     }
 }

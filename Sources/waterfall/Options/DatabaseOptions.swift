@@ -9,13 +9,16 @@ struct DatabaseOptions: ParsableArguments {
     var path: String?
 
     /// The database path in effect.
-    var resolvedPath: String {
-        path ?? ProcessInfo.processInfo.environment["WATERFALL_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "waterfall.sqlite"
-    }
+    var resolvedPath: String { Self.resolvedPath(path) }
 
     /// Opens the service over the database.
     func open() throws(WaterfallError) -> WaterfallService {
         try WaterfallService.open(path: resolvedPath)
+    }
+
+    /// `path`, else `$WATERFALL_DB`, else ./waterfall.sqlite.
+    static func resolvedPath(_ path: String?) -> String {
+        path ?? getenv("WATERFALL_DB").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "waterfall.sqlite"
     }
 }
 
@@ -29,34 +32,4 @@ struct FeedOptions: ParsableArguments {
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print the stable machine format (JSON) instead of a table.")
     var json = false
-}
-
-extension DatabaseOptions: FastLaneGroup {
-    static var unset: Self {
-        var options = Self()
-        options.path = nil
-        return options
-    }
-
-    static var fastLaneOptions: [String: FastLaneOption<Self>] { ["db": .optional(\.path)] }
-}
-
-extension FeedOptions: FastLaneGroup {
-    static var unset: Self {
-        var options = Self()
-        options.feed = nil
-        return options
-    }
-
-    static var fastLaneOptions: [String: FastLaneOption<Self>] { ["feed": .optional(\.feed)] }
-}
-
-extension OutputOptions: FastLaneGroup {
-    static var unset: Self {
-        var options = Self()
-        options.json = false
-        return options
-    }
-
-    static var fastLaneOptions: [String: FastLaneOption<Self>] { ["json": .flag(\.json)] }
 }

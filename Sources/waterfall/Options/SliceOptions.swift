@@ -12,6 +12,32 @@ struct SliceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "How many images (with --offset).")
     var limit: Int?
 
+    /// The flags' values.
+    var flags: SliceFlags {
+        SliceFlags(page: page, pageSize: pageSize, offset: offset, limit: limit)
+    }
+
+    /// Whether any of the flags was given.
+    var isGiven: Bool { flags.isGiven }
+
+    func validate() throws {
+        try flags.validate()
+    }
+
+    /// The images asked for: page 0 when no flag was given.
+    var slice: (offset: Int, limit: Int) { flags.slice }
+
+    /// "page 3" or "images from offset 120", for messages.
+    var name: String { flags.name }
+}
+
+/// The values of the slice flags, and which images they mean.
+struct SliceFlags: Equatable {
+    var page: Int?
+    var pageSize: Int?
+    var offset: Int?
+    var limit: Int?
+
     /// Images per page when --page-size is not given.
     static let defaultPageSize = 50
 
@@ -49,18 +75,8 @@ struct SliceOptions: ParsableArguments {
         if let offset { return "images from offset \(offset)" }
         return "page \(page ?? 0)"
     }
-}
 
-extension SliceOptions: FastLaneGroup {
-    static var unset: Self {
-        var options = Self()
-        options.page = nil
-        options.pageSize = nil
-        options.offset = nil
-        options.limit = nil
-        return options
-    }
-
+    /// The flags by long name, for the fast lane.
     static var fastLaneOptions: [String: FastLaneOption<Self>] {
         [
             "page": .optional(\.page, unconditional: true),
