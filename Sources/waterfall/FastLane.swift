@@ -32,23 +32,35 @@ enum FastLane {
     }
 }
 
+/// Fields the fast lane can set by long option name: a command's request, or the flags of one
+/// of its option groups. Plain `switch`es, no tables or key paths: in a fresh process every
+/// generic type and key path the Swift runtime instantiates costs tens of microseconds.
+protocol FastLaneFields {
+    /// How the option `name` takes its value, or `nil` when these fields have no such option.
+    static func kind(of name: Substring) -> FastLaneOptionKind?
+    /// Stores the option's value (`nil` for a flag); `false` when the value does not parse as
+    /// ArgumentParser would parse it.
+    mutating func set(_ name: Substring, _ value: String?) -> Bool
+}
+
 /// A command's values in plain fields, which the fast lane can fill.
-protocol FastLaneRequest: Equatable, Sendable {
+protocol FastLaneRequest: FastLaneFields, Equatable, Sendable {
     /// No option given.
     init()
-    /// Its options by long name (without the dashes).
-    static var fastLaneOptions: [String: FastLaneOption<Self>] { get }
+    /// Options without a default, which the command line must give.
+    static var requiredOptions: [Substring] { get }
     /// The checks ArgumentParser runs after parsing (the option groups' and the command's).
     func validate() throws
     func run() throws
 }
 
 extension FastLaneRequest {
+    static var requiredOptions: [Substring] { [] }
+
     /// The request `arguments` give, or `nil` when the fast lane leaves them to ArgumentParser.
     static func parse(fastLane arguments: [String]) -> Self? {
-        let options = fastLaneOptions
         var request = Self()
-        var given = Set<Substring>()
+        var given: [Substring] = []
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
@@ -60,11 +72,12 @@ extension FastLaneRequest {
                 value = String(name[name.index(after: equals)...])
                 name = name[..<equals]
             }
-            guard let option = options[String(name)], given.insert(name).inserted else { return nil }
-            switch option.kind {
+            guard let kind = kind(of: name), !given.contains(name) else { return nil }
+            given.append(name)
+            switch kind {
             case .flag:
                 guard value == nil else { return nil }
-            case .value(let unconditional, _):
+            case .value(let unconditional):
                 if value == nil, index < arguments.endIndex {
                     value = arguments[index]
                     index += 1
@@ -76,11 +89,9 @@ extension FastLaneRequest {
                     return nil
                 }
             }
-            guard option.apply(&request, value ?? "") else { return nil }
+            guard request.set(name, value) else { return nil }
         }
-        for (name, option) in options where option.isRequired && !given.contains(Substring(name)) {
-            return nil
-        }
+        guard requiredOptions.allSatisfy(given.contains) else { return nil }
         do {
             try request.validate()
         } catch {
@@ -94,60 +105,25 @@ extension FastLaneRequest {
 enum FastLaneOptionKind {
     case flag
     /// `unconditional`: the next argument is the value even if it starts with a dash.
-    case value(unconditional: Bool, required: Bool)
+    case value(unconditional: Bool)
 }
 
-/// One long option of a fast-lane request: how it takes its value and where it stores it.
-struct FastLaneOption<Request> {
-    let kind: FastLaneOptionKind
-    /// Stores the value (ignored for flags); `false` when it does not parse.
-    let apply: (inout Request, String) -> Bool
+/// Parses `text` as ArgumentParser parses a `T` option into `field`; `false` if it does not parse.
+func assign<T: ExpressibleByArgument>(_ text: String?, to field: inout T?) -> Bool {
+    guard let value = text.flatMap(T.init(argument:)) else { return false }
+    field = value
+    return true
+}
 
-    var isRequired: Bool {
-        if case .value(_, true) = kind { return true }
-        return false
-    }
+/// The same for an option without a default.
+func assign<T: ExpressibleByArgument>(_ text: String?, to field: inout T) -> Bool {
+    guard let value = text.flatMap(T.init(argument:)) else { return false }
+    field = value
+    return true
+}
 
-    /// An `@Option var name: T?`, parsed as ArgumentParser parses `T`.
-    static func optional<T: ExpressibleByArgument>(
-        _ path: WritableKeyPath<Request, T?>, unconditional: Bool = false
-    ) -> Self {
-        Self(kind: .value(unconditional: unconditional, required: false)) { request, text in
-            guard let value = T(argument: text) else { return false }
-            request[keyPath: path] = value
-            return true
-        }
-    }
-
-    /// An `@Option var name: T` without a default: the command line must give it.
-    static func required<T: ExpressibleByArgument>(
-        _ path: WritableKeyPath<Request, T>, unconditional: Bool = false
-    ) -> Self {
-        Self(kind: .value(unconditional: unconditional, required: true)) { request, text in
-            guard let value = T(argument: text) else { return false }
-            request[keyPath: path] = value
-            return true
-        }
-    }
-
-    /// A `@Flag var name = false`.
-    static func flag(_ path: WritableKeyPath<Request, Bool>) -> Self {
-        Self(kind: .flag) { request, _ in
-            request[keyPath: path] = true
-            return true
-        }
-    }
-
-    /// The same option, reached through a field of `Outer` (the flags of an option group).
-    func within<Outer>(_ group: WritableKeyPath<Outer, Request>) -> FastLaneOption<Outer> {
-        let apply = self.apply
-        return FastLaneOption<Outer>(kind: kind) { outer, text in apply(&outer[keyPath: group], text) }
-    }
-
-    /// Several tables of options as one.
-    static func table(_ parts: [String: Self]...) -> [String: Self] {
-        parts.reduce(into: [:]) { table, part in
-            table.merge(part) { _, _ in preconditionFailure("two tables declare the same option") }
-        }
-    }
+/// Sets a flag that was given; `true`, as a flag has no value to refuse.
+func raise(_ flag: inout Bool) -> Bool {
+    flag = true
+    return true
 }

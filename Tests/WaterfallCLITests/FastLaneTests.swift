@@ -77,7 +77,7 @@ import WaterfallTestSupport
 
     @Test(arguments: ["page", "viewport"])
     func everyOptionWithAwkwardValuesParsesAsArgumentParserParsesIt(command: String) throws {
-        let options = try #require(FastLane.commands[command]).optionNames
+        let options = optionNames(of: command)
         let base = ["--db", "a.sqlite", command, "--layout", "phone"] + (command == "page" ? [] : ["--y", "0", "--height", "100"])
         var accepted = 0
         for name in options {
@@ -92,7 +92,7 @@ import WaterfallTestSupport
 
     @Test(arguments: ["page", "viewport"])
     func whatTheFastLaneAcceptsArgumentParserParsesTheSameWay(command: String) throws {
-        let options = try #require(FastLane.commands[command]).optionNames
+        let options = optionNames(of: command)
         var random = SeededGenerator(seed: 5)
         var accepted = 0
         for _ in 0..<250 {
@@ -106,10 +106,11 @@ import WaterfallTestSupport
     @Test(arguments: ["page", "viewport"])
     func theFastLaneKnowsEveryOptionOfTheCommand(command: String) throws {
         let type = try #require(FastLane.commands[command])
-        let subcommand: any ParsableCommand.Type = command == "page" ? WaterfallCommand.Page.self : WaterfallCommand.Viewport.self
-        let help = WaterfallCommand.helpMessage(for: subcommand, columns: 10_000)
-        let documented = Set(help.split(whereSeparator: { !$0.isLetter && $0 != "-" }).filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2)) })
-        #expect(documented.subtracting(["help", "version"]) == Set(type.optionNames))
+        let options = optionNames(of: command)
+        #expect(options.count >= 20)
+        for name in options {
+            #expect(type.kind(of: Substring(name)) != nil, "--\(name)")
+        }
     }
 
     @Test func helpErrorsAndOtherCommandsAreLeftToArgumentParser() {
@@ -125,7 +126,10 @@ import WaterfallTestSupport
     }
 }
 
-extension FastLaneRequest {
-    /// The long names of the command's options.
-    static var optionNames: [String] { Array(fastLaneOptions.keys) }
+/// The long names of a command's options, as ArgumentParser's help lists them.
+func optionNames(of command: String) -> [String] {
+    let subcommand: any ParsableCommand.Type = command == "page" ? WaterfallCommand.Page.self : WaterfallCommand.Viewport.self
+    let help = WaterfallCommand.helpMessage(for: subcommand, columns: 10_000)
+    let names = help.split(whereSeparator: { !$0.isLetter && $0 != "-" }).filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2)) }
+    return Array(Set(names).subtracting(["help", "version"])).sorted()
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waterfall
 import WaterfallTestSupport
 
 @testable import waterfall
@@ -84,6 +85,43 @@ import WaterfallTestSupport
                 #expect((object["size"] as? NSNumber)?.doubleValue == leaf.size)
                 #expect(object["note"] as? String == leaf.note)
                 #expect((object["tags"] as? [Int]) == leaf.tags)
+            }
+        }
+    }
+}
+
+/// `page` and `viewport` write their JSON directly (`JSONWriter.swift`); it must be the bytes
+/// their `Encodable` form encodes to.
+@Suite struct JSONWritableTests {
+    @Test func pagesAndViewportsWriteWhatTheyEncode() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        var images: [String] = []
+        var random = SeededGenerator(seed: 8)
+        for index in 0..<300 {
+            let section = ["\"2024\"", "\"é 📷\"", "\"a\\\"b\\\\c\"", "null"].randomElement(using: &random)!
+            let url = Bool.random(using: &random) ? "\"https://example.com/\(index).jpg\"" : "null"
+            images.append(#"{"id": "i\#(index)\u2028", "width": \#(Int.random(in: 1...4000, using: &random)), "height": \#(Int.random(in: 1...4000, using: &random)), "section": \#(section), "url": \#(url)}"#)
+        }
+        let feed = try folder.write(#"{"feed": "f", "images": [\#(images.joined(separator: ","))]}"#, to: "feed.json")
+        let service = try WaterfallService.open(path: folder.path("db.sqlite"))
+        _ = try service.importFeed(contentsOf: feed, options: .init())
+        let configurations = [
+            LayoutConfiguration(columns: 3, width: 375.5, headerHeight: 44, footerHeight: 12.25, scale: 3),
+            LayoutConfiguration(columns: 1, width: 320, order: .rightToLeft),
+        ]
+        func expectSame(_ value: some JSONWritable) throws {
+            var json = JSONWriter()
+            try value.write(to: &json)
+            #expect(String(decoding: json.bytes, as: UTF8.self) == (try OrderedJSONEncoder().encode(value)))
+        }
+        for configuration in configurations {
+            for offset in [0, 17, 250, 299] {
+                try expectSame(try service.page(feed: nil, layout: .inline(configuration), offset: offset, limit: 60))
+            }
+            for y in [0.0, 1234.5, 40_000] {
+                try expectSame(try service.viewport(feed: "f", layout: .inline(configuration), y: y, height: 900))
+                try expectSame(try service.viewport(feed: "f", layout: .inline(configuration), y: y, height: 900, pinOffset: 20))
             }
         }
     }

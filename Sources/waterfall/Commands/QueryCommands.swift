@@ -84,11 +84,21 @@ struct PageRequest: FastLaneRequest {
         Terminal.print("feed \(cell(result.feed)), revision \(result.revision), layout \(cell(result.layout ?? "(inline)")): \(result.items.count) of \(result.totalItems) images, content height \(points(result.contentHeight)), \(next)")
     }
 
-    static var fastLaneOptions: [String: FastLaneOption<Self>] {
-        FastLaneOption.table(
-            ["db": .optional(\.database), "feed": .optional(\.feed), "json": .flag(\.json)],
-            LayoutFlags.fastLaneOptions.mapValues { $0.within(\.layout) },
-            SliceFlags.fastLaneOptions.mapValues { $0.within(\.slice) })
+    static func kind(of name: Substring) -> FastLaneOptionKind? {
+        switch name {
+        case "db", "feed": .value(unconditional: false)
+        case "json": .flag
+        default: LayoutFlags.kind(of: name) ?? SliceFlags.kind(of: name)
+        }
+    }
+
+    mutating func set(_ name: Substring, _ value: String?) -> Bool {
+        switch name {
+        case "db": assign(value, to: &database)
+        case "feed": assign(value, to: &feed)
+        case "json": raise(&json)
+        default: LayoutFlags.kind(of: name) != nil ? layout.set(name, value) : slice.set(name, value)
+        }
     }
 }
 
@@ -120,14 +130,28 @@ struct ViewportRequest: FastLaneRequest {
         Terminal.print("feed \(cell(result.feed)), revision \(result.revision): \(result.items.count) images meet y \(points(y))…\(points(y + height)) of content height \(points(result.contentHeight))")
     }
 
-    static var fastLaneOptions: [String: FastLaneOption<Self>] {
-        FastLaneOption.table(
-            [
-                "db": .optional(\.database), "feed": .optional(\.feed), "json": .flag(\.json),
-                "y": .required(\.y, unconditional: true), "height": .required(\.height, unconditional: true),
-                "pin-headers": .flag(\.pinHeaders), "pin-offset": .optional(\.pinOffset, unconditional: true),
-            ],
-            LayoutFlags.fastLaneOptions.mapValues { $0.within(\.layout) })
+    static var requiredOptions: [Substring] { ["y", "height"] }
+
+    static func kind(of name: Substring) -> FastLaneOptionKind? {
+        switch name {
+        case "db", "feed": .value(unconditional: false)
+        case "y", "height", "pin-offset": .value(unconditional: true)
+        case "json", "pin-headers": .flag
+        default: LayoutFlags.kind(of: name)
+        }
+    }
+
+    mutating func set(_ name: Substring, _ value: String?) -> Bool {
+        switch name {
+        case "db": assign(value, to: &database)
+        case "feed": assign(value, to: &feed)
+        case "y": assign(value, to: &y)
+        case "height": assign(value, to: &height)
+        case "pin-offset": assign(value, to: &pinOffset)
+        case "json": raise(&json)
+        case "pin-headers": raise(&pinHeaders)
+        default: layout.set(name, value)
+        }
     }
 }
 

@@ -118,23 +118,38 @@ struct ConfigurationFlags: Equatable {
         }
     }
 
-    /// The flags by long name, for the fast lane.
-    static var fastLaneOptions: [String: FastLaneOption<Self>] {
-        [
-            "columns": .optional(\.columns, unconditional: true),
-            "width": .optional(\.width, unconditional: true),
-            "column-spacing": .optional(\.columnSpacing, unconditional: true),
-            "row-spacing": .optional(\.rowSpacing, unconditional: true),
-            "inset": .optional(\.inset),
-            "header-height": .optional(\.headerHeight, unconditional: true),
-            "footer-height": .optional(\.footerHeight, unconditional: true),
-            "header-inset": .optional(\.headerInset),
-            "footer-inset": .optional(\.footerInset),
-            "caption-height": .optional(\.captionHeight, unconditional: true),
-            "min-content-height": .optional(\.minimumContentHeight, unconditional: true),
-            "order": .optional(\.order),
-            "scale": .optional(\.scale, unconditional: true),
-        ]
+}
+
+extension ConfigurationFlags: FastLaneFields {
+    static func kind(of name: Substring) -> FastLaneOptionKind? {
+        switch name {
+        case "columns", "width", "column-spacing", "row-spacing", "header-height", "footer-height", "caption-height",
+             "min-content-height", "scale":
+            .value(unconditional: true)
+        case "inset", "header-inset", "footer-inset", "order":
+            .value(unconditional: false)
+        default:
+            nil
+        }
+    }
+
+    mutating func set(_ name: Substring, _ value: String?) -> Bool {
+        switch name {
+        case "columns": assign(value, to: &columns)
+        case "width": assign(value, to: &width)
+        case "column-spacing": assign(value, to: &columnSpacing)
+        case "row-spacing": assign(value, to: &rowSpacing)
+        case "inset": assign(value, to: &inset)
+        case "header-height": assign(value, to: &headerHeight)
+        case "footer-height": assign(value, to: &footerHeight)
+        case "header-inset": assign(value, to: &headerInset)
+        case "footer-inset": assign(value, to: &footerInset)
+        case "caption-height": assign(value, to: &captionHeight)
+        case "min-content-height": assign(value, to: &minimumContentHeight)
+        case "order": assign(value, to: &order)
+        case "scale": assign(value, to: &scale)
+        default: false
+        }
     }
 }
 
@@ -179,11 +194,14 @@ struct LayoutFlags: Equatable {
         }
         return .inline(try configuration.configuration())
     }
+}
 
-    /// The flags by long name, for the fast lane.
-    static var fastLaneOptions: [String: FastLaneOption<Self>] {
-        FastLaneOption.table(
-            ["layout": .optional(\.layout)],
-            ConfigurationFlags.fastLaneOptions.mapValues { $0.within(\.configuration) })
+extension LayoutFlags: FastLaneFields {
+    static func kind(of name: Substring) -> FastLaneOptionKind? {
+        name == "layout" ? .value(unconditional: false) : ConfigurationFlags.kind(of: name)
+    }
+
+    mutating func set(_ name: Substring, _ value: String?) -> Bool {
+        name == "layout" ? assign(value, to: &layout) : configuration.set(name, value)
     }
 }

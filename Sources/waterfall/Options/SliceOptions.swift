@@ -75,14 +75,20 @@ struct SliceFlags: Equatable {
         if let offset { return "images from offset \(offset)" }
         return "page \(page ?? 0)"
     }
+}
 
-    /// The flags by long name, for the fast lane.
-    static var fastLaneOptions: [String: FastLaneOption<Self>] {
-        [
-            "page": .optional(\.page, unconditional: true),
-            "page-size": .optional(\.pageSize, unconditional: true),
-            "offset": .optional(\.offset, unconditional: true),
-            "limit": .optional(\.limit, unconditional: true),
-        ]
+extension SliceFlags: FastLaneFields {
+    static func kind(of name: Substring) -> FastLaneOptionKind? {
+        ["page", "page-size", "offset", "limit"].contains(name) ? .value(unconditional: true) : nil
+    }
+
+    mutating func set(_ name: Substring, _ value: String?) -> Bool {
+        switch name {
+        case "page": assign(value, to: &page)
+        case "page-size": assign(value, to: &pageSize)
+        case "offset": assign(value, to: &offset)
+        case "limit": assign(value, to: &limit)
+        default: false
+        }
     }
 }

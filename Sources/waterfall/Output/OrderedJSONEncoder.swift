@@ -18,9 +18,11 @@ struct OrderedJSONEncoder {
 
 /// The output under construction and the containers still open, outermost first.
 private final class JSONStream {
-    var bytes: [UInt8] = []
+    // Unchecked: every access is a short, non-overlapping call on this one thread, and the
+    // runtime's exclusivity checks cost more than the writing.
+    @exclusivity(unchecked) var bytes: [UInt8] = []
     /// For each open container: whether it is an object, and whether it holds a value yet.
-    var open: [(isObject: Bool, isEmpty: Bool)] = []
+    @exclusivity(unchecked) var open: [(isObject: Bool, isEmpty: Bool)] = []
 
     init() {
         bytes.reserveCapacity(16_384)
@@ -79,39 +81,12 @@ private final class JSONStream {
         bytes.append(contentsOf: "null".utf8)
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped (and U+2028,
-    /// U+2029, which JavaScript once did not allow in strings).
     func writeString(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": bytes.append(contentsOf: "\\\"".utf8)
-            case "\\": bytes.append(contentsOf: "\\\\".utf8)
-            case "\n": bytes.append(contentsOf: "\\n".utf8)
-            case "\r": bytes.append(contentsOf: "\\r".utf8)
-            case "\t": bytes.append(contentsOf: "\\t".utf8)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    bytes.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-                } else {
-                    bytes.append(contentsOf: UTF8.encode(scalar)!)
-                }
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONWriter.append(string: text, to: &bytes)
     }
 
-    /// A JSON number: integral values without a fraction, others in Swift's shortest round-trip form.
     func writeNumber(_ value: Double) throws {
-        guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "JSON has no \(value)"))
-        }
-        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
-            bytes.append(contentsOf: String(Int64(value)).utf8)
-        } else {
-            bytes.append(contentsOf: "\(value)".utf8)
-        }
+        try JSONWriter.append(number: value, to: &bytes)
     }
 }
 

@@ -57,4 +57,15 @@ enum Terminal {
             fail("cannot encode the output as JSON: \(error).", status: 1)
         }
     }
+
+    /// The same for an answer that writes its own JSON.
+    static func printJSON(_ value: some JSONWritable) {
+        do {
+            var json = JSONWriter()
+            try value.write(to: &json)
+            print(String(decoding: json.bytes, as: UTF8.self))
+        } catch {
+            fail("cannot encode the output as JSON: \(error).", status: 1)
+        }
+    }
 }
