@@ -49,13 +49,11 @@ public struct CatalogDatabase: Sendable {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             let journalMode = try migrate(queue, path: path)
-            if !isNew {
-                if journalMode.lowercased() != "wal" {
-                    // Needs the file to itself: while another process is still writing its first
-                    // import, this fails at once and the file stays in rollback mode until a later
-                    // open (the command itself then waits on locks as usual).
-                    try? queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-                }
+            if !isNew && journalMode.lowercased() != "wal" {
+                // Needs the file to itself: while another process is still writing its first
+                // import, this fails at once and the file stays in rollback mode until a later
+                // open (the command itself then waits on locks as usual).
+                try? queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             }
             return CatalogDatabase(writer: queue, path: path, switchesToWALAfterWrite: isNew)
         } catch let error as StoreError {

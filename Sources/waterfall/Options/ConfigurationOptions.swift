@@ -117,7 +117,6 @@ struct ConfigurationFlags: Equatable {
             throw ValidationError("\(flag) takes one number or four comma-separated numbers (top,left,bottom,right), got \"\(text)\".")
         }
     }
-
 }
 
 extension ConfigurationFlags: FastLaneFields {
