@@ -154,16 +154,7 @@ extension PlacedSupplement: JSONWritable {
 extension LayoutPage: JSONWritable {
     func write(to json: inout JSONWriter) throws {
         json.beginObject()
-        json.key("feed")
-        json.string(feed)
-        json.key("revision")
-        json.integer(revision)
-        json.key("layout")
-        json.string(layout)
-        json.key("contentHeight")
-        try json.number(contentHeight)
-        json.key("totalItems")
-        json.integer(totalItems)
+        try json.answer(feed: feed, revision: revision, layout: layout, contentHeight: contentHeight, totalItems: totalItems)
         json.key("nextOffset")
         if let nextOffset { json.integer(nextOffset) } else { json.null() }
         try json.elements(items: items, headers: headers, footers: footers)
@@ -174,16 +165,7 @@ extension LayoutPage: JSONWritable {
 extension ViewportPage: JSONWritable {
     func write(to json: inout JSONWriter) throws {
         json.beginObject()
-        json.key("feed")
-        json.string(feed)
-        json.key("revision")
-        json.integer(revision)
-        json.key("layout")
-        json.string(layout)
-        json.key("contentHeight")
-        try json.number(contentHeight)
-        json.key("totalItems")
-        json.integer(totalItems)
+        try json.answer(feed: feed, revision: revision, layout: layout, contentHeight: contentHeight, totalItems: totalItems)
         json.key("y")
         try json.number(y)
         json.key("height")
@@ -204,6 +186,20 @@ extension JSONWriter {
         try number(frame.width)
         key("height")
         try number(frame.height)
+    }
+
+    /// The first members of a page or viewport: which feed, revision and layout, and its size.
+    fileprivate mutating func answer(feed: String, revision: Int64, layout: String?, contentHeight: Double, totalItems: Int) throws {
+        key("feed")
+        string(feed)
+        key("revision")
+        integer(revision)
+        key("layout")
+        string(layout)
+        key("contentHeight")
+        try number(contentHeight)
+        key("totalItems")
+        integer(totalItems)
     }
 
     /// The members `items`, `headers` and `footers` of a page or viewport.
