@@ -42,12 +42,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [
-                // Release builds on Linux are fully static executables (issue 5 times whole
-                // processes): no dynamic loader binding the C++ runtime, libc and SQLite
-                // (3 million instructions a run), no relocations, fewer pages touched; a page
-                // query starts in two thirds of the time. glibc's user-database functions
-                // (which the linker warns about) are not used by Waterfall.
-                .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release)),
+                // Release builds on Linux start faster (issue 5 times whole processes): a
+                // position-dependent executable, which the loader need not relocate (about 84,000
+                // relocations with the Swift runtime linked in, 1 ms a run), exporting no symbols
+                // (the static Swift runtime asks for -export-dynamic, and every symbol the shared
+                // libraries bind then searches 8,000 more names). Benchmarks/compare.sh goes
+                // further and links a fully static executable.
+                .unsafeFlags(
+                    ["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"],
+                    .when(platforms: [.linux], configuration: .release)),
             ]),
 
         // Build-time tool: turns Migrations/*.sql into Swift string literals compiled into the store.
