@@ -2,7 +2,12 @@
 # Measures Waterfall at a million images against the sqlite3 shell doing the bare minimum of the
 # same work, side by side in one run on one machine (issue 5). Prints a markdown table of medians.
 #
-#   Benchmarks/compare.sh [IMAGES]        # default 1,000,000; needs hyperfine, sqlite3, python3
+#   Benchmarks/compare.sh [IMAGES]        # a generated feed of IMAGES images (default 1,000,000)
+#   Benchmarks/compare.sh FEED.json       # any feed of the same shape (ids without spaces or quotes)
+#
+# Needs hyperfine, sqlite3 and python3. The images moved are picked by catalog index (5 and 9 at
+# the top; the middle one, moved after the images 50 and 80 further on), the same ids on both
+# sides.
 #
 # Waterfall is built in release mode as a fully static executable (start-up matters for
 # whole-process timings: no dynamic loader binding libstdc++, libc and SQLite at every start),
@@ -11,7 +16,7 @@
 # builds the same way and checks the binary. Work files go to Benchmarks/out/ (git-ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-images=${1:-1000000}
+source=${1:-1000000}
 out=Benchmarks/out
 mkdir -p "$out"
 for tool in hyperfine sqlite3 python3; do
@@ -21,11 +26,13 @@ done
 swift build -c release --static-swift-stdlib --scratch-path .build-release --product waterfall \
     -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors >&2
 W="$PWD/.build-release/release/waterfall"
-feed="$out/feed-$images.json"
-[ -f "$feed" ] || python3 Benchmarks/generate-feed.py "$feed" "$images"
+if [ -f "$source" ]; then
+    feed=$(realpath "$source")
+else
+    feed="$PWD/$out/feed-$source.json"
+    [ -f "$feed" ] || python3 Benchmarks/generate-feed.py "$feed" "$source"
+fi
 cd "$out"
-feed=$(basename "$feed")
-last=$((images - 100)); deep=$((images * 99 / 100)); middle=$((images / 2))
 
 yardstick_import="CREATE TABLE image(id TEXT NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL, url TEXT, section TEXT, position INTEGER NOT NULL);
 INSERT INTO image SELECT json_extract(value,'\$.id'), json_extract(value,'\$.width'), json_extract(value,'\$.height'), json_extract(value,'\$.url'), json_extract(value,'\$.section'), key FROM json_each(readfile('$feed'),'\$.images');
@@ -44,6 +51,15 @@ rm -f w.sqlite w.sqlite-wal w.sqlite-shm
 "$W" --db w.sqlite layout add phone --columns 3 --width 800 >/dev/null
 "$W" --db w.sqlite layout warm phone >/dev/null
 cp w.sqlite base.sqlite
+images=$(sqlite3 y.sqlite "SELECT count(*) FROM image")
+last=$((images - 100)); deep=$((images * 99 / 100)); middle=$((images / 2))
+id_at() {  # the id of the image at catalog index $1 (file order, for a feed of this shape)
+    "$W" --db base.sqlite images --offset "$1" --limit 1 --json \
+        | python3 -c 'import json, sys; print(json.load(sys.stdin)["images"][0]["id"])'
+}
+position_of() { sqlite3 y.sqlite "SELECT position FROM image WHERE id = '$1'"; }
+top_a=$(id_at 5); top_b=$(id_at 9)
+moved=$(id_at $middle); after_a=$(id_at $((middle + 50))); after_b=$(id_at $((middle + 80)))
 
 # 2. A page of 100 at offset 99%, warm cache.
 run page -w 5 -r 30 "$W --db w.sqlite page --layout phone --offset $deep --limit 100 --json" \
@@ -51,15 +67,15 @@ run page -w 5 -r 30 "$W --db w.sqlite page --layout phone --offset $deep --limit
 
 # 3. Two moves at the very top, then the last page: every checkpoint is invalid.
 run invalidated -w 1 -r 5 \
-    --prepare "bash -c 'cp base.sqlite w.sqlite; rm -f w.sqlite-wal w.sqlite-shm; $W --db w.sqlite move img-5 --to 0 >/dev/null; $W --db w.sqlite move img-9 --to 0 >/dev/null'" \
+    --prepare "bash -c 'cp base.sqlite w.sqlite; rm -f w.sqlite-wal w.sqlite-shm; $W --db w.sqlite move $top_a --to 0 >/dev/null; $W --db w.sqlite move $top_b --to 0 >/dev/null'" \
     "$W --db w.sqlite page --layout phone --offset $last --limit 100 --json" \
     "sqlite3 y.sqlite 'SELECT width, height FROM image ORDER BY position'"
 
 # 4. Two moves of one image in the middle (two processes each side).
-echo "UPDATE image SET position = $middle + 50.5 WHERE id = 'img-$middle';" > update-1.sql
-echo "UPDATE image SET position = $middle + 80.5 WHERE id = 'img-$middle';" > update-2.sql
+echo "UPDATE image SET position = $(position_of "$after_a") + 0.5 WHERE id = '$moved';" > update-1.sql
+echo "UPDATE image SET position = $(position_of "$after_b") + 0.5 WHERE id = '$moved';" > update-2.sql
 run moves -w 1 -r 10 --prepare "bash -c 'cp base.sqlite w.sqlite; rm -f w.sqlite-wal w.sqlite-shm'" \
-    "bash -c '$W --db w.sqlite move img-$middle --after img-$((middle + 50)) >/dev/null && $W --db w.sqlite move img-$middle --after img-$((middle + 80)) >/dev/null'" \
+    "bash -c '$W --db w.sqlite move $moved --after $after_a >/dev/null && $W --db w.sqlite move $moved --after $after_b >/dev/null'" \
     "bash -c 'sqlite3 y.sqlite < update-1.sql && sqlite3 y.sqlite < update-2.sql'"
 
 # 5. Re-import of the unchanged feed, against the first import.
