@@ -11,34 +11,25 @@ struct JSONWriter {
         bytes.reserveCapacity(16_384)
     }
 
-    mutating func beginObject() {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma = false
-    }
+    mutating func beginObject() { begin(UInt8(ascii: "{")) }
+    mutating func endObject() { end(UInt8(ascii: "}")) }
+    mutating func beginArray() { begin(UInt8(ascii: "[")) }
+    mutating func endArray() { end(UInt8(ascii: "]")) }
 
-    mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
-    }
-
-    mutating func beginArray() {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        needsComma = false
-    }
-
-    mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
-        needsComma = true
-    }
-
-    /// An object's key; its value comes next.
+    /// An object's key known when compiling (plain ASCII, written as is); its value comes next.
     mutating func key(_ key: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: "\":".utf8)
+        needsComma = false
+    }
+
+    /// Any object key, escaped; its value comes next.
+    mutating func key(_ key: String) {
+        separate()
+        Self.append(string: key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -110,6 +101,17 @@ struct JSONWriter {
 
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+    }
+
+    private mutating func begin(_ bracket: UInt8) {
+        separate()
+        bytes.append(bracket)
+        needsComma = false
+    }
+
+    private mutating func end(_ bracket: UInt8) {
+        bytes.append(bracket)
         needsComma = true
     }
 }

@@ -12,26 +12,24 @@ struct OrderedJSONEncoder {
         let stream = JSONStream()
         try stream.encode(value, depth: 0)
         stream.close(downTo: 0)
-        return String(decoding: stream.bytes, as: UTF8.self)
+        return String(decoding: stream.json.bytes, as: UTF8.self)
     }
 }
 
-/// The output under construction and the containers still open, outermost first.
+/// A ``JSONWriter`` and the containers still open in it, outermost first: the writer places
+/// commas and brackets, the stream decides when a container ends (when something shallower
+/// writes next).
 private final class JSONStream {
     // Unchecked: every access is a short, non-overlapping call on this one thread, and the
     // runtime's exclusivity checks cost more than the writing.
-    @exclusivity(unchecked) var bytes: [UInt8] = []
-    /// For each open container: whether it is an object, and whether it holds a value yet.
-    @exclusivity(unchecked) var open: [(isObject: Bool, isEmpty: Bool)] = []
-
-    init() {
-        bytes.reserveCapacity(16_384)
-    }
+    @exclusivity(unchecked) var json = JSONWriter()
+    /// For each open container, whether it is an object (else an array).
+    @exclusivity(unchecked) var open: [Bool] = []
 
     /// Closes the containers at `depth` and deeper: something shallower writes next.
     func close(downTo depth: Int) {
         while open.count > depth {
-            bytes.append(open.removeLast().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+            if open.removeLast() { json.endObject() } else { json.endArray() }
         }
     }
 
@@ -43,50 +41,36 @@ private final class JSONStream {
             return
         }
         precondition(open.count == depth, "OrderedJSONEncoder: a value encoded out of order")
-        open.append((isObject, true))
-        bytes.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        open.append(isObject)
+        if isObject { json.beginObject() } else { json.beginArray() }
     }
 
     /// Starts the next value of the container at `depth`: closes what the previous value left
-    /// open, then writes the separator and, in an object, the key.
+    /// open, then writes the key in an object (the writer places the comma).
     func startMember(key: String?, depth: Int) {
         close(downTo: depth + 1)
         precondition(open.count == depth + 1, "OrderedJSONEncoder: a value encoded out of order")
-        if !open[depth].isEmpty { bytes.append(UInt8(ascii: ",")) }
-        open[depth].isEmpty = false
-        if let key {
-            writeString(key)
-            bytes.append(UInt8(ascii: ":"))
-        }
+        if let key { json.key(key) }
     }
 
     /// Writes the value at `depth`: scalars directly, anything else through its `encode(to:)`.
     func encode(_ value: some Encodable, depth: Int) throws {
         switch value {
-        case let text as String: writeString(text)
-        case let number as Double: try writeNumber(number)
-        case let flag as Bool: bytes.append(contentsOf: (flag ? "true" : "false").utf8)
-        case let number as Int: bytes.append(contentsOf: String(number).utf8)
-        case let number as Int64: bytes.append(contentsOf: String(number).utf8)
-        case let number as Int32: bytes.append(contentsOf: String(number).utf8)
+        case let text as String: json.string(text)
+        case let number as Double: try json.number(number)
+        case let flag as Bool: json.bool(flag)
+        case let number as Int: json.integer(number)
+        case let number as Int64: json.integer(number)
+        case let number as Int32: json.integer(number)
         default:
-            let start = bytes.count
+            let start = json.bytes.count
             try value.encode(to: StreamEncoder(stream: self, depth: depth))
             // A value that asked for no container at all is an empty object, as in Foundation.
-            if bytes.count == start { bytes.append(contentsOf: "{}".utf8) }
+            if json.bytes.count == start {
+                json.beginObject()
+                json.endObject()
+            }
         }
-    }
-
-    func writeNull() {
-        bytes.append(contentsOf: "null".utf8)
-    }
-
-    func writeString(_ text: String) {
-        JSONWriter.append(string: text, to: &bytes)
-    }
-
-    func writeNumber(_ value: Double) throws {
-        try JSONWriter.append(number: value, to: &bytes)
     }
 }
 
@@ -119,7 +103,7 @@ private struct KeyedStreamContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
     mutating func encodeNil(forKey key: Key) throws {
         stream.startMember(key: key.stringValue, depth: depth)
-        stream.writeNull()
+        stream.json.null()
     }
 
     mutating func encode(_ value: some Encodable, forKey key: Key) throws {
@@ -161,7 +145,7 @@ private struct UnkeyedStreamContainer: UnkeyedEncodingContainer {
 
     mutating func encodeNil() throws {
         stream.startMember(key: nil, depth: depth)
-        stream.writeNull()
+        stream.json.null()
         count += 1
     }
 
@@ -196,7 +180,7 @@ private struct SingleValueStreamContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil() throws {
-        stream.writeNull()
+        stream.json.null()
     }
 
     mutating func encode(_ value: some Encodable) throws {

@@ -51,19 +51,21 @@ enum Terminal {
     /// Encodes `value` as the stable machine format: compact JSON, keys in a fixed order, one
     /// document per line.
     static func printJSON(_ value: some Encodable) {
-        do {
-            print(try OrderedJSONEncoder().encode(value))
-        } catch {
-            fail("cannot encode the output as JSON: \(error).", status: 1)
-        }
+        printJSON { try OrderedJSONEncoder().encode(value) }
     }
 
     /// The same for an answer that writes its own JSON.
     static func printJSON(_ value: some JSONWritable) {
-        do {
+        printJSON {
             var json = JSONWriter()
             try value.write(to: &json)
-            print(String(decoding: json.bytes, as: UTF8.self))
+            return String(decoding: json.bytes, as: UTF8.self)
+        }
+    }
+
+    private static func printJSON(_ encode: () throws -> String) {
+        do {
+            print(try encode())
         } catch {
             fail("cannot encode the output as JSON: \(error).", status: 1)
         }
