@@ -44,17 +44,7 @@ extension JSONScanner {
         let start = pos + 1
         var index = start
         while true {
-            #if _endian(little)
-            if end - index >= 8 {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                let special = JSONScanner.specialBytes(word)
-                if special == 0 {
-                    index += 8
-                    continue
-                }
-                index += special.trailingZeroBitCount >> 3
-            }
-            #endif
+            index = skippingPlainWords(from: index)
             guard index < end else { break }
             let byte = base[index]
             if byte &- 0x20 < 0x5F && byte != 0x5C {
@@ -103,18 +93,8 @@ extension JSONScanner {
         while true {
             // The hot loop: plain printable ASCII and valid multi-byte sequences.
             while index < end {
-                #if _endian(little)
-                if end - index >= 8 {
-                    // Eight bytes at a time while none is special (quote, backslash, control, ≥ 0x7F).
-                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                    let special = JSONScanner.specialBytes(word)
-                    if special == 0 {
-                        index += 8
-                        continue
-                    }
-                    index += special.trailingZeroBitCount >> 3
-                }
-                #endif
+                index = skippingPlainWords(from: index)
+                guard index < end else { break }
                 let byte = base[index]
                 if byte &- 0x20 < 0x5F {
                     if byte == 0x22 || byte == 0x5C { break }
@@ -207,6 +187,22 @@ extension JSONScanner {
             index = pos
             runStart = pos
         }
+    }
+
+    /// `index` moved eight bytes at a time past string bytes that need no attention (none is
+    /// `"`, `\`, a control character or at least 0x7F): to the first such byte of the first word
+    /// that has one, else to fewer than eight bytes before `end`.
+    @inline(__always)
+    func skippingPlainWords(from index: Int) -> Int {
+        var index = index
+        #if _endian(little)
+        while end - index >= 8 {
+            let special = Self.specialBytes(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            if special != 0 { return index + special.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        #endif
+        return index
     }
 
     /// A mask with the high bit set in (at least) the lowest byte of `word` that is `"`, `\`,
