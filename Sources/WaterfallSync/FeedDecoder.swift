@@ -47,7 +47,7 @@ public struct FeedDecoder: Sendable {
     /// - Complexity: O(n) in the file's size; memory O(1) besides the result and the
     ///   duplicate-id index.
     public func decode(contentsOf path: String, format: FeedFormat) throws(SyncError) -> FeedDocument {
-        let name = path == "-" ? "standard input" : Display.fileName(path)
+        let name = FileReader.displayName(of: path)
         let file = try FileReader(path: path, name: name, maximumBytes: limits.fileBytes, chunkSize: chunkSize, progress: progress)
         let parser = FeedParser(
             scanner: JSONScanner(file: file, source: name, limits: limits), limits: limits,
@@ -60,11 +60,7 @@ public struct FeedDecoder: Sendable {
     /// - Throws: `SyncError` of kind `invalidData` for anything wrong in `bytes`.
     public func decode(_ bytes: [UInt8], format: FeedFormat, source: String) throws(SyncError) -> FeedDocument {
         let source = Display.fileName(source)
-        guard bytes.count <= limits.fileBytes else {
-            throw SyncError(
-                kind: .invalidData,
-                message: "\(source): expected a file of at most \(limits.fileBytes) bytes, found \(bytes.count) bytes.")
-        }
+        try FileReader.checkSize(bytes.count, maximumBytes: limits.fileBytes, name: source)
         let limits = limits
         return try bytes.withUnsafeBufferPointer { (buffer) throws(SyncError) -> FeedDocument in
             let parser = FeedParser(

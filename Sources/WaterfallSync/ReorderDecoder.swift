@@ -23,7 +23,7 @@ public struct ReorderDecoder: Sendable {
     /// - Throws: `SyncError` of kind `fileUnreadable` when the file is missing, unreadable or
     ///   a directory, of kind `invalidData` for anything wrong inside it.
     public func decode(contentsOf path: String) throws(SyncError) -> ReorderDocument {
-        let name = path == "-" ? "standard input" : Display.fileName(path)
+        let name = FileReader.displayName(of: path)
         let file = try FileReader(path: path, name: name, maximumBytes: limits.fileBytes, chunkSize: chunkSize, progress: nil)
         let parser = ReorderParser(scanner: JSONScanner(file: file, source: name, limits: limits), limits: limits)
         return try parser.parse()
@@ -34,11 +34,7 @@ public struct ReorderDecoder: Sendable {
     /// - Throws: `SyncError` of kind `invalidData` for anything wrong in `bytes`.
     public func decode(_ bytes: [UInt8], source: String) throws(SyncError) -> ReorderDocument {
         let source = Display.fileName(source)
-        guard bytes.count <= limits.fileBytes else {
-            throw SyncError(
-                kind: .invalidData,
-                message: "\(source): expected a file of at most \(limits.fileBytes) bytes, found \(bytes.count) bytes.")
-        }
+        try FileReader.checkSize(bytes.count, maximumBytes: limits.fileBytes, name: source)
         let limits = limits
         return try bytes.withUnsafeBufferPointer { (buffer) throws(SyncError) -> ReorderDocument in
             let parser = ReorderParser(scanner: JSONScanner(bytes: buffer, source: source, limits: limits), limits: limits)

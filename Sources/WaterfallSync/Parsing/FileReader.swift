@@ -58,11 +58,13 @@ final class FileReader {
             throw FileReader.unreadable(name, EISDIR)
         }
         knownSize = type == S_IFREG ? Int(status.st_size) : nil
-        if let size = knownSize, size > maximumBytes {
-            if closesDescriptor { close(descriptor) }
-            throw SyncError(
-                kind: .invalidData,
-                message: "\(name): expected a file of at most \(maximumBytes) bytes, found \(size) bytes.")
+        if let size = knownSize {
+            do {
+                try FileReader.checkSize(size, maximumBytes: maximumBytes, name: name)
+            } catch {
+                if closesDescriptor { close(descriptor) }
+                throw error
+            }
         }
         self.name = name
         self.maximumBytes = maximumBytes
@@ -71,6 +73,20 @@ final class FileReader {
         self.chunkSize = chunkSize
         capacity = chunkSize + 16
         buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    }
+
+    /// How messages name the file at `path`: `standard input` for `-`.
+    static func displayName(of path: String) -> String {
+        path == "-" ? "standard input" : Display.fileName(path)
+    }
+
+    /// Refuses a file of `size` bytes when that is more than `maximumBytes`, naming it `name`
+    /// (for files on disk and already in memory alike).
+    static func checkSize(_ size: Int, maximumBytes: Int, name: String) throws(SyncError) {
+        guard size <= maximumBytes else {
+            throw SyncError(
+                kind: .invalidData, message: "\(name): expected a file of at most \(maximumBytes) bytes, found \(size) bytes.")
+        }
     }
 
     deinit {
