@@ -16,6 +16,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // `waterfall serve`: the HTTP front end (HTTP/1.1 on SwiftNIO), with graceful shutdown.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        // Hummingbird's own networking: the thread pool the server runs SQLite calls on.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Pure layout engine: configuration in, frames out. Imports nothing of ours, does no IO.
@@ -34,11 +39,26 @@ let package = Package(
         .target(name: "Waterfall", dependencies: ["WaterfallLayout", "WaterfallSync", "WaterfallStore"]),
         // Draws a page or a viewport as self-contained HTML or SVG (pure: answers in, text out).
         .target(name: "WaterfallRender", dependencies: ["Waterfall"]),
+        // The stable JSON formats of the answers, written once for every front end.
+        .target(name: "WaterfallJSON", dependencies: ["Waterfall"]),
+        // The HTTP front end (`waterfall serve`): routes, parameters, problem answers.
+        .target(
+            name: "WaterfallServer",
+            dependencies: [
+                "Waterfall", "WaterfallJSON",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            exclude: ["Assets"],
+            plugins: ["EmbedAssets"]),
         // The thin command-line front end.
         .executableTarget(
             name: "waterfall",
             dependencies: [
-                "Waterfall", "WaterfallRender",
+                "Waterfall", "WaterfallRender", "WaterfallJSON", "WaterfallServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [
@@ -53,9 +73,11 @@ let package = Package(
                     .when(platforms: [.linux], configuration: .release)),
             ]),
 
-        // Build-time tool: turns Migrations/*.sql into Swift string literals compiled into the store.
-        .executableTarget(name: "MigrationEmbedder"),
-        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["MigrationEmbedder"]),
+        // Build-time tool: turns files (Migrations/*.sql, the server's Assets/) into Swift string
+        // literals compiled into the binary.
+        .executableTarget(name: "FileEmbedder"),
+        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["FileEmbedder"]),
+        .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["FileEmbedder"]),
 
         .target(name: "WaterfallTestSupport", path: "Tests/WaterfallTestSupport"),
         .testTarget(name: "WaterfallLayoutTests", dependencies: ["WaterfallLayout", "WaterfallTestSupport"]),
@@ -64,6 +86,13 @@ let package = Package(
         .testTarget(name: "WaterfallTests", dependencies: ["Waterfall", "WaterfallStore", "WaterfallSync", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallRenderTests", dependencies: ["WaterfallRender", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallCLITests", dependencies: ["waterfall", "WaterfallTestSupport"]),
+        .testTarget(name: "WaterfallJSONTests", dependencies: ["WaterfallJSON", "WaterfallTestSupport"]),
+        .testTarget(
+            name: "WaterfallServerTests",
+            dependencies: [
+                "WaterfallServer", "WaterfallTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

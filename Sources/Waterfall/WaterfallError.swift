@@ -2,37 +2,93 @@ import WaterfallLayout
 import WaterfallStore
 import WaterfallSync
 
-/// A failure of a service operation: one sentence for the user, and the class that decides the
-/// command line's exit status.
-public struct WaterfallError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The class of failure; each maps to one documented exit status.
-    public enum Kind: Hashable, Sendable {
-        /// A bad request: flags that contradict each other or a value out of range (exit 64).
-        case usage
-        /// Bad input data: a malformed feed or reorder file, an unknown id, feed or layout (exit 65).
-        case invalidData
-        /// An input file that is missing or unreadable (exit 66).
-        case fileUnreadable
-        /// The database cannot be created (exit 73).
-        case cannotCreate
-        /// The database cannot be opened, read or written (exit 74).
-        case database
-        /// Anything else (exit 1).
-        case other
+/// A failure of a service operation, as facts: what was not found, which request value was out
+/// of range, what data was bad and where.
+///
+/// The service never phrases a failure for one front end: a request value is named by its
+/// ``Parameter`` and each front end says it its own way (the command line as `--pin-offset` with
+/// an exit status, the HTTP API as `pinOffset` with a status code). ``sentence(naming:)`` writes
+/// the one sentence both share, given how the front end names parameters.
+public enum WaterfallError: Error, Hashable, Sendable {
+    /// No feed has this name.
+    case unknownFeed(String)
+    /// The database holds no feed, and the request named none.
+    case noFeeds
+    /// The database holds several feeds (these, by name), and the request named none.
+    case feedNotChosen([String])
+    /// The feed has no saved layout of this name.
+    case unknownLayout(feed: String, layout: String)
+    /// The feed has no image of this id; `place` prefixes the sentence when the id comes from a
+    /// file (`"order.json: moves[3]: "`), else it is empty.
+    case unknownImage(feed: String, id: String, place: String)
+    /// A move of an image before or after itself; the sentence names the image and, for a file,
+    /// the place (`"order.json: moves[3]: cannot move \"a\" before itself."`).
+    case moveOntoItself(String)
+    /// A move to `index`, outside its section (by name; `nil` for the unnamed one) of `count` images.
+    case indexOutsideSection(index: Int, section: String?, count: Int, place: String)
+    /// A request value outside what the operation accepts: the parameter, and the rest of the
+    /// sentence after its name (`"must be 0 or more, got -1."`).
+    case invalidValue(Parameter, String)
+    /// Two request values that cannot be given together.
+    case conflictingValues(Parameter, Parameter)
+    /// A feed read from a nameless stream (standard input, a request body without a name)
+    /// whose content names no feed either.
+    case feedNameMissing
+    /// A layout configuration outside its bounds; the layout engine's error names the
+    /// configuration field by its JSON key, which the front ends share.
+    case invalidConfiguration(LayoutConfigurationError)
+    /// Bad input data: a malformed feed or reorder document. The sentence names the source and
+    /// the place (`"feed.json: images[3].width: expected …"`).
+    case invalidData(String)
+    /// An input file that is missing or unreadable.
+    case fileUnreadable(String)
+    /// The database cannot be created.
+    case cannotCreate(String)
+    /// The database cannot be opened, read or written.
+    case database(String)
+    /// Another writer held the database's lock for longer than the busy timeout; nothing changed.
+    case busy(String)
+    /// Anything else.
+    case other(String)
+
+    /// A value a request gives, named as the service's API and the JSON formats name it; each
+    /// front end says it its own way (`--pin-offset`, `pinOffset`).
+    public enum Parameter: String, Hashable, Sendable, CaseIterable {
+        case feedName, layoutName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
+        case resetOrder, appendMode
     }
 
-    /// The class of failure.
-    public let kind: Kind
-    /// One sentence saying what failed, where, and what was expected.
-    public let message: String
-
-    /// Creates an error of `kind` with a one-sentence `message`.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
+    /// The one sentence saying what failed, where, and what was expected, with each request
+    /// value named by `name` (the command line passes its flag names, the HTTP API its query
+    /// parameter names).
+    public func sentence(naming name: (Parameter) -> String) -> String {
+        switch self {
+        case .unknownFeed(let feed):
+            return "unknown feed \(feed.quoted)."
+        case .noFeeds:
+            return "the database holds no feed yet."
+        case .feedNotChosen(let feeds):
+            let names = feeds.prefix(5).map(\.quoted).joined(separator: ", ") + (feeds.count > 5 ? ", …" : "")
+            return "the database holds \(feeds.count) feeds (\(names)) and the request names none."
+        case .unknownLayout(let feed, let layout):
+            return "unknown layout \(layout.quoted) for feed \(feed.quoted)."
+        case .unknownImage(let feed, let id, let place):
+            return "\(place)unknown image id \(id.quoted) in feed \(feed.quoted)."
+        case .indexOutsideSection(let index, let section, let count, let place):
+            return "\(place)index \(index) is outside \(section.sectionDescription), which holds \(count) image\(count == 1 ? "" : "s") (indexes 0…\(count - 1))."
+        case .invalidValue(let parameter, let rest):
+            return "\(name(parameter)) \(rest)"
+        case .conflictingValues(let first, let second):
+            return "\(name(first)) cannot be combined with \(name(second))."
+        case .feedNameMissing:
+            return "the feed has no name: the request gives none and its content has no \"feed\" field."
+        case .invalidConfiguration(let error):
+            return error.message
+        case .moveOntoItself(let message), .invalidData(let message), .fileUnreadable(let message), .cannotCreate(let message),
+             .database(let message), .busy(let message), .other(let message):
+            return message
+        }
     }
-
-    public var description: String { message }
 
     /// Classifies any error thrown below the service.
     public init(_ error: any Error) {
@@ -40,17 +96,29 @@ public struct WaterfallError: Error, Hashable, Sendable, CustomStringConvertible
         case let error as WaterfallError:
             self = error
         case let error as SyncError:
-            self.init(error.kind == .fileUnreadable ? .fileUnreadable : .invalidData, error.message)
+            switch error.kind {
+            case .invalidData: self = .invalidData(error.message)
+            case .moveOntoItself: self = .moveOntoItself(error.message)
+            case .fileUnreadable: self = .fileUnreadable(error.message)
+            }
         case let error as StoreError:
             switch error.kind {
-            case .cannotCreate: self.init(.cannotCreate, error.message)
-            case .cannotOpen, .cannotWrite, .busy: self.init(.database, error.message)
-            case .notFound, .invalidRequest: self.init(.invalidData, error.message)
+            case .cannotCreate: self = .cannotCreate(error.message)
+            case .cannotOpen, .cannotWrite: self = .database(error.message)
+            case .busy: self = .busy(error.message)
+            case .notFound, .invalidRequest: self = .invalidData(error.message)
             }
         case let error as LayoutConfigurationError:
-            self.init(.usage, error.message)
+            self = .invalidConfiguration(error)
         default:
-            self.init(.other, "unexpected failure: \(error).")
+            self = .other("unexpected failure: \(error).")
         }
+    }
+}
+
+extension WaterfallError: CustomStringConvertible {
+    /// The sentence with each parameter named as the service's API names it.
+    public var description: String {
+        sentence(naming: \.rawValue)
     }
 }

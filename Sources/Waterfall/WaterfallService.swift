@@ -6,8 +6,8 @@ import WaterfallSync
 ///
 /// Composes the sync layer (validated input), the store (SQL) and the layout engine (frames).
 /// Every operation is one transaction (or a read followed by an optional cache write), so a
-/// command line, a test or a future HTTP front end can call it unchanged. Errors are
-/// ``WaterfallError``s whose kind decides the exit status.
+/// command line, the HTTP server or a test can call it unchanged. Errors are
+/// ``WaterfallError``s: facts that each front end phrases and maps to its own statuses.
 public struct WaterfallService: Sendable {
     /// The catalog database.
     public let database: CatalogDatabase
@@ -44,7 +44,7 @@ public struct WaterfallService: Sendable {
     func resolveFeed(_ name: String?, _ tx: CatalogTransaction) throws -> FeedRecord {
         if let name {
             guard let feed = try tx.feed(named: name) else {
-                throw WaterfallError(.invalidData, "unknown feed \(name.quoted); `waterfall feeds` lists the feeds of this database.")
+                throw WaterfallError.unknownFeed(name)
             }
             return feed
         }
@@ -53,21 +53,20 @@ public struct WaterfallService: Sendable {
         case 1:
             return feeds[0]
         case 0:
-            throw WaterfallError(.invalidData, "the database holds no feed yet; import one with `waterfall import FILE`.")
+            throw WaterfallError.noFeeds
         default:
-            let names = feeds.prefix(5).map(\.name.quoted).joined(separator: ", ") + (feeds.count > 5 ? ", …" : "")
-            throw WaterfallError(.usage, "the database holds \(feeds.count) feeds (\(names)); choose one with --feed NAME.")
+            throw WaterfallError.feedNotChosen(feeds.map(\.name))
         }
     }
 
     /// Checks a feed or layout name: 1…128 bytes of UTF-8 without control characters.
-    static func validateName(_ name: String, what: String) throws(WaterfallError) {
+    static func validateName(_ name: String, _ parameter: WaterfallError.Parameter) throws(WaterfallError) {
         let bytes = name.utf8.count
         if bytes == 0 || bytes > 128 {
-            throw WaterfallError(.usage, "the \(what) name must be 1 to 128 bytes long, got \(bytes) bytes.")
+            throw WaterfallError.invalidValue(parameter, "must be 1 to 128 bytes long, got \(bytes) bytes.")
         }
         if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            throw WaterfallError(.usage, "the \(what) name \(name.quoted) contains a control character.")
+            throw WaterfallError.invalidValue(parameter, "\(name.quoted) contains a control character.")
         }
     }
 }

@@ -67,6 +67,30 @@ public struct CatalogDatabase: Sendable {
         }
     }
 
+    /// Opens the database at `path` as ``open(atPath:)`` does, for a long-lived process that
+    /// serves many requests at once (`waterfall serve`): reads run in parallel on up to
+    /// `readers` connections of a WAL-mode pool, each on a snapshot, while one write at a time
+    /// goes through the pool's writer.
+    /// - Throws: ``StoreError`` of kind `cannotCreate` or `cannotOpen`.
+    public static func openForServing(atPath path: String, readers: Int = 8) throws(StoreError) -> CatalogDatabase {
+        // The checks, the migrations and the switch to WAL, exactly as a command opens the file.
+        let checked = try open(atPath: path)
+        var configuration = checked.writer.configuration
+        configuration.maximumReaderCount = max(1, readers)
+        do {
+            // A pool needs WAL: a file this process just created is still in rollback mode.
+            if checked.switchesToWALAfterWrite {
+                try checked.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            }
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            return CatalogDatabase(writer: pool, path: path, switchesToWALAfterWrite: false)
+        } catch let error as DatabaseError {
+            throw StoreError(.cannotOpen, "\(path): cannot be opened for serving: \(error.message ?? "\(error.resultCode)").")
+        } catch {
+            throw StoreError(.cannotOpen, "\(path): cannot be opened for serving: \(error).")
+        }
+    }
+
     /// Opens a fresh, migrated database in memory (for tests and dry runs).
     public static func inMemory() throws(StoreError) -> CatalogDatabase {
         do {
@@ -80,10 +104,14 @@ public struct CatalogDatabase: Sendable {
         }
     }
 
-    /// The migrator: the numbered files of `Migrations/`, compiled in by the EmbedMigrations plugin.
+    /// The numbered files of `Migrations/`, compiled in by the EmbedMigrations plugin: each
+    /// identifier (the file name without `.sql`, as databases record it) and its SQL.
+    static let migrations = EmbeddedMigrations.all.map { (identifier: String($0.name.dropLast(4)), sql: $0.text) }
+
+    /// The migrator of ``migrations``.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        for migration in EmbeddedMigrations.all {
+        for migration in migrations {
             migrator.registerMigration(migration.identifier) { db in
                 try db.execute(sql: migration.sql)
             }
@@ -102,7 +130,7 @@ public struct CatalogDatabase: Sendable {
             let applied = hasTable ? try RawStatement(db, "SELECT identifier FROM grdb_migrations").all { $0.string(0) ?? "" } : []
             return (Set(applied), try RawStatement(db, "PRAGMA journal_mode").first { $0.string(0) ?? "" } ?? "")
         }
-        let known = Set(EmbeddedMigrations.all.map(\.identifier))
+        let known = Set(migrations.map(\.identifier))
         if !applied.isSubset(of: known) {
             throw StoreError(
                 .cannotOpen,

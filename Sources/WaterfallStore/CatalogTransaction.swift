@@ -27,14 +27,29 @@ public struct CatalogTransaction {
 
     /// Every feed with its counts, by name.
     public func feedSummaries() throws -> [FeedSummary] {
-        try Row.fetchAll(db, sql: """
-            SELECT name, revision, image_count,
-                   (SELECT COUNT(*) FROM section WHERE feed_id = feed.id) AS sections,
-                   (SELECT COUNT(*) FROM layout WHERE feed_id = feed.id) AS layouts
-            FROM feed ORDER BY name
-            """).map {
-            FeedSummary(name: $0[0], revision: $0[1], images: $0[2], sections: $0[3], layouts: $0[4])
-        }
+        try Row.fetchAll(db, sql: "\(Self.feedSummarySelect) ORDER BY name").map(Self.feedSummary)
+    }
+
+    /// The counts of the feed named `name`, or `nil`.
+    public func feedSummary(named name: String) throws -> FeedSummary? {
+        try Row.fetchOne(db, sql: "\(Self.feedSummarySelect) WHERE name = ?", arguments: [name]).map(Self.feedSummary)
+    }
+
+    private static let feedSummarySelect = """
+        SELECT name, revision, image_count,
+               (SELECT COUNT(*) FROM section WHERE feed_id = feed.id) AS sections,
+               (SELECT COUNT(*) FROM layout WHERE feed_id = feed.id) AS layouts
+        FROM feed
+        """
+
+    private static func feedSummary(_ row: Row) -> FeedSummary {
+        FeedSummary(name: row[0], revision: row[1], images: row[2], sections: row[3], layouts: row[4])
+    }
+
+    /// Deletes a feed and, through the schema's cascades, everything of it: sections, images,
+    /// the change log, named layouts and the layout cache.
+    public func deleteFeed(id: Int64) throws {
+        try db.execute(sql: "DELETE FROM feed WHERE id = ?", arguments: [id])
     }
 
     /// Creates an empty feed at revision 0.

@@ -47,7 +47,15 @@ public struct FeedDecoder: Sendable {
     /// - Complexity: O(n) in the file's size; memory O(1) besides the result and the
     ///   duplicate-id index.
     public func decode(contentsOf path: String, format: FeedFormat) throws(SyncError) -> FeedDocument {
-        let name = FileReader.displayName(of: path)
+        try decode(contentsOf: path, format: format, source: FileReader.displayName(of: path))
+    }
+
+    /// Reads and decodes the feed file at `path`, naming it `source` in messages (a request
+    /// body spooled to a temporary file is `request body`, not the temporary file's name).
+    ///
+    /// - Throws: `SyncError` as ``decode(contentsOf:format:)``.
+    public func decode(contentsOf path: String, format: FeedFormat, source: String) throws(SyncError) -> FeedDocument {
+        let name = Display.fileName(source)
         let file = try FileReader(path: path, name: name, maximumBytes: limits.fileBytes, chunkSize: chunkSize, progress: progress)
         let parser = FeedParser(
             scanner: JSONScanner(file: file, source: name, limits: limits), limits: limits,

@@ -16,7 +16,7 @@ enum Main {
                 try command.run()
             }
         } catch let failure as WaterfallError {
-            Terminal.fail(failure.message, status: ExitStatus(failure.kind))
+            Terminal.fail(failure.commandLineMessage, status: failure.exitStatus)
         } catch {
             let code = WaterfallCommand.exitCode(for: error)
             if code == .success || error is CleanExit {
@@ -29,17 +29,5 @@ enum Main {
             if !message.hasSuffix(".") { message += "." }
             Terminal.fail(message + " See 'waterfall help'.", status: code.rawValue)
         }
-    }
-}
-
-/// The exit statuses of DESIGN section 6.
-func ExitStatus(_ kind: WaterfallError.Kind) -> Int32 {
-    switch kind {
-    case .usage: 64
-    case .invalidData: 65
-    case .fileUnreadable: 66
-    case .cannotCreate: 73
-    case .database: 74
-    case .other: 1
     }
 }

@@ -116,7 +116,7 @@ import WaterfallTestSupport
     @Test func helpErrorsAndOtherCommandsAreLeftToArgumentParser() {
         for arguments in [
             ["page", "--help"], ["page", "-h"], ["help", "page"], ["page", "--offset"], ["page", "--layout", "a", "--layout", "b"],
-            ["page", "--layout", "--json"], ["page", "--layout", "a", "--offset", "1"], ["page", "--layout", "a", "--limit", "0", "--offset", "1"],
+            ["page", "--layout", "--json"], ["page", "--layout", "a", "--page", "1", "--offset", "1"], ["page", "--layout", "a", "--limit", "0", "--offset", "1"],
             ["page", "--layout", "a", "extra"], ["page", "--layout", "a", "--json=yes"], ["page", "--layout", "a", "--"],
             ["viewport", "--layout", "a", "--y", "0"], ["viewport", "--layout", "a", "--y", "0", "--height", "0"],
             ["feeds"], ["--db"], ["--db", "x"], ["--version"], [],

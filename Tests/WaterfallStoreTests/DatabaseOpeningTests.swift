@@ -31,8 +31,8 @@ import WaterfallTestSupport
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appending(path: "Migrations")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
-        #expect(EmbeddedMigrations.all.map(\.identifier) == files.map { String($0.dropLast(4)) })
-        for (migration, file) in zip(EmbeddedMigrations.all, files) {
+        #expect(CatalogDatabase.migrations.map(\.identifier) == files.map { String($0.dropLast(4)) })
+        for (migration, file) in zip(CatalogDatabase.migrations, files) {
             #expect(migration.sql == (try String(contentsOf: folder.appending(path: file), encoding: .utf8)))
         }
     }

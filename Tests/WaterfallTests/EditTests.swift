@@ -45,13 +45,13 @@ import Testing
     @Test func badMovesAreRefusedAndChangeNothing() throws {
         let catalog = try TestCatalog()
         try catalog.importFeed(["a@s1", "b@s1", "c@s2"])
-        #expect(throws: WaterfallError(.invalidData, "unknown image id \"zz\" in feed \"f\".")) {
+        #expect(throws: WaterfallError.unknownImage(feed: "f", id: "zz", place: "")) {
             try catalog.service.move(feed: "f", id: "zz", to: .index(0))
         }
-        #expect(throws: WaterfallError(.invalidData, "index 2 is outside section \"s1\", which holds 2 images (indexes 0…1).")) {
+        #expect(throws: WaterfallError.indexOutsideSection(index: 2, section: "s1", count: 2, place: "")) {
             try catalog.service.move(feed: "f", id: "a", to: .index(2))
         }
-        #expect(throws: WaterfallError(.invalidData, "cannot move \"a\" next to itself.")) {
+        #expect(throws: WaterfallError.moveOntoItself("cannot move \"a\" next to itself.")) {
             try catalog.service.move(feed: "f", id: "a", to: .before("a"))
         }
         #expect(try catalog.order() == ["s1/a", "s1/b", "s2/c"] && catalog.revision() == 1)

@@ -1,7 +1,8 @@
 extension String {
     /// The string in double quotes for messages, shortened past 60 characters and with control
-    /// characters escaped, so that hostile ids cannot garble a terminal.
-    var quoted: String {
+    /// characters escaped, so that hostile ids cannot garble a terminal. Every front end quotes
+    /// what it echoes back this way.
+    public var quoted: String {
         var text = String(unicodeScalars.prefix(60).map { scalar -> String in
             scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
         }.joined())

@@ -36,7 +36,7 @@ extension WaterfallService {
     /// The change log of a feed after `revision`, oldest first.
     public func changes(feed: String?, since revision: Int64) throws(WaterfallError) -> ChangeList {
         if revision < 0 {
-            throw WaterfallError(.usage, "--since must be a revision of 0 or more, got \(revision).")
+            throw WaterfallError.invalidValue(.since, "must be a revision of 0 or more, got \(revision).")
         }
         return try perform {
             try database.read { tx in
@@ -55,10 +55,10 @@ extension WaterfallService {
 
     static func validateSlice(offset: Int, limit: Int) throws(WaterfallError) {
         if offset < 0 {
-            throw WaterfallError(.usage, "the offset must be 0 or more, got \(offset).")
+            throw WaterfallError.invalidValue(.offset, "must be 0 or more, got \(offset).")
         }
         if limit < 1 || limit > maximumLimit {
-            throw WaterfallError(.usage, "the limit must be between 1 and \(maximumLimit), got \(limit).")
+            throw WaterfallError.invalidValue(.limit, "must be between 1 and \(maximumLimit), got \(limit).")
         }
     }
 }

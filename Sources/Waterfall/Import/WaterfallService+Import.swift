@@ -29,7 +29,7 @@ extension WaterfallService {
         contentsOf path: String, options: ImportOptions, progress: (@Sendable (Int) -> Void)? = nil
     ) throws(WaterfallError) -> ChangeSummary {
         if options.resetOrder && options.mode == .append {
-            throw WaterfallError(.usage, "--reset-order adopts the whole file's order and cannot be combined with --append.")
+            throw WaterfallError.conflictingValues(.resetOrder, .appendMode)
         }
         var decoder = FeedDecoder()
         decoder.progress = progress
@@ -42,7 +42,7 @@ extension WaterfallService {
                 : base
         }
         guard let name = document.feed ?? options.feedName ?? fileName else {
-            throw WaterfallError(.usage, "a feed read from standard input needs a name: give --feed NAME or a \"feed\" field.")
+            throw WaterfallError.feedNameMissing
         }
         return try importFeed(document, named: name, options: options)
     }
@@ -50,9 +50,9 @@ extension WaterfallService {
     /// Imports an already decoded feed under `name` (DESIGN section 4), in one transaction.
     /// Importing the same document twice changes nothing the second time.
     public func importFeed(_ document: FeedDocument, named name: String, options: ImportOptions) throws(WaterfallError) -> ChangeSummary {
-        try Self.validateName(name, what: "feed")
+        try Self.validateName(name, .feedName)
         if options.resetOrder && options.mode == .append {
-            throw WaterfallError(.usage, "--reset-order adopts the whole file's order and cannot be combined with --append.")
+            throw WaterfallError.conflictingValues(.resetOrder, .appendMode)
         }
         return try perform {
             try database.write { tx in

@@ -158,7 +158,7 @@ extension WaterfallService {
             return (nil, configuration)
         case .named(let name):
             guard let layout = try tx.layout(feedID: feed.id, name: name) else {
-                throw WaterfallError(.invalidData, "unknown layout \(name.quoted) for feed \(feed.name.quoted); `waterfall layout list` shows the saved layouts.")
+                throw WaterfallError.unknownLayout(feed: feed.name, layout: name)
             }
             return (name, try LayoutConfiguration.fromCanonicalJSON(layout.configuration))
         }

@@ -43,7 +43,7 @@ struct LayoutRunner {
         ordinalByID = ordinals
         if let checkpoint {
             guard let ordinal = ordinals[checkpoint.sectionID] else {
-                throw WaterfallError(.database, "the layout cache refers to a section that no longer exists; run the command again.")
+                throw WaterfallError.database("the layout cache refers to a section that no longer exists; run the command again.")
             }
             state = try LayoutState(serialized: checkpoint.state)
             openOrdinal = ordinal
@@ -63,7 +63,7 @@ struct LayoutRunner {
     /// Places the next image (closing and opening sections on the way).
     mutating func place(_ image: ImageGeometry, into sink: inout some LayoutSink) throws {
         guard let target = ordinalByID[image.sectionID], target >= openOrdinal else {
-            throw WaterfallError(.database, "the catalog's order is inconsistent at image index \(nextIndex); re-import the feed with --reset-order.")
+            throw WaterfallError.database("the catalog's order is inconsistent at image index \(nextIndex); re-import the feed with --reset-order.")
         }
         if target != openOrdinal {
             if openOrdinal >= 0 { close(owner: nextIndex - 1, untilKey: image.key, into: &sink) }

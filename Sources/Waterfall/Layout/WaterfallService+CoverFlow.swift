@@ -46,9 +46,9 @@ extension WaterfallService {
     public func coverFlow(
         feed: String?, configuration: CoverFlowConfiguration, x: Double, viewportWidth: Double
     ) throws(WaterfallError) -> CoverFlowPage {
-        guard x.isFinite, abs(x) <= 1e15 else { throw WaterfallError(.usage, "--x must be a finite number of points, got \(x).") }
+        guard x.isFinite, abs(x) <= 1e15 else { throw WaterfallError.invalidValue(.x, "must be a finite number of points, got \(x).") }
         guard viewportWidth.isFinite, viewportWidth > 0, viewportWidth <= 1e12 else {
-            throw WaterfallError(.usage, "--viewport-width must be a number of points above 0, got \(viewportWidth).")
+            throw WaterfallError.invalidValue(.viewportWidth, "must be a number of points above 0, got \(viewportWidth).")
         }
         let layout = try perform { try CoverFlowLayout(configuration) }
         return try perform {

@@ -7,6 +7,15 @@ public struct NamedLayout: Hashable, Sendable, Encodable {
     public var configuration: LayoutConfiguration
 }
 
+/// `layout list --json`: a feed's named layouts, by name.
+public struct LayoutList: Hashable, Sendable, Encodable {
+    public var layouts: [NamedLayout]
+
+    public init(layouts: [NamedLayout]) {
+        self.layouts = layouts
+    }
+}
+
 /// How much of a cached layout is valid: `layout warm` and `stats` report it.
 public struct LayoutCoverage: Hashable, Sendable, Encodable {
     public var feed: String
@@ -25,7 +34,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError`` `usage` for a bad name or configuration.
     @discardableResult
     public func addLayout(feed: String?, name: String, configuration: LayoutConfiguration) throws(WaterfallError) -> Bool {
-        try Self.validateName(name, what: "layout")
+        try Self.validateName(name, .layoutName)
         try perform { try configuration.validate() }
         return try perform {
             try database.write { tx in
@@ -49,6 +58,17 @@ extension WaterfallService {
         }
     }
 
+    /// The configuration saved under `name` for a feed.
+    /// - Throws: ``WaterfallError/unknownLayout(feed:layout:)``.
+    public func layout(feed: String?, name: String) throws(WaterfallError) -> LayoutConfiguration {
+        try perform {
+            try database.read { tx in
+                let feed = try resolveFeed(feed, tx)
+                return try resolveLayout(.named(name), feed: feed, tx).configuration
+            }
+        }
+    }
+
     /// Removes a named layout (and its cache entry unless another name shares the configuration).
     /// - Throws: ``WaterfallError`` `invalidData` for an unknown layout.
     public func removeLayout(feed: String?, name: String) throws(WaterfallError) {
@@ -56,7 +76,7 @@ extension WaterfallService {
             try database.write { tx in
                 let feed = try resolveFeed(feed, tx)
                 guard try tx.removeLayout(feedID: feed.id, name: name) else {
-                    throw WaterfallError(.invalidData, "unknown layout \(name.quoted) for feed \(feed.name.quoted); `waterfall layout list` shows the saved layouts.")
+                    throw WaterfallError.unknownLayout(feed: feed.name, layout: name)
                 }
             }
         }

@@ -57,13 +57,13 @@ extension WaterfallService {
         feed: String?, layout: LayoutSource, y: Double, height: Double, pinOffset: Double? = nil
     ) throws(WaterfallError) -> ViewportPage {
         guard y.isFinite, abs(y) <= 1e12 else {
-            throw WaterfallError(.usage, "--y must be a finite number of points, got \(y).")
+            throw WaterfallError.invalidValue(.y, "must be a finite number of points, got \(y).")
         }
         guard height.isFinite, height > 0, height <= 1e12 else {
-            throw WaterfallError(.usage, "--height must be a number of points above 0, got \(height).")
+            throw WaterfallError.invalidValue(.height, "must be a number of points above 0, got \(height).")
         }
         if let pinOffset, !pinOffset.isFinite || abs(pinOffset) > 1e12 {
-            throw WaterfallError(.usage, "--pin-offset must be a finite number of points, got \(pinOffset).")
+            throw WaterfallError.invalidValue(.pinOffset, "must be a finite number of points, got \(pinOffset).")
         }
         let (answer, update) = try perform {
             try database.read { tx in

@@ -32,7 +32,7 @@ struct CatalogEditor {
 
     private func image(_ id: String, place: String) throws -> ImageRecord {
         guard let image = try tx.image(feedID: feed.id, externalID: id) else {
-            throw WaterfallError(.invalidData, "\(place)unknown image id \(id.quoted) in feed \(feed.name.quoted).")
+            throw WaterfallError.unknownImage(feed: feed.name, id: id, place: place)
         }
         return image
     }
@@ -47,7 +47,7 @@ struct CatalogEditor {
         switch target {
         case .before(let other), .after(let other):
             if other.isExactly(id) {
-                throw WaterfallError(.invalidData, "\(place)cannot move \(id.quoted) next to itself.")
+                throw WaterfallError.moveOntoItself("\(place)cannot move \(id.quoted) next to itself.")
             }
             let anchor = try self.image(other, place: place)
             sectionID = anchor.sectionID
@@ -64,7 +64,7 @@ struct CatalogEditor {
             let count = try tx.imageCount(sectionID: image.sectionID)
             guard index >= 0 && index < count else {
                 let section = try sectionName(image.sectionID)
-                throw WaterfallError(.invalidData, "\(place)index \(index) is outside \(section.sectionDescription), which holds \(count) image\(count == 1 ? "" : "s") (indexes 0…\(count - 1)).")
+                throw WaterfallError.indexOutsideSection(index: index, section: section, count: count, place: place)
             }
             let current = try tx.index(sectionID: image.sectionID, key: image.key)
             if index == current {

@@ -40,9 +40,12 @@ extension WaterfallService {
     }
 
     /// Applies a decoded reorder document: moves in order, then removals; or an order list.
-    public func reorder(_ document: ReorderDocument, feed: String?, source: String = "reorder") throws(WaterfallError) -> ChangeSummary {
+    /// With `dryRun`, reports what would change and writes nothing.
+    public func reorder(
+        _ document: ReorderDocument, feed: String?, source: String = "reorder", dryRun: Bool = false
+    ) throws(WaterfallError) -> ChangeSummary {
         try perform {
-            try database.write { tx in
+            let body = { (tx: CatalogTransaction) throws -> ChangeSummary in
                 var editor = CatalogEditor(tx: tx, feed: try resolveFeed(document.feed ?? feed, tx))
                 switch document.operations {
                 case .order(let ids):
@@ -57,6 +60,22 @@ extension WaterfallService {
                 }
                 return try editor.finish()
             }
+            return dryRun ? try database.dryRun(body) : try database.write(body)
         }
+    }
+}
+
+extension WaterfallService {
+    /// Decodes and applies a reorder document a front end received whole (a request body) for
+    /// the feed `feed`: `source` names it in messages, and its own `feed` field, when it has
+    /// one, must equal `feed`. With `dryRun`, reports what would change and writes nothing.
+    /// - Throws: ``WaterfallError`` `invalidData` for a bad document or one naming another feed,
+    ///   `unknownFeed`, `unknownImage`, `moveOntoItself`, `indexOutsideSection`.
+    public func reorder(_ bytes: [UInt8], source: String, feed: String, dryRun: Bool = false) throws(WaterfallError) -> ChangeSummary {
+        let document = try perform { try ReorderDecoder().decode(bytes, source: source) }
+        if let named = document.feed, !named.isExactly(feed) {
+            throw WaterfallError.invalidData("\(source): feed: the document names feed \(named.quoted), not \(feed.quoted).")
+        }
+        return try reorder(document, feed: feed, source: source, dryRun: dryRun)
     }
 }

@@ -142,7 +142,7 @@ struct ReorderParser: ~Copyable {
         case .before(let other) where other.utf8.elementsEqual(id.utf8),
              .after(let other) where other.utf8.elementsEqual(id.utf8):
             throw SyncError(
-                kind: .invalidData,
+                kind: .moveOntoItself,
                 message: "\(source): \(place.description): cannot move \(Display.quoted(id)) \(targetField) itself.")
         default:
             break

@@ -66,7 +66,7 @@ extension WaterfallCommand {
             for candidate in candidates where FileManager.default.fileExists(atPath: candidate + "/coco-val2017.json") {
                 return candidate
             }
-            throw WaterfallError(.fileUnreadable, "cannot find the sample feeds (SampleData/coco-val2017.json); run the demo from the repository's folder or give --samples DIR.")
+            throw WaterfallError.fileUnreadable("cannot find the sample feeds (SampleData/coco-val2017.json); run the demo from the repository's folder or give --samples DIR.")
         }
     }
 }

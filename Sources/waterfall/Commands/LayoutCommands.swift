@@ -37,7 +37,7 @@ extension WaterfallCommand {
 
             func run() throws {
                 let layouts = try database.open().layouts(feed: feed.feed)
-                if output.json { return Terminal.printJSON(["layouts": layouts]) }
+                if output.json { return Terminal.printJSON(LayoutList(layouts: layouts)) }
                 var table = Table("NAME", "COLUMNS", "WIDTH", "ORDER", "SCALE", rightAligned: [1, 2, 4])
                 for layout in layouts {
                     let configuration = layout.configuration

@@ -77,7 +77,7 @@ struct PageRequest: FastLaneRequest {
 
     func run() throws {
         let result = try WaterfallService.open(path: DatabaseOptions.resolvedPath(database)).page(
-            feed: feed, layout: try layout.source(), offset: slice.slice.offset, limit: slice.slice.limit)
+            feed: feed, layout: try layout.source(), offset: slice.slice.range.offset, limit: slice.slice.range.limit)
         if json { return Terminal.printJSON(result) }
         printFrames(items: result.items, headers: result.headers, footers: result.footers)
         let next = result.nextOffset.map { "next offset \($0)" } ?? "last page"

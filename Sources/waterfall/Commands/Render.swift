@@ -92,7 +92,7 @@ func writeAtomically(_ text: String, to path: String) throws(WaterfallError) -> 
     let name = (target as NSString).lastPathComponent
     let temporary = folder + "/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
     func failure(_ code: Int32) -> WaterfallError {
-        WaterfallError(.cannotCreate, "cannot write \(target): \(String(cString: strerror(code)).lowercased()).")
+        WaterfallError.cannotCreate("cannot write \(target): \(String(cString: strerror(code)).lowercased()).")
     }
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw failure(errno) }

@@ -7,9 +7,9 @@ struct SliceOptions: ParsableArguments {
     var page: Int?
     @Option(parsing: .unconditional, help: "Images per page with --page (default 50).")
     var pageSize: Int?
-    @Option(parsing: .unconditional, help: "Index of the first image (with --limit).")
+    @Option(parsing: .unconditional, help: "Index of the first image (default 0), instead of --page.")
     var offset: Int?
-    @Option(parsing: .unconditional, help: "How many images (with --offset).")
+    @Option(parsing: .unconditional, help: "How many images from --offset (default 50).")
     var limit: Int?
 
     /// The flags' values.
@@ -25,7 +25,7 @@ struct SliceOptions: ParsableArguments {
     }
 
     /// The images asked for: page 0 when no flag was given.
-    var slice: (offset: Int, limit: Int) { flags.slice }
+    var slice: (offset: Int, limit: Int) { flags.slice.range }
 
     /// "page 3" or "images from offset 120", for messages.
     var name: String { flags.name }
@@ -38,43 +38,22 @@ struct SliceFlags: Equatable {
     var offset: Int?
     var limit: Int?
 
-    /// Images per page when --page-size is not given.
-    static let defaultPageSize = 50
-
     /// Whether any of the flags was given.
-    var isGiven: Bool {
-        page != nil || pageSize != nil || offset != nil || limit != nil
-    }
+    var isGiven: Bool { slice.isGiven }
+
+    /// The slice the flags give (the rules are the service's, shared with the HTTP API).
+    var slice: PageSlice { PageSlice(page: page, pageSize: pageSize, offset: offset, limit: limit) }
 
     func validate() throws {
-        if (page != nil || pageSize != nil) && (offset != nil || limit != nil) {
-            throw ValidationError("give either --page N [--page-size P] or --offset O --limit L, not both.")
+        do throws(WaterfallError) {
+            try slice.validate()
+        } catch {
+            throw ValidationError(error.commandLineMessage)
         }
-        if pageSize != nil && page == nil { throw ValidationError("--page-size goes with --page N.") }
-        if (offset == nil) != (limit == nil) { throw ValidationError("--offset and --limit go together.") }
-        if let page, page < 0 { throw ValidationError("--page must be 0 or more, got \(page).") }
-        if let page, page > Int(Int32.max) { throw ValidationError("--page must be at most \(Int32.max), got \(page).") }
-        if let pageSize, pageSize < 1 || pageSize > WaterfallService.maximumLimit {
-            throw ValidationError("--page-size must be between 1 and \(WaterfallService.maximumLimit), got \(pageSize).")
-        }
-        if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more, got \(offset).") }
-        if let limit, limit < 1 || limit > WaterfallService.maximumLimit {
-            throw ValidationError("--limit must be between 1 and \(WaterfallService.maximumLimit), got \(limit).")
-        }
-    }
-
-    /// The images asked for: page 0 when no flag was given.
-    var slice: (offset: Int, limit: Int) {
-        if let offset, let limit { return (offset, limit) }
-        let size = pageSize ?? Self.defaultPageSize
-        return ((page ?? 0) * size, size)
     }
 
     /// "page 3" or "images from offset 120", for messages.
-    var name: String {
-        if let offset { return "images from offset \(offset)" }
-        return "page \(page ?? 0)"
-    }
+    var name: String { slice.name }
 }
 
 extension SliceFlags: FastLaneFields {

@@ -1,4 +1,5 @@
 import Foundation
+import WaterfallJSON
 
 /// Where the command line writes: results on standard output, errors and progress on
 /// standard error. The only module that prints.
@@ -48,24 +49,19 @@ enum Terminal {
         isatty(STDERR_FILENO) != 0
     }
 
-    /// Encodes `value` as the stable machine format: compact JSON, keys in a fixed order, one
-    /// document per line.
+    /// Prints `value` in the stable machine format (``StableJSON``): one document per line.
     static func printJSON(_ value: some Encodable) {
-        printJSON { try OrderedJSONEncoder().encode(value) }
+        printJSON { try StableJSON.document(of: value) }
     }
 
     /// The same for an answer that writes its own JSON.
     static func printJSON(_ value: some JSONWritable) {
-        printJSON {
-            var json = JSONWriter()
-            try value.write(to: &json)
-            return String(decoding: json.bytes, as: UTF8.self)
-        }
+        printJSON { try StableJSON.document(of: value) }
     }
 
-    private static func printJSON(_ encode: () throws -> String) {
+    private static func printJSON(_ encode: () throws -> [UInt8]) {
         do {
-            print(try encode())
+            write(String(decoding: try encode(), as: UTF8.self), to: STDOUT_FILENO)
         } catch {
             fail("cannot encode the output as JSON: \(error).", status: 1)
         }

@@ -3,7 +3,7 @@ import Testing
 import Waterfall
 import WaterfallTestSupport
 
-@testable import waterfall
+@testable import WaterfallJSON
 
 /// The JSON every `--json` output goes through: keys in encoding order, compact, exact numbers.
 @Suite struct OrderedJSONEncoderTests {

@@ -2,22 +2,23 @@ import Waterfall
 
 /// Compact JSON written straight into bytes: the writing half of ``OrderedJSONEncoder``, and
 /// what the answers of `page` and `viewport` write themselves with (``JSONWritable``).
-struct JSONWriter {
-    var bytes: [UInt8] = []
+public struct JSONWriter {
+    /// The JSON written so far.
+    public private(set) var bytes: [UInt8] = []
     /// Whether the next value or key needs a comma before it.
     private var needsComma = false
 
-    init() {
+    public init() {
         bytes.reserveCapacity(16_384)
     }
 
-    mutating func beginObject() { begin(UInt8(ascii: "{")) }
-    mutating func endObject() { end(UInt8(ascii: "}")) }
-    mutating func beginArray() { begin(UInt8(ascii: "[")) }
-    mutating func endArray() { end(UInt8(ascii: "]")) }
+    public mutating func beginObject() { begin(UInt8(ascii: "{")) }
+    public mutating func endObject() { end(UInt8(ascii: "}")) }
+    public mutating func beginArray() { begin(UInt8(ascii: "[")) }
+    public mutating func endArray() { end(UInt8(ascii: "]")) }
 
     /// An object's key known when compiling (plain ASCII, written as is); its value comes next.
-    mutating func key(_ key: StaticString) {
+    public mutating func key(_ key: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -26,41 +27,41 @@ struct JSONWriter {
     }
 
     /// Any object key, escaped; its value comes next.
-    mutating func key(_ key: String) {
+    public mutating func key(_ key: String) {
         separate()
         Self.append(string: key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
-    mutating func null() {
+    public mutating func null() {
         separate()
         bytes.append(contentsOf: "null".utf8)
     }
 
-    mutating func bool(_ value: Bool) {
+    public mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
-    mutating func integer(_ value: some BinaryInteger) {
+    public mutating func integer(_ value: some BinaryInteger) {
         separate()
         bytes.append(contentsOf: String(value).utf8)
     }
 
     /// A JSON number: integral values without a fraction, others in Swift's shortest
     /// round-trip form. JSON has no NaN or infinity: those throw.
-    mutating func number(_ value: Double) throws {
+    public mutating func number(_ value: Double) throws {
         separate()
         try Self.append(number: value, to: &bytes)
     }
 
-    mutating func string(_ text: String) {
+    public mutating func string(_ text: String) {
         separate()
         Self.append(string: text, to: &bytes)
     }
 
-    static func append(number value: Double, to bytes: inout [UInt8]) throws {
+    public static func append(number value: Double, to bytes: inout [UInt8]) throws {
         guard value.isFinite else {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "JSON has no \(value)"))
         }
@@ -73,7 +74,7 @@ struct JSONWriter {
 
     /// A JSON string literal: quotes, backslashes and control characters escaped (and U+2028,
     /// U+2029, which JavaScript once did not allow in strings).
-    static func append(string text: String, to bytes: inout [UInt8]) {
+    public static func append(string text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -95,7 +96,7 @@ struct JSONWriter {
     }
 
     /// `text`, or `null`.
-    mutating func string(_ text: String?) {
+    public mutating func string(_ text: String?) {
         if let text { string(text) } else { null() }
     }
 
@@ -119,12 +120,13 @@ struct JSONWriter {
 /// An answer that writes its own JSON, without `Encodable`'s generic machinery: in a fresh
 /// process that machinery's first use costs the `page` command about a third of its time.
 /// Each writes exactly what ``OrderedJSONEncoder`` writes for its `Encodable` form (tested).
-protocol JSONWritable: Encodable {
+public protocol JSONWritable: Encodable {
+    /// Writes the value's JSON: exactly what its `Encodable` form encodes to.
     func write(to json: inout JSONWriter) throws
 }
 
 extension PlacedImage: JSONWritable {
-    func write(to json: inout JSONWriter) throws {
+    public func write(to json: inout JSONWriter) throws {
         json.beginObject()
         json.key("index")
         json.integer(index)
@@ -140,7 +142,7 @@ extension PlacedImage: JSONWritable {
 }
 
 extension PlacedSupplement: JSONWritable {
-    func write(to json: inout JSONWriter) throws {
+    public func write(to json: inout JSONWriter) throws {
         json.beginObject()
         json.key("section")
         json.string(section)
@@ -154,7 +156,7 @@ extension PlacedSupplement: JSONWritable {
 }
 
 extension LayoutPage: JSONWritable {
-    func write(to json: inout JSONWriter) throws {
+    public func write(to json: inout JSONWriter) throws {
         json.beginObject()
         try json.answer(feed: feed, revision: revision, layout: layout, contentHeight: contentHeight, totalItems: totalItems)
         json.key("nextOffset")
@@ -165,7 +167,7 @@ extension LayoutPage: JSONWritable {
 }
 
 extension ViewportPage: JSONWritable {
-    func write(to json: inout JSONWriter) throws {
+    public func write(to json: inout JSONWriter) throws {
         json.beginObject()
         try json.answer(feed: feed, revision: revision, layout: layout, contentHeight: contentHeight, totalItems: totalItems)
         json.key("y")

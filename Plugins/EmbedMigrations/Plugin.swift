@@ -2,8 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// Compiles the numbered SQL files of the package's top-level `Migrations/` folder into the
-/// target as Swift string literals, so that a `waterfall` binary copied anywhere can still
-/// migrate a new database without a resource bundle.
+/// target as Swift string literals (`EmbeddedMigrations.all`), so that a `waterfall` binary
+/// copied anywhere can still migrate a new database without a resource bundle.
 @main
 struct EmbedMigrations: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -16,8 +16,8 @@ struct EmbedMigrations: BuildToolPlugin {
         return [
             .buildCommand(
                 displayName: "Embedding \(files.count) migrations from Migrations/",
-                executable: try context.tool(named: "MigrationEmbedder").url,
-                arguments: [output.path] + files.map(\.path),
+                executable: try context.tool(named: "FileEmbedder").url,
+                arguments: [output.path, "EmbeddedMigrations"] + files.map(\.path),
                 inputFiles: files,
                 outputFiles: [output])
         ]

@@ -7,12 +7,22 @@
 /// millisecond). That needs the value to encode in order, as every synthesized and hand-written
 /// `encode(to:)` does: a container is written until its encoder's parent, or a sibling, writes
 /// again; then it is closed for good.
-struct OrderedJSONEncoder {
-    func encode(_ value: some Encodable) throws -> String {
+public struct OrderedJSONEncoder {
+    /// Creates an encoder.
+    public init() {}
+
+    /// The compact JSON of `value`, keys in the order it encodes them.
+    /// - Throws: `EncodingError` for a number JSON cannot hold (NaN, infinity).
+    public func encode(_ value: some Encodable) throws -> String {
+        String(decoding: try encodeBytes(value), as: UTF8.self)
+    }
+
+    /// The same JSON as UTF-8 bytes.
+    public func encodeBytes(_ value: some Encodable) throws -> [UInt8] {
         let stream = JSONStream()
         try stream.encode(value, depth: 0)
         stream.close(downTo: 0)
-        return String(decoding: stream.json.bytes, as: UTF8.self)
+        return stream.json.bytes
     }
 }
 

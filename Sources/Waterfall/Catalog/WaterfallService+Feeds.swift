@@ -1,0 +1,71 @@
+import WaterfallStore
+import WaterfallSync
+
+extension WaterfallService {
+    /// Opens the database at `path` for a long-lived server: reads in parallel on a pool of
+    /// connections, one write at a time (see ``CatalogDatabase/openForServing(atPath:readers:)``).
+    /// - Throws: ``WaterfallError`` `cannotCreate` or `database`.
+    public static func openForServing(path: String) throws(WaterfallError) -> WaterfallService {
+        do {
+            return WaterfallService(database: try CatalogDatabase.openForServing(atPath: path))
+        } catch {
+            throw WaterfallError(error)
+        }
+    }
+
+    /// A watcher of the database's commits, by this process or any other (see ``ChangeWatcher``).
+    /// - Throws: ``WaterfallError`` `database` for an in-memory database.
+    public func makeChangeWatcher() throws(WaterfallError) -> ChangeWatcher {
+        do {
+            return try database.makeChangeWatcher()
+        } catch {
+            throw WaterfallError(error)
+        }
+    }
+
+    /// One feed with its counts, as ``feeds()`` lists it.
+    /// - Throws: ``WaterfallError/unknownFeed(_:)``.
+    public func feed(named name: String) throws(WaterfallError) -> FeedList.Feed {
+        try perform {
+            try database.read { tx in
+                guard let summary = try tx.feedSummary(named: name) else {
+                    throw WaterfallError.unknownFeed(name)
+                }
+                return FeedList.Feed(
+                    name: summary.name, images: summary.images, sections: summary.sections,
+                    revision: summary.revision, layouts: summary.layouts)
+            }
+        }
+    }
+
+    /// Removes a feed and everything of it (images, sections, change log, layouts, cache), in
+    /// one transaction.
+    /// - Throws: ``WaterfallError/unknownFeed(_:)``.
+    public func removeFeed(named name: String) throws(WaterfallError) {
+        try perform {
+            try database.write { tx in
+                guard let feed = try tx.feed(named: name) else { throw WaterfallError.unknownFeed(name) }
+                try tx.deleteFeed(id: feed.id)
+            }
+        }
+    }
+
+    /// Reads, validates and imports a feed document that a front end received as a stream and
+    /// kept in the file at `path` (a request body): `source` names it in messages, and the feed
+    /// is `name`, which the document's own `feed` field, when it has one, must equal.
+    /// - Throws: ``WaterfallError`` `invalidData` for a bad document or one naming another feed,
+    ///   `conflictingValues` for contradicting options, `database` when writing fails.
+    public func importFeed(
+        contentsOf path: String, format: FeedFormat, source: String, named name: String, options: ImportOptions
+    ) throws(WaterfallError) -> ChangeSummary {
+        try Self.validateName(name, .feedName)
+        if options.resetOrder && options.mode == .append {
+            throw WaterfallError.conflictingValues(.resetOrder, .appendMode)
+        }
+        let document = try perform { try FeedDecoder().decode(contentsOf: path, format: format, source: source) }
+        if let named = document.feed, !named.isExactly(name) {
+            throw WaterfallError.invalidData("\(source): feed: the document names feed \(named.quoted), not \(name.quoted).")
+        }
+        return try importFeed(document, named: name, options: options)
+    }
+}

@@ -1,0 +1,105 @@
+import Hummingbird
+import Waterfall
+import WaterfallJSON
+
+/// A failed request's answer: RFC 9457 problem details (`application/problem+json`),
+/// `{"type", "title", "status", "detail"}`, with `detail` one sentence that names the parameter,
+/// the body's place or the thing not found.
+struct Problem: Error, HTTPResponseError, Encodable {
+    let status: HTTPResponse.Status
+    let detail: String
+    /// Headers the answer carries besides its type (`Allow`, `Retry-After`).
+    var headers: HTTPFields = [:]
+
+    init(_ status: HTTPResponse.Status, _ detail: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.detail = detail
+        self.headers = headers
+    }
+
+    static func badRequest(_ detail: String) -> Problem {
+        Problem(.badRequest, detail)
+    }
+
+    /// The problem a service error is over HTTP: its status, and its sentence with request
+    /// values named as the API names them.
+    init(_ error: WaterfallError) {
+        let detail = error.sentence(naming: \.queryName)
+        switch error {
+        case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration:
+            self.init(.badRequest, detail)
+        case .unknownFeed, .noFeeds, .unknownLayout:
+            self.init(.notFound, detail)
+        case .unknownImage(_, _, let place):
+            // An id in a request body is bad data; the id of the path is a missing resource.
+            self.init(place.isEmpty ? .notFound : .unprocessableContent, detail)
+        case .moveOntoItself:
+            self.init(.conflict, detail)
+        case .indexOutsideSection, .invalidData:
+            self.init(.unprocessableContent, detail)
+        case .busy:
+            self.init(.serviceUnavailable, detail, headers: [.retryAfter: "1"])
+        case .fileUnreadable, .cannotCreate, .database, .other:
+            self.init(.internalServerError, detail)
+        }
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        response
+    }
+
+    /// The answer: the problem document with its status and headers.
+    var response: Response {
+        var headers = headers
+        headers[.contentType] = "application/problem+json"
+        let bytes = (try? StableJSON.document(of: self)) ?? Array(#"{"type":"about:blank"}"#.utf8)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    private enum CodingKeys: String, CodingKey { case type, title, status, detail }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("about:blank", forKey: .type)
+        try container.encode(status.reasonPhrase, forKey: .title)
+        try container.encode(status.code, forKey: .status)
+        try container.encode(detail, forKey: .detail)
+    }
+}
+
+extension WaterfallError.Parameter {
+    /// How the HTTP API names the value: its path or query parameter.
+    var queryName: String {
+        switch self {
+        case .feedName: "the feed name"
+        case .layoutName: "the layout name"
+        case .appendMode: "mode=append"
+        default: rawValue
+        }
+    }
+}
+
+extension Double {
+    /// A number as a query parameter writes it (`12`, `-2.5`, `1e3`), or nil.
+    static func strict(_ text: String) -> Double? {
+        text.isEmpty || text.count > 64 ? nil : Double(text)
+    }
+}
+
+extension Int {
+    /// A whole number as a query parameter writes it (`12`, `-3`), or nil.
+    static func strict(_ text: String) -> Int? {
+        Int(text)
+    }
+}
+
+extension Bool {
+    /// `true`/`false` (or `1`/`0`) as a query parameter writes it, or nil.
+    static func strict(_ text: String) -> Bool? {
+        switch text {
+        case "true", "1": true
+        case "false", "0": false
+        default: nil
+        }
+    }
+}

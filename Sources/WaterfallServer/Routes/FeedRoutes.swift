@@ -1,0 +1,110 @@
+import Hummingbird
+import Waterfall
+import WaterfallJSON
+
+extension APIRoutes {
+    /// Feeds and their catalogs: list, read, import, delete, images, reorders, removals, changes.
+    static func feedRoutes(_ runner: ServiceRunner, limits: ServerLimits) -> [Route] {
+        [
+            Route(.get, "/v1/feeds", "listFeeds") { request, _ in
+                try RequestQuery(request).finish()
+                return .json(try await runner.answer(for: request.uri.description) { try StableJSON.document(of: try $0.feeds()) })
+            },
+            Route(.get, "/v1/feeds/{feed}", "getFeed") { request, path in
+                try RequestQuery(request).finish()
+                let feed = path["feed"]
+                return .json(try await runner.answer(for: request.uri.description) { try StableJSON.document(of: try $0.feed(named: feed)) })
+            },
+            Route(.put, "/v1/feeds/{feed}", "importFeed") { request, path in
+                var query = try RequestQuery(request)
+                let mode = try ImportMode(query: query.string("mode"))
+                let resetOrder = try query.bool("resetOrder") ?? false
+                try query.finish()
+                let format = try FeedFormat(contentType: request.headers[.contentType])
+                let feed = path["feed"]
+                let options = WaterfallService.ImportOptions(feedName: feed, mode: mode, resetOrder: resetOrder)
+                if resetOrder && mode == .append { throw WaterfallError.conflictingValues(.resetOrder, .appendMode) }
+                let body = try await SpooledBody(request.body, limit: limits.maximumBodyBytes, runner: runner)
+                defer { body.remove() }
+                let (summary, created) = try await runner.run { service in
+                    let existed = (try? service.feed(named: feed)) != nil
+                    let summary = try service.importFeed(
+                        contentsOf: body.path, format: format, source: "request body", named: feed, options: options)
+                    return (summary, !existed)
+                }
+                return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), status: created ? .created : .ok)
+            },
+            Route(.delete, "/v1/feeds/{feed}", "deleteFeed") { request, path in
+                try RequestQuery(request).finish()
+                let feed = path["feed"]
+                try await runner.run { try $0.removeFeed(named: feed) }
+                return .noContent()
+            },
+            Route(.get, "/v1/feeds/{feed}/images", "listImages") { request, path in
+                var query = try RequestQuery(request)
+                let offset = try query.int("offset") ?? 0
+                let limit = try query.int("limit") ?? PageSlice.defaultPageSize
+                try query.finish()
+                let feed = path["feed"]
+                return .json(try await runner.answer(for: request.uri.description) {
+                    try StableJSON.document(of: try $0.images(feed: feed, offset: offset, limit: limit))
+                })
+            },
+            Route(.post, "/v1/feeds/{feed}/reorder", "reorderFeed") { request, path in
+                var query = try RequestQuery(request)
+                let dryRun = try query.bool("dryRun") ?? false
+                try query.finish()
+                _ = try FeedFormat(contentType: request.headers[.contentType], allowsLines: false)
+                let bytes = try await RequestBodyBytes.collect(request.body, limit: limits.maximumBodyBytes)
+                let feed = path["feed"]
+                let summary = try await runner.run { try $0.reorder(bytes, source: "request body", feed: feed, dryRun: dryRun) }
+                return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
+            },
+            Route(.delete, "/v1/feeds/{feed}/images/{id}", "deleteImage") { request, path in
+                try RequestQuery(request).finish()
+                let (feed, id) = (path["feed"], path["id"])
+                let summary = try await runner.run { try $0.remove(feed: feed, ids: [id]) }
+                return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
+            },
+            Route(.get, "/v1/feeds/{feed}/changes", "listChanges") { request, path in
+                var query = try RequestQuery(request)
+                let since = try query.int("since") ?? 0
+                try query.finish()
+                let feed = path["feed"]
+                return .json(try await runner.answer(for: request.uri.description) {
+                    try StableJSON.document(of: try $0.changes(feed: feed, since: Int64(since)))
+                })
+            },
+        ]
+    }
+}
+
+extension ImportMode {
+    /// The `mode` query parameter: `snapshot` (the default) or `append`.
+    init(query value: String?) throws(Problem) {
+        switch value {
+        case nil, "snapshot": self = .snapshot
+        case "append": self = .append
+        case let other?: throw Problem.badRequest("mode must be snapshot or append, got \(other.quoted).")
+        }
+    }
+}
+
+extension FeedFormat {
+    /// The format a request body's `Content-Type` names: JSON (`application/json`, or none
+    /// given) or, where lines are allowed, NDJSON (`application/x-ndjson`, `application/jsonl`).
+    init(contentType: String?, allowsLines: Bool = true) throws(Problem) {
+        let mediaType = contentType?.split(separator: ";").first.map { $0.filter { $0 != " " && $0 != "\t" }.lowercased() }
+        switch mediaType {
+        case nil, "application/json":
+            self = .json
+        case let other?:
+            if allowsLines && (other == "application/x-ndjson" || other == "application/jsonl") {
+                self = .ndjson
+                return
+            }
+            let accepted = allowsLines ? "application/json or application/x-ndjson" : "application/json"
+            throw Problem(.unsupportedMediaType, "the body's Content-Type \(other.quoted) is not one this route reads; send \(accepted).")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import Waterfall
+import WaterfallJSON
+
+extension APIRoutes {
+    /// A feed's named layouts: list, read, save, delete.
+    static func layoutRoutes(_ runner: ServiceRunner, limits: ServerLimits) -> [Route] {
+        [
+            Route(.get, "/v1/feeds/{feed}/layouts", "listLayouts") { request, path in
+                try RequestQuery(request).finish()
+                let feed = path["feed"]
+                return .json(try await runner.answer(for: request.uri.description) {
+                    try StableJSON.document(of: LayoutList(layouts: try $0.layouts(feed: feed)))
+                })
+            },
+            Route(.get, "/v1/feeds/{feed}/layouts/{name}", "getLayout") { request, path in
+                try RequestQuery(request).finish()
+                let (feed, name) = (path["feed"], path["name"])
+                return .json(try await runner.answer(for: request.uri.description) {
+                    try StableJSON.document(of: try $0.layout(feed: feed, name: name))
+                })
+            },
+            Route(.put, "/v1/feeds/{feed}/layouts/{name}", "putLayout") { request, path in
+                try RequestQuery(request).finish()
+                _ = try FeedFormat(contentType: request.headers[.contentType], allowsLines: false)
+                let bytes = try await RequestBodyBytes.collect(request.body, limit: min(limits.maximumBodyBytes, 1 << 20))
+                let configuration = try LayoutConfiguration(body: bytes)
+                let (feed, name) = (path["feed"], path["name"])
+                let existed = try await runner.run { service in
+                    do {
+                        return try service.addLayout(feed: feed, name: name, configuration: configuration)
+                    } catch WaterfallError.invalidConfiguration(let error) {
+                        throw Problem(.unprocessableContent, "request body: \(error.message)")
+                    }
+                }
+                return .json(ByteBuffer(bytes: try StableJSON.document(of: configuration)), status: existed ? .ok : .created)
+            },
+            Route(.delete, "/v1/feeds/{feed}/layouts/{name}", "deleteLayout") { request, path in
+                try RequestQuery(request).finish()
+                let (feed, name) = (path["feed"], path["name"])
+                try await runner.run { try $0.removeLayout(feed: feed, name: name) }
+                return .noContent()
+            },
+        ]
+    }
+}
+
+extension LayoutConfiguration {
+    /// A configuration from a JSON request body: the keys of its canonical form, only
+    /// `columns` and `width` required.
+    /// - Throws: ``Problem`` 422 naming what is wrong.
+    init(body: [UInt8]) throws(Problem) {
+        do {
+            self = try JSONDecoder().decode(LayoutConfiguration.self, from: Data(body))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw Problem(.unprocessableContent, "request body: \(key.stringValue) is required.")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw Problem(.unprocessableContent, "request body: \(context.path): \(context.debugDescription)")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw Problem(.unprocessableContent, "request body: \(context.codingPath.isEmpty ? "" : context.path + ": ")\(context.debugDescription)")
+        } catch {
+            throw Problem(.unprocessableContent, "request body: not a layout configuration (\(error)).")
+        }
+    }
+}
+
+extension DecodingError.Context {
+    /// The JSON path of the value at fault: `sectionInset.top`.
+    fileprivate var path: String {
+        codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}

@@ -1,0 +1,39 @@
+import Hummingbird
+import Waterfall
+import WaterfallJSON
+
+extension APIRoutes {
+    /// Liveness, the OpenAPI document and the database's statistics.
+    static func systemRoutes(_ runner: ServiceRunner) -> [Route] {
+        let health = ByteBuffer(string: #"{"status":"ok"}"# + "\n")
+        let openAPI = ByteBuffer(string: Assets.openAPI)
+        return [
+            Route(.get, "/healthz", "getHealth") { request, _ in
+                try RequestQuery(request).finish()
+                return .json(health)
+            },
+            Route(.get, "/openapi.json", "getOpenAPI") { request, _ in
+                try RequestQuery(request).finish()
+                return .json(openAPI)
+            },
+            Route(.get, "/v1/stats", "getStats") { request, _ in
+                try RequestQuery(request).finish()
+                // Not kept: the file's size changes without a commit (WAL checkpoints).
+                return .json(ByteBuffer(bytes: try await runner.run { try StableJSON.document(of: try $0.stats()) }))
+            },
+        ]
+    }
+}
+
+/// The files of `Assets/`, compiled into the binary.
+enum Assets {
+    /// The OpenAPI 3.1 document of every route (`GET /openapi.json`).
+    static let openAPI = file("openapi.json")
+
+    static func file(_ name: String) -> String {
+        guard let file = EmbeddedAssets.all.first(where: { $0.name == name }) else {
+            preconditionFailure("Assets/\(name) is not compiled in")
+        }
+        return file.text
+    }
+}

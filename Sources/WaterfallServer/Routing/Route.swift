@@ -1,0 +1,71 @@
+import Hummingbird
+
+/// One operation of the HTTP API: a method, a path pattern, the OpenAPI operation it is, and
+/// what answers it. The route table (``APIRoutes``) is the one list of what the server does;
+/// the responder dispatches through it and a test holds it against `openapi.json`.
+struct Route: Sendable {
+    /// A segment of a path pattern: fixed text, or a named, percent-encoded parameter.
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    let method: HTTPRequest.Method
+    let segments: [Segment]
+    /// The `operationId` of this route in `openapi.json`.
+    let operationID: String
+    let handler: @Sendable (Request, PathParameters) async throws -> Response
+
+    /// A route for `pattern`, written as in the OpenAPI document: `/v1/feeds/{feed}`.
+    init(
+        _ method: HTTPRequest.Method, _ pattern: String, _ operationID: String,
+        _ handler: @escaping @Sendable (Request, PathParameters) async throws -> Response
+    ) {
+        self.method = method
+        self.segments = pattern.split(separator: "/").map { part in
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+        }
+        self.operationID = operationID
+        self.handler = handler
+    }
+
+    /// The pattern as the OpenAPI document writes it.
+    var pattern: String {
+        "/" + segments.map { segment in
+            switch segment {
+            case .literal(let text): text
+            case .parameter(let name): "{\(name)}"
+            }
+        }.joined(separator: "/")
+    }
+
+    /// The path parameters when the raw (still percent-encoded) path segments match, else nil.
+    /// - Throws: ``Problem`` 400 when a parameter is not valid percent-encoded UTF-8.
+    func match(_ path: [Substring]) throws(Problem) -> PathParameters? {
+        guard path.count == segments.count else { return nil }
+        var parameters = PathParameters()
+        for (segment, part) in zip(segments, path) {
+            switch segment {
+            case .literal(let text):
+                guard part == text else { return nil }
+            case .parameter(let name):
+                guard !part.isEmpty else { return nil }
+                guard let value = PercentDecoding.decode(part) else {
+                    throw Problem.badRequest("the path's \(name) \(String(part).quoted) is not valid percent-encoded UTF-8.")
+                }
+                parameters.values[name] = value
+            }
+        }
+        return parameters
+    }
+}
+
+/// The decoded path parameters of a matched route.
+struct PathParameters: Sendable {
+    fileprivate(set) var values: [String: String] = [:]
+
+    /// The parameter `name` of the route's pattern (always present once matched).
+    subscript(_ name: String) -> String {
+        values[name] ?? ""
+    }
+}

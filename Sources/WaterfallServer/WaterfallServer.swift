@@ -1,0 +1,88 @@
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Waterfall
+
+/// What `waterfall serve` is told: where to listen and how much to accept.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on; `127.0.0.1` by default, so nothing outside the machine reaches it.
+    public var host = "127.0.0.1"
+    /// The port; 0 picks a free one (the server says which once it listens).
+    public var port = 8080
+    public var limits = ServerLimits()
+    /// Threads that run SQLite calls (readers in parallel, one writer at a time).
+    public var databaseThreads = 8
+
+    public init() {}
+}
+
+/// The bounds the server holds requests to.
+public struct ServerLimits: Sendable {
+    /// The largest request body, in bytes (`--max-body`, default 1 GiB).
+    public var maximumBodyBytes = 1 << 30
+    /// How long a connection may stay idle, between or inside requests, before it is closed.
+    public var idleTimeout: TimeAmount = .seconds(60)
+    /// How long SIGTERM waits for requests in flight before it cuts them off.
+    public var shutdownGracePeriod: Duration = .seconds(30)
+
+    public init() {}
+}
+
+/// The route table of the HTTP API (DESIGN section 9); each feature's routes are in
+/// `Routes/`.
+enum APIRoutes {
+    static func all(_ runner: ServiceRunner, limits: ServerLimits) -> [Route] {
+        systemRoutes(runner) + feedRoutes(runner, limits: limits) + layoutRoutes(runner, limits: limits) + queryRoutes(runner)
+    }
+}
+
+/// The HTTP front end of a Waterfall database: `waterfall serve`.
+public struct WaterfallServer: Sendable {
+    let runner: ServiceRunner
+    let configuration: ServerConfiguration
+    let routes: [Route]
+
+    /// A server over `service`.
+    /// - Parameter keepsAnswers: keep encoded read answers while the database is unchanged
+    ///   (needs a database file; off for an in-memory one).
+    public init(service: WaterfallService, configuration: ServerConfiguration, keepsAnswers: Bool = true) throws(WaterfallError) {
+        runner = try ServiceRunner(service: service, threads: configuration.databaseThreads, keepsAnswers: keepsAnswers)
+        self.configuration = configuration
+        routes = APIRoutes.all(runner, limits: configuration.limits)
+    }
+
+    /// The Hummingbird application: HTTP/1.1 with the idle timeout, answering through the route
+    /// table. `onListening` is told the port once the server listens.
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        var logger = Logger(label: "waterfall")
+        logger.logLevel = .warning
+        return Application(
+            responder: APIResponder(routes: routes),
+            server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT, then stops taking connections, lets the requests in
+    /// flight finish (for at most the grace period) and returns.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let application = application(onListening: onListening)
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: application)], gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger)
+        group.maximumGracefulShutdownDuration = configuration.limits.shutdownGracePeriod
+        defer { Task { try? await runner.shutdown() } }
+        try await ServiceGroup(configuration: group).run()
+        try await runner.shutdown()
+    }
+
+    /// The `operationId`s and patterns of every route, for the test that holds them against
+    /// `openapi.json`.
+    public var routeList: [(method: String, pattern: String, operationID: String)] {
+        routes.map { ($0.method.rawValue, $0.pattern, $0.operationID) }
+    }
+
+    /// The OpenAPI document the server answers `GET /openapi.json` with.
+    public static var openAPIDocument: String { Assets.openAPI }
+}

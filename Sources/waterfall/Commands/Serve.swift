@@ -1,0 +1,96 @@
+import ArgumentParser
+import Dispatch
+import Waterfall
+import WaterfallServer
+
+extension WaterfallCommand {
+    /// `waterfall serve`.
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "serve",
+            abstract: "Serve the database over HTTP: the same answers as the commands' --json, under /v1.",
+            discussion: """
+                Routes, parameters and answers are described by GET /openapi.json. Errors are
+                application/problem+json documents. SIGTERM or SIGINT stops taking connections, lets the
+                requests in flight finish (up to 30 s) and exits 0.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: ArgumentHelp("The address to listen on (default 127.0.0.1: this machine only).", valueName: "address"))
+        var host = "127.0.0.1"
+        @Option(parsing: .unconditional, help: "The port to listen on, 0 for any free one (default 8080).")
+        var port = 8080
+        @Option(help: ArgumentHelp("The largest request body, in bytes or with K, M or G (default 1G).", valueName: "size"))
+        var maxBody = "1G"
+
+        func validate() throws {
+            guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port).") }
+            guard Self.bytes(maxBody) != nil else {
+                throw ValidationError("--max-body takes a number of bytes from 1 to 64G, optionally with K, M or G, got \"\(maxBody)\".")
+            }
+            if host.isEmpty { throw ValidationError("--host must name an address, such as 127.0.0.1 or 0.0.0.0.") }
+        }
+
+        func run() throws {
+            let path = database.resolvedPath
+            let service = try WaterfallService.openForServing(path: path)
+            var configuration = ServerConfiguration()
+            configuration.host = host
+            configuration.port = port
+            configuration.limits.maximumBodyBytes = Self.bytes(maxBody)!
+            let server = try WaterfallServer(service: service, configuration: configuration)
+            let host = host
+            try Self.waitFor {
+                try await server.run { port in
+                    Terminal.print("waterfall: serving \(path) at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
+                }
+            }
+        }
+
+        /// `1048576`, `512K`, `64M`, `1G` as bytes, or nil outside 1 byte…64 GiB.
+        static func bytes(_ text: String) -> Int? {
+            let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+            var digits = Substring(text)
+            var unit = 1
+            if let last = text.last?.uppercased().first, let factor = units[last] {
+                digits = text.dropLast()
+                unit = factor
+            }
+            guard let count = Int(digits), count > 0, count <= (64 << 30) / unit else { return nil }
+            return count * unit
+        }
+
+        /// Runs `body` to completion from this synchronous command, rethrowing what it throws.
+        private static func waitFor(_ body: @escaping @Sendable () async throws -> Void) throws {
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var failure: (any Error)?
+            Task {
+                do { try await body() } catch { failure = error }
+                done.signal()
+            }
+            done.wait()
+            if let failure { throw failure }
+        }
+    }
+
+    /// `waterfall feed remove NAME`.
+    struct Feed: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "feed", abstract: "Manage whole feeds.", subcommands: [Remove.self])
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "remove",
+                abstract: "Remove a feed and everything of it: images, sections, change log, layouts and cache.")
+
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The feed's name.")
+            var name: String
+
+            func run() throws {
+                try database.open().removeFeed(named: name)
+                Terminal.print("removed feed \(cell(name))")
+            }
+        }
+    }
+}
