@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         // Hummingbird's own networking: the thread pool the server runs SQLite calls on.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Pure layout engine: configuration in, frames out. Imports nothing of ours, does no IO.
@@ -51,6 +52,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["Assets"],
             plugins: ["EmbedAssets"]),
@@ -92,6 +94,7 @@ let package = Package(
             dependencies: [
                 "WaterfallServer", "WaterfallTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -31,6 +31,9 @@ public enum WaterfallError: Error, Hashable, Sendable {
     case invalidValue(Parameter, String)
     /// Two request values that cannot be given together.
     case conflictingValues(Parameter, Parameter)
+    /// A write that expected the feed at one revision found it at another: someone else
+    /// changed it since the client read it (HTTP 412); nothing changed.
+    case revisionMismatch(feed: String, expected: Int64, actual: Int64)
     /// A feed read from a nameless stream (standard input, a request body without a name)
     /// whose content names no feed either.
     case feedNameMissing
@@ -76,6 +79,8 @@ public enum WaterfallError: Error, Hashable, Sendable {
             return "\(place)unknown image id \(id.quoted) in feed \(feed.quoted)."
         case .indexOutsideSection(let index, let section, let count, let place):
             return "\(place)index \(index) is outside \(section.sectionDescription), which holds \(count) image\(count == 1 ? "" : "s") (indexes 0…\(count - 1))."
+        case .revisionMismatch(let feed, let expected, let actual):
+            return "feed \(feed.quoted) is at revision \(actual), not \(expected): it changed since it was read; nothing was written."
         case .invalidValue(let parameter, let rest):
             return "\(name(parameter)) \(rest)"
         case .conflictingValues(let first, let second):

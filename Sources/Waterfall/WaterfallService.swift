@@ -13,12 +13,31 @@ public struct WaterfallService: Sendable {
     public let database: CatalogDatabase
     /// Images between two layout-cache checkpoints.
     public let stride: Int
+    /// The revision a write expects its feed at (a client's `If-Match`): when set, every
+    /// operation checks it inside its transaction, before changing anything, and throws
+    /// ``WaterfallError/revisionMismatch(feed:expected:actual:)`` when the feed moved on.
+    public private(set) var expectedRevision: Int64?
 
     /// Creates a service over an open database.
     public init(database: CatalogDatabase, stride: Int = 256) {
         precondition(stride > 0)
         self.database = database
         self.stride = stride
+    }
+
+    /// The same service, with every operation requiring its feed at `revision` (nil: any).
+    public func expecting(revision: Int64?) -> WaterfallService {
+        var service = self
+        service.expectedRevision = revision
+        return service
+    }
+
+    /// Throws unless `feed` is at the expected revision (when one is set); `nil` is a feed that
+    /// does not exist yet, at revision 0.
+    func checkExpectedRevision(of feed: FeedRecord?, named name: String) throws(WaterfallError) {
+        guard let expected = expectedRevision else { return }
+        let actual = feed?.revision ?? 0
+        if actual != expected { throw .revisionMismatch(feed: name, expected: expected, actual: actual) }
     }
 
     /// Opens (creating and migrating when new) the database at `path`.
@@ -46,11 +65,13 @@ public struct WaterfallService: Sendable {
             guard let feed = try tx.feed(named: name) else {
                 throw WaterfallError.unknownFeed(name)
             }
+            try checkExpectedRevision(of: feed, named: name)
             return feed
         }
         let feeds = try tx.feeds()
         switch feeds.count {
         case 1:
+            try checkExpectedRevision(of: feeds[0], named: feeds[0].name)
             return feeds[0]
         case 0:
             throw WaterfallError.noFeeds

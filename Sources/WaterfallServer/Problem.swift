@@ -35,6 +35,8 @@ struct Problem: Error, HTTPResponseError, Encodable {
             self.init(place.isEmpty ? .notFound : .unprocessableContent, detail)
         case .moveOntoItself:
             self.init(.conflict, detail)
+        case .revisionMismatch:
+            self.init(.preconditionFailed, detail)
         case .indexOutsideSection, .invalidData:
             self.init(.unprocessableContent, detail)
         case .busy:

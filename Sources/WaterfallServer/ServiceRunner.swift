@@ -40,13 +40,19 @@ final class ServiceRunner: Sendable {
     }
 
     /// The answer kept for `key` while the database is unchanged; else `compute`'s, kept.
-    func answer(for key: String, _ compute: @escaping @Sendable (WaterfallService) throws -> [UInt8]) async throws -> ByteBuffer {
-        guard let watcher else { return ByteBuffer(bytes: try await run(compute)) }
-        let version = try watcher.version()
+    /// `compute` gives the document and the revision of the feed it shows.
+    func answer(for key: String, _ compute: @escaping @Sendable (WaterfallService) throws -> ([UInt8], Int64?)) async throws -> Answer {
+        // Without a version (no file to watch, or the WAL index busy being rebuilt after a
+        // crash), the answer is computed and not kept.
+        guard let watcher, let version = try? watcher.version() else {
+            let (body, revision) = try await run(compute)
+            return Answer(body: body, revision: revision)
+        }
         if let kept = answers.withLockedValue({ $0.answer(for: key, version: version) }) {
             return kept
         }
-        let answer = ByteBuffer(bytes: try await run(compute))
+        let (body, revision) = try await run(compute)
+        let answer = Answer(body: body, revision: revision)
         answers.withLockedValue { $0.keep(answer, for: key, version: version) }
         return answer
     }
@@ -57,15 +63,15 @@ private struct KeptAnswers {
     /// The most bytes kept; past it, everything kept is dropped and keeping starts again.
     static let budget = 64 << 20
     private var version: Int64 = -1
-    private var answers: [String: ByteBuffer] = [:]
+    private var answers: [String: Answer] = [:]
     private var bytes = 0
 
-    mutating func answer(for key: String, version: Int64) -> ByteBuffer? {
+    mutating func answer(for key: String, version: Int64) -> Answer? {
         guard version == self.version else { return nil }
         return answers[key]
     }
 
-    mutating func keep(_ answer: ByteBuffer, for key: String, version: Int64) {
+    mutating func keep(_ answer: Answer, for key: String, version: Int64) {
         if version != self.version {
             // Only an answer of a newer version replaces the kept ones (the version only grows).
             guard version > self.version else { return }
@@ -73,11 +79,11 @@ private struct KeptAnswers {
             answers.removeAll(keepingCapacity: true)
             bytes = 0
         }
-        if bytes + answer.readableBytes > Self.budget {
+        if bytes + answer.body.readableBytes > Self.budget {
             answers.removeAll(keepingCapacity: true)
             bytes = 0
         }
-        if let old = answers.updateValue(answer, forKey: key) { bytes -= old.readableBytes }
-        bytes += answer.readableBytes
+        if let old = answers.updateValue(answer, forKey: key) { bytes -= old.body.readableBytes }
+        bytes += answer.body.readableBytes
     }
 }

@@ -13,14 +13,17 @@ public final class ChangeWatcher: Sendable {
     init(path: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(CatalogDatabase.busyTimeout)
+        // Reading the WAL index waits only while SQLite rebuilds it (after a crash): a caller on
+        // a thread that must not block gives up quickly instead.
+        configuration.busyMode = .timeout(0.05)
         configuration.label = "waterfall.watcher"
         connection = try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// A number that differs from every earlier answer once any connection other than this
     /// watcher's committed a change (SQLite's data version of this connection).
-    /// - Throws: ``StoreError`` when the database cannot be read.
+    /// - Throws: ``StoreError`` when the database cannot be read, or its WAL index stays busy
+    ///   for 50 ms.
     public func version() throws -> Int64 {
         do {
             return try connection.inDatabase { db in

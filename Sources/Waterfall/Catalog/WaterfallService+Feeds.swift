@@ -44,7 +44,7 @@ extension WaterfallService {
     public func removeFeed(named name: String) throws(WaterfallError) {
         try perform {
             try database.write { tx in
-                guard let feed = try tx.feed(named: name) else { throw WaterfallError.unknownFeed(name) }
+                let feed = try resolveFeed(name, tx)
                 try tx.deleteFeed(id: feed.id)
             }
         }

@@ -58,7 +58,9 @@ extension WaterfallService {
             try database.write { tx in
                 var created = false
                 let feed: FeedRecord
-                if let existing = try tx.feed(named: name) {
+                let existing = try tx.feed(named: name)
+                try checkExpectedRevision(of: existing, named: name)
+                if let existing {
                     feed = existing
                 } else {
                     feed = try tx.createFeed(named: name)

@@ -8,12 +8,18 @@ extension APIRoutes {
         [
             Route(.get, "/v1/feeds", "listFeeds") { request, _ in
                 try RequestQuery(request).finish()
-                return .json(try await runner.answer(for: request.uri.description) { try StableJSON.document(of: try $0.feeds()) })
+                return try await runner.answer(for: request.uri.description) { service in
+                    let answer = try service.feeds()
+                    return (try StableJSON.document(of: answer), nil)
+                }.response(to: request)
             },
             Route(.get, "/v1/feeds/{feed}", "getFeed") { request, path in
                 try RequestQuery(request).finish()
                 let feed = path["feed"]
-                return .json(try await runner.answer(for: request.uri.description) { try StableJSON.document(of: try $0.feed(named: feed)) })
+                return try await runner.answer(for: request.uri.description) { service in
+                    let answer = try service.feed(named: feed)
+                    return (try StableJSON.document(of: answer), answer.revision)
+                }.response(to: request)
             },
             Route(.put, "/v1/feeds/{feed}", "importFeed") { request, path in
                 var query = try RequestQuery(request)
@@ -24,11 +30,12 @@ extension APIRoutes {
                 let feed = path["feed"]
                 let options = WaterfallService.ImportOptions(feedName: feed, mode: mode, resetOrder: resetOrder)
                 if resetOrder && mode == .append { throw WaterfallError.conflictingValues(.resetOrder, .appendMode) }
+                let expected = try EntityTags.expectedRevision(of: request)
                 let body = try await SpooledBody(request.body, limit: limits.maximumBodyBytes, runner: runner)
                 defer { body.remove() }
                 let (summary, created) = try await runner.run { service in
                     let existed = (try? service.feed(named: feed)) != nil
-                    let summary = try service.importFeed(
+                    let summary = try service.expecting(revision: expected).importFeed(
                         contentsOf: body.path, format: format, source: "request body", named: feed, options: options)
                     return (summary, !existed)
                 }
@@ -37,7 +44,8 @@ extension APIRoutes {
             Route(.delete, "/v1/feeds/{feed}", "deleteFeed") { request, path in
                 try RequestQuery(request).finish()
                 let feed = path["feed"]
-                try await runner.run { try $0.removeFeed(named: feed) }
+                let expected = try EntityTags.expectedRevision(of: request)
+                try await runner.run { try $0.expecting(revision: expected).removeFeed(named: feed) }
                 return .noContent()
             },
             Route(.get, "/v1/feeds/{feed}/images", "listImages") { request, path in
@@ -46,24 +54,27 @@ extension APIRoutes {
                 let limit = try query.int("limit") ?? PageSlice.defaultPageSize
                 try query.finish()
                 let feed = path["feed"]
-                return .json(try await runner.answer(for: request.uri.description) {
-                    try StableJSON.document(of: try $0.images(feed: feed, offset: offset, limit: limit))
-                })
+                return try await runner.answer(for: request.uri.description) { service in
+                    let answer = try service.images(feed: feed, offset: offset, limit: limit)
+                    return (try StableJSON.document(of: answer), answer.revision)
+                }.response(to: request)
             },
             Route(.post, "/v1/feeds/{feed}/reorder", "reorderFeed") { request, path in
                 var query = try RequestQuery(request)
                 let dryRun = try query.bool("dryRun") ?? false
                 try query.finish()
                 _ = try FeedFormat(contentType: request.headers[.contentType], allowsLines: false)
+                let expected = try EntityTags.expectedRevision(of: request)
                 let bytes = try await RequestBodyBytes.collect(request.body, limit: limits.maximumBodyBytes)
                 let feed = path["feed"]
-                let summary = try await runner.run { try $0.reorder(bytes, source: "request body", feed: feed, dryRun: dryRun) }
+                let summary = try await runner.run { try $0.expecting(revision: expected).reorder(bytes, source: "request body", feed: feed, dryRun: dryRun) }
                 return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
             },
             Route(.delete, "/v1/feeds/{feed}/images/{id}", "deleteImage") { request, path in
                 try RequestQuery(request).finish()
                 let (feed, id) = (path["feed"], path["id"])
-                let summary = try await runner.run { try $0.remove(feed: feed, ids: [id]) }
+                let expected = try EntityTags.expectedRevision(of: request)
+                let summary = try await runner.run { try $0.expecting(revision: expected).remove(feed: feed, ids: [id]) }
                 return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
             },
             Route(.get, "/v1/feeds/{feed}/changes", "listChanges") { request, path in
@@ -71,9 +82,10 @@ extension APIRoutes {
                 let since = try query.int("since") ?? 0
                 try query.finish()
                 let feed = path["feed"]
-                return .json(try await runner.answer(for: request.uri.description) {
-                    try StableJSON.document(of: try $0.changes(feed: feed, since: Int64(since)))
-                })
+                return try await runner.answer(for: request.uri.description) { service in
+                    let answer = try service.changes(feed: feed, since: Int64(since))
+                    return (try StableJSON.document(of: answer), answer.revision)
+                }.response(to: request)
             },
         ]
     }

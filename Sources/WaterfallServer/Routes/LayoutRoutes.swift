@@ -10,16 +10,18 @@ extension APIRoutes {
             Route(.get, "/v1/feeds/{feed}/layouts", "listLayouts") { request, path in
                 try RequestQuery(request).finish()
                 let feed = path["feed"]
-                return .json(try await runner.answer(for: request.uri.description) {
-                    try StableJSON.document(of: LayoutList(layouts: try $0.layouts(feed: feed)))
-                })
+                return try await runner.answer(for: request.uri.description) { service in
+                    let revision = try service.feed(named: feed).revision
+                    return (try StableJSON.document(of: LayoutList(layouts: try service.layouts(feed: feed))), revision)
+                }.response(to: request)
             },
             Route(.get, "/v1/feeds/{feed}/layouts/{name}", "getLayout") { request, path in
                 try RequestQuery(request).finish()
                 let (feed, name) = (path["feed"], path["name"])
-                return .json(try await runner.answer(for: request.uri.description) {
-                    try StableJSON.document(of: try $0.layout(feed: feed, name: name))
-                })
+                return try await runner.answer(for: request.uri.description) { service in
+                    let revision = try service.feed(named: feed).revision
+                    return (try StableJSON.document(of: try service.layout(feed: feed, name: name)), revision)
+                }.response(to: request)
             },
             Route(.put, "/v1/feeds/{feed}/layouts/{name}", "putLayout") { request, path in
                 try RequestQuery(request).finish()
@@ -27,9 +29,10 @@ extension APIRoutes {
                 let bytes = try await RequestBodyBytes.collect(request.body, limit: min(limits.maximumBodyBytes, 1 << 20))
                 let configuration = try LayoutConfiguration(body: bytes)
                 let (feed, name) = (path["feed"], path["name"])
+                let expected = try EntityTags.expectedRevision(of: request)
                 let existed = try await runner.run { service in
                     do {
-                        return try service.addLayout(feed: feed, name: name, configuration: configuration)
+                        return try service.expecting(revision: expected).addLayout(feed: feed, name: name, configuration: configuration)
                     } catch WaterfallError.invalidConfiguration(let error) {
                         throw Problem(.unprocessableContent, "request body: \(error.message)")
                     }
@@ -39,7 +42,8 @@ extension APIRoutes {
             Route(.delete, "/v1/feeds/{feed}/layouts/{name}", "deleteLayout") { request, path in
                 try RequestQuery(request).finish()
                 let (feed, name) = (path["feed"], path["name"])
-                try await runner.run { try $0.removeLayout(feed: feed, name: name) }
+                let expected = try EntityTags.expectedRevision(of: request)
+                try await runner.run { try $0.expecting(revision: expected).removeLayout(feed: feed, name: name) }
                 return .noContent()
             },
         ]

@@ -32,9 +32,10 @@ extension APIRoutes {
                     throw WaterfallError.invalidConfiguration(error)
                 }
                 let feed = path["feed"]
-                return .json(try await runner.answer(for: request.uri.description) {
-                    try StableJSON.document(of: try $0.coverFlow(feed: feed, configuration: configuration, x: x, viewportWidth: viewportWidth))
-                })
+                return try await runner.answer(for: request.uri.description) { service in
+                    let answer = try service.coverFlow(feed: feed, configuration: configuration, x: x, viewportWidth: viewportWidth)
+                    return (try StableJSON.document(of: answer), answer.revision)
+                }.response(to: request)
             },
         ]
     }
@@ -50,9 +51,10 @@ extension APIRoutes {
         try query.finish()
         try slice.validate()
         let range = slice.range
-        return .json(try await runner.answer(for: request.uri.description) {
-            try StableJSON.document(of: try $0.page(feed: feed, layout: source, offset: range.offset, limit: range.limit))
-        })
+        return try await runner.answer(for: request.uri.description) { service in
+            let answer = try service.page(feed: feed, layout: source, offset: range.offset, limit: range.limit)
+            return (try StableJSON.document(of: answer), answer.revision)
+        }.response(to: request)
     }
 
     /// `…/viewport`: the band `y`, `height`; pinned headers with `pinHeaders=true` or a `pinOffset`.
@@ -70,8 +72,9 @@ extension APIRoutes {
             throw Problem.badRequest("pinOffset pins the headers and cannot be combined with pinHeaders=false.")
         }
         let pin = pinOffset ?? (pinHeaders == true ? 0 : nil)
-        return .json(try await runner.answer(for: request.uri.description) {
-            try StableJSON.document(of: try $0.viewport(feed: feed, layout: source, y: y, height: height, pinOffset: pin))
-        })
+        return try await runner.answer(for: request.uri.description) { service in
+            let answer = try service.viewport(feed: feed, layout: source, y: y, height: height, pinOffset: pin)
+            return (try StableJSON.document(of: answer), answer.revision)
+        }.response(to: request)
     }
 }

@@ -25,7 +25,8 @@ extension WaterfallError {
     var exitStatus: Int32 {
         switch self {
         case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration: 64
-        case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .moveOntoItself, .indexOutsideSection, .invalidData: 65
+        case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .moveOntoItself, .indexOutsideSection, .invalidData,
+             .revisionMismatch: 65
         case .fileUnreadable: 66
         case .cannotCreate: 73
         case .database, .busy: 74

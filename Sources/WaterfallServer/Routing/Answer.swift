@@ -1,0 +1,83 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// A read's answer: its JSON document and its entity tag, which says which revision of the feed
+/// it shows (`"12-9f3a…"`: the revision, then a hash of the bytes, since a named layout can
+/// change without a new revision). A client sends the tag back in `If-None-Match` to be told
+/// 304 when nothing changed, or in `If-Match` on a write to have it refused (412) when the
+/// feed moved on since.
+struct Answer: Sendable {
+    let body: ByteBuffer
+    let entityTag: String
+
+    /// - Parameter revision: the feed revision the answer shows; nil for answers about no one
+    ///   feed (the list of feeds).
+    init(body: [UInt8], revision: Int64?) {
+        self.body = ByteBuffer(bytes: body)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bits
+        for byte in body {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        let digest = String(hash, radix: 16)
+        entityTag = "\"" + (revision.map { "\($0)-" } ?? "") + String(repeating: "0", count: 16 - digest.count) + digest + "\""
+    }
+
+    /// 200 with the document, or 304 when the request's `If-None-Match` names this answer.
+    func response(to request: Request, status: HTTPResponse.Status = .ok) -> Response {
+        if let tags = request.headers[.ifNoneMatch], EntityTags.list(tags).contains(where: { $0 == "*" || $0 == entityTag }) {
+            return Response(status: .notModified, headers: [.eTag: entityTag])
+        }
+        return Response(
+            status: status, headers: [.contentType: "application/json", .eTag: entityTag], body: .init(byteBuffer: body))
+    }
+}
+
+/// Reading entity tags from conditional request headers.
+enum EntityTags {
+    /// The tags of an `If-Match` / `If-None-Match` value, weak ones (`W/"…"`) as strong.
+    static func list(_ value: String) -> [String] {
+        value.split(separator: ",").map { tag in
+            let trimmed = tag.trimmingSpaces
+            return String(trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed)
+        }
+    }
+
+    /// The revision a write expects: `X-Feed-Revision: R`, or the revision of the first tag of
+    /// `If-Match` (a tag this server gave, `"R-…"`; `*` expects nothing).
+    /// - Throws: ``Problem`` 400 for an `X-Feed-Revision` that is not a revision; 412 for an
+    ///   `If-Match` naming no revision (it cannot match any state of the feed).
+    static func expectedRevision(of request: Request) throws(Problem) -> Int64? {
+        if let value = request.headers[.feedRevision] {
+            guard let revision = Int64(value.trimmingSpaces), revision >= 0 else {
+                throw Problem.badRequest("X-Feed-Revision must be a revision of 0 or more, got \(value.quoted).")
+            }
+            return revision
+        }
+        guard let value = request.headers[.ifMatch] else { return nil }
+        let tags = list(value)
+        if tags.contains("*") { return nil }
+        for tag in tags {
+            let inner = tag.dropFirst().dropLast()
+            if tag.hasPrefix("\""), tag.hasSuffix("\""), let dash = inner.firstIndex(of: "-"), let revision = Int64(inner[..<dash]) {
+                return revision
+            }
+        }
+        throw Problem(.preconditionFailed, "If-Match \(value.quoted) names no revision of this feed; send an ETag this server gave, or X-Feed-Revision.")
+    }
+}
+
+extension HTTPField.Name {
+    /// `X-Feed-Revision: R`: the revision a write expects its feed at.
+    static let feedRevision = HTTPField.Name("X-Feed-Revision")!
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: Substring {
+        let text = Substring(self)
+        let start = text.firstIndex { $0 != " " && $0 != "\t" } ?? text.endIndex
+        let end = text.lastIndex { $0 != " " && $0 != "\t" }.map { text.index(after: $0) } ?? start
+        return text[start..<Swift.max(start, end)]
+    }
+}
