@@ -22,6 +22,8 @@ let package = Package(
         // Hummingbird's own networking: the thread pool the server runs SQLite calls on.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // SHA-256 of API key secrets: only the hash is stored.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Pure layout engine: configuration in, frames out. Imports nothing of ours, does no IO.
@@ -37,7 +39,12 @@ let package = Package(
             ],
             plugins: ["EmbedMigrations"]),
         // The service: import, move, remove, page, viewport. Composes the three above.
-        .target(name: "Waterfall", dependencies: ["WaterfallLayout", "WaterfallSync", "WaterfallStore"]),
+        .target(
+            name: "Waterfall",
+            dependencies: [
+                "WaterfallLayout", "WaterfallSync", "WaterfallStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // Draws a page or a viewport as self-contained HTML or SVG (pure: answers in, text out).
         .target(name: "WaterfallRender", dependencies: ["Waterfall"]),
         // The stable JSON formats of the answers, written once for every front end.

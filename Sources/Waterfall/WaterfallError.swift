@@ -34,6 +34,10 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// A write that expected the feed at one revision found it at another: someone else
     /// changed it since the client read it (HTTP 412); nothing changed.
     case revisionMismatch(feed: String, expected: Int64, actual: Int64)
+    /// No API key has this name.
+    case unknownKey(String)
+    /// An API key of this name exists already.
+    case keyExists(String)
     /// A feed read from a nameless stream (standard input, a request body without a name)
     /// whose content names no feed either.
     case feedNameMissing
@@ -57,7 +61,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// A value a request gives, named as the service's API and the JSON formats name it; each
     /// front end says it its own way (`--pin-offset`, `pinOffset`).
     public enum Parameter: String, Hashable, Sendable, CaseIterable {
-        case feedName, layoutName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
+        case feedName, layoutName, keyName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
         case resetOrder, appendMode
     }
 
@@ -79,6 +83,10 @@ public enum WaterfallError: Error, Hashable, Sendable {
             return "\(place)unknown image id \(id.quoted) in feed \(feed.quoted)."
         case .indexOutsideSection(let index, let section, let count, let place):
             return "\(place)index \(index) is outside \(section.sectionDescription), which holds \(count) image\(count == 1 ? "" : "s") (indexes 0…\(count - 1))."
+        case .unknownKey(let name):
+            return "unknown API key \(name.quoted)."
+        case .keyExists(let name):
+            return "an API key named \(name.quoted) exists already; remove it first to replace it."
         case .revisionMismatch(let feed, let expected, let actual):
             return "feed \(feed.quoted) is at revision \(actual), not \(expected): it changed since it was read; nothing was written."
         case .invalidValue(let parameter, let rest):

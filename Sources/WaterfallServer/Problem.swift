@@ -28,12 +28,12 @@ struct Problem: Error, HTTPResponseError, Encodable {
         switch error {
         case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration:
             self.init(.badRequest, detail)
-        case .unknownFeed, .noFeeds, .unknownLayout:
+        case .unknownFeed, .noFeeds, .unknownLayout, .unknownKey:
             self.init(.notFound, detail)
         case .unknownImage(_, _, let place):
             // An id in a request body is bad data; the id of the path is a missing resource.
             self.init(place.isEmpty ? .notFound : .unprocessableContent, detail)
-        case .moveOntoItself:
+        case .moveOntoItself, .keyExists:
             self.init(.conflict, detail)
         case .revisionMismatch:
             self.init(.preconditionFailed, detail)
@@ -75,6 +75,7 @@ extension WaterfallError.Parameter {
         switch self {
         case .feedName: "the feed name"
         case .layoutName: "the layout name"
+        case .keyName: "the key name"
         case .appendMode: "mode=append"
         default: rawValue
         }
@@ -83,8 +84,10 @@ extension WaterfallError.Parameter {
 
 extension Double {
     /// A number as a query parameter writes it (`12`, `-2.5`, `1e3`), or nil.
+    /// Decimal only: hexadecimal (`0x10`) is refused, `nan` and `inf` pass to the range checks.
     static func strict(_ text: String) -> Double? {
-        text.isEmpty || text.count > 64 ? nil : Double(text)
+        guard !text.isEmpty, text.count <= 64, !text.lowercased().contains("x") else { return nil }
+        return Double(text)
     }
 }
 

@@ -25,7 +25,7 @@ struct SpooledBody: Sendable {
         do {
             var pending = ByteBuffer()
             var total = 0
-            for try await chunk in body {
+            for try await chunk in BodyChunks(body) {
                 total += chunk.readableBytes
                 guard total <= limit else { throw Problem.bodyTooLarge(limit) }
                 var chunk = chunk
@@ -82,7 +82,7 @@ enum RequestBodyBytes {
     /// - Throws: ``Problem`` 413 past `limit` bytes.
     static func collect(_ body: RequestBody, limit: Int) async throws -> [UInt8] {
         var bytes: [UInt8] = []
-        for try await chunk in body {
+        for try await chunk in BodyChunks(body) {
             guard bytes.count + chunk.readableBytes <= limit else { throw Problem.bodyTooLarge(limit) }
             bytes.append(contentsOf: chunk.readableBytesView)
         }
@@ -93,5 +93,32 @@ enum RequestBodyBytes {
 extension Problem {
     static func bodyTooLarge(_ limit: Int) -> Problem {
         Problem(.contentTooLarge, "the request body is larger than the server's limit of \(limit) bytes (waterfall serve --max-body).")
+    }
+}
+
+/// A request body's chunks; a body that ends early (the client went away mid-upload) is a
+/// problem of the request, not a failure of the server.
+private struct BodyChunks: AsyncSequence {
+    typealias Element = ByteBuffer
+    let body: RequestBody
+
+    init(_ body: RequestBody) {
+        self.body = body
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: RequestBody.AsyncIterator
+
+        mutating func next() async throws -> ByteBuffer? {
+            do {
+                return try await base.next()
+            } catch {
+                throw Problem.badRequest("the request body ended before its end: \(error).")
+            }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: body.makeAsyncIterator())
     }
 }

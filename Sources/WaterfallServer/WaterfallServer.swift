@@ -13,6 +13,8 @@ public struct ServerConfiguration: Sendable {
     public var limits = ServerLimits()
     /// Threads that run SQLite calls (readers in parallel, one writer at a time).
     public var databaseThreads = 8
+    /// Whether reads need no key even when the database has keys (`--public-read`).
+    public var publicRead = false
 
     public init() {}
 }
@@ -32,14 +34,17 @@ public struct ServerLimits: Sendable {
 /// The route table of the HTTP API (DESIGN section 9); each feature's routes are in
 /// `Routes/`.
 enum APIRoutes {
-    static func all(_ runner: ServiceRunner, limits: ServerLimits) -> [Route] {
+    static func all(_ runner: ServiceRunner, hub: EventHub, limits: ServerLimits) -> [Route] {
         systemRoutes(runner) + feedRoutes(runner, limits: limits) + layoutRoutes(runner, limits: limits) + queryRoutes(runner)
+            + eventRoutes(runner, hub: hub)
     }
 }
 
 /// The HTTP front end of a Waterfall database: `waterfall serve`.
 public struct WaterfallServer: Sendable {
     let runner: ServiceRunner
+    let hub: EventHub
+    let gatekeeper: Gatekeeper
     let configuration: ServerConfiguration
     let routes: [Route]
 
@@ -49,7 +54,9 @@ public struct WaterfallServer: Sendable {
     public init(service: WaterfallService, configuration: ServerConfiguration, keepsAnswers: Bool = true) throws(WaterfallError) {
         runner = try ServiceRunner(service: service, threads: configuration.databaseThreads, keepsAnswers: keepsAnswers)
         self.configuration = configuration
-        routes = APIRoutes.all(runner, limits: configuration.limits)
+        hub = EventHub(runner: runner)
+        gatekeeper = Gatekeeper(runner: runner, publicRead: configuration.publicRead)
+        routes = APIRoutes.all(runner, hub: hub, limits: configuration.limits)
     }
 
     /// The Hummingbird application: HTTP/1.1 with the idle timeout, answering through the route
@@ -58,7 +65,7 @@ public struct WaterfallServer: Sendable {
         var logger = Logger(label: "waterfall")
         logger.logLevel = .warning
         return Application(
-            responder: APIResponder(routes: routes),
+            responder: APIResponder(routes: routes, gatekeeper: gatekeeper),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
@@ -72,8 +79,9 @@ public struct WaterfallServer: Sendable {
         var group = ServiceGroupConfiguration(
             services: [.init(service: application)], gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger)
         group.maximumGracefulShutdownDuration = configuration.limits.shutdownGracePeriod
-        defer { Task { try? await runner.shutdown() } }
+        defer { hub.stop() }
         try await ServiceGroup(configuration: group).run()
+        hub.stop()
         try await runner.shutdown()
     }
 

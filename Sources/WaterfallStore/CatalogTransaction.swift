@@ -46,6 +46,15 @@ public struct CatalogTransaction {
         FeedSummary(name: row[0], revision: row[1], images: row[2], sections: row[3], layouts: row[4])
     }
 
+    /// Every feed's revision, by name: what a watcher compares to see which feeds changed.
+    public func feedRevisions() throws -> [String: Int64] {
+        var revisions: [String: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT name, revision FROM feed") {
+            revisions[row[0]] = row[1]
+        }
+        return revisions
+    }
+
     /// Deletes a feed and, through the schema's cascades, everything of it: sections, images,
     /// the change log, named layouts and the layout cache.
     public func deleteFeed(id: Int64) throws {

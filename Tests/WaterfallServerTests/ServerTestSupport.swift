@@ -14,13 +14,14 @@ struct TestServer {
     let service: WaterfallService
     let server: WaterfallServer
 
-    init(limits: ServerLimits = ServerLimits()) throws {
+    init(limits: ServerLimits = ServerLimits(), publicRead: Bool = false) throws {
         folder = try TemporaryDirectory()
         service = try WaterfallService.openForServing(path: folder.path("server.sqlite"))
         _ = try service.importFeed(contentsOf: Self.sampleData("travel.json"), options: .init())
         try service.addLayout(feed: "travel", name: "phone", configuration: LayoutConfiguration(columns: 2, width: 375, headerHeight: 44))
         var configuration = ServerConfiguration()
         configuration.limits = limits
+        configuration.publicRead = publicRead
         server = try WaterfallServer(service: service, configuration: configuration)
     }
 

@@ -22,7 +22,7 @@ import WaterfallTestSupport
         }
         #expect(applicationID == CatalogDatabase.applicationID)
         #expect(journal == "wal")
-        #expect(tables == ["change", "feed", "grdb_migrations", "image", "layout", "layout_cache", "layout_checkpoint", "layout_section", "section"])
+        #expect(tables == ["api_key", "api_key_feed", "change", "feed", "grdb_migrations", "image", "layout", "layout_cache", "layout_checkpoint", "layout_section", "section"])
         // Reopening an existing Waterfall database works.
         _ = try CatalogDatabase.open(atPath: path)
     }

@@ -53,9 +53,16 @@ extension WaterfallService {
     /// The largest page a query may ask for.
     public static let maximumLimit = 100_000
 
+    /// The largest offset a query may ask for: past every feed's end (10,000,000 images at
+    /// most), and far from where `offset + limit` could overflow.
+    public static let maximumOffset = Int(Int32.max)
+
     static func validateSlice(offset: Int, limit: Int) throws(WaterfallError) {
         if offset < 0 {
             throw WaterfallError.invalidValue(.offset, "must be 0 or more, got \(offset).")
+        }
+        if offset > maximumOffset {
+            throw WaterfallError.invalidValue(.offset, "must be at most \(maximumOffset), got \(offset).")
         }
         if limit < 1 || limit > maximumLimit {
             throw WaterfallError.invalidValue(.limit, "must be between 1 and \(maximumLimit), got \(limit).")

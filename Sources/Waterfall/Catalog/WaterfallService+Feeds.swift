@@ -23,6 +23,12 @@ extension WaterfallService {
         }
     }
 
+    /// Every feed's revision, by name (one short read): what the events stream compares after
+    /// each commit to see which feeds moved on.
+    public func feedRevisions() throws(WaterfallError) -> [String: Int64] {
+        try perform { try database.read { tx in try tx.feedRevisions() } }
+    }
+
     /// One feed with its counts, as ``feeds()`` lists it.
     /// - Throws: ``WaterfallError/unknownFeed(_:)``.
     public func feed(named name: String) throws(WaterfallError) -> FeedList.Feed {

@@ -34,6 +34,10 @@ public struct PageSlice: Hashable, Sendable {
         if let pageSize, pageSize < 1 || pageSize > WaterfallService.maximumLimit {
             throw .invalidValue(.pageSize, "must be between 1 and \(WaterfallService.maximumLimit), got \(pageSize).")
         }
+        if let page, page * (pageSize ?? Self.defaultPageSize) > WaterfallService.maximumOffset {
+            throw .invalidValue(
+                .page, "\(page) of \(pageSize ?? Self.defaultPageSize) images starts past the largest offset, \(WaterfallService.maximumOffset).")
+        }
         try WaterfallService.validateSlice(offset: offset ?? 0, limit: limit ?? Self.defaultPageSize)
     }
 

@@ -6,10 +6,12 @@ extension APIRoutes {
     /// Feeds and their catalogs: list, read, import, delete, images, reorders, removals, changes.
     static func feedRoutes(_ runner: ServiceRunner, limits: ServerLimits) -> [Route] {
         [
-            Route(.get, "/v1/feeds", "listFeeds") { request, _ in
+            Route(.get, "/v1/feeds", "listFeeds") { request, path in
                 try RequestQuery(request).finish()
-                return try await runner.answer(for: request.uri.description) { service in
-                    let answer = try service.feeds()
+                let scope = path.scope
+                return try await runner.answer(for: "\(request.uri.description) \(scope)") { service in
+                    var answer = try service.feeds()
+                    answer.feeds.removeAll { !scope.covers($0.name) }
                     return (try StableJSON.document(of: answer), nil)
                 }.response(to: request)
             },

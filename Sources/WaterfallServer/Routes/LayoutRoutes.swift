@@ -52,11 +52,20 @@ extension APIRoutes {
 
 extension LayoutConfiguration {
     /// A configuration from a JSON request body: the keys of its canonical form, only
-    /// `columns` and `width` required.
+    /// `columns` and `width` required; any other key is refused (a misspelt key would
+    /// otherwise fall back to its default unnoticed).
     /// - Throws: ``Problem`` 422 naming what is wrong.
     init(body: [UInt8]) throws(Problem) {
         do {
             self = try JSONDecoder().decode(LayoutConfiguration.self, from: Data(body))
+            let given = (try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?.keys.sorted() ?? []
+            if let unknown = given.first(where: { !Self.keys.contains($0) }) {
+                throw Problem(
+                    .unprocessableContent,
+                    "request body: unknown key \(unknown.quoted); a configuration has \(Self.keys.sorted().joined(separator: ", ")).")
+            }
+        } catch let problem as Problem {
+            throw problem
         } catch let DecodingError.keyNotFound(key, _) {
             throw Problem(.unprocessableContent, "request body: \(key.stringValue) is required.")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
@@ -67,6 +76,14 @@ extension LayoutConfiguration {
             throw Problem(.unprocessableContent, "request body: not a layout configuration (\(error)).")
         }
     }
+}
+
+extension LayoutConfiguration {
+    /// The keys of a configuration's JSON, as its own encoding writes them.
+    static let keys: Set<String> = {
+        let object = try? JSONSerialization.jsonObject(with: Data(StableJSON.bytes(of: LayoutConfiguration(columns: 1, width: 1))))
+        return Set((object as? [String: Any])?.keys.map { $0 } ?? [])
+    }()
 }
 
 extension DecodingError.Context {

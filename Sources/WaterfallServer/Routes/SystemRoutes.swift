@@ -8,15 +8,15 @@ extension APIRoutes {
         let health = ByteBuffer(string: #"{"status":"ok"}"# + "\n")
         let openAPI = ByteBuffer(string: Assets.openAPI)
         return [
-            Route(.get, "/healthz", "getHealth") { request, _ in
+            Route(.get, "/healthz", "getHealth", access: .open) { request, _ in
                 try RequestQuery(request).finish()
                 return .json(health)
             },
-            Route(.get, "/openapi.json", "getOpenAPI") { request, _ in
+            Route(.get, "/openapi.json", "getOpenAPI", access: .open) { request, _ in
                 try RequestQuery(request).finish()
                 return .json(openAPI)
             },
-            Route(.get, "/v1/stats", "getStats") { request, _ in
+            Route(.get, "/v1/stats", "getStats", access: .readAll) { request, _ in
                 try RequestQuery(request).finish()
                 // Not kept: the file's size changes without a commit (WAL checkpoints).
                 return .json(ByteBuffer(bytes: try await runner.run { try StableJSON.document(of: try $0.stats()) }))

@@ -8,6 +8,7 @@ struct APIResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
     let routes: [Route]
+    let gatekeeper: Gatekeeper
 
     func respond(to request: Request, context: Context) async throws -> Response {
         do {
@@ -15,13 +16,12 @@ struct APIResponder: HTTPResponder {
             let segments = Array(path)
             var allowed: [HTTPRequest.Method] = []
             for route in routes {
-                guard let parameters = try route.match(segments) else { continue }
-                if route.method == request.method {
-                    return try await route.handler(request, parameters)
-                }
-                if route.method == .get && request.method == .head {
+                guard var parameters = try route.match(segments) else { continue }
+                let isHead = route.method == .get && request.method == .head
+                if route.method == request.method || isHead {
+                    parameters.scope = try await gatekeeper.admit(request, to: route, feed: parameters.values["feed"])
                     let response = try await route.handler(request, parameters)
-                    return Response(status: response.status, headers: response.headers)
+                    return isHead ? Response(status: response.status, headers: response.headers) : response
                 }
                 allowed.append(route.method)
             }

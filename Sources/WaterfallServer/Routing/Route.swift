@@ -10,18 +10,33 @@ struct Route: Sendable {
         case parameter(String)
     }
 
+    /// Who may call a route once the database has API keys.
+    enum Access: Sendable {
+        /// Anyone (liveness, the API's description).
+        case open
+        /// A key that covers the feed, or anyone when the server has `--public-read`.
+        case read
+        /// As `read`, for a route about the whole database: a key that covers every feed.
+        case readAll
+        /// A key with write access that covers the feed.
+        case write
+    }
+
     let method: HTTPRequest.Method
     let segments: [Segment]
+    let access: Access
     /// The `operationId` of this route in `openapi.json`.
     let operationID: String
     let handler: @Sendable (Request, PathParameters) async throws -> Response
 
     /// A route for `pattern`, written as in the OpenAPI document: `/v1/feeds/{feed}`.
+    /// `access` defaults to what the method does: reads for GET, writes for anything else.
     init(
-        _ method: HTTPRequest.Method, _ pattern: String, _ operationID: String,
+        _ method: HTTPRequest.Method, _ pattern: String, _ operationID: String, access: Access? = nil,
         _ handler: @escaping @Sendable (Request, PathParameters) async throws -> Response
     ) {
         self.method = method
+        self.access = access ?? (method == .get ? .read : .write)
         self.segments = pattern.split(separator: "/").map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
@@ -60,9 +75,11 @@ struct Route: Sendable {
     }
 }
 
-/// The decoded path parameters of a matched route.
+/// The decoded path parameters of a matched route, and the feeds the caller may see.
 struct PathParameters: Sendable {
     fileprivate(set) var values: [String: String] = [:]
+    /// The feeds the caller's key covers.
+    var scope = FeedScope.all
 
     /// The parameter `name` of the route's pattern (always present once matched).
     subscript(_ name: String) -> String {

@@ -12,7 +12,8 @@ extension WaterfallCommand {
             discussion: """
                 Routes, parameters and answers are described by GET /openapi.json. Errors are
                 application/problem+json documents. SIGTERM or SIGINT stops taking connections, lets the
-                requests in flight finish (up to 30 s) and exits 0.
+                requests in flight finish (up to 30 s) and exits 0. Once the database has API keys (`waterfall key
+                add`), requests need one: Authorization: Bearer SECRET.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -22,6 +23,8 @@ extension WaterfallCommand {
         var port = 8080
         @Option(help: ArgumentHelp("The largest request body, in bytes or with K, M or G (default 1G).", valueName: "size"))
         var maxBody = "1G"
+        @Flag(help: "Answer reads without an API key (writes still need one once the database has keys).")
+        var publicRead = false
 
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port).") }
@@ -38,6 +41,10 @@ extension WaterfallCommand {
             configuration.host = host
             configuration.port = port
             configuration.limits.maximumBodyBytes = Self.bytes(maxBody)!
+            configuration.publicRead = publicRead
+            if try service.keys().keys.isEmpty {
+                Terminal.error("waterfall: note: the database has no API keys, so anyone who reaches the server may read and write; `waterfall key add` makes it ask for one.\n")
+            }
             let server = try WaterfallServer(service: service, configuration: configuration)
             let host = host
             try Self.waitFor {

@@ -26,7 +26,7 @@ extension WaterfallError {
         switch self {
         case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration: 64
         case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .moveOntoItself, .indexOutsideSection, .invalidData,
-             .revisionMismatch: 65
+             .revisionMismatch, .unknownKey, .keyExists: 65
         case .fileUnreadable: 66
         case .cannotCreate: 73
         case .database, .busy: 74
@@ -42,6 +42,7 @@ extension WaterfallError.Parameter {
         switch self {
         case .feedName: "the feed name"
         case .layoutName: "the layout name"
+        case .keyName: "the key name"
         case .page: "--page"
         case .pageSize: "--page-size"
         case .offset: "--offset"

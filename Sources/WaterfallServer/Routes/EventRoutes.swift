@@ -1,0 +1,100 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+import Waterfall
+import WaterfallJSON
+
+extension APIRoutes {
+    /// A feed's changes as Server-Sent Events: one `change` event per revision after `since`
+    /// (or the `Last-Event-ID` a reconnecting client sends), then live as the feed moves on.
+    static func eventRoutes(_ runner: ServiceRunner, hub: EventHub) -> [Route] {
+        [
+            Route(.get, "/v1/feeds/{feed}/events", "streamEvents") { request, path in
+                var query = try RequestQuery(request)
+                var since = try query.int("since").map(Int64.init) ?? 0
+                try query.finish()
+                if let lastEventID = request.headers[.lastEventID] {
+                    guard let revision = Int64(lastEventID.trimmingSpaces), revision >= 0 else {
+                        throw Problem.badRequest("Last-Event-ID must be a revision of 0 or more, got \(lastEventID.quoted).")
+                    }
+                    since = revision
+                }
+                if since < 0 { throw WaterfallError.invalidValue(.since, "must be a revision of 0 or more, got \(since).") }
+                let feed = path["feed"]
+                _ = try await runner.run { try $0.feed(named: feed) }
+                let signals = hub.subscribe(feed: feed)
+                let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
+                let start = since
+                return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                    var stream = EventStream(feed: feed, since: start, runner: runner)
+                    // SIGTERM ends every stream, so that draining the server does not wait for them.
+                    try? await withGracefulShutdownHandler {
+                        try await stream.run(signals, into: &writer)
+                    } onGracefulShutdown: {
+                        hub.stop()
+                    }
+                    try await writer.finish(nil)
+                })
+            }
+        ]
+    }
+}
+
+/// One listener's stream: the change log after its revision, then more as signals come.
+private struct EventStream {
+    let feed: String
+    var since: Int64
+    let runner: ServiceRunner
+
+    /// A revision's changes, as an event's data: `{"revision", "changes": […]}`.
+    struct RevisionEvent: Encodable {
+        let revision: Int64
+        let changes: [ChangeList.Change]
+    }
+
+    init(feed: String, since: Int64, runner: ServiceRunner) {
+        self.feed = feed
+        self.since = since
+        self.runner = runner
+    }
+
+    mutating func run(_ signals: AsyncStream<EventHub.Signal>, into writer: inout any ResponseBodyWriter) async throws {
+        // Tell the client how soon to reconnect, and flush the headers at once.
+        try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+        try await catchUp(&writer)
+        for await signal in signals {
+            switch signal {
+            case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+            case .changed: try await catchUp(&writer)
+            }
+        }
+    }
+
+    /// Writes one event per revision after `since`.
+    private mutating func catchUp(_ writer: inout any ResponseBodyWriter) async throws {
+        let (feed, since) = (feed, since)
+        guard let list = try? await runner.run({ try $0.changes(feed: feed, since: since) }) else {
+            // The feed is gone: the stream ends.
+            throw CancellationError()
+        }
+        var buffer = ByteBuffer()
+        var start = list.changes.startIndex
+        while start < list.changes.endIndex {
+            let revision = list.changes[start].revision
+            let end = list.changes[start...].firstIndex { $0.revision != revision } ?? list.changes.endIndex
+            let data = try StableJSON.bytes(of: RevisionEvent(revision: revision, changes: Array(list.changes[start..<end])))
+            buffer.writeString("id: \(revision)\nevent: change\ndata: ")
+            buffer.writeBytes(data)
+            buffer.writeString("\n\n")
+            start = end
+            self.since = revision
+        }
+        if buffer.readableBytes > 0 { try await writer.write(buffer) }
+    }
+}
+
+extension HTTPField.Name {
+    /// `Last-Event-ID`: the last event a reconnecting Server-Sent Events client saw.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Waterfall
+
+extension WaterfallCommand {
+    /// `waterfall key add|list|remove`.
+    struct Key: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "key",
+            abstract: "Manage the API keys `waterfall serve` asks for.",
+            discussion: """
+                A database without keys is served to anyone who can reach the server. Once a key exists, every
+                request needs one (Authorization: Bearer SECRET), reads excepted with `serve --public-read`.
+                Only a key's SHA-256 is stored: its secret is printed once, by `key add`.
+                """,
+            subcommands: [Add.self, List.self, Remove.self])
+
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "add", abstract: "Create an API key and print its secret (shown this once).")
+
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The key's name (who holds it), 1 to 128 bytes.")
+            var name: String
+            @Option(name: .customLong("feed"), help: ArgumentHelp("A feed the key covers; repeat for more. Without one, every feed.", valueName: "name"))
+            var feeds: [String] = []
+            @Flag(help: "Let the key write (import, reorder, remove, save layouts), not only read.")
+            var write = false
+
+            func run() throws {
+                Terminal.print(try database.open().addKey(name: name, feeds: feeds, canWrite: write))
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the API keys (never their secrets).")
+
+            @OptionGroup var database: DatabaseOptions
+            @OptionGroup var output: OutputOptions
+
+            func run() throws {
+                let list = try database.open().keys()
+                if output.json { return Terminal.printJSON(list) }
+                if list.keys.isEmpty { return Terminal.print("no API keys: `waterfall serve` answers anyone who reaches it") }
+                var table = Table("KEY", "ACCESS", "FEEDS")
+                for key in list.keys {
+                    table.add(cell(key.name), key.write ? "read, write" : "read", key.feeds.isEmpty ? "(all)" : key.feeds.map { cell($0) }.joined(separator: ", "))
+                }
+                Terminal.print(table.rendered)
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an API key: its holder is refused from then on.")
+
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The key's name.")
+            var name: String
+
+            func run() throws {
+                try database.open().removeKey(named: name)
+                Terminal.print("removed key \(cell(name))")
+            }
+        }
+    }
+}

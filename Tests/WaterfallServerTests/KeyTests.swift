@@ -1,0 +1,100 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import Waterfall
+import WaterfallServer
+
+/// API keys: none in the database, and the server answers everyone; one or more, and every
+/// request but liveness and the API's description needs one that covers its feed.
+@Suite struct KeyTests {
+    let json: HTTPFields = [.contentType: "application/json"]
+
+    func bearer(_ secret: String) -> HTTPFields {
+        [.authorization: "Bearer \(secret)"]
+    }
+
+    @Test func withoutKeysTheServerAnswersEveryone() async throws {
+        let fixture = try TestServer()
+        try await fixture.test { client in
+            try await client.execute(uri: "/v1/feeds/travel", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/feeds/travel/images/belem", method: .delete) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test func keysDecideWhoReadsAndWritesWhichFeed() async throws {
+        let fixture = try TestServer()
+        let service = fixture.service
+        _ = try service.importFeed(contentsOf: TestServer.sampleData("coco-sample.ndjson"), options: .init(feedName: "coco"))
+        let admin = try service.addKey(name: "admin", feeds: [], canWrite: true)
+        let reader = try service.addKey(name: "reader", feeds: ["travel"], canWrite: false)
+        let editor = try service.addKey(name: "editor", feeds: ["coco"], canWrite: true)
+        #expect(admin.hasPrefix("wf_") && admin.count == 67 && admin != reader)
+        #expect(try service.keys().keys.map(\.name) == ["admin", "editor", "reader"])
+        try await fixture.test { client in
+            let move = ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)
+            // Liveness and the API's description stay open.
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/openapi.json", method: .get) { #expect($0.status == .ok) }
+            // No key, an unknown key: 401.
+            try await client.execute(uri: "/v1/feeds/travel/images", method: .get) { response in
+                response.expectProblem(.unauthorized, "needs an API key")
+                #expect(response.headers[.wwwAuthenticate] == "Bearer")
+            }
+            try await client.execute(uri: "/v1/feeds/travel/images", method: .get, headers: bearer("wf_nope")) {
+                $0.expectProblem(.unauthorized, "not one of this server's")
+            }
+            try await client.execute(uri: "/v1/feeds/travel/images", method: .get, headers: [.authorization: "Basic eDp5"]) {
+                $0.expectProblem(.unauthorized)
+            }
+            // A read-only key reads its feed, may not write it (403), and finds no other feed (404).
+            try await client.execute(uri: "/v1/feeds/travel/images", method: .get, headers: bearer(reader)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json + bearer(reader), body: move) {
+                $0.expectProblem(.forbidden, "may read but not write")
+            }
+            try await client.execute(uri: "/v1/feeds/coco/images", method: .get, headers: bearer(reader)) {
+                $0.expectProblem(.notFound, "unknown feed \"coco\".")
+            }
+            try await client.execute(uri: "/v1/feeds", method: .get, headers: bearer(reader)) { response in
+                #expect((response.object["feeds"] as? [[String: Any]])?.map { $0["name"] as? String } == ["travel"])
+            }
+            try await client.execute(uri: "/v1/stats", method: .get, headers: bearer(reader)) { $0.expectProblem(.forbidden, "covers some feeds only") }
+            // A writing key of another feed: 404 for this one, whatever the method.
+            try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json + bearer(editor), body: move) {
+                $0.expectProblem(.notFound, "unknown feed \"travel\".")
+            }
+            try await client.execute(uri: "/v1/feeds/coco/images", method: .get, headers: bearer(editor)) { #expect($0.status == .ok) }
+            // The admin key does everything.
+            try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json + bearer(admin), body: move) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/stats", method: .get, headers: [.authorization: "bearer  \(admin) "]) { #expect($0.status == .ok) }
+            // A removed key is refused from the next request on (another process may remove it).
+            try WaterfallService.open(path: fixture.folder.path("server.sqlite")).removeKey(named: "reader")
+            try await client.execute(uri: "/v1/feeds/travel/images", method: .get, headers: bearer(reader)) { $0.expectProblem(.unauthorized) }
+        }
+        #expect(try service.feed(named: "travel").revision == 2)
+    }
+
+    @Test func publicReadOpensReadsOnly() async throws {
+        let fixture = try TestServer(publicRead: true)
+        _ = try fixture.service.addKey(name: "reader", feeds: [], canWrite: false)
+        try await fixture.test { client in
+            try await client.execute(uri: "/v1/feeds/travel/layouts/phone/page", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/feeds/travel/images/belem", method: .delete) { $0.expectProblem(.unauthorized) }
+        }
+    }
+
+    @Test func keyNamesAreCheckedAndUnique() throws {
+        let fixture = try TestServer()
+        _ = try fixture.service.addKey(name: "a", feeds: [], canWrite: false)
+        #expect(throws: WaterfallError.keyExists("a")) { _ = try fixture.service.addKey(name: "a", feeds: [], canWrite: true) }
+        #expect(throws: WaterfallError.self) { _ = try fixture.service.addKey(name: "", feeds: [], canWrite: true) }
+        #expect(throws: WaterfallError.unknownKey("b")) { try fixture.service.removeKey(named: "b") }
+        // Only the secret's hash is stored.
+        let secret = try fixture.service.addKey(name: "c", feeds: ["travel"], canWrite: true)
+        let file = try Data(contentsOf: URL(fileURLWithPath: fixture.folder.path("server.sqlite")))
+            + ((try? Data(contentsOf: URL(fileURLWithPath: fixture.folder.path("server.sqlite-wal")))) ?? Data())
+        #expect(file.range(of: Data(secret.utf8)) == nil)
+        #expect(try fixture.service.keyring().grant(forSecret: secret) == KeyGrant(name: "c", canWrite: true, feeds: ["travel"]))
+    }
+}
