@@ -14,13 +14,13 @@ extension APIRoutes {
                 var query = try RequestQuery(request)
                 var since = try query.int("since").map(Int64.init) ?? 0
                 try query.finish()
+                if since < 0 { throw WaterfallError.invalidValue(.since, "must be a revision of 0 or more, got \(since).") }
                 if let lastEventID = request.headers[.lastEventID] {
                     guard let revision = Int64(lastEventID.trimmingSpaces), revision >= 0 else {
                         throw Problem.badRequest("Last-Event-ID must be a revision of 0 or more, got \(lastEventID.quoted).")
                     }
                     since = revision
                 }
-                if since < 0 { throw WaterfallError.invalidValue(.since, "must be a revision of 0 or more, got \(since).") }
                 let feed = path["feed"]
                 _ = try await runner.run { try $0.feed(named: feed) }
                 let signals = hub.subscribe(feed: feed)
