@@ -31,7 +31,7 @@ trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do grep -q "serving" "$out/api-serve.log" && break; sleep 0.1; done
 port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$out/api-serve.log")
 status=0
-schemathesis run "http://127.0.0.1:$port/openapi.json" \
+PYTHONPATH="$PWD/Fuzz${PYTHONPATH:+:$PYTHONPATH}" SCHEMATHESIS_HOOKS=api_hooks schemathesis run "http://127.0.0.1:$port/openapi.json" \
     --exclude-checks positive_data_acceptance,negative_data_rejection --max-time "$seconds" --workers 2 --seed 20261123 \
     --report junit --report-dir "$out" | tee "$out/api-schemathesis.txt" || status=$?
 kill -0 $server 2>/dev/null || { echo "the server died during the run" >&2; exit 1; }

@@ -18,6 +18,9 @@ final class ServiceRunner: Sendable {
     private let pool: NIOThreadPool
     private let watcher: ChangeWatcher?
     private let answers = NIOLockedValueBox(KeptAnswers())
+    /// Computations under way, by version and key: concurrent requests for the same answer
+    /// (the 64 connections that all ask again after a commit) wait for one computation.
+    private let inFlight = NIOLockedValueBox([String: Task<Answer, any Error>]())
 
     /// - Parameters:
     ///   - threads: threads for SQLite calls: readers run in parallel, one writer at a time.
@@ -39,9 +42,14 @@ final class ServiceRunner: Sendable {
         try await pool.runIfActive { [service] in try body(service) }
     }
 
-    /// The answer kept for `key` while the database is unchanged; else `compute`'s, kept.
-    /// `compute` gives the document and the revision of the feed it shows.
-    func answer(for key: String, _ compute: @escaping @Sendable (WaterfallService) throws -> ([UInt8], Int64?)) async throws -> Answer {
+    /// The answer kept for the request (under its URI, or `key`) while the database is
+    /// unchanged; else `compute`'s, kept. `compute` gives the document and the revision of the
+    /// feed it shows.
+    func answer(
+        for request: Request, _ path: PathParameters, key: String? = nil,
+        _ compute: @escaping @Sendable (WaterfallService) throws -> ([UInt8], Int64?)
+    ) async throws -> Answer {
+        let key = key ?? request.uri.description
         // Without a version (no file to watch, or the WAL index busy being rebuilt after a
         // crash), the answer is computed and not kept.
         guard let watcher, let version = try? watcher.version() else {
@@ -49,32 +57,65 @@ final class ServiceRunner: Sendable {
             return Answer(body: body, revision: revision)
         }
         if let kept = answers.withLockedValue({ $0.answer(for: key, version: version) }) {
-            return kept
+            return kept.answer
         }
-        let (body, revision) = try await run(compute)
-        let answer = Answer(body: body, revision: revision)
-        answers.withLockedValue { $0.keep(answer, for: key, version: version) }
+        let flight = "\(version) \(key)"
+        let (task, started) = inFlight.withLockedValue { tasks in
+            if let task = tasks[flight] { return (task, false) }
+            let task = Task { [self] in
+                let (body, revision) = try await run(compute)
+                return Answer(body: body, revision: revision)
+            }
+            tasks[flight] = task
+            return (task, true)
+        }
+        defer { if started { inFlight.withLockedValue { $0[flight] = nil } } }
+        let answer = try await task.value
+        guard started else { return answer }
+        // Kept only if nothing was committed meanwhile (the answer may show either state).
+        if (try? watcher.version()) == version {
+            let kept = KeptAnswer(answer: answer, access: path.access, feed: path.values["feed"])
+            answers.withLockedValue { $0.keep(kept, for: key, version: version) }
+        }
         return answer
     }
+}
+
+extension ServiceRunner {
+    /// The answer kept for exactly this URI at the database's current version, with what the
+    /// gatekeeper needs to admit the request to it: the fast path of repeated reads, which
+    /// skips routing and parameter parsing (they gave this very answer before).
+    func keptAnswer(for uri: String) -> KeptAnswer? {
+        guard let watcher, let version = try? watcher.version() else { return nil }
+        return answers.withLockedValue { $0.answer(for: uri, version: version) }
+    }
+}
+
+/// An answer and what admits a request to it: the route's access and the feed it is about.
+struct KeptAnswer: Sendable {
+    let answer: Answer
+    let access: Route.Access
+    let feed: String?
 }
 
 /// Encoded answers of one database version, bounded in bytes.
 private struct KeptAnswers {
     /// The most bytes kept; past it, everything kept is dropped and keeping starts again.
     static let budget = 64 << 20
-    private var version: Int64 = -1
-    private var answers: [String: Answer] = [:]
+    private var version = Int64.min
+    private var answers: [String: KeptAnswer] = [:]
     private var bytes = 0
 
-    mutating func answer(for key: String, version: Int64) -> Answer? {
+    mutating func answer(for key: String, version: Int64) -> KeptAnswer? {
         guard version == self.version else { return nil }
         return answers[key]
     }
 
-    mutating func keep(_ answer: Answer, for key: String, version: Int64) {
+    mutating func keep(_ kept: KeptAnswer, for key: String, version: Int64) {
+        let answer = kept.answer
         if version != self.version {
-            // Only an answer of a newer version replaces the kept ones (the version only grows).
-            guard version > self.version else { return }
+            // The caller checked that `version` is still the database's: the kept answers of
+            // any other version will never be asked for again.
             self.version = version
             answers.removeAll(keepingCapacity: true)
             bytes = 0
@@ -83,7 +124,7 @@ private struct KeptAnswers {
             answers.removeAll(keepingCapacity: true)
             bytes = 0
         }
-        if let old = answers.updateValue(answer, forKey: key) { bytes -= old.body.readableBytes }
+        if let old = answers.updateValue(kept, forKey: key) { bytes -= old.answer.body.readableBytes }
         bytes += answer.body.readableBytes
     }
 }

@@ -37,6 +37,7 @@ enum APIRoutes {
     static func all(_ runner: ServiceRunner, hub: EventHub, limits: ServerLimits) -> [Route] {
         systemRoutes(runner) + feedRoutes(runner, limits: limits) + layoutRoutes(runner, limits: limits) + queryRoutes(runner)
             + eventRoutes(runner, hub: hub)
+            + galleryRoutes()
     }
 }
 
@@ -65,7 +66,7 @@ public struct WaterfallServer: Sendable {
         var logger = Logger(label: "waterfall")
         logger.logLevel = .warning
         return Application(
-            responder: APIResponder(routes: routes, gatekeeper: gatekeeper),
+            responder: APIResponder(routes: routes, gatekeeper: gatekeeper, runner: runner),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },

@@ -179,6 +179,16 @@ public struct CatalogTransaction {
     }
 
     /// How many images a section holds.
+    /// The number of images of each section of a feed, by section id (sections without images
+    /// are left out). One pass over the feed's section index.
+    public func imageCounts(feedID: Int64) throws -> [Int64: Int] {
+        var counts: [Int64: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT section_id, COUNT(*) FROM image WHERE feed_id = ? GROUP BY section_id", arguments: [feedID]) {
+            counts[row[0]] = row[1]
+        }
+        return counts
+    }
+
     public func imageCount(sectionID: Int64) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image WHERE section_id = ?", arguments: [sectionID]) ?? 0
     }

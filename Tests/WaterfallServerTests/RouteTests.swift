@@ -67,6 +67,13 @@ import WaterfallTestSupport
                 let expected = try document(service.changes(feed: "travel", since: 0))
                 #expect(response.text == expected)
             }
+            try await client.execute(uri: "/v1/feeds/travel/sections", method: .get) { response in
+                let expected = try document(service.sections(feed: "travel"))
+                #expect(response.text == expected)
+                let sections = response.object["sections"] as? [[String: Any]] ?? []
+                #expect(sections.count == 4 && sections.reduce(0) { $0 + ($1["images"] as? Int ?? 0) } == 13)
+                #expect(sections.first?["id"] as? String == "2024-05" && sections.first?["title"] as? String != nil)
+            }
             try await client.execute(uri: "/v1/feeds/travel/changes?since=-2", method: .get) {
                 $0.expectProblem(.badRequest, "since must be a revision of 0 or more, got -2.")
             }

@@ -76,3 +76,25 @@ public struct ChangeList: Hashable, Sendable, Encodable {
     public var revision: Int64
     public var changes: [Change]
 }
+
+/// `sections --json`: a feed's sections in order, with their titles and image counts.
+public struct SectionList: Hashable, Sendable, Encodable {
+    public struct Section: Hashable, Sendable, Encodable {
+        /// The section's id as feeds write it; `null` for the unnamed section.
+        public var id: String?
+        public var title: String?
+        public var images: Int
+
+        enum CodingKeys: String, CodingKey { case id, title, images }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(title, forKey: .title)
+            try container.encode(images, forKey: .images)
+        }
+    }
+    public var feed: String
+    public var revision: Int64
+    public var sections: [Section]
+}

@@ -33,6 +33,21 @@ extension WaterfallService {
         }
     }
 
+    /// A feed's sections in order, with their titles and image counts (what headers show).
+    public func sections(feed: String?) throws(WaterfallError) -> SectionList {
+        try perform {
+            try database.read { tx in
+                let feed = try resolveFeed(feed, tx)
+                let counts = try tx.imageCounts(feedID: feed.id)
+                return SectionList(
+                    feed: feed.name, revision: feed.revision,
+                    sections: try tx.sections(feedID: feed.id).map {
+                        .init(id: $0.name, title: $0.title, images: counts[$0.id] ?? 0)
+                    })
+            }
+        }
+    }
+
     /// The change log of a feed after `revision`, oldest first.
     public func changes(feed: String?, since revision: Int64) throws(WaterfallError) -> ChangeList {
         if revision < 0 {

@@ -9,7 +9,7 @@ extension APIRoutes {
             Route(.get, "/v1/feeds", "listFeeds") { request, path in
                 try RequestQuery(request).finish()
                 let scope = path.scope
-                return try await runner.answer(for: "\(request.uri.description) \(scope)") { service in
+                return try await runner.answer(for: request, path, key: "\(request.uri.description) \(scope)") { service in
                     var answer = try service.feeds()
                     answer.feeds.removeAll { !scope.covers($0.name) }
                     return (try StableJSON.document(of: answer), nil)
@@ -18,7 +18,7 @@ extension APIRoutes {
             Route(.get, "/v1/feeds/{feed}", "getFeed") { request, path in
                 try RequestQuery(request).finish()
                 let feed = path["feed"]
-                return try await runner.answer(for: request.uri.description) { service in
+                return try await runner.answer(for: request, path) { service in
                     let answer = try service.feed(named: feed)
                     return (try StableJSON.document(of: answer), answer.revision)
                 }.response(to: request)
@@ -56,7 +56,7 @@ extension APIRoutes {
                 let limit = try query.int("limit") ?? PageSlice.defaultPageSize
                 try query.finish()
                 let feed = path["feed"]
-                return try await runner.answer(for: request.uri.description) { service in
+                return try await runner.answer(for: request, path) { service in
                     let answer = try service.images(feed: feed, offset: offset, limit: limit)
                     return (try StableJSON.document(of: answer), answer.revision)
                 }.response(to: request)
@@ -79,12 +79,20 @@ extension APIRoutes {
                 let summary = try await runner.run { try $0.expecting(revision: expected).remove(feed: feed, ids: [id]) }
                 return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
             },
+            Route(.get, "/v1/feeds/{feed}/sections", "listSections") { request, path in
+                try RequestQuery(request).finish()
+                let feed = path["feed"]
+                return try await runner.answer(for: request, path) { service in
+                    let answer = try service.sections(feed: feed)
+                    return (try StableJSON.document(of: answer), answer.revision)
+                }.response(to: request)
+            },
             Route(.get, "/v1/feeds/{feed}/changes", "listChanges") { request, path in
                 var query = try RequestQuery(request)
                 let since = try query.int("since") ?? 0
                 try query.finish()
                 let feed = path["feed"]
-                return try await runner.answer(for: request.uri.description) { service in
+                return try await runner.answer(for: request, path) { service in
                     let answer = try service.changes(feed: feed, since: Int64(since))
                     return (try StableJSON.document(of: answer), answer.revision)
                 }.response(to: request)

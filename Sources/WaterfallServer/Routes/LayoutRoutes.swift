@@ -10,7 +10,7 @@ extension APIRoutes {
             Route(.get, "/v1/feeds/{feed}/layouts", "listLayouts") { request, path in
                 try RequestQuery(request).finish()
                 let feed = path["feed"]
-                return try await runner.answer(for: request.uri.description) { service in
+                return try await runner.answer(for: request, path) { service in
                     let revision = try service.feed(named: feed).revision
                     return (try StableJSON.document(of: LayoutList(layouts: try service.layouts(feed: feed))), revision)
                 }.response(to: request)
@@ -18,7 +18,7 @@ extension APIRoutes {
             Route(.get, "/v1/feeds/{feed}/layouts/{name}", "getLayout") { request, path in
                 try RequestQuery(request).finish()
                 let (feed, name) = (path["feed"], path["name"])
-                return try await runner.answer(for: request.uri.description) { service in
+                return try await runner.answer(for: request, path) { service in
                     let revision = try service.feed(named: feed).revision
                     return (try StableJSON.document(of: try service.layout(feed: feed, name: name)), revision)
                 }.response(to: request)

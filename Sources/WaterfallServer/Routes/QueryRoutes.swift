@@ -7,16 +7,16 @@ extension APIRoutes {
     static func queryRoutes(_ runner: ServiceRunner) -> [Route] {
         [
             Route(.get, "/v1/feeds/{feed}/layouts/{name}/page", "getLayoutPage") { request, path in
-                try await page(request, feed: path["feed"], layout: .named(path["name"]), runner)
+                try await page(request, path, layout: .named(path["name"]), runner)
             },
             Route(.get, "/v1/feeds/{feed}/layouts/{name}/viewport", "getLayoutViewport") { request, path in
-                try await viewport(request, feed: path["feed"], layout: .named(path["name"]), runner)
+                try await viewport(request, path, layout: .named(path["name"]), runner)
             },
             Route(.get, "/v1/feeds/{feed}/page", "getPage") { request, path in
-                try await page(request, feed: path["feed"], layout: nil, runner)
+                try await page(request, path, layout: nil, runner)
             },
             Route(.get, "/v1/feeds/{feed}/viewport", "getViewport") { request, path in
-                try await viewport(request, feed: path["feed"], layout: nil, runner)
+                try await viewport(request, path, layout: nil, runner)
             },
             Route(.get, "/v1/feeds/{feed}/coverflow", "getCoverFlow") { request, path in
                 var query = try RequestQuery(request)
@@ -32,7 +32,7 @@ extension APIRoutes {
                     throw WaterfallError.invalidConfiguration(error)
                 }
                 let feed = path["feed"]
-                return try await runner.answer(for: request.uri.description) { service in
+                return try await runner.answer(for: request, path) { service in
                     let answer = try service.coverFlow(feed: feed, configuration: configuration, x: x, viewportWidth: viewportWidth)
                     return (try StableJSON.document(of: answer), answer.revision)
                 }.response(to: request)
@@ -42,7 +42,8 @@ extension APIRoutes {
 
     /// `…/page`: the slice from `offset`/`limit` or `page`/`pageSize`; an inline layout's
     /// configuration from the parameters named like its JSON keys.
-    private static func page(_ request: Request, feed: String, layout: LayoutSource?, _ runner: ServiceRunner) async throws -> Response {
+    private static func page(_ request: Request, _ path: PathParameters, layout: LayoutSource?, _ runner: ServiceRunner) async throws -> Response {
+        let feed = path["feed"]
         var query = try RequestQuery(request)
         let slice = PageSlice(
             page: try query.int("page"), pageSize: try query.int("pageSize"),
@@ -51,14 +52,15 @@ extension APIRoutes {
         try query.finish()
         try slice.validate()
         let range = slice.range
-        return try await runner.answer(for: request.uri.description) { service in
+        return try await runner.answer(for: request, path) { service in
             let answer = try service.page(feed: feed, layout: source, offset: range.offset, limit: range.limit)
             return (try StableJSON.document(of: answer), answer.revision)
         }.response(to: request)
     }
 
     /// `…/viewport`: the band `y`, `height`; pinned headers with `pinHeaders=true` or a `pinOffset`.
-    private static func viewport(_ request: Request, feed: String, layout: LayoutSource?, _ runner: ServiceRunner) async throws -> Response {
+    private static func viewport(_ request: Request, _ path: PathParameters, layout: LayoutSource?, _ runner: ServiceRunner) async throws -> Response {
+        let feed = path["feed"]
         var query = try RequestQuery(request)
         let y = try query.double("y")
         let height = try query.double("height")
@@ -72,7 +74,7 @@ extension APIRoutes {
             throw Problem.badRequest("pinOffset pins the headers and cannot be combined with pinHeaders=false.")
         }
         let pin = pinOffset ?? (pinHeaders == true ? 0 : nil)
-        return try await runner.answer(for: request.uri.description) { service in
+        return try await runner.answer(for: request, path) { service in
             let answer = try service.viewport(feed: feed, layout: source, y: y, height: height, pinOffset: pin)
             return (try StableJSON.document(of: answer), answer.revision)
         }.response(to: request)

@@ -9,9 +9,14 @@ struct APIResponder: HTTPResponder {
 
     let routes: [Route]
     let gatekeeper: Gatekeeper
+    let runner: ServiceRunner
 
     func respond(to request: Request, context: Context) async throws -> Response {
         do {
+            if request.method == .get, let kept = runner.keptAnswer(for: request.uri.description) {
+                _ = try await gatekeeper.admit(request, access: kept.access, feed: kept.feed)
+                return kept.answer.response(to: request)
+            }
             let path = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
             let segments = Array(path)
             var allowed: [HTTPRequest.Method] = []
@@ -19,7 +24,7 @@ struct APIResponder: HTTPResponder {
                 guard var parameters = try route.match(segments) else { continue }
                 let isHead = route.method == .get && request.method == .head
                 if route.method == request.method || isHead {
-                    parameters.scope = try await gatekeeper.admit(request, to: route, feed: parameters.values["feed"])
+                    parameters.scope = try await gatekeeper.admit(request, access: route.access, feed: parameters.values["feed"])
                     let response = try await route.handler(request, parameters)
                     return isHead ? Response(status: response.status, headers: response.headers) : response
                 }

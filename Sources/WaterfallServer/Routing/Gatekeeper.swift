@@ -24,12 +24,12 @@ final class Gatekeeper: Sendable {
     }
 
     /// The feeds the request may see, or a problem (401, 403, 404) refusing it.
-    func admit(_ request: Request, to route: Route, feed: String?) async throws -> FeedScope {
-        guard route.access != .open else { return .all }
+    func admit(_ request: Request, access: Route.Access, feed: String?) async throws -> FeedScope {
+        guard access != .open else { return .all }
         let keyring = try await currentKeyring()
         if keyring.isEmpty { return .all }
         guard let secret = Self.bearer(request.headers[.authorization]) else {
-            if route.access == .read && publicRead { return .all }
+            if access == .read && publicRead { return .all }
             throw Problem(
                 .unauthorized, "this server needs an API key: send Authorization: Bearer SECRET.",
                 headers: [.wwwAuthenticate: "Bearer"])
@@ -38,10 +38,10 @@ final class Gatekeeper: Sendable {
             throw Problem(.unauthorized, "the API key is not one of this server's.", headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
         }
         if let feed, !grant.covers(feed) { throw WaterfallError.unknownFeed(feed) }
-        if route.access == .write && !grant.canWrite {
+        if access == .write && !grant.canWrite {
             throw Problem(.forbidden, "the API key \(grant.name.quoted) may read but not write; writes need a key made with write access.")
         }
-        if route.access == .readAll && grant.feeds != nil {
+        if access == .readAll && grant.feeds != nil {
             throw Problem(.forbidden, "the API key \(grant.name.quoted) covers some feeds only; this route answers about the whole database.")
         }
         return grant.feeds.map(FeedScope.only) ?? .all

@@ -59,6 +59,7 @@ struct Route: Sendable {
     func match(_ path: [Substring]) throws(Problem) -> PathParameters? {
         guard path.count == segments.count else { return nil }
         var parameters = PathParameters()
+        parameters.access = access
         for (segment, part) in zip(segments, path) {
             switch segment {
             case .literal(let text):
@@ -80,6 +81,8 @@ struct PathParameters: Sendable {
     fileprivate(set) var values: [String: String] = [:]
     /// The feeds the caller's key covers.
     var scope = FeedScope.all
+    /// Who may call the route.
+    var access = Route.Access.read
 
     /// The parameter `name` of the route's pattern (always present once matched).
     subscript(_ name: String) -> String {

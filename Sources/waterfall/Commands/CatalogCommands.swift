@@ -47,6 +47,27 @@ extension WaterfallCommand {
         }
     }
 
+    /// `waterfall sections`.
+    struct Sections: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sections", abstract: "List a feed's sections in order, with their titles and image counts.")
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var feed: FeedOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let list = try database.open().sections(feed: feed.feed)
+            if output.json { return Terminal.printJSON(list) }
+            var table = Table("SECTION", "TITLE", "IMAGES", rightAligned: [2])
+            for section in list.sections {
+                table.add(cell(section.id), cell(section.title), "\(section.images)")
+            }
+            Terminal.print(table.rendered)
+            Terminal.print("feed \(cell(list.feed)), revision \(list.revision): \(list.sections.count) sections")
+        }
+    }
+
     /// `waterfall changes --since R`.
     struct Changes: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "changes", abstract: "List what changed in a feed since a revision.")

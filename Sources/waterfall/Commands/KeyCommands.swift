@@ -8,8 +8,8 @@ extension WaterfallCommand {
             commandName: "key",
             abstract: "Manage the API keys `waterfall serve` asks for.",
             discussion: """
-                A database without keys is served to anyone who can reach the server. Once a key exists, every
-                request needs one (Authorization: Bearer SECRET), reads excepted with `serve --public-read`.
+                A database without keys is served to anyone who can reach the server. Once a key exists, every \
+                request needs one (Authorization: Bearer SECRET), reads excepted with `serve --public-read`. \
                 Only a key's SHA-256 is stored: its secret is printed once, by `key add`.
                 """,
             subcommands: [Add.self, List.self, Remove.self])

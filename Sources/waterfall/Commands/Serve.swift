@@ -10,9 +10,9 @@ extension WaterfallCommand {
             commandName: "serve",
             abstract: "Serve the database over HTTP: the same answers as the commands' --json, under /v1.",
             discussion: """
-                Routes, parameters and answers are described by GET /openapi.json. Errors are
-                application/problem+json documents. SIGTERM or SIGINT stops taking connections, lets the
-                requests in flight finish (up to 30 s) and exits 0. Once the database has API keys (`waterfall key
+                Routes, parameters and answers are described by GET /openapi.json. Errors are \
+                application/problem+json documents. SIGTERM or SIGINT stops taking connections, lets the \
+                requests in flight finish (up to 30 s) and exits 0. Once the database has API keys (`waterfall key \
                 add`), requests need one: Authorization: Bearer SECRET.
                 """)
 

@@ -20,12 +20,12 @@ struct Table {
         var widths = [Int](repeating: 0, count: headers.count)
         for row in all {
             for (index, cell) in row.enumerated() where index < widths.count {
-                widths[index] = max(widths[index], cell.count)
+                widths[index] = max(widths[index], cell.terminalWidth)
             }
         }
         return all.map { row in
             row.enumerated().map { index, cell in
-                let padding = String(repeating: " ", count: max(0, widths[index] - cell.count))
+                let padding = String(repeating: " ", count: max(0, widths[index] - cell.terminalWidth))
                 return rightAligned.contains(index) ? padding + cell : cell + padding
             }.joined(separator: "  ").trimmingTrailingSpaces
         }.joined(separator: "\n")
@@ -33,6 +33,15 @@ struct Table {
 }
 
 extension String {
+    /// The columns the text takes in a terminal: two for each wide character (CJK ideographs,
+    /// kana, Hangul, fullwidth forms, emoji), one for any other character; combining marks
+    /// ride on their base character.
+    var terminalWidth: Int {
+        reduce(0) { width, character in
+            width + (character.unicodeScalars.first.map(\.isWide) == true ? 2 : 1)
+        }
+    }
+
     fileprivate var trimmingTrailingSpaces: String {
         var text = self
         while text.last == " " { text.removeLast() }
@@ -61,4 +70,19 @@ func cell(_ text: String?, limit: Int = 40) -> String {
     }.joined())
     if text.unicodeScalars.count > limit { shown += "…" }
     return shown
+}
+
+extension Unicode.Scalar {
+    /// Whether terminals draw the scalar two columns wide (Unicode's East Asian Width W or F,
+    /// and emoji shown as emoji), by the ranges that hold such characters.
+    fileprivate var isWide: Bool {
+        switch value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+             0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            true
+        default:
+            properties.isEmojiPresentation
+        }
+    }
 }
