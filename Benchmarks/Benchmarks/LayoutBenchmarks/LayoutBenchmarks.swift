@@ -44,6 +44,7 @@ let feed1M: FeedLayout = {
 }()
 
 let benchmarks: @Sendable () -> Void = {
+    justifiedBenchmarks()
     let bulk = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
         warmupIterations: 1, maxDuration: .seconds(5), maxIterations: 25)

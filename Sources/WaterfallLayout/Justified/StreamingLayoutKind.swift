@@ -1,0 +1,113 @@
+/// A layout kind that lays a feed out as a stream, section by section, image by image, and
+/// can resume from a saved state: what a layout cache and a page or viewport query need from
+/// an engine, whatever its kind (DESIGN sections 2, 5 and 8).
+///
+/// A run is `openSection` for each section in catalog order (empty ones included), then
+/// `append` for each of its images, then `closeSection`, and `contentHeight` at the end.
+/// Frames are reported through `emit(indexInSection, frame)`, in catalog order, possibly after
+/// later images were appended (a justified row is decided only when it closes);
+/// `indexInSection` counts the section's images from 0, banners included, so a caller's
+/// global index is the section's first global index plus it. A caller may save a state (as
+/// bytes) whenever ``ResumableLayoutState/pendingCount`` is 0 and resume from it later: the
+/// frames from there on are bit for bit those of an uninterrupted run. A page or viewport
+/// query therefore reads from the checkpoint before it to the end of the row that holds its
+/// last image (the first state after it with `pendingCount == 0`).
+///
+/// ``JustifiedLayout`` conforms. ``WaterfallLayout`` fits as is, with nothing changed in it;
+/// its conformance, when the cache is made generic, is:
+///
+/// ```swift
+/// extension LayoutState: ResumableLayoutState {
+///     public var pendingCount: Int { 0 }          // every image is placed when appended
+/// }
+/// extension WaterfallLayout: StreamingLayoutKind {
+///     public func append(_ item: LayoutItem, _ state: inout LayoutState,
+///                        _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) {
+///         let index = state.imagesInSection
+///         emit(index, place(item, &state))
+///     }
+///     public func append(contentsOf items: UnsafeBufferPointer<LayoutItem>,
+///                        into frames: UnsafeMutableBufferPointer<Frame>,
+///                        _ state: inout LayoutState) -> Int {
+///         place(items, into: frames, &state)
+///         return items.count
+///     }
+///     public func closeSection(_ state: inout LayoutState,
+///                              _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) -> SectionEnd {
+///         closeSection(&state)
+///     }
+/// }
+/// ```
+///
+/// (The tests check that this conformance compiles and agrees with the waterfall's own API.)
+public protocol StreamingLayoutKind: Sendable {
+    /// The configuration type, also the cache key (every field encoded, defaults included).
+    associatedtype Configuration: Hashable, Codable, Sendable
+    /// The resumable state.
+    associatedtype State: ResumableLayoutState
+
+    /// The validated configuration this layout applies.
+    var configuration: Configuration { get }
+
+    /// Creates a layout after validating `configuration`.
+    ///
+    /// - Throws: ``LayoutConfigurationError`` for the first value out of bounds.
+    init(_ configuration: Configuration) throws(LayoutConfigurationError)
+
+    /// The state before the first section.
+    var initialState: State { get }
+
+    /// Opens a section at the state's current bottom and returns its header's frame (points),
+    /// or `nil` when the configuration has no header. Precondition: no section is open.
+    func openSection(_ state: inout State) -> Frame?
+
+    /// The natural header frame of a section opened at `sectionStartY` (points), or `nil`.
+    func headerFrame(sectionStartY: Double) -> Frame?
+
+    /// Appends one image to the open section, reporting through `emit` the frames (points) of
+    /// the images this decides, in catalog order. Precondition: a section is open.
+    func append(_ item: LayoutItem, _ state: inout State, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void)
+
+    /// Appends a run of images to the open section, writing the frames it decides to `frames`
+    /// in catalog order (first the images pending in `state` before the call) and returning
+    /// how many; the same frames as ``append(_:_:_:)`` bit for bit. `frames` must hold
+    /// `state.pendingCount + items.count` frames. Precondition: a section is open.
+    func append(
+        contentsOf items: UnsafeBufferPointer<LayoutItem>, into frames: UnsafeMutableBufferPointer<Frame>,
+        _ state: inout State
+    ) -> Int
+
+    /// Closes the open section, reporting the frames of its pending images through `emit`,
+    /// and returns its footer and end (points). Precondition: a section is open.
+    func closeSection(_ state: inout State, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) -> SectionEnd
+
+    /// The height of the whole content, in points. Precondition: no section is open.
+    func contentHeight(_ state: State) -> Double
+
+    /// Where a section's header is drawn when headers are pinned under `pinOffset` points from
+    /// the top of a viewport at `viewportY` (DESIGN section 2, pinned headers).
+    func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double) -> PinnedHeader
+}
+
+/// The state of a ``StreamingLayoutKind``: what a cache saves at a checkpoint.
+public protocol ResumableLayoutState: Hashable, Sendable {
+    /// Whether a section is open.
+    var isSectionOpen: Bool { get }
+    /// `y` where the open (or last opened) section was opened, in points.
+    var sectionStartY: Double { get }
+    /// Images appended to the open section, banners and pending images included.
+    var imagesInSection: Int { get }
+    /// Images appended whose frames are not reported yet. A cache saves checkpoints only where
+    /// this is 0 (DESIGN section 8: row starts); always 0 for a waterfall.
+    var pendingCount: Int { get }
+    /// A compact binary form of the state, for persistence.
+    func serialized() -> [UInt8]
+    /// Decodes a state written by ``serialized()``.
+    ///
+    /// - Throws: ``LayoutStateDecodingError`` when the bytes are not such a state.
+    init(serialized bytes: some Collection<UInt8>) throws(LayoutStateDecodingError)
+}
+
+extension JustifiedState: ResumableLayoutState {}
+
+extension JustifiedLayout: StreamingLayoutKind {}
