@@ -46,7 +46,14 @@
   }
   function clamp(value, low, high) { return Math.min(high, Math.max(low, value)); }
   function sectionKey(section) { return section === null || section === undefined ? '\u0000' : 's:' + section; }
-  function sectionName(section) { return section === null || section === undefined ? 'No section' : section; }
+  // Section titles and image counts (`GET /v1/feeds/{feed}/sections`), by sectionKey.
+  const sectionInfo = new Map();
+  /** A section's title when the feed gives one, else its id ("No section" for the unnamed one). */
+  function sectionName(section) {
+    const info = sectionInfo.get(sectionKey(section));
+    if (info && info.title) return info.title;
+    return section === null || section === undefined ? 'No section' : section;
+  }
   function hashHue(text) {
     let h = 2166136261;
     for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 16777619); }
@@ -54,14 +61,14 @@
   }
   function gcd(a, b) { while (b) [a, b] = [b, a % b]; return a; }
   const COMMON_RATIOS = [[1, 1], [5, 4], [4, 3], [3, 2], [16, 10], [16, 9], [2, 1], [21, 9], [3, 1]];
-  /** "4:3" for a width and height (the smallest ratio within 0.5%), "≈ 3:2" near a common photo
+  /** "4:3" for a width and height (the smallest ratio within 0.2%), "≈ 3:2" near a common photo
    *  ratio, else "1.37:1" (or "1:1.52" upright). */
   function ratioLabel(width, height) {
     if (!(width > 0 && height > 0)) return '';
     const r = width / height;
     for (let b = 1; b <= 21; b++) {
       const a = Math.round(r * b);
-      if (a >= 1 && a <= 21 && Math.abs(a / b - r) / r < 0.005) { const g = gcd(a, b); return `${a / g}:${b / g}`; }
+      if (a >= 1 && a <= 21 && Math.abs(a / b - r) / r < 0.002) { const g = gcd(a, b); return `${a / g}:${b / g}`; }
     }
     for (const [a, b] of COMMON_RATIOS) {
       if (Math.abs(a / b - r) / r < 0.025) return `≈ ${a}:${b}`;
@@ -76,11 +83,18 @@
     return ratioLabel(width, height);
   }
   const dateFormat = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-  /** A readable subtitle for section ids that are dates ("2013-11-14"). */
+  /** What a header says under its title: the id (when a title is shown) or the date an id like
+   *  "2013-11-14" stands for, and the section's image count. */
   function sectionSubtitle(section) {
-    if (typeof section !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(section)) return '';
-    const date = new Date(section + 'T00:00:00Z');
-    return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
+    const info = sectionInfo.get(sectionKey(section));
+    const parts = [];
+    if (info && info.title && section !== null && section !== undefined) parts.push(section);
+    else if (typeof section === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(section)) {
+      const date = new Date(section + 'T00:00:00Z');
+      if (!Number.isNaN(date.getTime())) parts.push(dateFormat.format(date));
+    }
+    if (info && typeof info.images === 'number') parts.push(`${fmtInt.format(info.images)} image${info.images === 1 ? '' : 's'}`);
+    return parts.join(' · ');
   }
 
   let announceTimer = 0;
@@ -297,7 +311,7 @@
     headerEls: new Map(), // section key -> element
     footerEls: new Map(),
     controller: null,
-    timer: 0, firstScheduled: 0, lastFetch: 0,
+    timer: 0, firstScheduled: 0,
     restoreFraction: null,
     pendingFocus: null,
     flash: new Set(),
@@ -463,7 +477,6 @@
     const pinOffset = top - y;
     const band = `${layout.base}viewport?${layout.params}y=${y}&height=${height}`;
     const wantsHeaders = wf.config && wf.config.headerHeight > 0;
-    wf.lastFetch = performance.now();
     try {
       const [natural, pinned] = await Promise.all([
         apiGet(band, controller.signal),
@@ -756,18 +769,9 @@
         el.className = 'section-header';
         el.setAttribute('role', 'heading');
         el.setAttribute('aria-level', '2');
-        const title = document.createElement('span');
-        title.className = 'section-title';
-        title.textContent = sectionName(p.section);
-        el.appendChild(title);
-        const subtitle = sectionSubtitle(p.section);
-        if (subtitle) {
-          const sub = document.createElement('span');
-          sub.className = 'section-sub';
-          sub.textContent = subtitle;
-          el.appendChild(sub);
-        }
         el.dataset.section = p.section === null ? '' : p.section;
+        el.sectionId = p.section;
+        fillHeader(el);
         ui.headers.appendChild(el);
         wf.headerEls.set(p.key, el);
       }
@@ -783,6 +787,37 @@
     for (const [k, el] of wf.headerEls) if (!seen.has(k)) { el.remove(); wf.headerEls.delete(k); }
   }
 
+  function fillHeader(el) {
+    el.textContent = '';
+    const title = document.createElement('span');
+    title.className = 'section-title';
+    title.textContent = sectionName(el.sectionId);
+    el.appendChild(title);
+    const subtitle = sectionSubtitle(el.sectionId);
+    if (subtitle) {
+      const sub = document.createElement('span');
+      sub.className = 'section-sub';
+      sub.textContent = subtitle;
+      el.appendChild(sub);
+    }
+  }
+
+  /** Reads the feed's section titles and counts (feeds with very many sections go without). */
+  async function loadSections() {
+    const feed = state.feeds.find((f) => f.name === state.feed);
+    if (!feed || feed.sections > 20000) return;
+    try {
+      const { body } = await apiGet(`/v1/feeds/${enc(feed.name)}/sections`);
+      if (body.feed !== state.feed) return;
+      sectionInfo.clear();
+      for (const section of body.sections) sectionInfo.set(sectionKey(section.id), { title: section.title, images: section.images });
+    } catch { return; }
+    for (const el of wf.headerEls.values()) fillHeader(el);
+    for (const el of wf.footerEls.values()) el.textContent = `End of ${sectionName(el.sectionId)}`;
+    ui.position.dataset.text = '';
+    if (state.view === 'coverflow' && cf.answer) renderCoverCaption(cf.centre, cf.answer);
+  }
+
   function renderFooters(a, top) {
     const seen = new Set();
     for (const f of a.footers) {
@@ -793,6 +828,7 @@
       if (!el) {
         el = document.createElement('div');
         el.className = 'section-footer';
+        el.sectionId = f.section;
         el.textContent = `End of ${sectionName(f.section)}`;
         ui.headers.appendChild(el);
         wf.footerEls.set(k, el);
@@ -897,7 +933,7 @@
       // Released over another image without a drag being seen (events made by a script,
       // without coordinates): the same move as a drag.
       const other = tileOf(event, id);
-      if (other && event.pointerType !== 'touch') { moveImage(id, { before: other.dataset.id }, `before ${other.dataset.id}`); return; }
+      if (other && event.pointerType !== 'touch') { queueMove(() => moveImage(id, { before: other.dataset.id }, `before ${other.dataset.id}`)); return; }
       if (el.isConnected) el.focus({ preventScroll: true });
     }
   }
@@ -929,7 +965,8 @@
     document.body.appendChild(ghost);
     el.classList.add('dragging');
     document.body.classList.add('is-dragging');
-    drag = { id, item, pointerId, el, ghost, label, offsetX: x - rect.left, offsetY: y - rect.top, x, y, target: null, raf: 0, lastFrame: performance.now() };
+    const scale = clamp(150 / Math.max(rect.width, rect.height), 0.35, 0.85);
+    drag = { id, item, pointerId, el, ghost, label, scale, offsetX: x - rect.left, offsetY: y - rect.top, x, y, target: null, raf: 0, lastFrame: performance.now() };
     announce(`Picked up image ${id}. Release it over another image to put it before that image; Escape cancels.`);
     moveDrag();
     drag.raf = requestAnimationFrame(autoScroll);
@@ -938,8 +975,9 @@
   /** Follows the pointer: moves the ghost, finds the image under it, shows the insertion marker. */
   function moveDrag() {
     if (!drag) return;
-    const scale = 1.03;
-    drag.ghost.style.transform = `translate(${drag.x - drag.offsetX}px, ${drag.y - drag.offsetY}px) rotate(-1.5deg) scale(${scale})`;
+    // The lifted image shrinks toward the pointer, so the drop place stays in sight.
+    drag.ghost.style.transformOrigin = `${drag.offsetX}px ${drag.offsetY}px`;
+    drag.ghost.style.transform = `translate(${drag.x - drag.offsetX}px, ${drag.y - drag.offsetY}px) rotate(-2deg) scale(${drag.scale})`;
     const hit = Number.isFinite(drag.x) && Number.isFinite(drag.y) ? document.elementFromPoint(drag.x, drag.y) : null;
     let el = hit && hit.closest ? hit.closest('.tile') : null;
     if (!el && drag.fallback && drag.fallback.isConnected) el = drag.fallback;
@@ -1002,7 +1040,14 @@
       announce(`Image ${d.id} is already before ${d.target}.`);
       return;
     }
-    moveImage(d.id, { before: d.target }, `before ${d.target}`);
+    queueMove(() => moveImage(d.id, { before: d.target }, `before ${d.target}`));
+  }
+
+  // Moves go one at a time: each is sent with the ETag of the answer read after the one before.
+  let moveChain = Promise.resolve();
+  function queueMove(move) {
+    moveChain = moveChain.then(move, move).catch(failed);
+    return moveChain;
   }
 
   /**
@@ -1116,7 +1161,7 @@
     const arrows = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
     if (drag) { if (key === 'Escape') { event.preventDefault(); endDrag(false); } return; }
     if (grabbed === id) {
-      if (key in arrows) { event.preventDefault(); await stepMove(id, arrows[key]); return; }
+      if (key in arrows) { event.preventDefault(); await queueMove(() => stepMove(id, arrows[key])); return; }
       if (key === ' ' || key === 'Enter' || key === 'Escape' || key === 'Tab') {
         if (key !== 'Tab') event.preventDefault();
         dropGrabbed(true);
@@ -1126,7 +1171,7 @@
     }
     if (event.altKey && key in arrows) {
       event.preventDefault();
-      await stepMove(id, arrows[key]);
+      await queueMove(() => stepMove(id, arrows[key]));
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -1175,7 +1220,7 @@
     x: 0,
     override: null,     // { left, x }: an exact offset a snap scrolled to
     items: new Map(),   // id -> cover
-    controller: null, timer: 0, firstScheduled: 0, snapTimer: 0, snapping: 0,
+    controller: null, timer: 0, firstScheduled: 0, snapTimer: 0, snapPending: false, centre: null,
   };
 
   function coverGeometry() {
@@ -1541,7 +1586,7 @@
     if (wf.flash.size > 200) wf.flash.clear();
     clearTimeout(liveRefreshTimer);
     liveRefreshTimer = setTimeout(() => {
-      refreshFeedSummary();
+      refreshFeedSummary().then(loadSections);
       if (state.view === 'coverflow') fetchCover({ force: true });
       else fetchViewport({ flip: true, force: true });
     }, 30);
@@ -1660,6 +1705,7 @@
     state.revision = feed ? feed.revision : 0;
     state.etag = null;
     details.clear();
+    sectionInfo.clear();
     document.title = `${name} · Waterfall`;
     dropGrabbed(false);
     const { body } = await apiGet(`/v1/feeds/${enc(name)}/layouts`);
@@ -1673,6 +1719,7 @@
     renderLayoutPicker();
     showView();
     startLive();
+    loadSections();
   }
 
   /** Shows the chosen view and loads it. */
@@ -1712,7 +1759,6 @@
     card.append(h, p);
     ui.empty.appendChild(card);
     ui.empty.hidden = false;
-    if (state.view === 'coverflow') ui.empty.classList.add('on-dark');
     (state.view === 'coverflow' ? ui.coverflow : ui.stage).appendChild(ui.empty);
   }
 
@@ -1761,6 +1807,7 @@
   // ---------------------------------------------------------------- start
 
   async function boot() {
+    if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
     stageSize();
     renderKeyButton();
     const wanted = readHash();
@@ -1843,8 +1890,14 @@
   ui.list.addEventListener('contextmenu', (event) => { if (drag || press) event.preventDefault(); });
   ui.list.addEventListener('dragstart', (event) => event.preventDefault());
   ui.list.addEventListener('keydown', (event) => { onListKeyDown(event).catch(failed); });
-  ui.list.addEventListener('focusout', (event) => {
-    if (grabbed && event.target.dataset && event.target.dataset.id === grabbed && !ui.list.contains(event.relatedTarget)) dropGrabbed(true);
+  ui.list.addEventListener('focusout', () => {
+    // Redrawing may move the focused box in the page (and give it its focus back): only a
+    // focus that really went elsewhere puts a picked-up image down.
+    if (!grabbed) return;
+    setTimeout(() => {
+      const active = document.activeElement;
+      if (grabbed && !(active && active.dataset && active.dataset.id === grabbed)) dropGrabbed(true);
+    }, 0);
   });
 
   ui.cfScroller.addEventListener('scroll', onCoverScroll, { passive: true });

@@ -11,7 +11,7 @@ extension APIRoutes {
         let styles = ByteBuffer(string: Assets.file("gallery.css"))
         let script = ByteBuffer(string: Assets.file("gallery.js"))
         return [
-            Route(root: .get, "getGallery", access: .open) { request, _ in
+            Route(.get, "/", "getGallery", access: .open) { request, _ in
                 try RequestQuery(request).finish()
                 return .asset(page, type: "text/html; charset=utf-8", extra: [GalleryHeaders.contentSecurityPolicy: GalleryHeaders.policy])
             },
@@ -43,22 +43,5 @@ extension Response {
         var headers: HTTPFields = [.contentType: type, .cacheControl: "no-cache", GalleryHeaders.contentTypeOptions: "nosniff"]
         headers.append(contentsOf: extra)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
-    }
-}
-
-extension Route {
-    /// The route of the root path, `/`. The general initialiser splits its pattern into
-    /// segments, and `/` has none, while the responder sees the root as one empty segment
-    /// (what is left of `"/"` split at its slash); this route has exactly that segment, so it
-    /// matches `/` and nothing else, and its ``pattern`` is still written `/`.
-    fileprivate init(
-        root method: HTTPRequest.Method, _ operationID: String, access: Access,
-        _ handler: @escaping @Sendable (Request, PathParameters) async throws -> Response
-    ) {
-        self.method = method
-        self.segments = [.literal("")]
-        self.access = access
-        self.operationID = operationID
-        self.handler = handler
     }
 }

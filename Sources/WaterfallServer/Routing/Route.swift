@@ -37,7 +37,8 @@ struct Route: Sendable {
     ) {
         self.method = method
         self.access = access ?? (method == .get ? .read : .write)
-        self.segments = pattern.split(separator: "/").map { part in
+        // The root, `/`, is one empty segment, as the responder splits a request's path.
+        self.segments = pattern == "/" ? [.literal("")] : pattern.split(separator: "/").map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
         self.operationID = operationID
@@ -46,7 +47,8 @@ struct Route: Sendable {
 
     /// The pattern as the OpenAPI document writes it.
     var pattern: String {
-        "/" + segments.map { segment in
+        if segments == [.literal("")] { return "/" }
+        return "/" + segments.map { segment in
             switch segment {
             case .literal(let text): text
             case .parameter(let name): "{\(name)}"

@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# Measures `waterfall serve` (the HTTP API) at a million images with wrk, against the framework's
+# own ceiling (GET /healthz) and against a process per query (the CLI), in one run on one machine
+# (issue 11). Prints a markdown table.
+#
+#   Benchmarks/serve.sh [IMAGES]        # a generated feed of IMAGES images (default 1,000,000)
+#   Benchmarks/serve.sh FEED.json       # any feed of the same shape
+#
+# Needs wrk, hyperfine, curl and python3. Each wrk run: 64 connections, 2 threads, 20 s.
+#   a. GET /healthz
+#   b. one page of 100 at offset 99%, the same request every time (answered from the server's cache)
+#   c. pages of 100 at a random offset per request (the uncached cost)
+#   d. (b) while a writer moves an image to the top of its section 20 times a second (POST …/reorder)
+#   e. (c) with the same writer
+#   f. the same page as (b) with a process per query: `waterfall page`, timed by hyperfine
+# The release binary is built as compare.sh builds it. Work files and the raw outputs
+# (serve-*.txt) go to Benchmarks/out/ (git-ignored).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source=${1:-1000000}
+out=Benchmarks/out
+mkdir -p "$out"
+for tool in wrk hyperfine curl python3; do
+    command -v $tool >/dev/null || { echo "serve.sh needs $tool (apt-get install -y $tool)" >&2; exit 1; }
+done
+started=$SECONDS
+
+swift build -c release --static-swift-stdlib --scratch-path .build-release --product waterfall \
+    -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors >&2
+W="$PWD/.build-release/release/waterfall"
+if [ -f "$source" ]; then
+    feed=$(realpath "$source")
+else
+    feed="$PWD/$out/feed-$source.json"
+    [ -f "$feed" ] || python3 Benchmarks/generate-feed.py "$feed" "$source"
+fi
+cd "$out"
+
+# 1. A fresh database with the feed and a warm phone layout.
+db=serve.sqlite
+rm -f "$db" "$db-wal" "$db-shm"
+echo "importing $feed…" >&2
+"$W" --db "$db" import "$feed" >/dev/null
+"$W" --db "$db" layout add phone --columns 3 --width 800 >/dev/null
+"$W" --db "$db" layout warm phone >/dev/null
+read -r name images < <("$W" --db "$db" feeds --json \
+    | python3 -c 'import json, sys; f = json.load(sys.stdin)["feeds"][0]; print(f["name"], f["images"])')
+deep=$((images * 99 / 100)); last=$((images - 100))
+id_at() {  # the id of the image at catalog index $1
+    "$W" --db "$db" images --offset "$1" --limit 1 --json \
+        | python3 -c 'import json, sys; print(json.load(sys.stdin)["images"][0]["id"])'
+}
+ids=()  # the writer's images: 20 spread over the catalog
+for i in $(seq 0 19); do ids+=("$(id_at $(( (i * images / 20 + 12345) % images )))"); done
+page="/v1/feeds/$name/layouts/phone/page"
+
+# 2. The server, on a free port.
+rm -f serve-server.txt
+"$W" serve --db "$db" --port 0 >serve-server.txt 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
+port=
+for _ in $(seq 600); do
+    port=$(sed -n 's|^waterfall: serving .* at http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' serve-server.txt)
+    [ -n "$port" ] && break
+    kill -0 $server 2>/dev/null || { cat serve-server.txt >&2; echo "serve.sh: the server exited" >&2; exit 1; }
+    sleep 0.1
+done
+[ -n "$port" ] || { cat serve-server.txt >&2; echo "serve.sh: the server did not start in 60 s" >&2; exit 1; }
+base="http://127.0.0.1:$port"
+echo "server $server on $base; feed $name, $images images" >&2
+check() {  # a request that must answer 200
+    local status
+    status=$(curl -s -o /dev/null -w '%{http_code}' "$base$1")
+    [ "$status" = 200 ] || { echo "serve.sh: GET $1 answered $status" >&2; curl -s "$base$1" >&2; exit 1; }
+}
+check /healthz
+check "$page?offset=$deep&limit=100"
+
+cat > serve-random.lua <<LUA
+-- A page of 100 at a random offset in 0…$last per request, a different sequence per thread.
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set("id", threads) end
+function init(args) math.randomseed(os.time() * 100 + id) end
+function request()
+    return wrk.format("GET", "$page?offset=" .. math.random(0, $last) .. "&limit=100")
+end
+LUA
+
+bench() {  # name, wrk arguments…
+    local name=$1; shift
+    echo "wrk: $name…" >&2
+    wrk -c 64 -t 2 -d 20s --timeout 10s --latency "$@" > "serve-$name.txt"
+    kill -0 $server 2>/dev/null || { cat serve-server.txt >&2; echo "serve.sh: the server died during $name" >&2; exit 1; }
+}
+
+# 3a–c.
+bench healthz "$base/healthz"
+bench page "$base$page?offset=$deep&limit=100"
+bench random -s serve-random.lua "$base"
+
+# 3d–e. The same pages while a writer moves an image to the top of its section (or just below) 20 times a second
+# through POST …/reorder (for the 20 s of wrk): every move is a new revision.
+cat > serve-writer.py <<'PY'
+import http.client, json, statistics, sys, time
+port, path, duration, ids = int(sys.argv[1]), sys.argv[2], float(sys.argv[3]), sys.argv[4:]
+connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+statuses, latencies, failures = {}, [], []
+start = time.monotonic()
+n = 0
+while time.monotonic() - start < duration:
+    time.sleep(max(0.0, start + n * 0.05 - time.monotonic()))
+    # Each image goes to index 0, then 1, then 0 …: every move changes the order (a new revision).
+    body = json.dumps({"moves": [{"id": ids[n % len(ids)], "to": (n // len(ids)) % 2}]})
+    sent = time.monotonic()
+    try:
+        connection.request("POST", path, body, {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        answer = response.read()
+        status = response.status
+    except Exception as error:
+        status, answer = "error", repr(error).encode()
+        connection.close()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    latencies.append(time.monotonic() - sent)
+    statuses[status] = statuses.get(status, 0) + 1
+    if status != 200 and len(failures) < 5:
+        failures.append(f"{status}: {answer[:300].decode(errors='replace')}")
+    n += 1
+elapsed = time.monotonic() - start
+latencies.sort()
+print(f"moves: {n} in {elapsed:.1f} s ({n / elapsed:.1f}/s)")
+print(f"non-200: {n - statuses.get(200, 0)}")
+print(f"statuses: {json.dumps({str(k): v for k, v in statuses.items()})}")
+print(f"latency: median {statistics.median(latencies) * 1000:.1f} ms, "
+      f"p99 {latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000:.1f} ms, max {latencies[-1] * 1000:.1f} ms")
+for failure in failures:
+    print(failure)
+PY
+with_writer() {  # name, wrk arguments…
+    local name=$1
+    python3 serve-writer.py "$port" "/v1/feeds/$name_of_feed/reorder" 21 "${ids[@]}" > "serve-$name-moves.txt" &
+    local writer=$!
+    bench "$@"
+    wait $writer || { echo "serve.sh: the writer failed" >&2; exit 1; }
+    cat "serve-$name-moves.txt" >&2
+}
+name_of_feed=$name
+with_writer page-writer "$base$page?offset=$deep&limit=100"
+with_writer random-writer -s serve-random.lua "$base"
+
+# 3f. A process per query.
+echo "hyperfine: the CLI…" >&2
+hyperfine -N -w 5 -r 100 --export-json serve-cli.json \
+    "$W --db $db page --layout phone --offset $deep --limit 100 --json" > serve-cli.txt
+
+python3 - "$images" <<'PY'
+import json, re, sys
+
+def milliseconds(text):
+    value, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
+
+def wrk(name):
+    text = open(f"serve-{name}.txt").read()
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+    p50 = milliseconds(re.search(r"^\s+50%\s+(\S+)", text, re.M).group(1))
+    p99 = milliseconds(re.search(r"^\s+99%\s+(\S+)", text, re.M).group(1))
+    requests = int(re.search(r"(\d+) requests in", text).group(1))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
+    errors = (int(non2xx.group(1)) if non2xx else 0, sum(map(int, socket.groups())) if socket else 0)
+    return rate, p50, p99, requests, errors
+
+def ms(value):
+    return f"{value:,.2f} ms" if value < 10 else f"{value:,.1f} ms"
+
+images = int(sys.argv[1])
+deep = images * 99 // 100
+rows = [
+    ("GET /healthz", wrk("healthz")),
+    (f"page of 100 at offset {deep:,} (same request)", wrk("page")),
+    ("page of 100 at a random offset", wrk("random")),
+    (f"page of 100 at offset {deep:,} (same request), 20 moves/s writing", wrk("page-writer")),
+    ("page of 100 at a random offset, 20 moves/s writing", wrk("random-writer")),
+]
+times = sorted(json.load(open("serve-cli.json"))["results"][0]["times"])
+mean = sum(times) / len(times)
+cli = (1 / mean, times[len(times) // 2] * 1000, times[min(len(times) - 1, int(len(times) * 0.99))] * 1000, len(times), None)
+ceiling = rows[0][1][0]
+print(f"| work, {images:,} images, 64 connections | requests/s | p50 | p99 | % of /healthz |")
+print("|---|---:|---:|---:|---:|")
+for name, (rate, p50, p99, _, _) in rows + [(f"CLI process per query, page at offset {deep:,}", cli)]:
+    print(f"| {name} | {rate:,.0f} | {ms(p50)} | {ms(p99)} | {rate / ceiling * 100:.1f}% |")
+print()
+for name, (_, _, _, requests, errors) in rows:
+    print(f"- {name}: {requests:,} requests, {errors[0]} non-2xx, {errors[1]} socket errors")
+for name in ("page-writer", "random-writer"):
+    print(f"- writer during {name}: " + "; ".join(open(f"serve-{name}-moves.txt").read().splitlines()[:3]))
+PY
+echo "serve.sh: done in $((SECONDS - started)) s" >&2

@@ -1,0 +1,561 @@
+#!/usr/bin/env python3
+"""The web gallery (`GET /` of `waterfall serve`) in a real browser: headless Chromium driven by
+chromedriver through Selenium.
+
+Usage:
+    gallery_test.py BASE_URL WATERFALL DATABASE [--feed F] [--big-feed F] [--screenshots DIR]
+    gallery_test.py --make-feed OUT.ndjson N
+
+BASE_URL is a running `waterfall serve --db DATABASE`; WATERFALL is the binary, used for the
+command-line side of the checks. --feed names a feed of a few thousand images whose first
+section holds at least four images (default coco-val2017, from SampleData); --big-feed one of
+1,000,000 images (default million; `--make-feed` writes one as NDJSON, sections of 5,000).
+
+Checks, each printed as `ok: …` (any failure prints `FAIL: …` and exits 1):
+  a. every image box and section header on screen is where the viewport API says, within
+     0.5 px, at the top, mid-feed with a pinned header, and deep in the 1M feed (where scroll
+     positions map to content y non-linearly);
+  b. scrolling to the end of the 1M feed shows its last image (index 999999) on screen;
+  c. a pointer drag of the image at position 3 onto the image at position 0 persists exactly as
+     `waterfall move ID3 --before ID0` would (checked with `waterfall images` and `changes`);
+     a touch long press and drag moves an image, a touch swipe scrolls;
+  d. a move made with the command line, and a drag in another tab, show in the open page
+     within 2 s;
+  e. the keyboard moves an image (Alt+ArrowLeft; Space, arrows, Space), and a move over a stale
+     page is refused with 412, which the page answers by refreshing and saying so;
+  and the cover flow snaps, with every cover where the coverflow API says;
+  f. no console errors (failed loads of the feed's own image urls, unreachable from a test
+     machine, excepted; the 412 of check e excepted).
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+TOLERANCE = 0.5
+LAST_INDEX = 999_999
+
+
+def make_feed(path, count):
+    """A deterministic NDJSON feed: small records, varied aspect ratios, sections of 5,000."""
+    sizes = [(640, 427), (640, 480), (480, 640), (500, 375), (427, 640), (612, 612), (1600, 900),
+             (800, 1200), (3000, 1000), (1170, 2532)]
+    with open(path, "w") as out:
+        chunk = []
+        for n in range(count):
+            w, h = sizes[(n * 7 + n // 13) % len(sizes)]
+            chunk.append('{"id":"m%d","width":%d,"height":%d,"section":"part-%03d"}\n' % (n, w, h, n // 5000))
+            if len(chunk) == 50_000:
+                out.write("".join(chunk))
+                chunk = []
+        out.write("".join(chunk))
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+class Run:
+    def __init__(self, base, binary, database, feed, big_feed, screenshots):
+        self.base = base.rstrip("/")
+        self.binary = binary
+        self.database = database
+        self.feed = feed
+        self.big_feed = big_feed
+        self.screenshots = screenshots
+        self.allowed_log = []  # predicates of log entries that a check expects
+        self.driver = None
+
+    # ------------------------------------------------------------------ plumbing
+
+    def start_browser(self):
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        options = webdriver.ChromeOptions()
+        binary = os.environ.get("CHROMIUM") or next(
+            (p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome") if os.path.exists(p)), None)
+        if binary:
+            options.binary_location = binary
+        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--window-size=1280,800", "--no-first-run", "--disable-extensions",
+                         "--disable-background-networking", "--disable-component-update"):
+            options.add_argument(argument)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver_path = os.environ.get("CHROMEDRIVER") or next(
+            (p for p in ("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver") if os.path.exists(p)), "chromedriver")
+        self.driver = webdriver.Chrome(options=options, service=Service(driver_path))
+        # Exactly 1280 × 800 CSS px, device pixel ratio 1 (CSS px = points).
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+        self.driver.set_script_timeout(20)
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def api(self, path, method="GET", body=None, headers=None):
+        request = urllib.request.Request(self.base + path, method=method, data=body, headers=headers or {})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read()), response.headers
+
+    def cli(self, *arguments):
+        result = subprocess.run([self.binary, "--db", self.database, *arguments], capture_output=True, text=True, timeout=60)
+        check(result.returncode == 0, f"waterfall {' '.join(arguments)} exited {result.returncode}: {result.stderr.strip()}")
+        return result.stdout
+
+    def first_ids(self, feed, count):
+        answer = json.loads(self.cli("images", "--feed", feed, "--limit", str(count), "--json"))
+        return [image["id"] for image in answer["images"]], answer["revision"]
+
+    def open(self, fragment):
+        self.driver.get("about:blank")  # a new document each time, not a fragment change
+        self.driver.get(f"{self.base}/#{fragment}")
+        self.wait_idle()
+
+    def wait_idle(self, timeout=20):
+        """Until the page has drawn an answer and has nothing in flight or waiting."""
+        deadline = time.time() + timeout
+        settled_since = None
+        while time.time() < deadline:
+            idle = self.js("return !!(window.gallery && window.gallery.idle && window.gallery.feed && "
+                           "(document.querySelector('#list .tile, #cf-list .cf-item') || document.querySelector('#empty:not([hidden])')))")
+            if idle:
+                settled_since = settled_since or time.time()
+                if time.time() - settled_since > 0.45:  # also past FLIP transitions and a debounce
+                    return
+            else:
+                settled_since = None
+            time.sleep(0.05)
+        state = self.js("return window.gallery ? {feed: gallery.feed, view: gallery.view, idle: gallery.idle, busy: document.documentElement.dataset.busy,"
+                        " tiles: document.querySelectorAll('#list .tile, #cf-list .cf-item').length, notice: document.getElementById('notice').textContent} : null")
+        raise Failure(f"the page did not settle within {timeout} s: {state}")
+
+    def scroll_to_content(self, y):
+        self.js("gallery.scrollToContentY(arguments[0])", y)
+        time.sleep(0.1)
+        self.wait_idle()
+
+    def screenshot(self, name):
+        if self.screenshots:
+            os.makedirs(self.screenshots, exist_ok=True)
+            path = os.path.join(self.screenshots, name)
+            self.driver.save_screenshot(path)
+            print(f"screenshot: {path}")
+
+    # ------------------------------------------------------------------ (a) boxes equal frames
+
+    SNAPSHOT = r"""
+      const canvas = document.getElementById('canvas').getBoundingClientRect();
+      const stage = document.getElementById('stage').getBoundingClientRect();
+      const box = (e) => { const r = e.getBoundingClientRect(); return {x: r.left - canvas.left, y: r.top - canvas.top, width: r.width, height: r.height, top: r.top, bottom: r.bottom}; };
+      return {
+        mappedTop: gallery.mappedTop, height: gallery.viewportHeight, query: gallery.layoutQuery,
+        revision: gallery.revision, contentHeight: gallery.contentHeight,
+        stageTop: stage.top, stageBottom: stage.bottom,
+        tiles: [...document.querySelectorAll('#list .tile')].map((e) => ({id: e.dataset.id, index: +e.dataset.index, transform: getComputedStyle(e).transform, ...box(e)})),
+        headers: [...document.querySelectorAll('#headers .section-header')].map((e) => ({section: e.dataset.section, pinned: e.dataset.pinned === 'true', ...box(e)})),
+      };
+    """
+
+    def viewport_of(self, snapshot, pin=True):
+        query = snapshot["query"]
+        path = (f"{query['base']}viewport?{query['params']}y={snapshot['mappedTop']!r}&height={snapshot['height']!r}"
+                + ("&pinOffset=0" if pin else ""))
+        answer, _ = self.api(path)
+        return answer
+
+    def expect_boxes_match(self, label):
+        snapshot = self.js(self.SNAPSHOT)
+        answer = self.viewport_of(snapshot)
+        check(answer["revision"] == snapshot["revision"], f"{label}: page at revision {snapshot['revision']}, API at {answer['revision']}")
+        top = snapshot["mappedTop"]
+        tiles = {tile["id"]: tile for tile in snapshot["tiles"]}
+        for item in answer["items"]:
+            tile = tiles.get(item["id"])
+            check(tile is not None, f"{label}: image {item['id']} (index {item['index']}) is in the viewport answer but not on the page")
+            check(tile["transform"] in ("none", ""), f"{label}: image {item['id']} is still moving ({tile['transform']})")
+            drawn = (tile["x"], tile["y"] + top, tile["width"], tile["height"])
+            frame = (item["x"], item["y"], item["width"], item["height"])
+            check(all(abs(a - b) <= TOLERANCE for a, b in zip(drawn, frame)),
+                  f"{label}: image {item['id']} is drawn at {drawn}, the API says {frame}")
+            check(tile["index"] == item["index"], f"{label}: image {item['id']} says index {tile['index']}, the API {item['index']}")
+        answered = {item["id"] for item in answer["items"]}
+        for tile in snapshot["tiles"]:
+            on_screen = tile["bottom"] > snapshot["stageTop"] + 0.01 and tile["top"] < snapshot["stageBottom"] - 0.01
+            check(not on_screen or tile["id"] in answered,
+                  f"{label}: image {tile['id']} is on screen at y {tile['y'] + top} but not in the viewport answer")
+        drawn_headers = {h["section"]: h for h in snapshot["headers"]
+                         if h["bottom"] > snapshot["stageTop"] + 0.01 and h["top"] < snapshot["stageBottom"] - 0.01}
+        for header in answer["headers"]:
+            key = header["section"] if header["section"] is not None else ""
+            drawn = drawn_headers.pop(key, None)
+            check(drawn is not None, f"{label}: the header of section {header['section']} is in the answer but not on screen")
+            position = (drawn["x"], drawn["y"] + top, drawn["width"], drawn["height"])
+            frame = (header["x"], header["y"], header["width"], header["height"])
+            check(all(abs(a - b) <= TOLERANCE for a, b in zip(position, frame)),
+                  f"{label}: the header of {header['section']} is drawn at {position}, the API says {frame}")
+            check(drawn["pinned"] == header["pinned"], f"{label}: header {header['section']} pinned {drawn['pinned']}, API {header['pinned']}")
+        check(not drawn_headers, f"{label}: headers on screen that the API does not list: {sorted(drawn_headers)}")
+        check(len(snapshot["tiles"]) < 400, f"{label}: {len(snapshot['tiles'])} image boxes in the page; only the visible ones should be")
+        return snapshot, answer
+
+    def check_boxes(self):
+        self.open(f"feed={urllib.parse.quote(self.feed)}")
+        self.screenshot("gallery-waterfall.png")
+        snapshot, answer = self.expect_boxes_match("top of the feed")
+        check(len(answer["items"]) >= 4, f"only {len(answer['items'])} images at the top of {self.feed}")
+        # Mid-feed, a header pinned: scroll into the middle of a section.
+        content = snapshot["contentHeight"]
+        for fraction in (0.013, 0.37):
+            self.scroll_to_content(content * fraction)
+            snapshot, answer = self.expect_boxes_match(f"{self.feed} at {fraction:.0%}")
+        pinned = [h for h in answer["headers"] if h["pinned"]]
+        check(pinned and any(abs(h["y"] - snapshot["mappedTop"]) < TOLERANCE for h in pinned),
+              f"no header pinned at the top mid-feed: {answer['headers']}")
+        # The screenshot: a header pinned at the top, the next section's header coming up.
+        query = snapshot["query"]
+        band, _ = self.api(f"{query['base']}viewport?{query['params']}y=0&height={min(content, 60000)!r}")
+        following = [h for h in band["headers"] if h["y"] > snapshot["height"]]
+        self.scroll_to_content(following[0]["y"] - snapshot["height"] * 0.7 if following else content * 0.013)
+        self.expect_boxes_match(f"{self.feed} with the next header coming up")
+        self.screenshot("gallery-pinned.png")
+        # Scrolling by wheel-sized steps keeps every box in place (the answers in hand move with the scroll).
+        self.js("window.scrollBy(0, 137)")
+        time.sleep(0.02)
+        self.wait_idle()
+        self.expect_boxes_match(f"{self.feed} after a small scroll")
+        print("ok: a. image boxes and headers are where the viewport API says (top, mid-feed, pinned header)")
+
+    # ------------------------------------------------------------------ (b) the last image of 1M
+
+    def check_million(self):
+        if not self.big_feed:
+            print("skip: b. no --big-feed")
+            return
+        self.open(f"feed={urllib.parse.quote(self.big_feed)}")
+        snapshot = self.js(self.SNAPSHOT)
+        check(snapshot["contentHeight"] > 16_777_216,
+              f"{self.big_feed} is {snapshot['contentHeight']} px tall: not taller than a browser's element cap")
+        spacer = self.js("return gallery.spacerHeight")
+        check(spacer <= 8_000_000, f"the spacer is {spacer} px")
+        # Deep in the feed, positions map non-linearly: the boxes must still be exact.
+        self.scroll_to_content(snapshot["contentHeight"] * 0.61803)
+        self.expect_boxes_match(f"{self.big_feed} at 61.8%")
+        # To the end, as a user would: the scroll bar's end.
+        self.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+        time.sleep(0.1)
+        self.wait_idle()
+        snapshot, answer = self.expect_boxes_match(f"{self.big_feed} at the end")
+        check(abs(snapshot["mappedTop"] - (snapshot["contentHeight"] - snapshot["height"])) < 0.01,
+              f"at the end, the mapped top is {snapshot['mappedTop']}, not contentHeight - height = {snapshot['contentHeight'] - snapshot['height']}")
+        last = next((t for t in snapshot["tiles"] if t["index"] == LAST_INDEX), None)
+        check(last is not None, f"image {LAST_INDEX} is not in the page at the end of {self.big_feed}")
+        check(last["top"] >= snapshot["stageTop"] - 0.5 and last["bottom"] <= snapshot["stageBottom"] + 0.5,
+              f"image {LAST_INDEX} is in the page but not fully on screen: {last}")
+        visible = self.js("const e = document.querySelector('#list .tile[data-index=\"999999\"]'); const r = e.getBoundingClientRect();"
+                          "const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return !!hit && e.contains(hit);")
+        check(visible, f"image {LAST_INDEX} is covered by something else")
+        print(f"ok: b. the end of the {snapshot['contentHeight']:,.0f}-point feed shows image {LAST_INDEX} (spacer {spacer:,.0f} px)")
+
+    # ------------------------------------------------------------------ (c) a drag persists
+
+    def check_drag(self):
+        from selenium.webdriver.common.action_chains import ActionChains
+        self.open(f"feed={urllib.parse.quote(self.feed)}")
+        before, revision = self.first_ids(self.feed, 4)
+        tiles = {i: self.driver.find_element("css selector", f'#list .tile[data-index="{i}"]') for i in (0, 3)}
+        check(tiles[0].get_attribute("data-id") == before[0] and tiles[3].get_attribute("data-id") == before[3],
+              "the page's positions 0 and 3 are not the command line's")
+        actions = ActionChains(self.driver, duration=120)
+        actions.click_and_hold(tiles[3]).move_by_offset(12, 8).move_to_element(tiles[0]).pause(0.15).release().perform()
+        deadline = time.time() + 5
+        after = before
+        while time.time() < deadline:
+            after, now = self.first_ids(self.feed, 4)
+            if now != revision:
+                break
+            time.sleep(0.1)
+        expected = [before[3], before[0], before[1], before[2]]
+        check(after == expected, f"after dragging {before[3]} onto {before[0]}: {after}, expected {expected} (move --before)")
+        check(now == revision + 1, f"the drag made revisions {revision} → {now}, not one move")
+        changes = json.loads(self.cli("changes", "--feed", self.feed, "--since", str(revision), "--json"))["changes"]
+        check([(c["kind"], c["id"]) for c in changes] == [("move", before[3])], f"the drag logged {changes}")
+        self.wait_idle()
+        snapshot = self.js(self.SNAPSHOT)
+        shown = sorted((t for t in snapshot["tiles"] if t["index"] < 4), key=lambda t: t["index"])
+        check([t["id"] for t in shown] == expected, f"the page shows {[t['id'] for t in shown]} after the drag")
+        self.expect_boxes_match("after the drag")
+        print(f"ok: c. dragging position 3 ({before[3]}) onto position 0 persisted as move --before {before[0]}")
+
+        # Touch: a long press picks an image up and a drag moves it; a plain swipe scrolls.
+        from selenium.webdriver.common.actions import interaction
+        from selenium.webdriver.common.actions.action_builder import ActionBuilder
+        from selenium.webdriver.common.actions.pointer_input import PointerInput
+        before, revision = self.first_ids(self.feed, 4)
+        finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+        source = self.driver.find_element("css selector", '#list .tile[data-index="3"]')
+        target = self.driver.find_element("css selector", '#list .tile[data-index="1"]')
+        touch = ActionBuilder(self.driver, mouse=finger, duration=100)
+        touch.pointer_action.move_to(source).pointer_down().pause(0.6).move_to(target).pause(0.1).pointer_up()
+        touch.perform()
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            after, now = self.first_ids(self.feed, 4)
+            if now != revision:
+                break
+            time.sleep(0.1)
+        expected = [before[0], before[3], before[1], before[2]]
+        check(after == expected, f"a touch drag of position 3 onto 1 gave {after}, expected {expected}")
+        self.wait_idle()
+        scrolled = self.js("return window.scrollY")
+        swipe = ActionBuilder(self.driver, mouse=finger, duration=100)
+        swipe.pointer_action.move_to(self.driver.find_element("css selector", '#list .tile[data-index="6"]')).pointer_down().move_by(0, -250).pointer_up()
+        swipe.perform()
+        time.sleep(0.4)
+        self.wait_idle()
+        _, still = self.first_ids(self.feed, 1)
+        check(still == now, "a swipe over the images moved one")
+        check(self.js("return window.scrollY") > scrolled + 50, "a swipe over the images did not scroll")
+        self.expect_boxes_match("after a touch swipe")
+        print("ok: c. a touch long-press drag moves an image; a swipe scrolls")
+
+    # ------------------------------------------------------------------ (d) live updates
+
+    def check_live(self):
+        self.open(f"feed={urllib.parse.quote(self.feed)}")
+        time.sleep(0.3)  # the event stream connects
+        ids, _ = self.first_ids(self.feed, 3)
+        started = time.time()
+        self.cli("move", ids[2], "--before", ids[0], "--feed", self.feed)
+        deadline = started + 2.0
+        seen = False
+        while time.time() < deadline:
+            seen = self.js("const e = document.querySelector('#list .tile[data-id=\"' + CSS.escape(arguments[0]) + '\"]');"
+                           "return !!e && e.dataset.index === '0';", ids[2])
+            if seen:
+                break
+            time.sleep(0.02)
+        elapsed = time.time() - started
+        check(seen, f"the command line's move of {ids[2]} before {ids[0]} did not show within 2 s")
+        self.wait_idle()
+        self.expect_boxes_match("after a command-line move")
+        print(f"ok: d. a command-line move showed in the open page after {elapsed:.2f} s")
+
+        # Two tabs: a drag in one shows in the other (which reads no stream of its own: the
+        # first tab's is shared with it).
+        from selenium.webdriver.common.action_chains import ActionChains
+        first = self.driver.current_window_handle
+        self.driver.switch_to.new_window("tab")
+        second = self.driver.current_window_handle
+        self.driver.get(f"{self.base}/#feed={urllib.parse.quote(self.feed)}")
+        self.wait_idle()
+        self.driver.switch_to.window(first)
+        ids, _ = self.first_ids(self.feed, 3)
+        source = self.driver.find_element("css selector", '#list .tile[data-index="2"]')
+        target = self.driver.find_element("css selector", '#list .tile[data-index="0"]')
+        ActionChains(self.driver, duration=100).click_and_hold(source).move_by_offset(10, 10).move_to_element(target).release().perform()
+        started = time.time()
+        self.driver.switch_to.window(second)
+        seen = False
+        while time.time() < started + 2.5:
+            seen = self.js("const e = document.querySelector('#list .tile[data-id=\"' + CSS.escape(arguments[0]) + '\"]');"
+                           "return !!e && e.dataset.index === '0';", ids[2])
+            if seen:
+                break
+            time.sleep(0.02)
+        elapsed = time.time() - started
+        check(seen, f"a drag in one tab did not show in the other within 2 s")
+        after, _ = self.first_ids(self.feed, 3)
+        check(after == [ids[2], ids[0], ids[1]], f"the drag in the first tab gave {after}")
+        self.wait_idle()
+        self.expect_boxes_match("in the second tab after the first tab's drag")
+        self.driver.close()
+        self.driver.switch_to.window(first)
+        print(f"ok: d. a drag in another tab showed after {elapsed:.2f} s")
+
+    # ------------------------------------------------------------------ (e) keyboard and 412
+
+    def check_keyboard_and_conflict(self):
+        from selenium.webdriver.common.keys import Keys
+        self.open(f"feed={urllib.parse.quote(self.feed)}")
+        ids, revision = self.first_ids(self.feed, 3)
+        tile = self.driver.find_element("css selector", '#list .tile[data-index="1"]')
+        self.js("arguments[0].focus()", tile)
+        tile.send_keys(Keys.ALT, Keys.ARROW_LEFT)
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            after, now = self.first_ids(self.feed, 3)
+            if now != revision:
+                break
+            time.sleep(0.1)
+        check(after[:2] == [ids[1], ids[0]], f"Alt+ArrowLeft on position 1 gave {after}, expected {ids[1]} first")
+        self.wait_idle()
+        focused = self.js("return document.activeElement && document.activeElement.dataset.id")
+        check(focused == ids[1], f"after the keyboard move the focus is on {focused}, not {ids[1]}")
+        status = self.js("return document.getElementById('announcer').textContent")
+        check(ids[1] in status, f"the status region says {status!r} after the keyboard move")
+
+        # Space picks the image at position 3 up, two ArrowLefts move it two places, Space puts it down.
+        from selenium.webdriver.common.action_chains import ActionChains
+        ids, revision = self.first_ids(self.feed, 4)
+        self.js("arguments[0].focus()", self.driver.find_element("css selector", '#list .tile[data-index="3"]'))
+        for key in (Keys.SPACE, Keys.ARROW_LEFT, Keys.ARROW_LEFT, Keys.SPACE):
+            ActionChains(self.driver).send_keys(key).perform()
+            time.sleep(0.05)
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            after, now = self.first_ids(self.feed, 4)
+            if now >= revision + 2:
+                break
+            time.sleep(0.1)
+        check(after == [ids[0], ids[3], ids[1], ids[2]], f"Space, ←, ←, Space on position 3 gave {after}")
+        self.wait_idle()
+        focused = self.js("return document.activeElement && document.activeElement.dataset.id")
+        check(focused == ids[3], f"after moving with Space and arrows the focus is on {focused}, not {ids[3]}")
+
+        # A page that misses a change (its event stream held back) and then moves: 412.
+        script = self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            const realFetch = window.fetch;
+            window.fetch = (input, init) => String(input).includes('/events?')
+                ? new Promise((_, reject) => init && init.signal && init.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))
+                : realFetch(input, init);
+        """})
+        try:
+            self.open(f"feed={urllib.parse.quote(self.feed)}")
+            ids, _ = self.first_ids(self.feed, 4)
+            self.cli("move", ids[3], "--before", ids[0], "--feed", self.feed)
+            _, revision = self.first_ids(self.feed, 1)
+            self.allowed_log.append(lambda e: "/reorder" in e["message"] and "412" in e["message"])
+            from selenium.webdriver.common.action_chains import ActionChains
+            source = self.driver.find_element("css selector", '#list .tile[data-index="2"]')
+            target = self.driver.find_element("css selector", '#list .tile[data-index="1"]')
+            ActionChains(self.driver, duration=100).click_and_hold(source).move_by_offset(10, 10).move_to_element(target).release().perform()
+            deadline = time.time() + 5
+            notice = ""
+            while time.time() < deadline and "someone else changed this feed" not in notice.lower():
+                notice = self.js("const n = document.getElementById('notice'); return n.hidden ? '' : n.textContent")
+                time.sleep(0.05)
+            check("someone else changed this feed" in notice.lower(), f"no conflict notice after a stale move (notice {notice!r})")
+            _, now = self.first_ids(self.feed, 1)
+            check(now == revision, "the stale move changed the feed")
+            self.wait_idle()
+            first = self.js("return document.querySelector('#list .tile[data-index=\"0\"]').dataset.id")
+            check(first == ids[3], f"after the 412 the page shows {first} first, not the newer order's {ids[3]}")
+        finally:
+            self.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+        print("ok: e. Alt+ArrowLeft and Space, arrows, Space move the focused image; a stale move is refused (412), refreshed and said")
+
+    # ------------------------------------------------------------------ cover flow
+
+    def check_cover_flow(self):
+        self.open(f"feed={urllib.parse.quote(self.feed)}&view=coverflow")
+        self.js("document.getElementById('cf-scroller').scrollLeft = 3000")
+        time.sleep(0.2)
+        deadline = time.time() + 6
+        state = None
+        while time.time() < deadline:
+            state = self.js("""
+                const items = [...document.querySelectorAll('#cf-list .cf-item')];
+                const centre = document.querySelector('#cf-list .cf-item.centre');
+                return {x: gallery.mappedLeft, idle: gallery.idle, count: items.length, centre: centre && centre.dataset.id,
+                        width: document.getElementById('cf-scroller').clientWidth};""")
+            if state["idle"] and state["centre"]:
+                break
+            time.sleep(0.1)
+        check(state and state["centre"], f"the cover flow did not settle: {state}")
+        time.sleep(0.8)
+        x1 = self.js("return gallery.mappedLeft")
+        time.sleep(0.3)
+        x2 = self.js("return gallery.mappedLeft")
+        check(abs(x1 - x2) < 0.01, f"the cover flow is still moving: {x1} → {x2}")
+        # Every cover is where the coverflow API says (its scale applied about its centre).
+        query = self.js("return gallery.coverQuery")
+        answer, _ = self.api(f"/v1/feeds/{urllib.parse.quote(self.feed, safe='')}/coverflow?itemHeight={query['itemHeight']}"
+                             f"&viewportWidth={query['viewportWidth']}&x={x2!r}&sectionInset={query['sectionInset']}&factor={query['factor']}")
+        covers = {c["id"]: c for c in self.js("""
+            const list = document.getElementById('cf-list').getBoundingClientRect();
+            return [...document.querySelectorAll('#cf-list .cf-item')].map((e) => { const r = e.getBoundingClientRect();
+              return {id: e.dataset.id, x: r.left - list.left, y: r.top - list.top, width: r.width, height: r.height}; });""")}
+        for item in answer["items"]:
+            cover = covers.get(item["id"])
+            check(cover is not None, f"cover {item['id']} is in the coverflow answer but not on the page")
+            s = item["scale"]
+            expected = (item["x"] - x2 + item["width"] * (1 - s) / 2, item["y"] + item["height"] * (1 - s) / 2, item["width"] * s, item["height"] * s)
+            drawn = (cover["x"], cover["y"], cover["width"], cover["height"])
+            check(all(abs(a - b) <= TOLERANCE for a, b in zip(drawn, expected)),
+                  f"cover {item['id']} is drawn at {drawn}; the API's frame scaled by {s} is {expected}")
+        check(abs(answer["snapOffset"] - x2) < 0.01, f"the cover flow rests at {x2}, the API snaps it to {answer['snapOffset']}")
+        centred = self.js("""
+            const e = document.querySelector('#cf-list .cf-item.centre'); const r = e.getBoundingClientRect();
+            const s = document.getElementById('cf-scroller').getBoundingClientRect();
+            return Math.abs((r.left + r.width / 2) - (s.left + s.width / 2));""")
+        check(centred < 1, f"after snapping the centre cover is {centred} px off the centre")
+        self.screenshot("gallery-coverflow.png")
+        print(f"ok: cover flow snapped to offset {x2} with {state['centre']} in the centre")
+
+    # ------------------------------------------------------------------ (f) the console
+
+    def check_console(self):
+        own = self.base
+        problems = []
+        for entry in self.driver.get_log("browser"):
+            if entry["level"] not in ("SEVERE", "ERROR"):
+                continue
+            message = entry["message"]
+            if entry.get("source") == "network" and not message.startswith(own) and "Failed to load resource: net::" in message:
+                continue  # an image url of the feed that this machine cannot reach
+            if any(allowed(entry) for allowed in self.allowed_log):
+                continue
+            problems.append(message)
+        check(not problems, "console errors:\n  " + "\n  ".join(problems))
+        print("ok: f. no console errors")
+
+    def run(self):
+        self.start_browser()
+        try:
+            self.check_boxes()
+            self.check_cover_flow()
+            self.check_million()
+            self.check_drag()
+            self.check_live()
+            self.check_keyboard_and_conflict()
+            self.check_console()
+        finally:
+            self.driver.quit()
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "--make-feed":
+        make_feed(argv[2], int(argv[3]))
+        return 0
+    positional, options = [], {}
+    it = iter(argv[1:])
+    for argument in it:
+        if argument.startswith("--"):
+            options[argument[2:]] = next(it)
+        else:
+            positional.append(argument)
+    if len(positional) != 3:
+        print(__doc__, file=sys.stderr)
+        return 64
+    started = time.time()
+    run = Run(*positional, feed=options.get("feed", "coco-val2017"), big_feed=options.get("big-feed", "million") or None,
+              screenshots=options.get("screenshots"))
+    try:
+        run.run()
+    except Failure as failure:
+        print(f"FAIL: {failure}")
+        return 1
+    print(f"all gallery checks passed in {time.time() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
