@@ -11,8 +11,9 @@ import Waterfall
 /// An answer is kept under the request's path and query, tagged with the database's version
 /// (``ChangeWatcher``) read *before* computing it; it is served only while the version is still
 /// that one, so any commit, by this server or by another process, retires every kept answer.
-/// That costs one look at SQLite's WAL index per read, a few microseconds, and never a stale
-/// byte.
+/// That costs one look at SQLite's WAL-index header in shared memory per read (no lock, no
+/// system call), and never a stale byte. Concurrent requests for the same answer wait for one
+/// computation.
 final class ServiceRunner: Sendable {
     let service: WaterfallService
     private let pool: NIOThreadPool
