@@ -9,11 +9,12 @@
 # the top; the middle one, moved after the images 50 and 80 further on), the same ids on both
 # sides.
 #
-# Waterfall is built in release mode as a fully static executable (start-up matters for
-# whole-process timings: no dynamic loader binding libstdc++, libc and SQLite at every start),
-# with concrete generic metadata reached through direct accessors rather than mangled names,
-# which spares a fresh process a dozen scans of the runtime's conformance tables. `.ci/run`
-# builds the same way and checks the binary. Work files go to Benchmarks/out/ (git-ignored).
+# Waterfall is installed with `make install` (the Makefile), as a user installs it: a release
+# build as a fully static executable (start-up matters for whole-process timings: no dynamic
+# loader binding libstdc++, libc and SQLite at every start), with concrete generic metadata
+# reached through direct accessors rather than mangled names, which spares a fresh process a
+# dozen scans of the runtime's conformance tables. `.ci/run` installs the same way and checks
+# the binary. Work files go to Benchmarks/out/ (git-ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source=${1:-1000000}
@@ -23,9 +24,8 @@ for tool in hyperfine sqlite3 python3; do
     command -v $tool >/dev/null || { echo "compare.sh needs $tool (apt-get install -y $tool)" >&2; exit 1; }
 done
 
-swift build -c release --static-swift-stdlib --scratch-path .build-release --product waterfall \
-    -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors >&2
-W="$PWD/.build-release/release/waterfall"
+make install PREFIX="$PWD/$out/prefix" >&2   # exactly what a user installs (see Makefile)
+W="$PWD/$out/prefix/bin/waterfall"
 if [ -f "$source" ]; then
     feed=$(realpath "$source")
 else

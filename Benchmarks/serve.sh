@@ -25,9 +25,8 @@ for tool in wrk hyperfine curl python3; do
 done
 started=$SECONDS
 
-swift build -c release --static-swift-stdlib --scratch-path .build-release --product waterfall \
-    -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors >&2
-W="$PWD/.build-release/release/waterfall"
+make install PREFIX="$PWD/$out/prefix" >&2   # exactly what a user installs (see Makefile)
+W="$PWD/$out/prefix/bin/waterfall"
 if [ -f "$source" ]; then
     feed=$(realpath "$source")
 else

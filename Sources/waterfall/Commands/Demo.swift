@@ -13,8 +13,9 @@ extension WaterfallCommand {
                 Imports SampleData/coco-val2017.json (5,000 real COCO photos in 12 day sections) and
                 SampleData/travel.json into the database, saves the layout "phone" (2 columns, 375 points
                 wide, 44-point section headers) for the COCO feed, prints page 0 and writes it as
-                demo.html (or --html PATH). Running it again changes nothing. SampleData is looked for in --samples, ./SampleData, then beside the
-                executable's package.
+                demo.html (or --html PATH). Running it again changes nothing. The sample feeds are looked for in \
+                --samples, ./SampleData, PREFIX/share/waterfall/SampleData beside an installed executable \
+                (PREFIX/bin/waterfall, from `make install`), then in the package a `swift build` product is in.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -55,8 +56,11 @@ extension WaterfallCommand {
             var candidates: [String] = []
             if let samples { candidates.append(samples) }
             candidates.append(FileManager.default.currentDirectoryPath + "/SampleData")
-            // Beside the package of a `swift build` product: <package>/.build/<config>/waterfall.
             if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                // Installed by `make install`: PREFIX/bin/waterfall and PREFIX/share/waterfall/SampleData.
+                let prefix = URL(fileURLWithPath: executable).deletingLastPathComponent().deletingLastPathComponent()
+                candidates.append(prefix.appending(path: "share/waterfall/SampleData").path)
+                // Beside the package of a `swift build` product: <package>/.build/<config>/waterfall.
                 var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
                 for _ in 0..<5 {
                     candidates.append(url.appending(path: "SampleData").path)
@@ -66,7 +70,8 @@ extension WaterfallCommand {
             for candidate in candidates where FileManager.default.fileExists(atPath: candidate + "/coco-val2017.json") {
                 return candidate
             }
-            throw WaterfallError.fileUnreadable("cannot find the sample feeds (SampleData/coco-val2017.json); run the demo from the repository's folder or give --samples DIR.")
+            throw WaterfallError.fileUnreadable(
+                "cannot find the sample feeds (coco-val2017.json) in \(candidates.prefix(3).joined(separator: ", ")) or the package folders above the executable; install with `make install` or give --samples DIR.")
         }
     }
 }
