@@ -500,6 +500,9 @@
 
   function applyAnswer({ key, y, height, pinTop, natural, pinned }, flip) {
     const body = natural.body;
+    // Answers can arrive out of order (a refetch after a move racing one after an event): one
+    // older than the newest revision seen would show, and tag, a past order. A newer one comes.
+    if (body.revision < state.revision) return;
     const previous = wf.answer && wf.answer.key === key ? wf.answer : null;
     const changed = previous && previous.revision !== body.revision;
     const byId = new Map();
@@ -1057,7 +1060,11 @@
   async function moveImage(id, where, description) {
     const tile = wf.tiles.get(id);
     if (tile) tile.el.classList.add('saving');
-    const headers = state.etag ? { 'If-Match': state.etag } : {};
+    // If-Match with the tag of the answer on screen; when this page's own last move is newer
+    // than that answer (its refetch still under way), the revision that move answered.
+    const tagged = state.etag && Number(state.etag.replace(/^W\//, '').slice(1).split('-')[0]);
+    const headers = state.etag && tagged === state.revision ? { 'If-Match': state.etag }
+      : state.revision > 0 ? { 'X-Feed-Revision': String(state.revision) } : {};
     try {
       const result = await apiPost(`/v1/feeds/${enc(state.feed)}/reorder`, { moves: [{ id, ...where }] }, headers);
       noteRevision(result.revision);
@@ -1117,6 +1124,8 @@
   /** One place earlier (-1) or later (+1) in catalog order; across a section boundary the image
    *  joins the neighbouring section at its end (or start). */
   async function stepMove(id, direction) {
+    // Neighbours are read off the order on screen: bring it up to the newest revision first.
+    if (state.view !== 'coverflow' && wf.answer && wf.answer.revision < state.revision) await fetchViewport({ force: true });
     const item = wf.answer && wf.answer.byId.get(id);
     if (!item) return;
     const neighbour = await itemAt(item.index + direction);
@@ -1295,6 +1304,7 @@
       const { body, etag } = await apiGet(path, controller.signal);
       if (controller.signal.aborted || key !== cf.key) return null;
       cf.controller = null;
+      if (body.revision < state.revision) return null;  // an older order than one already seen
       const previous = cf.answer;
       cf.answer = { key, x, over, snap: body.snapOffset + over, items: body.items, totalItems: body.totalItems, revision: body.revision, byId: new Map(body.items.map((i) => [i.id, i])) };
       noteRevision(body.revision);
