@@ -7,9 +7,10 @@ struct WaterfallCommand: ParsableCommand {
         commandName: "waterfall",
         abstract: "An image feed service with persisted waterfall (masonry) layouts, on SQLite.",
         discussion: """
-            Keeps an image catalog (ids, pixel sizes, order, sections) in SQLite, imports JSON feeds and
+            Keeps an image catalog (ids, pixel sizes, order, sections) in SQLite, imports JSON feeds and \
             user reorders, and computes, caches and serves waterfall layouts per column configuration.
-            Exit status: 0 success, 64 usage, 65 bad input data, 66 unreadable input file,
+
+            Exit status: 0 success, 64 usage, 65 bad input data, 66 unreadable input file, \
             73 database cannot be created, 74 database cannot be opened or written, 1 other failure.
             """,
         version: "1.0.0",

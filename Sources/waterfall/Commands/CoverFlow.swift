@@ -8,8 +8,8 @@ extension WaterfallCommand {
             commandName: "coverflow",
             abstract: "Lay a feed out as a cover flow: the images visible at an offset, their scale, and the snapped offset.",
             discussion: """
-                Images sit in one row, --item-height tall and as wide as their aspect ratio makes them, --spacing
-                apart after the left inset. Visible images carry scale = 1 / (1 + |centerX - (x + V/2)| * factor);
+                Images sit in one row, --item-height tall and as wide as their aspect ratio makes them, --spacing \
+                apart after the left inset. Visible images carry scale = 1 / (1 + |centerX - (x + V/2)| * factor); \
                 snapOffset puts the image centre nearest to the viewport centre exactly at the centre.
                 """)
 

@@ -10,9 +10,9 @@ extension WaterfallCommand {
             commandName: "demo",
             abstract: "Import the sample feeds, define a phone layout and print its first page.",
             discussion: """
-                Imports SampleData/coco-val2017.json (5,000 real COCO photos in 12 day sections) and
-                SampleData/travel.json into the database, saves the layout "phone" (2 columns, 375 points
-                wide, 44-point section headers) for the COCO feed, prints page 0 and writes it as
+                Imports SampleData/coco-val2017.json (5,000 real COCO photos in 12 day sections) and \
+                SampleData/travel.json into the database, saves the layout "phone" (2 columns, 375 points \
+                wide, 44-point section headers) for the COCO feed, prints page 0 and writes it as \
                 demo.html (or --html PATH). Running it again changes nothing. The sample feeds are looked for in \
                 --samples, ./SampleData, PREFIX/share/waterfall/SampleData beside an installed executable \
                 (PREFIX/bin/waterfall, from `make install`), then in the package a `swift build` product is in.

@@ -17,11 +17,11 @@ extension WaterfallCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
-        @Option(help: ArgumentHelp("The address to listen on (default 127.0.0.1: this machine only).", valueName: "address"))
+        @Option(help: ArgumentHelp("The address to listen on; 127.0.0.1 is this machine only.", valueName: "address"))
         var host = "127.0.0.1"
-        @Option(parsing: .unconditional, help: "The port to listen on, 0 for any free one (default 8080).")
+        @Option(parsing: .unconditional, help: "The port to listen on, 0 for any free one.")
         var port = 8080
-        @Option(help: ArgumentHelp("The largest request body, in bytes or with K, M or G (default 1G).", valueName: "size"))
+        @Option(help: ArgumentHelp("The largest request body, in bytes or with K, M or G.", valueName: "size"))
         var maxBody = "1G"
         @Flag(help: "Answer reads without an API key (writes still need one once the database has keys).")
         var publicRead = false
