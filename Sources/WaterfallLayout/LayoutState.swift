@@ -76,7 +76,7 @@ extension LayoutState {
     ///
     /// - Throws: ``LayoutStateDecodingError`` saying what was wrong and at which byte offset.
     public init(serialized bytes: some Collection<UInt8>) throws(LayoutStateDecodingError) {
-        var reader = ByteReader(Array(bytes))
+        var reader = StateByteReader(Array(bytes), subject: "layout state")
         let version = try reader.byte(what: "version")
         guard version == Self.serializationVersion else {
             throw LayoutStateDecodingError(
@@ -130,63 +130,3 @@ extension LayoutState {
     }
 }
 
-/// Reads the fields of a serialized ``LayoutState``, throwing instead of reading past the end.
-private struct ByteReader {
-    let bytes: [UInt8]
-    var offset = 0
-
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-    }
-
-    var remaining: Int { bytes.count - offset }
-
-    mutating func byte(what: String) throws(LayoutStateDecodingError) -> UInt8 {
-        guard offset < bytes.count else { throw truncated(what) }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-
-    mutating func double(what: String) throws(LayoutStateDecodingError) -> Double {
-        guard remaining >= 8 else { throw truncated(what) }
-        var bits: UInt64 = 0
-        for index in 0..<8 {
-            bits |= UInt64(bytes[offset + index]) << UInt64(8 * index)
-        }
-        offset += 8
-        return Double(bitPattern: bits)
-    }
-
-    mutating func varint(what: String) throws(LayoutStateDecodingError) -> UInt64 {
-        let start = offset
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let byte = try self.byte(what: what)
-            let payload = UInt64(byte & 0x7F)
-            guard shift < 64, shift < 63 || payload <= 1 else {
-                throw LayoutStateDecodingError(offset: start, message: "layout state \(what) does not fit in 64 bits.")
-            }
-            value |= payload << shift
-            if byte & 0x80 == 0 { return value }
-            shift += 7
-        }
-    }
-
-    /// A zigzag varint that must be a count: 0 or more.
-    mutating func count(what: String) throws(LayoutStateDecodingError) -> Int {
-        let start = offset
-        let raw = try varint(what: what)
-        let value = Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
-        guard value >= 0, let result = Int(exactly: value) else {
-            throw LayoutStateDecodingError(
-                offset: start, message: "layout state \(what) must be 0 or more, got \(value).")
-        }
-        return result
-    }
-
-    private func truncated(_ what: String) -> LayoutStateDecodingError {
-        LayoutStateDecodingError(
-            offset: offset, message: "layout state is truncated: \(what) is missing at byte \(offset) of \(bytes.count).")
-    }
-}
