@@ -133,7 +133,7 @@ public struct LayoutConfiguration: Hashable, Codable, Sendable {
         LayoutConfigurationError.format(value)
     }
 
-    private enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case columns, width, columnSpacing, rowSpacing, sectionInset, headerHeight, footerHeight
         case headerInset, footerInset, captionHeight, minimumContentHeight, order, scale
     }

@@ -69,8 +69,8 @@ struct Scene {
     }
 
     /// The legend's words for a layout.
-    static func describe(_ name: String?, _ configuration: LayoutConfiguration) -> String {
-        let shape = "\(configuration.columns) columns, \(Number.text(configuration.width)) pt"
+    static func describe(_ name: String?, _ configuration: AnyLayoutConfiguration) -> String {
+        let shape = configuration.shape
         if let name { return "layout \(name) (\(shape))" }
         return "inline layout (\(shape))"
     }

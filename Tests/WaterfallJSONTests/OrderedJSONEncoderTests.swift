@@ -106,9 +106,10 @@ import WaterfallTestSupport
         let feed = try folder.write(#"{"feed": "f", "images": [\#(images.joined(separator: ","))]}"#, to: "feed.json")
         let service = try WaterfallService.open(path: folder.path("db.sqlite"))
         _ = try service.importFeed(contentsOf: feed, options: .init())
-        let configurations = [
-            LayoutConfiguration(columns: 3, width: 375.5, headerHeight: 44, footerHeight: 12.25, scale: 3),
-            LayoutConfiguration(columns: 1, width: 320, order: .rightToLeft),
+        let configurations: [AnyLayoutConfiguration] = [
+            .waterfall(LayoutConfiguration(columns: 3, width: 375.5, headerHeight: 44, footerHeight: 12.25, scale: 3)),
+            .waterfall(LayoutConfiguration(columns: 1, width: 320, order: .rightToLeft)),
+            .justified(JustifiedConfiguration(width: 375.5, rowHeight: 77.25, lastRow: .center, headerHeight: 44, scale: 3)),
         ]
         func expectSame(_ value: some JSONWritable) throws {
             var json = JSONWriter()

@@ -36,13 +36,13 @@ struct RenderFixture {
     }
 
     func page(_ configuration: LayoutConfiguration = configuration(), offset: Int = 0, limit: Int = 50) throws -> LayoutPage {
-        try service.page(feed: nil, layout: .inline(configuration), offset: offset, limit: limit)
+        try service.page(feed: nil, layout: .inline(.waterfall(configuration)), offset: offset, limit: limit)
     }
 
     func viewport(
         _ configuration: LayoutConfiguration = configuration(), y: Double, height: Double, pinOffset: Double? = nil
     ) throws -> ViewportPage {
-        try service.viewport(feed: nil, layout: .inline(configuration), y: y, height: height, pinOffset: pinOffset)
+        try service.viewport(feed: nil, layout: .inline(.waterfall(configuration)), y: y, height: height, pinOffset: pinOffset)
     }
 
     /// `count` images with seeded random sizes in three sections, every fourth with an https url.

@@ -135,11 +135,11 @@ import WaterfallTestSupport
             + "&headerInset=2&captionHeight=18&minimumContentHeight=5000&order=right-to-left&scale=3"
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel/page?\(query)&offset=1&limit=6", method: .get) { response in
-                let expected = try document(service.page(feed: "travel", layout: .inline(configuration), offset: 1, limit: 6))
+                let expected = try document(service.page(feed: "travel", layout: .inline(.waterfall(configuration)), offset: 1, limit: 6))
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/viewport?\(query)&y=100&height=500&pinOffset=10", method: .get) { response in
-                let expected = try document(service.viewport(feed: "travel", layout: .inline(configuration), y: 100, height: 500, pinOffset: 10))
+                let expected = try document(service.viewport(feed: "travel", layout: .inline(.waterfall(configuration)), y: 100, height: 500, pinOffset: 10))
                 #expect(response.text == expected)
             }
             let failures: [(String, String)] = [

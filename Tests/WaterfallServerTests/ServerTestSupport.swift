@@ -18,7 +18,7 @@ struct TestServer {
         folder = try TemporaryDirectory()
         service = try WaterfallService.openForServing(path: folder.path("server.sqlite"))
         _ = try service.importFeed(contentsOf: Self.sampleData("travel.json"), options: .init())
-        try service.addLayout(feed: "travel", name: "phone", configuration: LayoutConfiguration(columns: 2, width: 375, headerHeight: 44))
+        try service.addLayout(feed: "travel", name: "phone", configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44)))
         var configuration = ServerConfiguration()
         configuration.limits = limits
         configuration.publicRead = publicRead

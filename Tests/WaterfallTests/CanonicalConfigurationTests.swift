@@ -27,24 +27,24 @@ import WaterfallTestSupport
             let configuration = Self.randomConfiguration(using: &random)
             let canonical = configuration.canonicalJSON
             #expect(canonical == String(decoding: try encoder.encode(configuration), as: UTF8.self))
-            #expect(try LayoutConfiguration.fromCanonicalJSON(canonical) == configuration)
+            #expect(try AnyLayoutConfiguration.fromCanonicalJSON(canonical) == .waterfall(configuration))
         }
     }
 
     @Test func otherJSONIsReadAsJSONDecoderReadsIt() throws {
         // Spacing, key order and left-out defaults: what a hand-edited database might hold.
         let loose = #"{ "width": 800, "columns": 3, "order": "left-to-right", "sectionInset": {"top": 1, "left": 2, "bottom": 3, "right": 4} }"#
-        #expect(try LayoutConfiguration.fromCanonicalJSON(loose)
-            == LayoutConfiguration(columns: 3, width: 800, sectionInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4), order: .leftToRight))
+        #expect(try AnyLayoutConfiguration.fromCanonicalJSON(loose)
+            == .waterfall(LayoutConfiguration(columns: 3, width: 800, sectionInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4), order: .leftToRight)))
         // Numbers the canonical form never writes are left to JSONDecoder, which refuses these.
         let canonical = LayoutConfiguration(columns: 3, width: 800).canonicalJSON
         for (written, replacement) in [(#""columns":3"#, #""columns":03"#), (#""width":800"#, #""width":0x320"#), (#""width":800"#, #""width":+800"#)] {
             let edited = canonical.replacingOccurrences(of: written, with: replacement)
             #expect(edited != canonical)
-            #expect(throws: (any Error).self, "\(replacement)") { try LayoutConfiguration.fromCanonicalJSON(edited) }
+            #expect(throws: (any Error).self, "\(replacement)") { try AnyLayoutConfiguration.fromCanonicalJSON(edited) }
         }
         // A number written another way than the canonical form reads the same.
         let spelled = canonical.replacingOccurrences(of: #""width":800"#, with: #""width":800.0"#)
-        #expect(try LayoutConfiguration.fromCanonicalJSON(spelled) == LayoutConfiguration(columns: 3, width: 800))
+        #expect(try AnyLayoutConfiguration.fromCanonicalJSON(spelled) == .waterfall(LayoutConfiguration(columns: 3, width: 800)))
     }
 }

@@ -6,13 +6,21 @@ import WaterfallTestSupport
 /// The cache is an optimisation only: after any sequence of imports, moves, order lists and
 /// removals, every page and viewport answer equals a fresh computation from the catalog.
 @Suite struct LayoutCacheTests {
-    static let configurations: [LayoutConfiguration] = [
-        LayoutConfiguration(columns: 3, width: 400),
-        LayoutConfiguration(columns: 2, width: 375, headerHeight: 44, footerHeight: 20,
-                            headerInset: EdgeInsets(top: 4, left: 0, bottom: 6, right: 0), captionHeight: 18),
-        LayoutConfiguration(columns: 4, width: 1024, columnSpacing: 7, rowSpacing: 3, headerHeight: 30,
-                            order: .leftToRight, scale: 2),
-        LayoutConfiguration(columns: 1, width: 320, headerHeight: 25, footerHeight: 25, order: .rightToLeft, scale: 3),
+    static let configurations: [AnyLayoutConfiguration] = [
+        .waterfall(LayoutConfiguration(columns: 3, width: 400)),
+        .waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44, footerHeight: 20,
+                                       headerInset: EdgeInsets(top: 4, left: 0, bottom: 6, right: 0), captionHeight: 18)),
+        .waterfall(LayoutConfiguration(columns: 4, width: 1024, columnSpacing: 7, rowSpacing: 3, headerHeight: 30,
+                                       order: .leftToRight, scale: 2)),
+        .waterfall(LayoutConfiguration(columns: 1, width: 320, headerHeight: 25, footerHeight: 25, order: .rightToLeft, scale: 3)),
+        // Justified rows: a checkpoint waits for a row start, and a page reads to the end of
+        // the row of its last image.
+        .justified(JustifiedConfiguration(width: 400, rowHeight: 60)),
+        .justified(JustifiedConfiguration(width: 375, rowHeight: 90, rowHeightTolerance: 0.1, lastRow: .center,
+                                          headerHeight: 44, footerHeight: 20, captionHeight: 18)),
+        .justified(JustifiedConfiguration(width: 1024, rowHeight: 120, rowHeightTolerance: 0.5, columnSpacing: 4, rowSpacing: 3,
+                                          lastRow: .justify, headerHeight: 30, headerInset: EdgeInsets(top: 4, left: 0, bottom: 6, right: 0),
+                                          scale: 2)),
     ]
 
     @Test(arguments: 1...6)
@@ -114,12 +122,32 @@ struct FreshLayouts {
     var itemCount: Int { sections.reduce(0) { $0 + $1.items.count } }
     var ids: [String] { sections.flatMap { $0.items.map(\.id) } }
 
-    func layout(_ configuration: LayoutConfiguration) -> FeedLayout {
-        try! WaterfallLayout(configuration).layout(sections.map { $0.items.map(\.item) })
+    /// A whole layout of any kind, as the engines' own bulk runs give it.
+    struct Layout {
+        var itemFrames: [Frame]
+        var sections: [SectionLayout]
+        var contentHeight: Double
+        var pinnedHeader: (_ natural: Frame, _ sectionEnd: Double, _ viewportY: Double, _ pinOffset: Double) -> PinnedHeader
+    }
+
+    func layout(_ configuration: AnyLayoutConfiguration) -> Layout {
+        let items = sections.map { $0.items.map(\.item) }
+        switch configuration {
+        case .waterfall(let configuration):
+            let engine = try! WaterfallLayout(configuration)
+            let layout = engine.layout(items)
+            return Layout(itemFrames: layout.itemFrames, sections: layout.sections, contentHeight: layout.contentHeight,
+                          pinnedHeader: engine.pinnedHeader)
+        case .justified(let configuration):
+            let engine = try! JustifiedLayout(configuration)
+            let layout = engine.layout(items)
+            return Layout(itemFrames: layout.itemFrames, sections: layout.sections, contentHeight: layout.contentHeight,
+                          pinnedHeader: engine.pinnedHeader)
+        }
     }
 
     /// The catalog index whose page carries a section's header and footer (DESIGN section 2).
-    private func owners(_ layout: FeedLayout) -> [(header: Int, footer: Int)] {
+    private func owners(_ layout: Layout) -> [(header: Int, footer: Int)] {
         layout.sections.enumerated().map { index, section in
             if !section.items.isEmpty { return (section.items.lowerBound, section.items.upperBound - 1) }
             let next = layout.sections[(index + 1)...].first { !$0.items.isEmpty }?.items.lowerBound
@@ -128,7 +156,7 @@ struct FreshLayouts {
         }
     }
 
-    func page(_ layout: FeedLayout, offset: Int, limit: Int) -> (items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
+    func page(_ layout: Layout, offset: Int, limit: Int) -> (items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
         let range = offset..<(offset + limit)
         let ids = self.ids
         let items = range.clamped(to: 0..<itemCount).map { index in
@@ -148,7 +176,7 @@ struct FreshLayouts {
         return (items, headers, footers)
     }
 
-    func viewport(_ layout: FeedLayout, y: Double, height: Double, pinOffset: Double?) -> (items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
+    func viewport(_ layout: Layout, y: Double, height: Double, pinOffset: Double?) -> (items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
         func meets(_ frame: Frame) -> Bool { frame.minY < y + height && frame.maxY > y }
         let ids = self.ids
         let items = layout.itemFrames.indices.filter { meets(layout.itemFrames[$0]) }.map { index in
@@ -156,14 +184,13 @@ struct FreshLayouts {
         }
         var headers: [PlacedSupplement] = []
         var footers: [PlacedSupplement] = []
-        let engine = try! WaterfallLayout(layout.configuration)
         for (index, section) in layout.sections.enumerated() {
             let name = sections[index].name
             let visible = section.header.map(meets) == true || section.footer.map(meets) == true
                 || section.items.contains { meets(layout.itemFrames[$0]) }
             if let pinOffset, let header = section.header {
                 if visible {
-                    let pinned = engine.pinnedHeader(natural: header, sectionEnd: section.sectionEnd, viewportY: y, pinOffset: pinOffset)
+                    let pinned = layout.pinnedHeader(header, section.sectionEnd, y, pinOffset)
                     headers.append(PlacedSupplement(section: name, frame: pinned.frame, pinned: pinned.isPinned))
                 }
             } else if let header = section.header, meets(header) {

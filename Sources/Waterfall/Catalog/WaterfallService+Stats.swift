@@ -19,11 +19,12 @@ extension WaterfallService {
                     FeedList.Feed(name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision, layouts: $0.layouts)
                 }
                 let layouts = try tx.cacheCoverage().map { coverage in
-                    LayoutCoverage(
-                        feed: coverage.feed, layouts: coverage.names,
-                        configuration: try? LayoutConfiguration.fromCanonicalJSON(coverage.configuration),
+                    let configuration = try? AnyLayoutConfiguration.fromCanonicalJSON(coverage.configuration)
+                    return LayoutCoverage(
+                        feed: coverage.feed, layouts: coverage.names, configuration: configuration,
                         checkpoints: coverage.checkpoints,
-                        expectedCheckpoints: max(0, (coverage.feedImages - 1) / coverage.stride),
+                        expectedCheckpoints: configuration?.kind == .justified
+                            ? nil : max(0, (coverage.feedImages - 1) / coverage.stride),
                         complete: coverage.isComplete)
                 }
                 return DatabaseStats(path: database.path, databaseBytes: database.fileSize(), feeds: feeds, layouts: layouts)

@@ -37,10 +37,16 @@ private struct WarmSink: LayoutSink {
 /// A feed's layout for one configuration as the cache knows it, brought up to date inside a
 /// read transaction: when the stored end is stale, the layout is recomputed from the last valid
 /// checkpoint to the end of the feed, and the new rows are kept in ``update`` for saving.
-struct CachedLayout {
+///
+/// Works for every ``StreamingLayoutKind``: a checkpoint is saved before the first image at
+/// least `stride` images after the previous checkpoint at which the engine has nothing pending
+/// (every image for a waterfall, so one every `stride` images exactly; the next row start for
+/// justified rows, DESIGN section 8). A chunk is the images from one checkpoint to the next,
+/// and its band holds every frame decided between them.
+struct CachedLayout<Kind: StreamingLayoutKind> {
     let feed: FeedRecord
     let name: String?
-    let engine: WaterfallLayout
+    let engine: Kind
     let sections: [SectionRecord]
     /// Section names by id.
     let sectionNames: [Int64: String?]
@@ -50,15 +56,15 @@ struct CachedLayout {
     /// Rows computed by this query (nil when the cache was up to date).
     let update: CacheUpdate?
 
-    /// Loads (and if needed completes) the cached layout. Reads O(stride) rows when the cache
-    /// is up to date; otherwise scans the feed from the last valid checkpoint on.
-    init(tx: CatalogTransaction, feed: FeedRecord, name: String?, configuration: LayoutConfiguration, stride defaultStride: Int) throws {
+    /// Loads (and if needed completes) the cached layout of `engine`'s configuration, stored
+    /// under `key` (its canonical JSON). Reads O(stride) rows when the cache is up to date;
+    /// otherwise scans the feed from the last valid checkpoint on.
+    init(tx: CatalogTransaction, feed: FeedRecord, name: String?, engine: Kind, key: String, stride defaultStride: Int) throws {
         self.feed = feed
         self.name = name
-        engine = try WaterfallLayout(configuration)
+        self.engine = engine
         sections = try tx.sections(feedID: feed.id)
         sectionNames = sections.namesByID
-        let key = configuration.canonicalJSON
         entry = try tx.cacheEntry(feedID: feed.id, configuration: key)
         stride = entry?.stride ?? defaultStride
         if let end = entry?.end, end.revision == feed.revision {
@@ -71,13 +77,15 @@ struct CachedLayout {
         var sink = WarmSink()
         var checkpoints: [CheckpointRecord] = []
         let stride = self.stride
+        var previous = last?.index ?? 0
         try tx.scanGeometry(feedID: feed.id, fromKey: last?.key ?? Int64.min) { image in
             let index = runner.nextIndex
-            if index > 0 && index % stride == 0 && index != last?.index {
+            if index >= previous + stride && runner.state.pendingCount == 0 {
                 let band = sink.takeBand()
                 checkpoints.append(CheckpointRecord(
                     index: index, key: image.key, sectionID: runner.openSectionID!,
                     state: runner.state.serialized(), bandTop: band.top, bandBottom: band.bottom))
+                previous = index
             }
             try runner.place(image, into: &sink)
             return true
@@ -107,16 +115,18 @@ struct CachedLayout {
         return try tx.checkpoint(cacheID: entry.id, atOrBelow: index)
     }
 
-    /// Every chunk of the layout with the band it occupies, in index order: checkpoint chunks
-    /// `[index - stride, index)`, then the tail `[last checkpoint, end]`.
+    /// Every chunk of the layout with the band it occupies, in index order: the chunks
+    /// `[previous checkpoint, checkpoint)`, then the tail `[last checkpoint, end]`.
     func chunks(_ tx: CatalogTransaction) throws -> [(start: Int, end: Int, top: Double, bottom: Double, isTail: Bool)] {
         var bands: [Int: (top: Double, bottom: Double)] = [:]
         if let entry {
             for band in try tx.checkpointBands(cacheID: entry.id) { bands[band.index] = (band.top, band.bottom) }
         }
         for checkpoint in update?.checkpoints ?? [] { bands[checkpoint.index] = (checkpoint.bandTop, checkpoint.bandBottom) }
+        var start = 0
         var result = bands.keys.sorted().map { index in
-            (start: index - stride, end: index, top: bands[index]!.top, bottom: bands[index]!.bottom, isTail: false)
+            defer { start = index }
+            return (start: start, end: index, top: bands[index]!.top, bottom: bands[index]!.bottom, isTail: false)
         }
         result.append((result.last?.end ?? 0, end.totalItems, end.tailTop, end.tailBottom, true))
         return result
@@ -151,7 +161,7 @@ extension WaterfallService {
     }
 
     /// The configuration (and name) a layout source stands for, for one feed.
-    func resolveLayout(_ source: LayoutSource, feed: FeedRecord, _ tx: CatalogTransaction) throws -> (name: String?, configuration: LayoutConfiguration) {
+    func resolveLayout(_ source: LayoutSource, feed: FeedRecord, _ tx: CatalogTransaction) throws -> (name: String?, configuration: AnyLayoutConfiguration) {
         switch source {
         case .inline(let configuration):
             try configuration.validate()
@@ -160,7 +170,7 @@ extension WaterfallService {
             guard let layout = try tx.layout(feedID: feed.id, name: name) else {
                 throw WaterfallError.unknownLayout(feed: feed.name, layout: name)
             }
-            return (name, try LayoutConfiguration.fromCanonicalJSON(layout.configuration))
+            return (name, try AnyLayoutConfiguration.fromCanonicalJSON(layout.configuration))
         }
     }
 }

@@ -73,7 +73,7 @@ public struct LayoutPage: Hashable, Sendable, Encodable {
     public var headers: [PlacedSupplement]
     public var footers: [PlacedSupplement]
     /// The configuration used (not part of the JSON).
-    public var configuration: LayoutConfiguration
+    public var configuration: AnyLayoutConfiguration
 
     enum CodingKeys: String, CodingKey { case feed, revision, layout, contentHeight, totalItems, nextOffset, items, headers, footers }
 
@@ -103,7 +103,7 @@ public struct ViewportPage: Hashable, Sendable, Encodable {
     public var items: [PlacedImage]
     public var headers: [PlacedSupplement]
     public var footers: [PlacedSupplement]
-    public var configuration: LayoutConfiguration
+    public var configuration: AnyLayoutConfiguration
 
     enum CodingKeys: String, CodingKey { case feed, revision, layout, contentHeight, totalItems, y, height, items, headers, footers }
 

@@ -22,19 +22,21 @@ protocol LayoutSink {
 
 /// Lays out a feed's catalog as a stream: the images in key order, interleaved with the
 /// feed's sections (empty ones included) in position order. Starts from the beginning or from
-/// a checkpoint; feeds the layout engine one image at a time.
-struct LayoutRunner {
-    let engine: WaterfallLayout
+/// a checkpoint; feeds the layout engine, of any kind, one image at a time. An image's frame
+/// reaches the sink when the engine decides it: at once for a waterfall, when its row closes
+/// for justified rows (so a caller that wants image `i` places images until it has arrived).
+struct LayoutRunner<Kind: StreamingLayoutKind> {
+    let engine: Kind
     let sections: [SectionRecord]
     private let ordinalByID: [Int64: Int]
-    private(set) var state: LayoutState
+    private(set) var state: Kind.State
     /// The index in `sections` of the open section, -1 before the first.
     private(set) var openOrdinal: Int
     /// The catalog index of the next image.
     private(set) var nextIndex: Int
 
     /// Starts before the first section, or resumes from `checkpoint`.
-    init(engine: WaterfallLayout, sections: [SectionRecord], checkpoint: CheckpointRecord?) throws {
+    init(engine: Kind, sections: [SectionRecord], checkpoint: CheckpointRecord?) throws {
         self.engine = engine
         self.sections = sections
         var ordinals: [Int64: Int] = [:]
@@ -45,7 +47,7 @@ struct LayoutRunner {
             guard let ordinal = ordinals[checkpoint.sectionID] else {
                 throw WaterfallError.database("the layout cache refers to a section that no longer exists; run the command again.")
             }
-            state = try LayoutState(serialized: checkpoint.state)
+            state = try Kind.State(serialized: checkpoint.state)
             openOrdinal = ordinal
             nextIndex = checkpoint.index
         } else {
@@ -73,8 +75,11 @@ struct LayoutRunner {
             }
             open(target, owner: nextIndex, into: &sink)
         }
-        let frame = engine.place(LayoutItem(width: image.width, height: image.height, isFullSpan: image.isFullSpan), &state)
-        sink.place(PlacedElement(kind: .item, frame: frame, sectionID: image.sectionID, owner: nextIndex))
+        let first = nextIndex - state.imagesInSection
+        let sectionID = image.sectionID
+        engine.append(LayoutItem(width: image.width, height: image.height, isFullSpan: image.isFullSpan), &state) { index, frame in
+            sink.place(PlacedElement(kind: .item, frame: frame, sectionID: sectionID, owner: first + index))
+        }
         nextIndex += 1
     }
 
@@ -98,8 +103,11 @@ struct LayoutRunner {
 
     private mutating func close(owner: Int, untilKey: Int64, into sink: inout some LayoutSink) {
         let startY = state.sectionStartY
-        let end = engine.closeSection(&state)
+        let first = nextIndex - state.imagesInSection
         let id = sections[openOrdinal].id
+        let end = engine.closeSection(&state) { index, frame in
+            sink.place(PlacedElement(kind: .item, frame: frame, sectionID: id, owner: first + index))
+        }
         if let footer = end.footer {
             sink.place(PlacedElement(kind: .footer, frame: footer, sectionID: id, owner: owner))
         }

@@ -5,7 +5,45 @@ import WaterfallLayout
 /// The same configuration is the same cache entry either way.
 public enum LayoutSource: Hashable, Sendable {
     case named(String)
-    case inline(LayoutConfiguration)
+    case inline(AnyLayoutConfiguration)
+}
+
+extension AnyLayoutConfiguration {
+    /// The canonical JSON of the configuration (every field, keys sorted, `kind` for every
+    /// kind but the waterfall): the cache key and the stored form of named layouts.
+    ///
+    /// A waterfall's is written by hand (see ``LayoutConfiguration/canonicalJSON``), the form
+    /// databases held before kinds existed; other kinds' by Foundation's `JSONEncoder` with
+    /// sorted keys, which is what the waterfall's hand-written form equals (a test compares).
+    var canonicalJSON: String {
+        switch self {
+        case .waterfall(let configuration):
+            return configuration.canonicalJSON
+        case .justified:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            // A validated configuration holds finite numbers only, which always encode.
+            return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        }
+    }
+
+    /// Decodes a configuration stored by ``canonicalJSON``: a waterfall's exact canonical text
+    /// is read directly; anything else (another kind, a database edited by hand) goes through
+    /// `JSONDecoder`.
+    static func fromCanonicalJSON(_ text: String) throws -> AnyLayoutConfiguration {
+        var reader = CanonicalReader(text)
+        if let configuration = reader.configuration() { return .waterfall(configuration) }
+        return try JSONDecoder().decode(AnyLayoutConfiguration.self, from: Data(text.utf8))
+    }
+
+    /// Opens the layout engine of the configuration's kind.
+    /// - Throws: ``LayoutConfigurationError`` for the first value out of bounds.
+    func makeEngine() throws(LayoutConfigurationError) -> any StreamingLayoutKind {
+        switch self {
+        case .waterfall(let configuration): try WaterfallLayout(configuration)
+        case .justified(let configuration): try JustifiedLayout(configuration)
+        }
+    }
 }
 
 extension LayoutConfiguration {
@@ -35,13 +73,6 @@ extension LayoutConfiguration {
         return text
     }
 
-    /// Decodes a configuration stored by ``canonicalJSON``: text in exactly that form is read
-    /// directly; anything else (a database edited by hand) goes through `JSONDecoder`.
-    static func fromCanonicalJSON(_ text: String) throws -> LayoutConfiguration {
-        var reader = CanonicalReader(text)
-        if let configuration = reader.configuration() { return configuration }
-        return try JSONDecoder().decode(LayoutConfiguration.self, from: Data(text.utf8))
-    }
 }
 
 /// Reads the exact form ``LayoutConfiguration/canonicalJSON`` writes, or gives up (`nil`).

@@ -4,7 +4,7 @@ import WaterfallStore
 /// A named layout as `layout list` shows it.
 public struct NamedLayout: Hashable, Sendable, Encodable {
     public var name: String
-    public var configuration: LayoutConfiguration
+    public var configuration: AnyLayoutConfiguration
 }
 
 /// `layout list --json`: a feed's named layouts, by name.
@@ -21,10 +21,12 @@ public struct LayoutCoverage: Hashable, Sendable, Encodable {
     public var feed: String
     /// The names the configuration is saved under (empty for an inline configuration).
     public var layouts: [String]
-    public var configuration: LayoutConfiguration?
+    public var configuration: AnyLayoutConfiguration?
     public var checkpoints: Int
-    /// Checkpoints a complete cache holds: one per `stride` images after the first chunk.
-    public var expectedCheckpoints: Int
+    /// Checkpoints a complete cache of a waterfall holds: one per `stride` images after the
+    /// first chunk. Absent for justified rows, whose checkpoints wait for a row start (their
+    /// number is known only by laying the feed out).
+    public var expectedCheckpoints: Int?
     public var complete: Bool
 }
 
@@ -33,7 +35,7 @@ extension WaterfallService {
     /// Returns whether a layout of that name existed.
     /// - Throws: ``WaterfallError`` `usage` for a bad name or configuration.
     @discardableResult
-    public func addLayout(feed: String?, name: String, configuration: LayoutConfiguration) throws(WaterfallError) -> Bool {
+    public func addLayout(feed: String?, name: String, configuration: AnyLayoutConfiguration) throws(WaterfallError) -> Bool {
         try Self.validateName(name, .layoutName)
         try perform { try configuration.validate() }
         return try perform {
@@ -52,7 +54,7 @@ extension WaterfallService {
             try database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 return try tx.layouts(feedID: feed.id).map {
-                    NamedLayout(name: $0.name, configuration: try LayoutConfiguration.fromCanonicalJSON($0.configuration))
+                    NamedLayout(name: $0.name, configuration: try AnyLayoutConfiguration.fromCanonicalJSON($0.configuration))
                 }
             }
         }
@@ -60,7 +62,7 @@ extension WaterfallService {
 
     /// The configuration saved under `name` for a feed.
     /// - Throws: ``WaterfallError/unknownLayout(feed:layout:)``.
-    public func layout(feed: String?, name: String) throws(WaterfallError) -> LayoutConfiguration {
+    public func layout(feed: String?, name: String) throws(WaterfallError) -> AnyLayoutConfiguration {
         try perform {
             try database.read { tx in
                 let feed = try resolveFeed(feed, tx)
@@ -89,8 +91,9 @@ extension WaterfallService {
             try database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                let cache = try CachedLayout(tx: tx, feed: feed, name: name, configuration: configuration, stride: stride)
-                return (cache.update, feed.name, name, configuration)
+                let engine = try configuration.makeEngine()
+                let update = try cacheUpdate(engine: engine, key: configuration.canonicalJSON, feed: feed, tx)
+                return (update, feed.name, name, configuration)
             }
         }
         if let update {
@@ -108,5 +111,10 @@ extension WaterfallService {
         return coverage.first { $0.feed == feedName && $0.configuration?.canonicalJSON == key }
             ?? LayoutCoverage(feed: feedName, layouts: name.map { [$0] } ?? [], configuration: configuration,
                               checkpoints: 0, expectedCheckpoints: 0, complete: false)
+    }
+
+    /// What completing the cache of `engine`'s layout would store (`nil`: it is complete).
+    private func cacheUpdate(engine: some StreamingLayoutKind, key: String, feed: FeedRecord, _ tx: CatalogTransaction) throws -> CacheUpdate? {
+        try CachedLayout(tx: tx, feed: feed, name: nil, engine: engine, key: key, stride: stride).update
     }
 }

@@ -4,10 +4,15 @@ import WaterfallStore
 /// Keeps what a page or a viewport shows.
 private struct CollectingSink: LayoutSink {
     var elements: [PlacedElement] = []
+    /// How many of `elements` are images.
+    var itemCount = 0
     let keep: (PlacedElement) -> Bool
 
     mutating func place(_ element: PlacedElement) {
-        if keep(element) { elements.append(element) }
+        if keep(element) {
+            elements.append(element)
+            if element.kind == .item { itemCount += 1 }
+        }
     }
 
     mutating func closed(_ section: SectionExtentRecord) {}
@@ -26,27 +31,54 @@ extension WaterfallService {
             try database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                let cache = try CachedLayout(tx: tx, feed: feed, name: name, configuration: configuration, stride: stride)
-                let start = try cache.checkpoint(atOrBelow: offset, tx)
-                let from = start?.index ?? 0
-                var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, checkpoint: start)
-                let range = offset..<(offset + limit)
-                var sink = CollectingSink { range.contains($0.owner) }
-                let wanted = offset - from + limit + 1
-                let rows = try tx.images(feedID: feed.id, fromKey: start?.key ?? Int64.min, limit: wanted)
-                for row in rows { try runner.place(row.geometry, into: &sink) }
-                if rows.count < wanted { _ = runner.finish(into: &sink) }
-                let parts = assemble(sink.elements, rows: rows, firstIndex: from, names: cache.sectionNames)
-                let page = LayoutPage(
-                    feed: feed.name, revision: feed.revision, layout: name, contentHeight: cache.end.contentHeight,
-                    totalItems: cache.end.totalItems,
-                    nextOffset: offset + limit < cache.end.totalItems ? offset + limit : nil,
-                    items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration)
-                return (page, cache.update)
+                let engine = try configuration.makeEngine()
+                return try pageOfKind(
+                    engine: engine, configuration: configuration, name: name, feed: feed,
+                    offset: offset, limit: limit, tx)
             }
         }
         save(update)
         return page
+    }
+
+    /// ``page(feed:layout:offset:limit:)`` for one kind of layout: reads from the checkpoint
+    /// before `offset` until every image of the page has its frame (the end of the row of its
+    /// last image, DESIGN section 8) and one image more (which closes the section of the last).
+    private func pageOfKind(
+        engine: some StreamingLayoutKind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
+        offset: Int, limit: Int, _ tx: CatalogTransaction
+    ) throws -> (LayoutPage, CacheUpdate?) {
+        let cache = try CachedLayout(
+            tx: tx, feed: feed, name: name, engine: engine, key: configuration.canonicalJSON, stride: stride)
+        let start = try cache.checkpoint(atOrBelow: offset, tx)
+        let from = start?.index ?? 0
+        var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, checkpoint: start)
+        let range = offset..<(offset + limit)
+        let expected = max(0, min(range.upperBound, cache.end.totalItems) - offset)
+        var sink = CollectingSink { range.contains($0.owner) }
+        var rows: [ImageRecord] = []
+        var wanted = offset - from + limit + 1
+        var nextKey = start?.key ?? Int64.min
+        while true {
+            let batch = try tx.images(feedID: feed.id, fromKey: nextKey, limit: wanted)
+            for row in batch { try runner.place(row.geometry, into: &sink) }
+            rows += batch
+            if batch.count < wanted {
+                _ = runner.finish(into: &sink)
+                break
+            }
+            // A justified row still open holds frames of the page: read on to its end.
+            if sink.itemCount >= expected { break }
+            nextKey = batch[batch.count - 1].key + 1
+            wanted = max(64, limit)
+        }
+        let parts = assemble(sink.elements, rows: rows, firstIndex: from, names: cache.sectionNames)
+        let page = LayoutPage(
+            feed: feed.name, revision: feed.revision, layout: name, contentHeight: cache.end.contentHeight,
+            totalItems: cache.end.totalItems,
+            nextOffset: offset + limit < cache.end.totalItems ? offset + limit : nil,
+            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration)
+        return (page, cache.update)
     }
 
     /// Every header, image and footer whose frame meets the band `[y, y + height)`; with
@@ -69,41 +101,55 @@ extension WaterfallService {
             try database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                let cache = try CachedLayout(tx: tx, feed: feed, name: name, configuration: configuration, stride: stride)
-                let matched = try cache.chunks(tx).filter { $0.top < y + height && $0.bottom > y }
-                var elements: [PlacedElement] = []
-                var rows: [ImageRecord] = []
-                var from = 0
-                if let first = matched.first, let last = matched.last {
-                    let start = first.start == 0 ? nil : try cache.checkpoint(atOrBelow: first.start, tx)
-                    from = start?.index ?? 0
-                    var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, checkpoint: start)
-                    var sink = CollectingSink { $0.frame.meetsBand(y: y, height: height) }
-                    rows = try tx.images(feedID: feed.id, fromKey: start?.key ?? Int64.min, limit: last.end - from)
-                    for row in rows { try runner.place(row.geometry, into: &sink) }
-                    if last.isTail { _ = runner.finish(into: &sink) }
-                    elements = sink.elements
-                }
-                var parts = assemble(elements, rows: rows, firstIndex: from, names: cache.sectionNames)
-                if let pinOffset, configuration.headerHeight > 0 {
-                    var visible: [Int64] = []
-                    for element in elements where !visible.contains(element.sectionID) { visible.append(element.sectionID) }
-                    let extents = try cache.extents(of: visible, tx)
-                    parts.headers = visible.compactMap { id in
-                        guard let extent = extents[id], let natural = cache.engine.headerFrame(sectionStartY: extent.startY) else { return nil }
-                        let pinned = cache.engine.pinnedHeader(natural: natural, sectionEnd: extent.endY, viewportY: y, pinOffset: pinOffset)
-                        return PlacedSupplement(section: cache.sectionNames[id] ?? nil, frame: pinned.frame, pinned: pinned.isPinned)
-                    }
-                }
-                let answer = ViewportPage(
-                    feed: feed.name, revision: feed.revision, layout: name, contentHeight: cache.end.contentHeight,
-                    totalItems: cache.end.totalItems, y: y, height: height,
-                    items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration)
-                return (answer, cache.update)
+                let engine = try configuration.makeEngine()
+                return try viewportOfKind(
+                    engine: engine, configuration: configuration, name: name, feed: feed,
+                    y: y, height: height, pinOffset: pinOffset, tx)
             }
         }
         save(update)
         return answer
+    }
+
+    /// ``viewport(feed:layout:y:height:pinOffset:)`` for one kind of layout: lays out the
+    /// chunks whose bands meet the band, from the checkpoint that starts the first (every
+    /// image of a chunk has its frame by the checkpoint that ends it).
+    private func viewportOfKind(
+        engine: some StreamingLayoutKind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
+        y: Double, height: Double, pinOffset: Double?, _ tx: CatalogTransaction
+    ) throws -> (ViewportPage, CacheUpdate?) {
+        let cache = try CachedLayout(
+            tx: tx, feed: feed, name: name, engine: engine, key: configuration.canonicalJSON, stride: stride)
+        let matched = try cache.chunks(tx).filter { $0.top < y + height && $0.bottom > y }
+        var elements: [PlacedElement] = []
+        var rows: [ImageRecord] = []
+        var from = 0
+        if let first = matched.first, let last = matched.last {
+            let start = first.start == 0 ? nil : try cache.checkpoint(atOrBelow: first.start, tx)
+            from = start?.index ?? 0
+            var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, checkpoint: start)
+            var sink = CollectingSink { $0.frame.meetsBand(y: y, height: height) }
+            rows = try tx.images(feedID: feed.id, fromKey: start?.key ?? Int64.min, limit: last.end - from)
+            for row in rows { try runner.place(row.geometry, into: &sink) }
+            if last.isTail { _ = runner.finish(into: &sink) }
+            elements = sink.elements
+        }
+        var parts = assemble(elements, rows: rows, firstIndex: from, names: cache.sectionNames)
+        if let pinOffset, configuration.headerHeight > 0 {
+            var visible: [Int64] = []
+            for element in elements where !visible.contains(element.sectionID) { visible.append(element.sectionID) }
+            let extents = try cache.extents(of: visible, tx)
+            parts.headers = visible.compactMap { id in
+                guard let extent = extents[id], let natural = cache.engine.headerFrame(sectionStartY: extent.startY) else { return nil }
+                let pinned = cache.engine.pinnedHeader(natural: natural, sectionEnd: extent.endY, viewportY: y, pinOffset: pinOffset)
+                return PlacedSupplement(section: cache.sectionNames[id] ?? nil, frame: pinned.frame, pinned: pinned.isPinned)
+            }
+        }
+        let answer = ViewportPage(
+            feed: feed.name, revision: feed.revision, layout: name, contentHeight: cache.end.contentHeight,
+            totalItems: cache.end.totalItems, y: y, height: height,
+            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration)
+        return (answer, cache.update)
     }
 
     /// Turns placed elements into the output's items, headers and footers.

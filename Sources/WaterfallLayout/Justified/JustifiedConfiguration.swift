@@ -147,7 +147,7 @@ public struct JustifiedConfiguration: Hashable, Codable, Sendable {
         LayoutConfigurationError.format(value)
     }
 
-    private enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case width, rowHeight, rowHeightTolerance, columnSpacing, rowSpacing, lastRow, sectionInset
         case headerHeight, footerHeight, headerInset, footerInset, captionHeight, minimumContentHeight, scale
     }

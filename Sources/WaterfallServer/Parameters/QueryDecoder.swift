@@ -22,10 +22,15 @@ final class QueryDecoder {
         do {
             return try T(from: TopLevel(decoder: self))
         } catch let error as DecodingError {
-            if case .keyNotFound(let key, _) = error {
+            switch error {
+            case .keyNotFound(let key, _):
                 throw Problem.badRequest("\(key.stringValue) is required.")
+            case .dataCorrupted(let context):
+                // The configuration's own sentence: a key of another kind, an unknown kind.
+                throw Problem.badRequest(context.debugDescription)
+            default:
+                throw Problem.badRequest("the parameters do not describe a configuration (\(error)).")
             }
-            throw Problem.badRequest("the parameters do not describe a configuration (\(error)).")
         }
     }
 

@@ -27,7 +27,7 @@ extension APIRoutes {
                 try RequestQuery(request).finish()
                 _ = try FeedFormat(contentType: request.headers[.contentType], allowsLines: false)
                 let bytes = try await RequestBodyBytes.collect(request.body, limit: min(limits.maximumBodyBytes, 1 << 20))
-                let configuration = try LayoutConfiguration(body: bytes)
+                let configuration = try AnyLayoutConfiguration(body: bytes)
                 let (feed, name) = (path["feed"], path["name"])
                 let expected = try EntityTags.expectedRevision(of: request)
                 let existed = try await runner.run { service in
@@ -50,19 +50,21 @@ extension APIRoutes {
     }
 }
 
-extension LayoutConfiguration {
-    /// A configuration from a JSON request body: the keys of its canonical form, only
-    /// `columns` and `width` required; any other key is refused (a misspelt key would
+extension AnyLayoutConfiguration {
+    /// A configuration from a JSON request body: `kind` (default `waterfall`) and the keys of
+    /// that kind's canonical form, only `columns` and `width` (waterfall) or `width` and
+    /// `rowHeight` (justified) required; any other key is refused (a misspelt key would
     /// otherwise fall back to its default unnoticed).
     /// - Throws: ``Problem`` 422 naming what is wrong.
     init(body: [UInt8]) throws(Problem) {
         do {
-            self = try JSONDecoder().decode(LayoutConfiguration.self, from: Data(body))
+            self = try JSONDecoder().decode(AnyLayoutConfiguration.self, from: Data(body))
             let given = (try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?.keys.sorted() ?? []
-            if let unknown = given.first(where: { !Self.keys.contains($0) }) {
+            let keys = Self.keys(of: kind)
+            if let unknown = given.first(where: { !keys.contains($0) }) {
                 throw Problem(
                     .unprocessableContent,
-                    "request body: unknown key \(unknown.quoted); a configuration has \(Self.keys.sorted().joined(separator: ", ")).")
+                    "request body: unknown key \(unknown.quoted); a \(kind.rawValue) configuration has \(keys.sorted().joined(separator: ", ")).")
             }
         } catch let problem as Problem {
             throw problem
@@ -76,14 +78,6 @@ extension LayoutConfiguration {
             throw Problem(.unprocessableContent, "request body: not a layout configuration (\(error)).")
         }
     }
-}
-
-extension LayoutConfiguration {
-    /// The keys of a configuration's JSON, as its own encoding writes them.
-    static let keys: Set<String> = {
-        let object = try? JSONSerialization.jsonObject(with: Data(StableJSON.bytes(of: LayoutConfiguration(columns: 1, width: 1))))
-        return Set((object as? [String: Any])?.keys.map { $0 } ?? [])
-    }()
 }
 
 extension DecodingError.Context {

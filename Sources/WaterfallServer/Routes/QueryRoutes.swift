@@ -48,7 +48,7 @@ extension APIRoutes {
         let slice = PageSlice(
             page: try query.int("page"), pageSize: try query.int("pageSize"),
             offset: try query.int("offset"), limit: try query.int("limit"))
-        let source = try layout ?? .inline(try query.decode(LayoutConfiguration.self))
+        let source = try layout ?? .inline(try query.decode(AnyLayoutConfiguration.self))
         try query.finish()
         try slice.validate()
         let range = slice.range
@@ -66,7 +66,7 @@ extension APIRoutes {
         let height = try query.double("height")
         let pinHeaders = try query.bool("pinHeaders")
         let pinOffset = try query.double("pinOffset")
-        let source = try layout ?? .inline(try query.decode(LayoutConfiguration.self))
+        let source = try layout ?? .inline(try query.decode(AnyLayoutConfiguration.self))
         try query.finish()
         guard let y else { throw Problem.badRequest("y is required.") }
         guard let height else { throw Problem.badRequest("height is required.") }

@@ -110,15 +110,18 @@ extension WaterfallCommand {
                 feeds.add(cell(feed.name), "\(feed.images)", "\(feed.sections)", "\(feed.layouts)", "\(feed.revision)")
             }
             Terminal.print(feeds.rendered)
-            var caches = Table("FEED", "LAYOUT", "COLUMNS", "WIDTH", "CHECKPOINTS", "CACHED", rightAligned: [2, 3, 4, 5])
+            var caches = Table("FEED", "LAYOUT", "KIND", "SHAPE", "CHECKPOINTS", "CACHED", rightAligned: [4, 5])
             for layout in stats.layouts {
-                let cached = layout.expectedCheckpoints == 0
-                    ? (layout.complete ? "100%" : "0%")
-                    : "\(min(100, layout.checkpoints * 100 / layout.expectedCheckpoints))%" + (layout.complete ? "" : " (end stale)")
+                // A justified layout's checkpoints wait for row starts: their number is not
+                // known ahead, so its coverage is whether the end is current.
+                let cached = switch layout.expectedCheckpoints {
+                case nil, 0?: layout.complete ? "100%" : "0%"
+                case let expected?: "\(min(100, layout.checkpoints * 100 / expected))%" + (layout.complete ? "" : " (end stale)")
+                }
                 caches.add(
                     cell(layout.feed), layout.layouts.isEmpty ? "(inline)" : layout.layouts.map { cell($0) }.joined(separator: ","),
-                    layout.configuration.map { "\($0.columns)" } ?? "?", layout.configuration.map { points($0.width) } ?? "?",
-                    "\(layout.checkpoints)/\(layout.expectedCheckpoints)", cached)
+                    layout.configuration?.kind.rawValue ?? "?", layout.configuration?.shape ?? "?",
+                    layout.expectedCheckpoints.map { "\(layout.checkpoints)/\($0)" } ?? "\(layout.checkpoints)", cached)
             }
             Terminal.print(caches.rendered)
         }

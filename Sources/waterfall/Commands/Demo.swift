@@ -40,8 +40,11 @@ extension WaterfallCommand {
                 let summary = try service.importFeed(contentsOf: folder + "/" + file, options: .init())
                 if !output.json { printSummary(summary, json: false) }
             }
-            let phone = LayoutConfiguration(columns: 2, width: 375, headerHeight: 44)
+            let phone = AnyLayoutConfiguration.waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44))
             try service.addLayout(feed: "coco-val2017", name: "phone", configuration: phone)
+            // Justified rows too, for the gallery's kind switch and `page --layout rows`.
+            let rows = AnyLayoutConfiguration.justified(JustifiedConfiguration(width: 1024, rowHeight: 180, headerHeight: 44))
+            try service.addLayout(feed: "coco-val2017", name: "rows", configuration: rows)
             let page = try service.page(feed: "coco-val2017", layout: .named("phone"), offset: 0, limit: pageSize)
             let written = try writeAtomically(PageRenderer().render(page, format: .html), to: html)
             if output.json { return Terminal.printJSON(page) }

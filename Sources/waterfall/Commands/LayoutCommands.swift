@@ -38,11 +38,9 @@ extension WaterfallCommand {
             func run() throws {
                 let layouts = try database.open().layouts(feed: feed.feed)
                 if output.json { return Terminal.printJSON(LayoutList(layouts: layouts)) }
-                var table = Table("NAME", "COLUMNS", "WIDTH", "ORDER", "SCALE", rightAligned: [1, 2, 4])
+                var table = Table("NAME", "KIND", "SHAPE")
                 for layout in layouts {
-                    let configuration = layout.configuration
-                    table.add(cell(layout.name), "\(configuration.columns)", points(configuration.width),
-                              configuration.order.rawValue, "\(configuration.scale)")
+                    table.add(cell(layout.name), layout.configuration.kind.rawValue, layout.configuration.shape)
                 }
                 Terminal.print(table.rendered)
             }

@@ -13,33 +13,9 @@
 /// query therefore reads from the checkpoint before it to the end of the row that holds its
 /// last image (the first state after it with `pendingCount == 0`).
 ///
-/// ``JustifiedLayout`` conforms. ``WaterfallLayout`` fits as is, with nothing changed in it;
-/// its conformance, when the cache is made generic, is:
-///
-/// ```swift
-/// extension LayoutState: ResumableLayoutState {
-///     public var pendingCount: Int { 0 }          // every image is placed when appended
-/// }
-/// extension WaterfallLayout: StreamingLayoutKind {
-///     public func append(_ item: LayoutItem, _ state: inout LayoutState,
-///                        _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) {
-///         let index = state.imagesInSection
-///         emit(index, place(item, &state))
-///     }
-///     public func append(contentsOf items: UnsafeBufferPointer<LayoutItem>,
-///                        into frames: UnsafeMutableBufferPointer<Frame>,
-///                        _ state: inout LayoutState) -> Int {
-///         place(items, into: frames, &state)
-///         return items.count
-///     }
-///     public func closeSection(_ state: inout LayoutState,
-///                              _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) -> SectionEnd {
-///         closeSection(&state)
-///     }
-/// }
-/// ```
-///
-/// (The tests check that this conformance compiles and agrees with the waterfall's own API.)
+/// ``WaterfallLayout`` (every image decided when appended) and ``JustifiedLayout`` (a row
+/// decided when it closes) conform; ``AnyLayoutConfiguration`` names which one a stored layout
+/// uses. A new kind is a configuration, an engine conforming here, and a case there.
 public protocol StreamingLayoutKind: Sendable {
     /// The configuration type, also the cache key (every field encoded, defaults included).
     associatedtype Configuration: Hashable, Codable, Sendable

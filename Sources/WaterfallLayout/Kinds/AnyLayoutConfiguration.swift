@@ -1,0 +1,138 @@
+/// The kinds of layout (DESIGN section 8): the value of a configuration's `kind`.
+public enum LayoutKind: String, Hashable, Codable, Sendable, CaseIterable {
+    /// Columns of equal width, each image in the shortest (DESIGN section 2). The default.
+    case waterfall
+    /// Rows of equal height that fill the width (DESIGN section 8).
+    case justified
+}
+
+/// A layout configuration of any kind: what a named layout stores, what a page or viewport
+/// query lays out, and the key of a cached layout.
+///
+/// Its JSON is the kind's own configuration JSON, with `"kind"` first for every kind but the
+/// default: a waterfall configuration is written exactly as before kinds existed (no `kind`),
+/// so every layout and cache entry an older database holds is still the canonical form of the
+/// same layout, and nothing needs rewriting. Decoding reads `kind` (absent: `waterfall`) and
+/// then the kind's fields; a field of another kind is refused with a sentence naming it, so a
+/// misplaced `rowHeight` never falls back silently to a waterfall.
+public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
+    case waterfall(LayoutConfiguration)
+    case justified(JustifiedConfiguration)
+
+    /// Which kind of layout this is.
+    public var kind: LayoutKind {
+        switch self {
+        case .waterfall: .waterfall
+        case .justified: .justified
+        }
+    }
+
+    /// Checks every bound of the kind's configuration (``LayoutConfiguration/validate()``,
+    /// ``JustifiedConfiguration/validate()``).
+    /// - Throws: ``LayoutConfigurationError`` for the first value out of bounds.
+    public func validate() throws(LayoutConfigurationError) {
+        switch self {
+        case .waterfall(let configuration): try configuration.validate()
+        case .justified(let configuration): try configuration.validate()
+        }
+    }
+
+    /// Width of the whole layout, in points.
+    public var width: Double {
+        switch self {
+        case .waterfall(let configuration): configuration.width
+        case .justified(let configuration): configuration.width
+        }
+    }
+
+    /// Height of each section's header, in points (0: no headers).
+    public var headerHeight: Double {
+        switch self {
+        case .waterfall(let configuration): configuration.headerHeight
+        case .justified(let configuration): configuration.headerHeight
+        }
+    }
+
+    /// Height of the caption strip under every image, in points.
+    public var captionHeight: Double {
+        switch self {
+        case .waterfall(let configuration): configuration.captionHeight
+        case .justified(let configuration): configuration.captionHeight
+        }
+    }
+
+    /// A few words on the layout's shape for people: "3 columns, 414 pt" or
+    /// "rows of 180 pt, 414 pt".
+    public var shape: String {
+        switch self {
+        case .waterfall(let configuration):
+            "\(configuration.columns) column\(configuration.columns == 1 ? "" : "s"), \(Self.points(configuration.width)) pt"
+        case .justified(let configuration):
+            "rows of \(Self.points(configuration.rowHeight)) pt, \(Self.points(configuration.width)) pt"
+        }
+    }
+
+    private static func points(_ value: Double) -> String {
+        LayoutConfigurationError.format(value)
+    }
+
+    /// The JSON keys that belong to a kind: those its configuration encodes, and `kind`.
+    public static func keys(of kind: LayoutKind) -> Set<String> {
+        var keys: Set<String> = ["kind"]
+        switch kind {
+        case .waterfall: keys.formUnion(LayoutConfiguration.CodingKeys.allCases.map(\.stringValue))
+        case .justified: keys.formUnion(JustifiedConfiguration.CodingKeys.allCases.map(\.stringValue))
+        }
+        return keys
+    }
+
+    private enum KindKey: String, CodingKey {
+        case kind
+    }
+
+    /// Any key of a configuration, for telling which ones another kind would have taken.
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Decodes `kind` (absent: `waterfall`), then that kind's configuration.
+    ///
+    /// - Throws: `DecodingError` when `kind` is not a known kind, when a key of another kind is
+    ///   present, or as the kind's configuration throws.
+    public init(from decoder: any Decoder) throws {
+        let kindContainer = try decoder.container(keyedBy: KindKey.self)
+        let kind = try kindContainer.decodeIfPresent(LayoutKind.self, forKey: .kind) ?? .waterfall
+        let own = Self.keys(of: kind)
+        let others = LayoutKind.allCases.filter { $0 != kind }.map { ($0, Self.keys(of: $0).subtracting(own)) }
+        let all = try decoder.container(keyedBy: AnyKey.self)
+        for (other, keys) in others {
+            for key in keys.sorted() where all.contains(AnyKey(stringValue: key)) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: AnyKey(stringValue: key), in: all,
+                    debugDescription: "\(key) does not apply to a \(kind.rawValue) layout (it is a setting of kind "
+                        + "\(other.rawValue)): remove it, or give kind \(other.rawValue).")
+            }
+        }
+        switch kind {
+        case .waterfall: self = .waterfall(try LayoutConfiguration(from: decoder))
+        case .justified: self = .justified(try JustifiedConfiguration(from: decoder))
+        }
+    }
+
+    /// Encodes the kind's configuration, after `"kind"` unless it is the default.
+    ///
+    /// - Throws: whatever the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .waterfall(let configuration):
+            try configuration.encode(to: encoder)
+        case .justified(let configuration):
+            var container = encoder.container(keyedBy: KindKey.self)
+            try container.encode(LayoutKind.justified, forKey: .kind)
+            try configuration.encode(to: encoder)
+        }
+    }
+}
