@@ -1,21 +1,25 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Tells, cheaply, whether anything committed to the database since it last looked: by this
 /// process's own connections or by any other process (a `waterfall move` beside a server).
 ///
 /// In WAL mode every commit rewrites the WAL-index header at the start of the `-shm` file
 /// (its change counter, frame count, checksums and salts: https://sqlite.org/walformat.html),
-/// which SQLite keeps in two copies so that readers can tell a torn read. The watcher maps
-/// that header read-only and hashes it: a look at shared memory, tens of nanoseconds, no lock
-/// and no system call, so a server can afford it on every request. Its own read-only
-/// connection keeps the `-shm` file alive (SQLite truncates it only when it opens a database
-/// nobody else has open) and answers with `PRAGMA data_version` when the header cannot be
-/// read consistently.
+/// which SQLite keeps in two copies so that readers can tell a torn read. The watcher reads
+/// that header and hashes it: a look at shared memory, tens of nanoseconds, no lock and no
+/// system call, so a server can afford it on every request. The memory is SQLite's own
+/// mapping of the `-shm` file, asked of its own read-only connection (`xShmMap` of region 0),
+/// never a descriptor of the watcher's: closing any descriptor of a file drops every POSIX lock
+/// the process holds on it, SQLite's included, and without its lock on `-shm` another process
+/// opening the database believes it is alone, truncates the file and makes every mapping of
+/// it in this process fault (SIGBUS). The connection keeps the mapping and the `-shm` file
+/// alive, and answers with `PRAGMA data_version` when the header cannot be read consistently.
 public final class ChangeWatcher: @unchecked Sendable {
     private let connection: DatabaseQueue
-    /// The first bytes of the `-shm` file (the two header copies), mapped read-only; nil when
-    /// the file could not be mapped (then every look goes through SQLite).
+    /// The start of the `-shm` file (the two header copies) as SQLite maps it for
+    /// `connection`; nil when SQLite has no such mapping (then every look goes through SQLite).
     private let walIndex: UnsafeRawPointer?
     private static let headerSize = 48
 
@@ -27,23 +31,27 @@ public final class ChangeWatcher: @unchecked Sendable {
         configuration.busyMode = .timeout(0.05)
         configuration.label = "waterfall.watcher"
         connection = try DatabaseQueue(path: path, configuration: configuration)
-        // A first read opens (and, for a new file, builds) the WAL index.
-        _ = try connection.inDatabase { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") }
-        walIndex = Self.map(path + "-shm", bytes: 2 * Self.headerSize)
+        // A first read opens (and, for a new file, builds) the WAL index; then SQLite's mapping
+        // of its first region is the connection's for as long as the connection is open.
+        walIndex = try connection.inDatabase { db in
+            _ = try Int64.fetchOne(db, sql: "PRAGMA data_version")
+            return Self.walIndexRegion(db)
+        }
     }
 
-    deinit {
-        if let walIndex { munmap(UnsafeMutableRawPointer(mutating: walIndex), 2 * Self.headerSize) }
-    }
-
-    private static func map(_ path: String, bytes: Int) -> UnsafeRawPointer? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, Int(status.st_size) >= bytes else { return nil }
-        guard let address = mmap(nil, bytes, PROT_READ, MAP_SHARED, descriptor, 0), address != MAP_FAILED else { return nil }
-        return UnsafeRawPointer(address)
+    /// SQLite's own mapping of the first 32 KiB region of the `-shm` file of `db`'s main
+    /// database, or nil (not in WAL mode, a VFS without shared memory, not mapped yet).
+    private static func walIndexRegion(_ db: Database) -> UnsafeRawPointer? {
+        guard let handle = db.sqliteConnection else { return nil }
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+              let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
+              let map = methods.pointee.xShmMap
+        else { return nil }
+        var region: UnsafeMutableRawPointer?
+        // Region 0, 32 KiB (the WAL-index page size), without extending the file.
+        guard map(file, 0, 32_768, 0, &region) == SQLITE_OK, let region else { return nil }
+        return UnsafeRawPointer(region)
     }
 
     /// A hash of the WAL-index header when both copies agree and it is initialised, else nil.

@@ -33,6 +33,9 @@ enum DatabaseFile {
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw StoreError(.cannotOpen, "\(path) is not a regular file, so not a database file; it was left untouched.")
         }
+        // Closing this descriptor drops every POSIX lock this process holds on the file, SQLite's
+        // included: a process reads the header before it opens the file with SQLite, never while
+        // a connection of its own has it open (a server opens its database once, at start).
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw StoreError(.cannotOpen, "\(path): cannot be read (permission denied?); it was left untouched.")
