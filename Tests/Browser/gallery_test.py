@@ -24,10 +24,12 @@ Checks, each printed as `ok: …` (any failure prints `FAIL: …` and exits 1):
   e. the keyboard moves an image (Alt+ArrowLeft; Space, arrows, Space), and a move over a stale
      page is refused with 412, which the page answers by refreshing and saying so;
   and the cover flow snaps, with every cover where the coverflow API says;
+  g. the kind switch shows justified rows where the inline justified viewport says;
   f. no console errors (failed loads of the feed's own image urls, unreachable from a test
      machine, excepted; the 412 of check e excepted).
 """
 import json
+import re
 import os
 import subprocess
 import sys
@@ -500,6 +502,29 @@ class Run:
         self.screenshot("gallery-coverflow.png")
         print(f"ok: cover flow snapped to offset {x2} with {state['centre']} in the centre")
 
+    # ------------------------------------------------------------------ justified rows
+
+    def check_justified(self):
+        """The kind switch shows justified rows: every box where the inline justified viewport
+        says, rows of one height that end at the right inset, and the same mid-feed."""
+        self.open(f"feed={urllib.parse.quote(self.feed)}&view=justified")
+        snapshot = self.js(self.SNAPSHOT)
+        check("kind=justified" in snapshot["query"]["params"],
+              f"the justified view asks {snapshot['query']['params']!r}, not an inline justified layout")
+        snapshot, answer = self.expect_boxes_match("justified rows at the top")
+        rows = {}
+        for item in answer["items"]:
+            rows.setdefault(item["y"], []).append(item)
+        check(len(rows) >= 2, f"only {len(rows)} rows of justified images at the top: {answer['items'][:4]}")
+        width = float(re.search(r"width=([0-9.]+)", snapshot["query"]["params"]).group(1))
+        full = [row for row in list(rows.values())[:-1] if len({i["height"] for i in row}) == 1]
+        check(full and all(abs(max(i["x"] + i["width"] for i in row) - (width - 10)) < TOLERANCE for row in full),
+              f"justified rows do not end at the right inset ({width - 10}): {[[(i['x'], i['width']) for i in row] for row in full][:3]}")
+        self.scroll_to_content(snapshot["contentHeight"] * 0.4)
+        self.expect_boxes_match("justified rows mid-feed")
+        self.screenshot("gallery-justified.png")
+        print(f"ok: g. justified rows are where the viewport API says ({len(rows)} rows at the top, mid-feed too)")
+
     # ------------------------------------------------------------------ (f) the console
 
     def check_console(self):
@@ -521,6 +546,7 @@ class Run:
         self.start_browser()
         try:
             self.check_boxes()
+            self.check_justified()
             self.check_cover_flow()
             self.check_million()
             self.check_drag()

@@ -58,6 +58,47 @@ import WaterfallTestSupport
             """)
     }
 
+    @Test func justifiedPageJSONFollowsSection8() throws {
+        _ = try waterfall("import", try travel())
+        let add = try waterfall("layout", "add", "rows", "--kind", "justified", "--width", "300", "--row-height", "100", "--header-height", "44")
+        #expect(add.status == 0, "\(add.standardError)")
+        // W = 300 - 20 = 280, T = 100: minAR 2.1, maxAR 3.5. a1 (1.5) waits; a1 + a2 (2.1667) closes
+        // the row: H = grid(270 / 2.1667) = 124, a1 grid(270 × 1.5 / 2.1667) = 186, a2 the rest, 84,
+        // ending at 10 + 280. Section 2024-05 ends at 54 + 124 + 10 = 188. b1 alone is the last
+        // row of 2024-06: H = T (prevH starts over in each section), left-aligned.
+        let expected = """
+            {"feed":"travel","revision":1,"layout":"rows","contentHeight":352,"totalItems":3,"nextOffset":null,\
+            "items":[{"index":0,"id":"a1","section":"2024-05","x":10,"y":54,"width":186,"height":124,"url":"https://example.com/a1.jpg"},\
+            {"index":1,"id":"a2","section":"2024-05","x":206,"y":54,"width":84,"height":124,"url":null},\
+            {"index":2,"id":"b1","section":"2024-06","x":10,"y":242,"width":100,"height":100,"url":null}],\
+            "headers":[{"section":"2024-05","x":0,"y":0,"width":300,"height":44,"pinned":false},\
+            {"section":"2024-06","x":0,"y":188,"width":300,"height":44,"pinned":false}],"footers":[]}
+
+            """
+        #expect(try waterfall("page", "--layout", "rows", "--offset", "0", "--limit", "3", "--json").standardOutput == expected)
+        // Inline, the same frames; a page of one image reads on to the end of its row.
+        let inline = try waterfall("page", "--kind", "justified", "--width", "300", "--row-height", "100", "--header-height", "44",
+                                   "--offset", "0", "--limit", "1", "--json")
+        #expect(inline.standardOutput.contains(#""items":[{"index":0,"id":"a1","section":"2024-05","x":10,"y":54,"width":186,"height":124,"#))
+        let list = try waterfall("layout", "list", "--json")
+        #expect(list.standardOutput.contains(#"{"name":"rows","configuration":{"kind":"justified","width":300,"rowHeight":100,"rowHeightTolerance":0.25,"#))
+        // A flag of the other kind is refused with a sentence, and nothing is saved.
+        for (arguments, sentence) in [
+            (["--kind", "justified", "--width", "300", "--row-height", "100", "--columns", "3"], "--columns does not apply to a justified layout"),
+            (["--kind", "justified", "--width", "300", "--row-height", "100", "--order", "left-to-right"], "--order does not apply to a justified layout"),
+            (["--columns", "3", "--width", "300", "--row-height", "100"], "--row-height does not apply to a waterfall layout"),
+            (["--kind", "justified", "--width", "300"], "a justified layout needs --width and --row-height"),
+            (["--kind", "justified", "--width", "300", "--row-height", "100", "--last-row", "right"], "--last-row"),
+            (["--kind", "justified", "--width", "300", "--row-height", "100", "--row-height-tolerance", "2"], "rowHeightTolerance must be a number from 0 to 1"),
+            (["--kind", "rows", "--width", "300"], "--kind"),
+        ] {
+            let result = try WaterfallProcess.run(["--db", folder.path("test.sqlite"), "layout", "add", "bad"] + arguments, in: folder.url)
+            #expect(result.status == 64, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains(sentence), "\(arguments): \(result.standardError)")
+        }
+        #expect(try !waterfall("layout", "list").standardOutput.contains("bad"))
+    }
+
     @Test func aNamedLayoutSurvivesReopening() throws {
         _ = try waterfall("import", try travel())
         _ = try waterfall("layout", "add", "tablet", "--columns", "4", "--width", "768")

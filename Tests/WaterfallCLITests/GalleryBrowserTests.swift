@@ -130,6 +130,7 @@ struct GalleryBrowserTests {
         #expect(run.status == 0, "the browser test failed (exit \(run.status)):\n\(run.output)\n\(run.errors.suffix(4000))")
         for check in [
             "ok: a. image boxes and headers are where the viewport API says",
+            "ok: g. justified rows are where the viewport API says",
             "ok: b. the end of the",
             "ok: c. dragging position 3",
             "ok: c. a touch long-press drag moves an image",

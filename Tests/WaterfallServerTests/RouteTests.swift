@@ -161,6 +161,53 @@ import WaterfallTestSupport
         }
     }
 
+    @Test func justifiedLayoutsTakeTheirKindInQueriesAndBodies() async throws {
+        let fixture = try TestServer()
+        let service = fixture.service
+        let configuration = AnyLayoutConfiguration.justified(JustifiedConfiguration(
+            width: 414, rowHeight: 120, rowHeightTolerance: 0.4, columnSpacing: 4, lastRow: .center, headerHeight: 30, scale: 2))
+        let query = "kind=justified&width=414&rowHeight=120&rowHeightTolerance=0.4&columnSpacing=4&lastRow=center&headerHeight=30&scale=2"
+        try await fixture.test { client in
+            try await client.execute(uri: "/v1/feeds/travel/page?\(query)&offset=2&limit=5", method: .get) { response in
+                let expected = try document(service.page(feed: "travel", layout: .inline(configuration), offset: 2, limit: 5))
+                #expect(response.text == expected)
+            }
+            try await client.execute(uri: "/v1/feeds/travel/viewport?\(query)&y=50&height=400&pinOffset=0", method: .get) { response in
+                let expected = try document(service.viewport(feed: "travel", layout: .inline(configuration), y: 50, height: 400, pinOffset: 0))
+                #expect(response.text == expected)
+            }
+            for (parameters, fragment) in [
+                ("kind=justified&width=300", "rowHeight is required."),
+                ("kind=justified&width=300&rowHeight=100&columns=3", "columns does not apply to a justified layout"),
+                ("kind=justified&width=300&rowHeight=100&order=shortest", "order does not apply to a justified layout"),
+                ("columns=3&width=300&rowHeight=100", "rowHeight does not apply to a waterfall layout"),
+                ("kind=justified&width=300&rowHeight=100&lastRow=right", "lastRow"),
+                ("kind=rows&width=300&rowHeight=100", "kind"),
+            ] {
+                try await client.execute(uri: "/v1/feeds/travel/page?\(parameters)", method: .get) { $0.expectProblem(.badRequest, fragment) }
+            }
+            let json: HTTPFields = [.contentType: "application/json"]
+            try await client.execute(uri: "/v1/feeds/travel/layouts/rows", method: .put, headers: json,
+                                     body: ByteBuffer(#"{"kind": "justified", "width": 414, "rowHeight": 120, "lastRow": "justify"}"#)) { response in
+                #expect(response.status == .created)
+                #expect(response.text.hasPrefix(#"{"kind":"justified","width":414,"rowHeight":120,"#))
+            }
+            try await client.execute(uri: "/v1/feeds/travel/layouts/rows/page?offset=0&limit=4", method: .get) { response in
+                let saved = AnyLayoutConfiguration.justified(JustifiedConfiguration(width: 414, rowHeight: 120, lastRow: .justify))
+                let expected = try document(service.page(feed: "travel", layout: .inline(saved), offset: 0, limit: 4))
+                #expect(response.text == expected.replacingOccurrences(of: #""layout":null"#, with: #""layout":"rows""#))
+            }
+            try await client.execute(uri: "/v1/feeds/travel/layouts/bad", method: .put, headers: json,
+                                     body: ByteBuffer(#"{"kind": "justified", "width": 414, "rowHeight": 120, "columns": 3}"#)) {
+                $0.expectProblem(.unprocessableContent, "columns does not apply to a justified layout")
+            }
+            try await client.execute(uri: "/v1/feeds/travel/layouts/bad", method: .put, headers: json,
+                                     body: ByteBuffer(#"{"kind": "justified", "width": 414, "rowHeight": 120, "rowheight": 3}"#)) {
+                $0.expectProblem(.unprocessableContent, "unknown key \"rowheight\"")
+            }
+        }
+    }
+
     @Test func coverFlow() async throws {
         let fixture = try TestServer()
         let service = fixture.service
