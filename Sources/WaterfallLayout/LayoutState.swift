@@ -52,19 +52,19 @@ extension LayoutState {
     /// (LEB128); then one binary64 per column bottom. 21 + 8 × columns bytes for usual values.
     /// Doubles keep their exact bits. O(columns).
     public func serialized() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24 + 8 * columnBottoms.count)
-        bytes.append(Self.serializationVersion)
-        bytes.append(isSectionOpen ? 1 : 0)
-        Self.appendDouble(y, to: &bytes)
-        Self.appendDouble(sectionStartY, to: &bytes)
-        Self.appendVarint(Self.zigzag(placedInSection), to: &bytes)
-        Self.appendVarint(Self.zigzag(imagesInSection), to: &bytes)
-        Self.appendVarint(UInt64(columnBottoms.count), to: &bytes)
+        var writer = StateByteWriter()
+        writer.bytes.reserveCapacity(24 + 8 * columnBottoms.count)
+        writer.bytes.append(Self.serializationVersion)
+        writer.bytes.append(isSectionOpen ? 1 : 0)
+        writer.double(y)
+        writer.double(sectionStartY)
+        writer.varint(StateByteWriter.zigzag(Int64(placedInSection)))
+        writer.varint(StateByteWriter.zigzag(Int64(imagesInSection)))
+        writer.varint(UInt64(columnBottoms.count))
         for bottom in columnBottoms {
-            Self.appendDouble(bottom, to: &bytes)
+            writer.double(bottom)
         }
-        return bytes
+        return writer.bytes
     }
 
     /// Decodes a state written by ``serialized()``.
@@ -107,26 +107,4 @@ extension LayoutState {
             y: y, columnBottoms: bottoms, placedInSection: placed, imagesInSection: images,
             isSectionOpen: flags & 1 == 1, sectionStartY: sectionStartY)
     }
-
-    private static func appendDouble(_ value: Double, to bytes: inout [UInt8]) {
-        let bits = value.bitPattern
-        for shift in stride(from: 0, to: 64, by: 8) {
-            bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-        }
-    }
-
-    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
-
-    private static func zigzag(_ value: Int) -> UInt64 {
-        let value = Int64(value)
-        return UInt64(bitPattern: (value << 1) ^ (value >> 63))
-    }
 }
-

@@ -99,8 +99,32 @@ import WaterfallTestSupport
                 #expect(viewport.headers == band.headers, "seed \(seed) step \(step) y \(y) pin \(String(describing: pin))")
                 #expect(viewport.footers == band.footers, "seed \(seed) step \(step) y \(y)")
             }
+            // The cover flow, cached the same way, against a scan of the whole row.
+            for configuration in Self.coverFlows {
+                let layout = try CoverFlowLayout(configuration)
+                let frames = layout.frames(fresh.sections.flatMap { $0.items.map(\.item) })
+                let contentWidth = layout.contentWidth(frames: frames)
+                for _ in 0..<3 {
+                    let x = Double.random(in: -300...(contentWidth + 300), using: &random).rounded()
+                    let width = [1.0, 37, 390, 2000].randomElement(using: &random)!
+                    let answer = try catalog.service.coverFlow(feed: "f", configuration: configuration, x: x, viewportWidth: width)
+                    let visible = layout.visible(frames, x: x, viewportWidth: width)
+                    #expect(answer.items.map(\.index) == visible, "seed \(seed) step \(step) x \(x) width \(width)")
+                    #expect(answer.items.map(\.frame) == visible.map { frames[$0] })
+                    #expect(answer.items.map(\.id) == visible.map { fresh.ids[$0] })
+                    #expect(answer.contentWidth == contentWidth)
+                    #expect(answer.totalItems == frames.count)
+                    #expect(answer.snapOffset == layout.snapOffset(frames, proposed: x, viewportWidth: width),
+                            "seed \(seed) step \(step) x \(x) width \(width)")
+                }
+            }
         }
     }
+
+    static let coverFlows: [CoverFlowConfiguration] = [
+        CoverFlowConfiguration(itemHeight: 120),
+        CoverFlowConfiguration(itemHeight: 33, spacing: 0, sectionInset: .zero, factor: 0.01, scale: 3),
+    ]
 }
 
 /// Lays the catalog out from scratch (no cache) and answers pages and viewports by brute force.

@@ -19,9 +19,11 @@ extension WaterfallService {
                     FeedList.Feed(name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision, layouts: $0.layouts)
                 }
                 let layouts = try tx.cacheCoverage().map { coverage in
-                    let configuration = try? AnyLayoutConfiguration.fromCanonicalJSON(coverage.configuration)
+                    let isCoverFlow = coverage.configuration.hasPrefix(CoverFlowConfiguration.cacheKeyPrefix)
+                    let configuration = isCoverFlow ? nil : try? AnyLayoutConfiguration.fromCanonicalJSON(coverage.configuration)
                     return LayoutCoverage(
-                        feed: coverage.feed, layouts: coverage.names, configuration: configuration,
+                        feed: coverage.feed, layouts: coverage.names,
+                        kind: isCoverFlow ? "coverflow" : configuration?.kind.rawValue ?? "unknown", configuration: configuration,
                         checkpoints: coverage.checkpoints,
                         expectedCheckpoints: configuration?.kind == .justified
                             ? nil : max(0, (coverage.feedImages - 1) / coverage.stride),

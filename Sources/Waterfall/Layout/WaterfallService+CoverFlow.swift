@@ -1,3 +1,4 @@
+import Foundation
 import WaterfallLayout
 import WaterfallStore
 
@@ -41,7 +42,15 @@ public struct CoverFlowPage: Hashable, Sendable, Encodable {
 extension WaterfallService {
     /// The cover-flow layout (DESIGN section 2) of a feed at horizontal offset `x` for a viewport
     /// `viewportWidth` wide: the visible images with their scale, the content width and the
-    /// snapped offset. One sequential scan of the feed's sizes: O(n) reads, O(visible) memory.
+    /// snapped offset.
+    ///
+    /// Cached like a page layout (``CoverFlowStream`` lays the row out transposed, so the
+    /// cache's bands are horizontal extents): a query reads the checkpoint bands, one
+    /// checkpoint, and the images of the chunks that meet the viewport plus one chunk on each
+    /// side, where the image nearest to the viewport's centre must be (centres only grow along
+    /// the row, so it is the last one before the centre or the first one after it). O(log n +
+    /// stride + answer) rows when the cache is warm; the first query after a change completes
+    /// the cache from the last valid checkpoint.
     /// - Throws: ``WaterfallError`` `usage` for a bad configuration, offset or width.
     public func coverFlow(
         feed: String?, configuration: CoverFlowConfiguration, x: Double, viewportWidth: Double
@@ -51,36 +60,73 @@ extension WaterfallService {
             throw WaterfallError.invalidValue(.viewportWidth, "must be a number of points above 0, got \(viewportWidth).")
         }
         let layout = try perform { try CoverFlowLayout(configuration) }
-        return try perform {
+        let stream = try perform { try CoverFlowStream(configuration) }
+        let (page, update) = try perform {
             try database.read { tx in
                 let feed = try resolveFeed(feed, tx)
-                let names = try tx.sections(feedID: feed.id).namesByID
-                let target = x + viewportWidth / 2
-                var previous: Frame?
-                var index = 0
-                var visible: [(index: Int, key: Int64, frame: Frame)] = []
-                var nearest: (distance: Double, frame: Frame)?
-                try tx.scanGeometry(feedID: feed.id, fromKey: Int64.min) { image in
-                    let frame = layout.nextFrame(after: previous, item: LayoutItem(width: image.width, height: image.height))
-                    if frame.minX < x + viewportWidth && frame.maxX > x { visible.append((index, image.key, frame)) }
-                    let distance = abs(frame.midX - target)
-                    if nearest.map({ distance < $0.distance }) ?? true { nearest = (distance, frame) }
-                    previous = frame
-                    index += 1
-                    return true
-                }
-                let inset = configuration.sectionInset
-                let contentWidth = previous.map { $0.maxX + inset.right } ?? inset.left + inset.right
-                let items = try visible.map { entry -> CoverFlowImage in
-                    let row = try tx.image(feedID: feed.id, key: entry.key)!
+                let cache = try CachedLayout(tx: tx, feed: feed, name: nil, engine: stream, key: configuration.cacheKey, stride: stride)
+                let chunks = try cache.chunks(tx)
+                let end = x + viewportWidth
+                // The chunks that meet [x, end); when none does (the viewport is before, after or
+                // between chunks), the one or two next to it. Then one more on each side.
+                var first = chunks.firstIndex { $0.bottom > x } ?? chunks.count - 1
+                var last = chunks.lastIndex { $0.top < end } ?? 0
+                if first > last { (first, last) = (last, first) }
+                first = max(0, first - 1)
+                last = min(chunks.count - 1, last + 1)
+                let start = chunks[first].start == 0 ? nil : try cache.checkpoint(atOrBelow: chunks[first].start, tx)
+                let from = start?.index ?? 0
+                let rows = try tx.images(feedID: feed.id, fromKey: start?.key ?? Int64.min, limit: chunks[last].end - from)
+                var runner = try LayoutRunner(engine: stream, sections: cache.sections, checkpoint: start)
+                var sink = CoverFlowSink(target: x + viewportWidth / 2, x: x, end: end)
+                for row in rows { try runner.place(row.geometry, into: &sink) }
+                let items = sink.visible.map { index, frame -> CoverFlowImage in
+                    let row = rows[index - from]
                     return CoverFlowImage(
-                        index: entry.index, id: row.externalID, section: names[row.sectionID] ?? nil, frame: entry.frame,
-                        scale: layout.scale(of: entry.frame, x: x, viewportWidth: viewportWidth), url: row.url)
+                        index: index, id: row.externalID, section: cache.sectionNames[row.sectionID] ?? nil, frame: frame,
+                        scale: layout.scale(of: frame, x: x, viewportWidth: viewportWidth), url: row.url)
                 }
-                return CoverFlowPage(
-                    feed: feed.name, revision: feed.revision, contentWidth: contentWidth, x: x, viewportWidth: viewportWidth,
-                    snapOffset: nearest.map { $0.frame.midX - viewportWidth / 2 } ?? x, totalItems: index, items: items)
+                let page = CoverFlowPage(
+                    feed: feed.name, revision: feed.revision, contentWidth: cache.end.contentHeight, x: x, viewportWidth: viewportWidth,
+                    snapOffset: sink.nearest.map { $0.frame.midX - viewportWidth / 2 } ?? x, totalItems: cache.end.totalItems, items: items)
+                return (page, cache.update)
             }
         }
+        save(update)
+        return page
     }
+}
+
+/// Collects, from a ``CoverFlowStream`` run, the images meeting `[x, end)` and the one whose
+/// centre is nearest to `target` (the first of equals).
+private struct CoverFlowSink: LayoutSink {
+    let target: Double
+    let x: Double
+    let end: Double
+    var visible: [(index: Int, frame: Frame)] = []
+    var nearest: (distance: Double, frame: Frame)?
+
+    mutating func place(_ element: PlacedElement) {
+        guard element.kind == .item else { return }
+        let frame = element.frame.transposed
+        if frame.minX < end && frame.maxX > x { visible.append((element.owner, frame)) }
+        let distance = abs(frame.midX - target)
+        if nearest.map({ distance < $0.distance }) ?? true { nearest = (distance, frame) }
+    }
+
+    mutating func closed(_ section: SectionExtentRecord) {}
+}
+
+extension CoverFlowConfiguration {
+    /// The key of the cover flow's layout cache: its JSON with `"kind":"coverflow"`, keys
+    /// sorted (never equal to a page layout's canonical JSON).
+    var cacheKey: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return Self.cacheKeyPrefix + json.dropFirst()
+    }
+
+    /// How every cover-flow cache key starts.
+    static let cacheKeyPrefix = #"{"kind":"coverflow","#
 }

@@ -21,6 +21,9 @@ public struct LayoutCoverage: Hashable, Sendable, Encodable {
     public var feed: String
     /// The names the configuration is saved under (empty for an inline configuration).
     public var layouts: [String]
+    /// `waterfall`, `justified`, or `coverflow` for the cache of cover-flow queries.
+    public var kind: String
+    /// The configuration; nil for a cover flow's cache (its key is a ``CoverFlowConfiguration``).
     public var configuration: AnyLayoutConfiguration?
     public var checkpoints: Int
     /// Checkpoints a complete cache of a waterfall holds: one per `stride` images after the
@@ -109,7 +112,7 @@ extension WaterfallService {
         let coverage = try stats().layouts
         let key = configuration.canonicalJSON
         return coverage.first { $0.feed == feedName && $0.configuration?.canonicalJSON == key }
-            ?? LayoutCoverage(feed: feedName, layouts: name.map { [$0] } ?? [], configuration: configuration,
+            ?? LayoutCoverage(feed: feedName, layouts: name.map { [$0] } ?? [], kind: configuration.kind.rawValue, configuration: configuration,
                               checkpoints: 0, expectedCheckpoints: 0, complete: false)
     }
 

@@ -160,7 +160,7 @@ extension JustifiedState {
     /// justified row, 37 bytes plus one per 7 bits of `2 × imagesInSection` beyond the first
     /// (38 up to 8,191 images). Doubles keep their exact bits. O(pending).
     public func serialized() -> [UInt8] {
-        var writer = StateWriter()
+        var writer = StateByteWriter()
         writer.bytes.reserveCapacity(40 + 6 * pendingItems.count)
         writer.bytes.append(Self.serializationTag)
         writer.bytes.append(Self.serializationVersion)
@@ -169,11 +169,11 @@ extension JustifiedState {
         writer.double(sectionStartY)
         writer.double(rowTop)
         if let previousRowHeight { writer.double(previousRowHeight) }
-        writer.varint(StateWriter.zigzag(Int64(imagesInSection)))
+        writer.varint(StateByteWriter.zigzag(Int64(imagesInSection)))
         writer.varint(UInt64(pendingItems.count))
         for item in pendingItems {
-            writer.varint(StateWriter.zigzag(Int64(item.width)))
-            writer.varint(StateWriter.zigzag(Int64(item.height)))
+            writer.varint(StateByteWriter.zigzag(Int64(item.width)))
+            writer.varint(StateByteWriter.zigzag(Int64(item.height)))
         }
         return writer.bytes
     }
@@ -237,27 +237,3 @@ extension JustifiedState {
 }
 
 /// Appends the fields of a serialized ``JustifiedState``.
-private struct StateWriter {
-    var bytes: [UInt8] = []
-
-    mutating func double(_ value: Double) {
-        let bits = value.bitPattern
-        for shift in stride(from: 0, to: 64, by: 8) {
-            bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-        }
-    }
-
-    mutating func varint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
-
-    static func zigzag(_ value: Int64) -> UInt64 {
-        UInt64(bitPattern: (value << 1) ^ (value >> 63))
-    }
-}
-

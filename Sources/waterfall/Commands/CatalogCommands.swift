@@ -120,7 +120,7 @@ extension WaterfallCommand {
                 }
                 caches.add(
                     cell(layout.feed), layout.layouts.isEmpty ? "(inline)" : layout.layouts.map { cell($0) }.joined(separator: ","),
-                    layout.configuration?.kind.rawValue ?? "?", layout.configuration?.shape ?? "?",
+                    layout.kind, layout.configuration?.shape ?? (layout.kind == "coverflow" ? "cover flow queries" : "?"),
                     layout.expectedCheckpoints.map { "\(layout.checkpoints)/\($0)" } ?? "\(layout.checkpoints)", cached)
             }
             Terminal.print(caches.rendered)

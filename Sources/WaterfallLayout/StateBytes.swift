@@ -80,3 +80,30 @@ struct StateByteReader {
             message: "\(subject) is truncated: \(what) is missing at byte \(offset) of \(bytes.count).")
     }
 }
+
+/// Writes the fields of a serialized layout state in the form ``StateByteReader`` reads:
+/// doubles as their IEEE-754 bit patterns, little-endian; counts as LEB128 varints.
+struct StateByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func double(_ value: Double) {
+        let bits = value.bitPattern
+        for shift in stride(from: 0, to: 64, by: 8) {
+            bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+        }
+    }
+
+    mutating func varint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    /// Maps signed to unsigned so that small magnitudes stay short: 0, -1, 1, -2 → 0, 1, 2, 3.
+    static func zigzag(_ value: Int64) -> UInt64 {
+        UInt64(bitPattern: (value << 1) ^ (value >> 63))
+    }
+}
