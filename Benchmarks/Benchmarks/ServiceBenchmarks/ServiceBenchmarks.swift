@@ -15,11 +15,14 @@ enum Fixture {
     }()
 
     /// A deterministic feed file with COCO-like sizes.
-    static let feed: String = {
-        let path = folder.appending(path: "feed.json").path
+    static let feed = makeFeed(images, name: "feed.json")
+
+    /// A feed file of `count` images with COCO-like sizes, in sections of 5,000.
+    static func makeFeed(_ count: Int, name: String) -> String {
+        let path = folder.appending(path: name).path
         let sizes = [(640, 427), (640, 480), (480, 640), (500, 375), (427, 640), (640, 360), (612, 612), (3000, 1000)]
         var json = "{\"feed\":\"bench\",\"images\":["
-        for index in 0..<images {
+        for index in 0..<count {
             let (width, height) = sizes[(index &* 2_654_435_761) % sizes.count]
             if index > 0 { json += "," }
             json += "{\"id\":\"img-\(index)\",\"width\":\(width),\"height\":\(height),\"url\":\"https://img.example.com/\(index).jpg\",\"section\":\"s\(index / 5_000)\"}"
@@ -27,9 +30,20 @@ enum Fixture {
         json += "]}"
         try! json.write(toFile: path, atomically: true, encoding: .utf8)
         return path
-    }()
+    }
 
-    static let layout = LayoutSource.inline(LayoutConfiguration(columns: 3, width: 800, headerHeight: 44))
+    static let layout = LayoutSource.inline(.waterfall(LayoutConfiguration(columns: 3, width: 800, headerHeight: 44)))
+    static let justified = LayoutSource.inline(.justified(JustifiedConfiguration(width: 1_200, rowHeight: 220, headerHeight: 44)))
+    static let coverFlow = CoverFlowConfiguration(itemHeight: 300)
+
+    /// 1,000,000 images with warm caches of the cover flow, made once (the size for it).
+    static let million: WaterfallService = {
+        let path = folder.appending(path: "million.sqlite").path
+        let service = try! WaterfallService.open(path: path)
+        _ = try! service.importFeed(contentsOf: makeFeed(1_000_000, name: "million.json"), options: .init())
+        _ = try! service.coverFlow(feed: "bench", configuration: coverFlow, x: 0, viewportWidth: 1_000)
+        return service
+    }()
 
     /// A database holding the feed with a warm cache, made once.
     static let warm: WaterfallService = {
@@ -37,6 +51,7 @@ enum Fixture {
         let service = try! WaterfallService.open(path: path)
         _ = try! service.importFeed(contentsOf: feed, options: .init())
         _ = try! service.page(feed: "bench", layout: layout, offset: 0, limit: 1)
+        _ = try! service.page(feed: "bench", layout: justified, offset: 0, limit: 1)
         return service
     }()
 
@@ -68,6 +83,26 @@ let benchmarks: @Sendable () -> Void = {
         let height = try service.page(feed: "bench", layout: Fixture.layout, offset: 0, limit: 1).contentHeight
         benchmark.startMeasurement()
         blackHole(try service.viewport(feed: "bench", layout: Fixture.layout, y: height * 0.99, height: 1_000, pinOffset: 0))
+    }
+
+    Benchmark("justified page 100 at 99% depth, warm cache", configuration: fast) { benchmark in
+        let service = Fixture.warm
+        benchmark.startMeasurement()
+        blackHole(try service.page(feed: "bench", layout: Fixture.justified, offset: Fixture.images * 99 / 100, limit: 100))
+    }
+
+    Benchmark("justified viewport 1000 points at 99% depth, warm cache", configuration: fast) { benchmark in
+        let service = Fixture.warm
+        let height = try service.page(feed: "bench", layout: Fixture.justified, offset: 0, limit: 1).contentHeight
+        benchmark.startMeasurement()
+        blackHole(try service.viewport(feed: "bench", layout: Fixture.justified, y: height * 0.99, height: 1_000, pinOffset: 0))
+    }
+
+    Benchmark("cover flow at 1M images, 99% along, warm cache", configuration: fast) { benchmark in
+        let service = Fixture.million
+        let width = try service.coverFlow(feed: "bench", configuration: Fixture.coverFlow, x: 0, viewportWidth: 1_000).contentWidth
+        benchmark.startMeasurement()
+        blackHole(try service.coverFlow(feed: "bench", configuration: Fixture.coverFlow, x: width * 0.99, viewportWidth: 1_000))
     }
 
     Benchmark("move one image in the middle", configuration: fast) { benchmark in
