@@ -64,7 +64,7 @@ struct HTMLDocument {
 
     private func supplement(_ supplement: PlacedSupplement, kind: String) -> String {
         let pinned = supplement.pinned == true
-        let name = supplement.section.map { "<span class=\"name\">\(Markup.html($0))</span>" }
+        let name = supplement.label.map { "<span class=\"name\">\(Markup.html($0))</span>" }
             ?? "<span class=\"name unnamed\">unnamed section</span>"
         let label = kind == "footer" ? "end of " + name : name
         let marker = pinned ? "<span class=\"pin\">pinned</span>" : ""

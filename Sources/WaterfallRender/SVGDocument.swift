@@ -59,7 +59,7 @@ struct SVGDocument {
     private func supplement(_ supplement: PlacedSupplement, kind: String) -> String {
         let pinned = supplement.pinned == true
         let frame = supplement.frame
-        let name = supplement.section ?? "unnamed section"
+        let name = supplement.label ?? "unnamed section"
         let label = kind == "footer" ? "end of " + name : name
         let fill = pinned ? "#1f2430" : (kind == "header" ? "#f8f9fb" : "#f6f7f9")
         let ink = pinned ? "#ffffff" : (kind == "header" ? "#1f2430" : "#6b7385")

@@ -186,6 +186,6 @@ import WaterfallTestSupport
         let html = try String(contentsOfFile: folder.path("demo.html"), encoding: .utf8)
         #expect(html.contains("data-waterfall") && html.contains("data-id=\"168337\""))
         #expect(result.standardOutput.contains("feed coco-val2017 at revision 1: 5000 inserted"))
-        #expect(result.standardOutput.contains("header                 2013-11-14"))
+        #expect(result.standardOutput.contains("header                 Thursday 14 November 2013"))
     }
 }

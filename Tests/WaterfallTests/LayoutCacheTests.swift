@@ -129,14 +129,14 @@ import WaterfallTestSupport
 
 /// Lays the catalog out from scratch (no cache) and answers pages and viewports by brute force.
 struct FreshLayouts {
-    let sections: [(name: String?, items: [(id: String, item: LayoutItem)])]
+    let sections: [(name: String?, title: String?, items: [(id: String, item: LayoutItem)])]
 
     init(catalog: TestCatalog) throws {
         sections = try catalog.service.database.read { tx in
             let feed = try tx.feed(named: "f")!
             let images = try tx.allImages(feedID: feed.id)
             return try tx.sections(feedID: feed.id).map { section in
-                (section.name, images.filter { $0.sectionID == section.id }.map {
+                (section.name, section.title, images.filter { $0.sectionID == section.id }.map {
                     ($0.externalID, LayoutItem(width: $0.width, height: $0.height, isFullSpan: $0.isFullSpan))
                 })
             }
@@ -191,10 +191,10 @@ struct FreshLayouts {
         for (index, owner) in owners(layout).enumerated() {
             let section = layout.sections[index]
             if let header = section.header, range.contains(owner.header) {
-                headers.append(PlacedSupplement(section: sections[index].name, frame: header, pinned: false))
+                headers.append(PlacedSupplement(section: sections[index].name, frame: header, pinned: false, title: sections[index].title))
             }
             if let footer = section.footer, range.contains(owner.footer) {
-                footers.append(PlacedSupplement(section: sections[index].name, frame: footer, pinned: nil))
+                footers.append(PlacedSupplement(section: sections[index].name, frame: footer, pinned: nil, title: sections[index].title))
             }
         }
         return (items, headers, footers)
@@ -215,13 +215,13 @@ struct FreshLayouts {
             if let pinOffset, let header = section.header {
                 if visible {
                     let pinned = layout.pinnedHeader(header, section.sectionEnd, y, pinOffset)
-                    headers.append(PlacedSupplement(section: name, frame: pinned.frame, pinned: pinned.isPinned))
+                    headers.append(PlacedSupplement(section: name, frame: pinned.frame, pinned: pinned.isPinned, title: sections[index].title))
                 }
             } else if let header = section.header, meets(header) {
-                headers.append(PlacedSupplement(section: name, frame: header, pinned: false))
+                headers.append(PlacedSupplement(section: name, frame: header, pinned: false, title: sections[index].title))
             }
             if let footer = section.footer, meets(footer) {
-                footers.append(PlacedSupplement(section: name, frame: footer, pinned: nil))
+                footers.append(PlacedSupplement(section: name, frame: footer, pinned: nil, title: sections[index].title))
             }
         }
         return (items, headers, footers)

@@ -50,6 +50,8 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
     let sections: [SectionRecord]
     /// Section names by id.
     let sectionNames: [Int64: String?]
+    /// Section titles by id.
+    let sectionTitles: [Int64: String?]
     let entry: LayoutCacheRecord?
     let end: LayoutEndRecord
     let stride: Int
@@ -65,6 +67,7 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
         self.engine = engine
         sections = try tx.sections(feedID: feed.id)
         sectionNames = sections.namesByID
+        sectionTitles = sections.titlesByID
         entry = try tx.cacheEntry(feedID: feed.id, configuration: key)
         stride = entry?.stride ?? defaultStride
         if let end = entry?.end, end.revision == feed.revision {

@@ -49,6 +49,19 @@ public struct PlacedSupplement: Hashable, Sendable, Encodable {
     public var frame: Frame
     /// Headers only: moved from its natural place by pinning.
     public var pinned: Bool?
+    /// The section's title from the feed, if it has one (not part of the JSON: tables and
+    /// renderers show it in the header instead of the id).
+    public var title: String?
+
+    public init(section: String?, frame: Frame, pinned: Bool?, title: String? = nil) {
+        self.section = section
+        self.frame = frame
+        self.pinned = pinned
+        self.title = title
+    }
+
+    /// What a person reads in the header or footer: the title, else the section's id.
+    public var label: String? { title ?? section }
 
     enum CodingKeys: String, FrameCodingKeys { case section, x, y, width, height, pinned }
 

@@ -72,7 +72,7 @@ extension WaterfallService {
             nextKey = batch[batch.count - 1].key + 1
             wanted = max(64, limit)
         }
-        let parts = assemble(sink.elements, rows: rows, firstIndex: from, names: cache.sectionNames)
+        let parts = assemble(sink.elements, rows: rows, firstIndex: from, names: cache.sectionNames, titles: cache.sectionTitles)
         let page = LayoutPage(
             feed: feed.name, revision: feed.revision, layout: name, contentHeight: cache.end.contentHeight,
             totalItems: cache.end.totalItems,
@@ -134,7 +134,7 @@ extension WaterfallService {
             if last.isTail { _ = runner.finish(into: &sink) }
             elements = sink.elements
         }
-        var parts = assemble(elements, rows: rows, firstIndex: from, names: cache.sectionNames)
+        var parts = assemble(elements, rows: rows, firstIndex: from, names: cache.sectionNames, titles: cache.sectionTitles)
         if let pinOffset, configuration.headerHeight > 0 {
             var visible: [Int64] = []
             for element in elements where !visible.contains(element.sectionID) { visible.append(element.sectionID) }
@@ -142,7 +142,8 @@ extension WaterfallService {
             parts.headers = visible.compactMap { id in
                 guard let extent = extents[id], let natural = cache.engine.headerFrame(sectionStartY: extent.startY) else { return nil }
                 let pinned = cache.engine.pinnedHeader(natural: natural, sectionEnd: extent.endY, viewportY: y, pinOffset: pinOffset)
-                return PlacedSupplement(section: cache.sectionNames[id] ?? nil, frame: pinned.frame, pinned: pinned.isPinned)
+                return PlacedSupplement(
+                    section: cache.sectionNames[id] ?? nil, frame: pinned.frame, pinned: pinned.isPinned, title: cache.sectionTitles[id] ?? nil)
             }
         }
         let answer = ViewportPage(
@@ -154,7 +155,7 @@ extension WaterfallService {
 
     /// Turns placed elements into the output's items, headers and footers.
     private func assemble(
-        _ elements: [PlacedElement], rows: [ImageRecord], firstIndex: Int, names: [Int64: String?]
+        _ elements: [PlacedElement], rows: [ImageRecord], firstIndex: Int, names: [Int64: String?], titles: [Int64: String?]
     ) -> (items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
         var items: [PlacedImage] = []
         var headers: [PlacedSupplement] = []
@@ -168,9 +169,9 @@ extension WaterfallService {
                     index: element.owner, id: row.externalID, section: section, frame: element.frame, url: row.url,
                     title: row.title, pixelWidth: Int(row.width), pixelHeight: Int(row.height)))
             case .header:
-                headers.append(PlacedSupplement(section: section, frame: element.frame, pinned: false))
+                headers.append(PlacedSupplement(section: section, frame: element.frame, pinned: false, title: titles[element.sectionID] ?? nil))
             case .footer:
-                footers.append(PlacedSupplement(section: section, frame: element.frame, pinned: nil))
+                footers.append(PlacedSupplement(section: section, frame: element.frame, pinned: nil, title: titles[element.sectionID] ?? nil))
             }
         }
         return (items, headers, footers)

@@ -159,7 +159,7 @@ struct ViewportRequest: FastLaneRequest {
 func printFrames(items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
     var table = Table("KIND", "INDEX", "ID", "SECTION", "X", "Y", "WIDTH", "HEIGHT", rightAligned: [1, 4, 5, 6, 7])
     for header in headers {
-        table.add(header.pinned == true ? "header (pinned)" : "header", "", "", cell(header.section),
+        table.add(header.pinned == true ? "header (pinned)" : "header", "", "", cell(header.label),
                   points(header.frame.x), points(header.frame.y), points(header.frame.width), points(header.frame.height))
     }
     for item in items {
@@ -167,7 +167,7 @@ func printFrames(items: [PlacedImage], headers: [PlacedSupplement], footers: [Pl
                   points(item.frame.x), points(item.frame.y), points(item.frame.width), points(item.frame.height))
     }
     for footer in footers {
-        table.add("footer", "", "", cell(footer.section),
+        table.add("footer", "", "", cell(footer.label),
                   points(footer.frame.x), points(footer.frame.y), points(footer.frame.width), points(footer.frame.height))
     }
     Terminal.print(table.rendered)
