@@ -127,7 +127,8 @@ extension CatalogTransaction {
 
     /// Inserts `count` images produced in order by `next` (non-generic, so that the per-row
     /// loop of a million-image import is compiled once, specialised, in this module).
-    public func insertImages(feedID: Int64, count: Int, _ next: () throws -> ImageRecord) throws {
+    /// `beforeIndexing` is called when the rows are in and dropped indexes are about to be rebuilt.
+    public func insertImages(feedID: Int64, count: Int, beforeIndexing: (() -> Void)? = nil, _ next: () throws -> ImageRecord) throws {
         var rebuiltIndexes: [String] = []
         if count >= 20_000, try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM image)")! {
             let indexes = try Row.fetchAll(db, sql: """
@@ -158,6 +159,7 @@ extension CatalogTransaction {
                 }
             }
         }
+        if !rebuiltIndexes.isEmpty { beforeIndexing?() }
         for sql in rebuiltIndexes {
             try db.execute(sql: sql)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import WaterfallStore
 import WaterfallSync
 
@@ -22,17 +23,22 @@ extension WaterfallService {
     /// The feed's name is the file's `feed` field, else `options.feedName`, else the file's
     /// name without its extension. The whole file is validated before anything is written, and
     /// everything is written in one transaction: a rejected file changes nothing.
-    /// - Parameter progress: called with the bytes read so far, every few megabytes.
+    /// - Parameter progress: told where a long import is: reading the file (every few
+    ///   megabytes), writing its rows (every 50,000), rebuilding indexes.
     /// - Throws: ``WaterfallError``: `invalidData` for a bad file, `fileUnreadable` for a
     ///   missing one, `usage` for contradicting options, `database` when writing fails.
     public func importFeed(
-        contentsOf path: String, options: ImportOptions, progress: (@Sendable (Int) -> Void)? = nil
+        contentsOf path: String, options: ImportOptions, progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) throws(WaterfallError) -> ChangeSummary {
         if options.resetOrder && options.mode == .append {
             throw WaterfallError.conflictingValues(.resetOrder, .appendMode)
         }
         var decoder = FeedDecoder()
-        decoder.progress = progress
+        if let progress {
+            var status = stat()
+            let total = path != "-" && stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : nil
+            decoder.progress = { bytes in progress(.reading(bytes: bytes, totalBytes: total)) }
+        }
         let document = try perform { try decoder.decode(contentsOf: path, format: FeedFormat(path: path)) }
         var fileName: String?
         if path != "-" {
@@ -44,12 +50,14 @@ extension WaterfallService {
         guard let name = document.feed ?? options.feedName ?? fileName else {
             throw WaterfallError.feedNameMissing
         }
-        return try importFeed(document, named: name, options: options)
+        return try importFeed(document, named: name, options: options, progress: progress)
     }
 
     /// Imports an already decoded feed under `name` (DESIGN section 4), in one transaction.
     /// Importing the same document twice changes nothing the second time.
-    public func importFeed(_ document: FeedDocument, named name: String, options: ImportOptions) throws(WaterfallError) -> ChangeSummary {
+    public func importFeed(
+        _ document: FeedDocument, named name: String, options: ImportOptions, progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) throws(WaterfallError) -> ChangeSummary {
         try Self.validateName(name, .feedName)
         if options.resetOrder && options.mode == .append {
             throw WaterfallError.conflictingValues(.resetOrder, .appendMode)
@@ -70,7 +78,7 @@ extension WaterfallService {
                     sections: try tx.sections(feedID: feed.id),
                     images: feed.imageCount == 0 ? [] : try tx.allImages(feedID: feed.id))
                 let plan = ImportPlanner.plan(catalog: catalog, document: document, mode: options.mode, resetOrder: options.resetOrder)
-                return try ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan)
+                return try ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
                     .apply(feedCreated: created)
             }
         }
@@ -85,6 +93,7 @@ struct ImportApplier {
     let catalog: CatalogSnapshot
     let document: FeedDocument
     let plan: ImportPlan
+    var progress: (@Sendable (ImportProgress) -> Void)?
 
     func apply(feedCreated: Bool) throws -> ChangeSummary {
         var summary = ChangeSummary(feed: feed.name, revision: feed.revision)
@@ -188,7 +197,12 @@ struct ImportApplier {
         }
         try tx.rekeyImages(feedID: feed.id, rekeys)
         var nextEntry = 0
-        try tx.insertImages(feedID: feed.id, count: summary.inserted) {
+        var written = 0
+        let total = summary.inserted
+        let progress = progress
+        try tx.insertImages(feedID: feed.id, count: total, beforeIndexing: progress.map { report in { report(.indexing) } }) {
+            if let progress, written % 50_000 == 0 { progress(.writing(rows: written, totalRows: total)) }
+            written += 1
             while case .existing = plan.entries[nextEntry].source { nextEntry += 1 }
             let entry = plan.entries[nextEntry]
             guard case .new(let documentIndex) = entry.source else { fatalError("unreachable") }
@@ -252,4 +266,14 @@ extension ImageRecord {
             && width == other.width && height == other.height && isFullSpan == other.isFullSpan
             && url.isExactly(other.url) && title.isExactly(other.title)
     }
+}
+
+/// Where a long import stands, for a progress line.
+public enum ImportProgress: Sendable, Equatable {
+    /// Reading and checking the file: bytes so far, of the file's size when it is a file.
+    case reading(bytes: Int, totalBytes: Int?)
+    /// Writing new images: rows so far of the rows to write.
+    case writing(rows: Int, totalRows: Int)
+    /// Rebuilding the image table's indexes after a first bulk import.
+    case indexing
 }

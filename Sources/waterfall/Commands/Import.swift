@@ -41,10 +41,25 @@ extension WaterfallCommand {
             printSummary(summary, json: output.json)
         }
 
-        private static func progressLine(for file: String) -> @Sendable (Int) -> Void {
-            let name = cell(file)
-            return { bytes in
-                Terminal.error("\rimporting \(name): \(bytes / 1_000_000) MB read…")
+        private static func progressLine(for file: String) -> @Sendable (ImportProgress) -> Void {
+            let name = cell(file == "-" ? "standard input" : String(file.split(separator: "/").last ?? Substring(file)))
+            return { stage in
+                Terminal.error("\r\u{1B}[Kimporting \(name): \(Self.describe(stage))")
+            }
+        }
+
+        /// The stage and how far along it is: "reading 42% (47 of 112 MB)…".
+        static func describe(_ stage: ImportProgress) -> String {
+            func percent(_ part: Int, _ whole: Int) -> Int { whole > 0 ? min(100, part * 100 / whole) : 100 }
+            switch stage {
+            case .reading(let bytes, let total?):
+                return "reading \(percent(bytes, total))% (\(bytes / 1_000_000) of \(total / 1_000_000) MB)…"
+            case .reading(let bytes, nil):
+                return "reading (\(bytes / 1_000_000) MB)…"
+            case .writing(let rows, let total):
+                return "writing \(percent(rows, total))% (\(rows) of \(total) images)…"
+            case .indexing:
+                return "indexing…"
             }
         }
     }
