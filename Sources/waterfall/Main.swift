@@ -15,9 +15,12 @@ enum Main {
                 var command = try WaterfallCommand.parseAsRoot()
                 try command.run()
             }
+            OpenDatabases.closeAll()
         } catch let failure as WaterfallError {
+            OpenDatabases.closeAll()
             Terminal.fail(failure.commandLineMessage, status: failure.exitStatus)
         } catch {
+            OpenDatabases.closeAll()
             let code = WaterfallCommand.exitCode(for: error)
             if code == .success || error is CleanExit {
                 WaterfallCommand.exit(withError: error)

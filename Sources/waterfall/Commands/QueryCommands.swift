@@ -76,7 +76,7 @@ struct PageRequest: FastLaneRequest {
     }
 
     func run() throws {
-        let result = try WaterfallService.open(path: DatabaseOptions.resolvedPath(database)).page(
+        let result = try OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).page(
             feed: feed, layout: try layout.source(), offset: slice.slice.range.offset, limit: slice.slice.range.limit)
         if json { return Terminal.printJSON(result) }
         printFrames(items: result.items, headers: result.headers, footers: result.footers)
@@ -122,7 +122,7 @@ struct ViewportRequest: FastLaneRequest {
     }
 
     func run() throws {
-        let result = try WaterfallService.open(path: DatabaseOptions.resolvedPath(database)).viewport(
+        let result = try OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).viewport(
             feed: feed, layout: try layout.source(), y: y, height: height,
             pinOffset: pinHeaders ? (pinOffset ?? 0) : nil)
         if json { return Terminal.printJSON(result) }

@@ -13,7 +13,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the service over the database.
     func open() throws(WaterfallError) -> WaterfallService {
-        try WaterfallService.open(path: resolvedPath)
+        try OpenDatabases.open(path: resolvedPath)
     }
 
     /// `path`, else `$WATERFALL_DB`, else ./waterfall.sqlite.
@@ -32,4 +32,22 @@ struct FeedOptions: ParsableArguments {
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print the stable machine format (JSON) instead of a table.")
     var json = false
+}
+
+/// The databases this process opened: closed explicitly when the command ends, and never
+/// deinitialised (see ``CatalogDatabase/close()``; the process exits right after).
+enum OpenDatabases {
+    nonisolated(unsafe) private static var services: [WaterfallService] = []
+
+    /// Opens the database at `path` and keeps it until ``closeAll()``.
+    static func open(path: String) throws(WaterfallError) -> WaterfallService {
+        let service = try WaterfallService.open(path: path)
+        services.append(service)
+        return service
+    }
+
+    /// Closes every database opened through ``open(path:)``; they stay referenced.
+    static func closeAll() {
+        for service in services { service.database.close() }
+    }
 }
