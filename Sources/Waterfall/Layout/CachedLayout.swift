@@ -121,17 +121,21 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
     /// Every chunk of the layout with the band it occupies, in index order: the chunks
     /// `[previous checkpoint, checkpoint)`, then the tail `[last checkpoint, end]`.
     func chunks(_ tx: CatalogTransaction) throws -> [(start: Int, end: Int, top: Double, bottom: Double, isTail: Bool)] {
-        var bands: [Int: (top: Double, bottom: Double)] = [:]
-        if let entry {
-            for band in try tx.checkpointBands(cacheID: entry.id) { bands[band.index] = (band.top, band.bottom) }
-        }
-        for checkpoint in update?.checkpoints ?? [] { bands[checkpoint.index] = (checkpoint.bandTop, checkpoint.bandBottom) }
+        // The stored checkpoints come in index order, and those this query computed follow
+        // them: they start after the greatest stored one.
+        let stored = try entry.map { try tx.checkpointBands(cacheID: $0.id) } ?? []
+        var result: [(start: Int, end: Int, top: Double, bottom: Double, isTail: Bool)] = []
+        result.reserveCapacity(stored.count + (update?.checkpoints.count ?? 0) + 1)
         var start = 0
-        var result = bands.keys.sorted().map { index in
-            defer { start = index }
-            return (start: start, end: index, top: bands[index]!.top, bottom: bands[index]!.bottom, isTail: false)
+        for band in stored where band.index > start {
+            result.append((start, band.index, band.top, band.bottom, false))
+            start = band.index
         }
-        result.append((result.last?.end ?? 0, end.totalItems, end.tailTop, end.tailBottom, true))
+        for checkpoint in update?.checkpoints ?? [] where checkpoint.index > start {
+            result.append((start, checkpoint.index, checkpoint.bandTop, checkpoint.bandBottom, false))
+            start = checkpoint.index
+        }
+        result.append((start, end.totalItems, end.tailTop, end.tailBottom, true))
         return result
     }
 
