@@ -49,10 +49,12 @@ public struct CatalogDatabase: Sendable {
         configuration.prepareDatabase { db in
             // Must precede the first table; ignored by SQLite for an existing file.
             if isNew { try db.execute(sql: "PRAGMA page_size = 8192") }
+            // Temporary storage stays SQLite's default (files, cached like any page): with
+            // `temp_store = MEMORY` the sorts that rebuild a first import's indexes held about
+            // 46 MB more at the import's peak, for no measurable speed.
             try db.execute(sql: """
                 PRAGMA synchronous = NORMAL;
                 PRAGMA cache_size = -65536;
-                PRAGMA temp_store = MEMORY;
                 PRAGMA mmap_size = 1073741824;
                 """)
         }
