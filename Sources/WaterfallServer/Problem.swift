@@ -81,30 +81,3 @@ extension WaterfallError.Parameter {
         }
     }
 }
-
-extension Double {
-    /// A number as a query parameter writes it (`12`, `-2.5`, `1e3`), or nil.
-    /// Decimal only: hexadecimal (`0x10`) is refused, `nan` and `inf` pass to the range checks.
-    static func strict(_ text: String) -> Double? {
-        guard !text.isEmpty, text.count <= 64, !text.lowercased().contains("x") else { return nil }
-        return Double(text)
-    }
-}
-
-extension Int {
-    /// A whole number as a query parameter writes it (`12`, `-3`), or nil.
-    static func strict(_ text: String) -> Int? {
-        Int(text)
-    }
-}
-
-extension Bool {
-    /// `true`/`false` (or `1`/`0`) as a query parameter writes it, or nil.
-    static func strict(_ text: String) -> Bool? {
-        switch text {
-        case "true", "1": true
-        case "false", "0": false
-        default: nil
-        }
-    }
-}

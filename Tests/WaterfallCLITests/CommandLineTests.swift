@@ -87,7 +87,7 @@ import WaterfallTestSupport
             (["--kind", "justified", "--width", "300", "--row-height", "100", "--columns", "3"], "--columns does not apply to a justified layout"),
             (["--kind", "justified", "--width", "300", "--row-height", "100", "--order", "left-to-right"], "--order does not apply to a justified layout"),
             (["--columns", "3", "--width", "300", "--row-height", "100"], "--row-height does not apply to a waterfall layout"),
-            (["--kind", "justified", "--width", "300"], "a justified layout needs --width and --row-height"),
+            (["--kind", "justified", "--width", "300"], "a justified layout needs --row-height (or --layout NAME for a saved one)."),
             (["--kind", "justified", "--width", "300", "--row-height", "100", "--last-row", "right"], "--last-row"),
             (["--kind", "justified", "--width", "300", "--row-height", "100", "--row-height-tolerance", "2"], "rowHeightTolerance must be a number from 0 to 1"),
             (["--kind", "rows", "--width", "300"], "--kind"),

@@ -1,5 +1,7 @@
+import Foundation
 import ArgumentParser
 import Testing
+import Waterfall
 import WaterfallTestSupport
 
 @testable import waterfall
@@ -132,4 +134,31 @@ func optionNames(of command: String) -> [String] {
     let help = WaterfallCommand.helpMessage(for: subcommand, columns: 10_000)
     let names = help.split(whereSeparator: { !$0.isLetter && $0 != "-" }).filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2)) }
     return Array(Set(names).subtracting(["help", "version"])).sorted()
+}
+
+/// The configuration flags are the configurations' own keys: one description (the types'
+/// `Codable`) says what each kind has, the command line only names and explains the flags.
+@Suite struct ConfigurationFlagTests {
+    /// The text options of `options`, by property name.
+    static func declared(_ options: some ParsableArguments) -> Set<String> {
+        Set(Mirror(reflecting: options).children.compactMap { child in
+            child.value is Option<String?> ? child.label.map { String($0.dropFirst()) } : nil
+        })
+    }
+
+    @Test func everyLayoutKeyIsAFlagAndEveryFlagAKey() throws {
+        let keys = LayoutKind.allCases.reduce(into: Set<String>()) { $0.formUnion(AnyLayoutConfiguration.keys(of: $1)) }
+        #expect(Self.declared(try ConfigurationOptions.parse([])) == keys)
+        // …and the fast lane knows each flag by the same name.
+        for key in keys {
+            let flag = ConfigurationFlags.flag(for: key)
+            #expect(ConfigurationFlags.keysByFlag[Substring(flag.dropFirst(2))] == key, "\(flag)")
+        }
+    }
+
+    @Test func everyCoverFlowKeyIsAFlag() throws {
+        let json = try JSONEncoder().encode(CoverFlowConfiguration(itemHeight: 1))
+        let keys = Set(try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any]).keys)
+        #expect(Self.declared(try CoverFlowOptions.parse([])) == keys)
+    }
 }

@@ -160,15 +160,13 @@ public struct JustifiedConfiguration: Hashable, Codable, Sendable {
     /// Decodes a configuration; `width` and `rowHeight` are required, every other field
     /// defaults, and the waterfall's `columns` and `order` are refused (DESIGN section 8).
     ///
-    /// - Throws: `DecodingError` when a required field is missing, a field has the wrong type,
-    ///   `lastRow` is not `left`, `center` or `justify`, or `columns` or `order` is present.
+    /// - Throws: ``ConfigurationKeyError`` when `columns` or `order` is present; `DecodingError`
+    ///   when a required field is missing, a field has the wrong type, or `lastRow` is not
+    ///   `left`, `center` or `justify`.
     public init(from decoder: any Decoder) throws {
         let refused = try decoder.container(keyedBy: RefusedKeys.self)
         for key in RefusedKeys.allCases where refused.contains(key) {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: refused,
-                debugDescription: "\(key.stringValue) does not apply to a justified layout: remove it "
-                    + "(rows hold as many images as fill the width).")
+            throw ConfigurationKeyError(key: key.stringValue, kind: .justified, owner: .waterfall)
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = JustifiedConfiguration(

@@ -100,8 +100,8 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
 
     /// Decodes `kind` (absent: `waterfall`), then that kind's configuration.
     ///
-    /// - Throws: `DecodingError` when `kind` is not a known kind, when a key of another kind is
-    ///   present, or as the kind's configuration throws.
+    /// - Throws: ``ConfigurationKeyError`` when a key of another kind is present;
+    ///   `DecodingError` when `kind` is not a known kind, or as the kind's configuration throws.
     public init(from decoder: any Decoder) throws {
         let kindContainer = try decoder.container(keyedBy: KindKey.self)
         let kind = try kindContainer.decodeIfPresent(LayoutKind.self, forKey: .kind) ?? .waterfall
@@ -110,10 +110,7 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
         let all = try decoder.container(keyedBy: AnyKey.self)
         for (other, keys) in others {
             for key in keys.sorted() where all.contains(AnyKey(stringValue: key)) {
-                throw DecodingError.dataCorruptedError(
-                    forKey: AnyKey(stringValue: key), in: all,
-                    debugDescription: "\(key) does not apply to a \(kind.rawValue) layout (it is a setting of kind "
-                        + "\(other.rawValue)): remove it, or give kind \(other.rawValue).")
+                throw ConfigurationKeyError(key: key, kind: kind, owner: other)
             }
         }
         switch kind {

@@ -1,4 +1,5 @@
 import Hummingbird
+import Waterfall
 
 /// The query parameters of one request, percent-decoded, each given at most once. A route
 /// reads the ones it takes; ``finish()`` then refuses any other, so that a misspelt parameter
@@ -52,11 +53,16 @@ struct RequestQuery {
         return value
     }
 
-    /// A configuration from parameters named like its JSON keys (see ``QueryDecoder``).
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let decoder = QueryDecoder(values)
+    /// A configuration from parameters named like its JSON keys (see ``FieldDecoder``).
+    /// - Throws: ``Problem`` 400 with the decoder's sentence.
+    mutating func decode<T: Decodable>(_ type: T.Type) throws(Problem) -> T {
+        let decoder = FieldDecoder(values)
         defer { used.formUnion(decoder.consumed) }
-        return try decoder.decode(type)
+        do {
+            return try decoder.decode(type)
+        } catch {
+            throw Problem.badRequest(error.message)
+        }
     }
 
     /// Refuses the parameters no one read.

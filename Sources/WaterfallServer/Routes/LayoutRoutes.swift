@@ -68,6 +68,8 @@ extension AnyLayoutConfiguration {
             }
         } catch let problem as Problem {
             throw problem
+        } catch let error as ConfigurationKeyError {
+            throw Problem(.unprocessableContent, "request body: \(error.sentence(naming: { $0 }))")
         } catch let DecodingError.keyNotFound(key, _) {
             throw Problem(.unprocessableContent, "request body: \(key.stringValue) is required.")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {

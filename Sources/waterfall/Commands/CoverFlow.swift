@@ -15,25 +15,23 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
-        @Option(parsing: .unconditional, help: "Height of every image in points.")
-        var itemHeight: Double
+        @OptionGroup(title: "Cover flow configuration") var cover: CoverFlowOptions
         @Option(parsing: .unconditional, help: "Width of the viewport (V) in points.")
         var viewportWidth: Double
         @Option(parsing: .unconditional, help: "Horizontal offset of the viewport in points (the proposed offset for snapping).")
         var x: Double
-        @Option(parsing: .unconditional, help: "Space between images in points (default 10).")
-        var spacing: Double = 10
-        @Option(help: ArgumentHelp("Insets: one value or top,left,bottom,right (default 10).", valueName: "t,l,b,r"))
-        var inset: String?
-        @Option(parsing: .unconditional, help: "How fast images shrink away from the centre (default 0.003).")
-        var factor: Double = 0.003
-        @Option(parsing: .unconditional, help: "Pixel grid: 1, 2 or 3 pixels per point (default 1).")
-        var scale: Int = 1
         @OptionGroup var output: OutputOptions
 
+        /// The configuration the flags describe (through its own `Codable`, as the HTTP API's
+        /// parameters are), validated.
         func configuration() throws -> CoverFlowConfiguration {
-            var configuration = CoverFlowConfiguration(itemHeight: itemHeight, spacing: spacing, factor: factor, scale: scale)
-            if let inset { configuration.sectionInset = try ConfigurationFlags.insets(inset, flag: "--inset") }
+            let configuration: CoverFlowConfiguration
+            do {
+                configuration = try FieldDecoder(flagValues(of: cover), naming: ConfigurationFlags.flag(for:))
+                    .decode(CoverFlowConfiguration.self)
+            } catch {
+                throw ValidationError(error.message)
+            }
             do throws(LayoutConfigurationError) {
                 try configuration.validate()
             } catch {
@@ -67,4 +65,19 @@ extension WaterfallCommand {
 
 private func format4(_ value: Double) -> String {
     "\((value * 10_000).rounded() / 10_000)"
+}
+
+/// The cover flow's configuration flags, each named like its JSON key and taken as text (see
+/// ``ConfigurationOptions``).
+struct CoverFlowOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: ArgumentHelp("Height of every image in points.", valueName: "points"))
+    var itemHeight: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Space between images in points (default 10).", valueName: "points"))
+    var spacing: String?
+    @Option(name: .customLong("inset"), parsing: .unconditional, help: ArgumentHelp("Insets: one value or top,left,bottom,right (default 10).", valueName: "t,l,b,r"))
+    var sectionInset: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("How fast images shrink away from the centre (default 0.003).", valueName: "factor"))
+    var factor: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pixel grid: 1, 2 or 3 pixels per point (default 1).", valueName: "1|2|3"))
+    var scale: String?
 }

@@ -3,69 +3,70 @@ import Foundation
 import Waterfall
 
 extension PlacementOrder: ExpressibleByArgument {}
-extension LayoutKind: ExpressibleByArgument {}
-extension LastRowStyle: ExpressibleByArgument {}
 
 /// The configuration flags of DESIGN sections 6 and 8, for every kind of layout.
+///
+/// Each property is named like the configuration's JSON key it sets, and takes its value as
+/// text: the configuration's own `Codable` conformance (through ``FieldDecoder``) says which
+/// fields a kind has, which are required, what they default to and how they parse, exactly as
+/// for the HTTP API's query parameters. What is written here is only each flag's help. Every
+/// flag takes the next argument as its value even if it starts with a dash (`--width -1` is a
+/// width, refused with a sentence, not a missing value).
 struct ConfigurationOptions: ParsableArguments {
-    @Option(help: "Kind of layout: waterfall (columns) or justified (rows) (default waterfall).")
-    var kind: LayoutKind?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Kind of layout: waterfall (columns) or justified (rows) (default waterfall).", valueName: "kind"))
+    var kind: String?
 
-    @Option(parsing: .unconditional, help: "Number of columns, 1 to 64 (waterfall).")
-    var columns: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Number of columns, 1 to 64 (waterfall).", valueName: "n"))
+    var columns: String?
 
-    @Option(parsing: .unconditional, help: "Width of the layout in points.")
-    var width: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Width of the layout in points.", valueName: "points"))
+    var width: String?
 
-    @Option(parsing: .unconditional, help: "Height a row aims at in points (justified).")
-    var rowHeight: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Height a row aims at in points (justified).", valueName: "points"))
+    var rowHeight: String?
 
-    @Option(parsing: .unconditional, help: "How far a row's height may stray from --row-height, 0 to 1 (justified; default 0.25).")
-    var rowHeightTolerance: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("How far a row's height may stray from --row-height, 0 to 1 (justified; default 0.25).", valueName: "fraction"))
+    var rowHeightTolerance: String?
 
-    @Option(help: "A section's last row: left, center or justify (justified; default left).")
-    var lastRow: LastRowStyle?
+    @Option(parsing: .unconditional, help: ArgumentHelp("A section's last row: left, center or justify (justified; default left).", valueName: "style"))
+    var lastRow: String?
 
-    @Option(parsing: .unconditional, help: "Space between columns, or between the images of a row, in points (default 10).")
-    var columnSpacing: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Space between columns, or between the images of a row, in points (default 10).", valueName: "points"))
+    var columnSpacing: String?
 
-    @Option(parsing: .unconditional, help: "Space between images of a column, or between rows, in points (default 10).")
-    var rowSpacing: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Space between images of a column, or between rows, in points (default 10).", valueName: "points"))
+    var rowSpacing: String?
 
-    @Option(help: ArgumentHelp("Section insets: one value for all four sides, or top,left,bottom,right (default 10).", valueName: "t,l,b,r"))
-    var inset: String?
+    @Option(name: .customLong("inset"), parsing: .unconditional, help: ArgumentHelp("Section insets: one value for all four sides, or top,left,bottom,right (default 10).", valueName: "t,l,b,r"))
+    var sectionInset: String?
 
-    @Option(parsing: .unconditional, help: "Height of each section's header in points; 0 means no header (default 0).")
-    var headerHeight: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Height of each section's header in points; 0 means no header (default 0).", valueName: "points"))
+    var headerHeight: String?
 
-    @Option(parsing: .unconditional, help: "Height of each section's footer in points; 0 means no footer (default 0).")
-    var footerHeight: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Height of each section's footer in points; 0 means no footer (default 0).", valueName: "points"))
+    var footerHeight: String?
 
-    @Option(help: ArgumentHelp("Insets around each header (default 0).", valueName: "t,l,b,r"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Insets around each header (default 0).", valueName: "t,l,b,r"))
     var headerInset: String?
 
-    @Option(help: ArgumentHelp("Insets around each footer (default 0).", valueName: "t,l,b,r"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Insets around each footer (default 0).", valueName: "t,l,b,r"))
     var footerInset: String?
 
-    @Option(parsing: .unconditional, help: "Height of the caption strip under every image in points (default 0).")
-    var captionHeight: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Height of the caption strip under every image in points (default 0).", valueName: "points"))
+    var captionHeight: String?
 
-    @Option(name: .customLong("min-content-height"), parsing: .unconditional, help: "Smallest content height in points (default 0).")
-    var minimumContentHeight: Double?
+    @Option(name: .customLong("min-content-height"), parsing: .unconditional, help: ArgumentHelp("Smallest content height in points (default 0).", valueName: "points"))
+    var minimumContentHeight: String?
 
-    @Option(help: "Placement order: shortest, left-to-right or right-to-left (waterfall; default shortest).")
-    var order: PlacementOrder?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Placement order: shortest, left-to-right or right-to-left (waterfall; default shortest).", valueName: "order"))
+    var order: String?
 
-    @Option(parsing: .unconditional, help: "Pixel grid: 1, 2 or 3 pixels per point (default 1).")
-    var scale: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pixel grid: 1, 2 or 3 pixels per point (default 1).", valueName: "1|2|3"))
+    var scale: String?
 
-    /// The flags' values.
+    /// The flags' values by JSON key.
     var flags: ConfigurationFlags {
-        ConfigurationFlags(
-            kind: kind, columns: columns, width: width, rowHeight: rowHeight, rowHeightTolerance: rowHeightTolerance,
-            lastRow: lastRow, columnSpacing: columnSpacing, rowSpacing: rowSpacing, inset: inset,
-            headerHeight: headerHeight, footerHeight: footerHeight, headerInset: headerInset, footerInset: footerInset,
-            captionHeight: captionHeight, minimumContentHeight: minimumContentHeight, order: order, scale: scale)
+        ConfigurationFlags(values: flagValues(of: self))
     }
 
     /// The configuration the flags describe, validated.
@@ -74,74 +75,62 @@ struct ConfigurationOptions: ParsableArguments {
     }
 }
 
-/// The values of the configuration flags, and what they mean.
+/// The values given to the text options of `options`, by property name (read through
+/// reflection: each such property is a flag named after the configuration key it sets).
+func flagValues(of options: some ParsableArguments) -> [String: String] {
+    var values: [String: String] = [:]
+    for child in Mirror(reflecting: options).children {
+        guard let label = child.label, let option = child.value as? Option<String?>, let value = option.wrappedValue else { continue }
+        values[label.hasPrefix("_") ? String(label.dropFirst()) : label] = value
+    }
+    return values
+}
+
+/// The values of the configuration flags, by the configuration's JSON keys, and what they mean.
 struct ConfigurationFlags: Equatable {
-    var kind: LayoutKind?
-    var columns: Int?
-    var width: Double?
-    var rowHeight: Double?
-    var rowHeightTolerance: Double?
-    var lastRow: LastRowStyle?
-    var columnSpacing: Double?
-    var rowSpacing: Double?
-    var inset: String?
-    var headerHeight: Double?
-    var footerHeight: Double?
-    var headerInset: String?
-    var footerInset: String?
-    var captionHeight: Double?
-    var minimumContentHeight: Double?
-    var order: PlacementOrder?
-    var scale: Int?
+    var values: [String: String] = [:]
 
     /// Whether any configuration flag was given.
     var isGiven: Bool {
-        self != ConfigurationFlags()
+        !values.isEmpty
     }
+
+    /// The flag of a configuration key: the key in kebab case (`rowHeight` → `--row-height`),
+    /// but `--inset` and `--min-content-height` (DESIGN section 6's names).
+    static func flag(for key: String) -> String {
+        switch key {
+        case "sectionInset": return "--inset"
+        case "minimumContentHeight": return "--min-content-height"
+        default:
+            var flag = "--"
+            for character in key {
+                if character.isUppercase { flag += "-" + character.lowercased() } else { flag.append(character) }
+            }
+            return flag
+        }
+    }
+
+    /// The configuration key of every flag (without its dashes), for every kind.
+    static let keysByFlag: [Substring: String] = {
+        var keys: [Substring: String] = [:]
+        for kind in LayoutKind.allCases {
+            for key in AnyLayoutConfiguration.keys(of: kind) { keys[Substring(flag(for: key).dropFirst(2))] = key }
+        }
+        return keys
+    }()
 
     /// The configuration the flags describe, validated: a waterfall unless `--kind` says
     /// otherwise. A flag of another kind is refused with a sentence, never ignored.
     func configuration() throws -> AnyLayoutConfiguration {
-        let kind = kind ?? .waterfall
         let configuration: AnyLayoutConfiguration
-        switch kind {
-        case .waterfall:
-            try refuse(["--row-height": rowHeight, "--row-height-tolerance": rowHeightTolerance, "--last-row": lastRow], for: kind)
-            guard let columns, let width else {
-                throw ValidationError("a layout needs --columns and --width (or --layout NAME for a saved one).")
+        do {
+            configuration = try FieldDecoder(values, naming: Self.flag(for:)).decode(AnyLayoutConfiguration.self)
+        } catch {
+            if let missing = error.missingField {
+                let kind = values["kind"].map { "a \($0) layout" } ?? "a layout"
+                throw ValidationError("\(kind) needs \(Self.flag(for: missing)) (or --layout NAME for a saved one).")
             }
-            var waterfall = LayoutConfiguration(columns: columns, width: width)
-            if let columnSpacing { waterfall.columnSpacing = columnSpacing }
-            if let rowSpacing { waterfall.rowSpacing = rowSpacing }
-            if let inset { waterfall.sectionInset = try Self.insets(inset, flag: "--inset") }
-            if let headerHeight { waterfall.headerHeight = headerHeight }
-            if let footerHeight { waterfall.footerHeight = footerHeight }
-            if let headerInset { waterfall.headerInset = try Self.insets(headerInset, flag: "--header-inset") }
-            if let footerInset { waterfall.footerInset = try Self.insets(footerInset, flag: "--footer-inset") }
-            if let captionHeight { waterfall.captionHeight = captionHeight }
-            if let minimumContentHeight { waterfall.minimumContentHeight = minimumContentHeight }
-            if let order { waterfall.order = order }
-            if let scale { waterfall.scale = scale }
-            configuration = .waterfall(waterfall)
-        case .justified:
-            try refuse(["--columns": columns, "--order": order], for: kind)
-            guard let width, let rowHeight else {
-                throw ValidationError("a justified layout needs --width and --row-height (or --layout NAME for a saved one).")
-            }
-            var justified = JustifiedConfiguration(width: width, rowHeight: rowHeight)
-            if let rowHeightTolerance { justified.rowHeightTolerance = rowHeightTolerance }
-            if let lastRow { justified.lastRow = lastRow }
-            if let columnSpacing { justified.columnSpacing = columnSpacing }
-            if let rowSpacing { justified.rowSpacing = rowSpacing }
-            if let inset { justified.sectionInset = try Self.insets(inset, flag: "--inset") }
-            if let headerHeight { justified.headerHeight = headerHeight }
-            if let footerHeight { justified.footerHeight = footerHeight }
-            if let headerInset { justified.headerInset = try Self.insets(headerInset, flag: "--header-inset") }
-            if let footerInset { justified.footerInset = try Self.insets(footerInset, flag: "--footer-inset") }
-            if let captionHeight { justified.captionHeight = captionHeight }
-            if let minimumContentHeight { justified.minimumContentHeight = minimumContentHeight }
-            if let scale { justified.scale = scale }
-            configuration = .justified(justified)
+            throw ValidationError(error.message)
         }
         do throws(LayoutConfigurationError) {
             try configuration.validate()
@@ -150,63 +139,17 @@ struct ConfigurationFlags: Equatable {
         }
         return configuration
     }
-
-    /// Refuses the flags among `flags` that were given, as not applying to `kind`.
-    private func refuse(_ flags: KeyValuePairs<String, Any?>, for kind: LayoutKind) throws {
-        for (flag, value) in flags where value != nil {
-            let other = kind == .waterfall ? "--kind justified" : "--kind waterfall (the default)"
-            throw ValidationError("\(flag) does not apply to a \(kind.rawValue) layout: remove it, or give \(other).")
-        }
-    }
-
-    /// Parses `A` or `T,L,B,R` into insets.
-    static func insets(_ text: String, flag: String) throws -> EdgeInsets {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
-            Double($0.trimmingCharacters(in: .whitespaces))
-        }
-        switch (parts.count, parts.allSatisfy { $0 != nil }) {
-        case (1, true): return EdgeInsets(all: parts[0]!)
-        case (4, true): return EdgeInsets(top: parts[0]!, left: parts[1]!, bottom: parts[2]!, right: parts[3]!)
-        default:
-            throw ValidationError("\(flag) takes one number or four comma-separated numbers (top,left,bottom,right), got \"\(text)\".")
-        }
-    }
 }
 
 extension ConfigurationFlags: FastLaneFields {
     static func kind(of name: Substring) -> FastLaneOptionKind? {
-        switch name {
-        case "columns", "width", "row-height", "row-height-tolerance", "column-spacing", "row-spacing", "header-height",
-             "footer-height", "caption-height", "min-content-height", "scale":
-            .value(unconditional: true)
-        case "kind", "last-row", "inset", "header-inset", "footer-inset", "order":
-            .value(unconditional: false)
-        default:
-            nil
-        }
+        keysByFlag[name] == nil ? nil : .value(unconditional: true)
     }
 
     mutating func set(_ name: Substring, _ value: String?) -> Bool {
-        switch name {
-        case "kind": assign(value, to: &kind)
-        case "columns": assign(value, to: &columns)
-        case "width": assign(value, to: &width)
-        case "row-height": assign(value, to: &rowHeight)
-        case "row-height-tolerance": assign(value, to: &rowHeightTolerance)
-        case "last-row": assign(value, to: &lastRow)
-        case "column-spacing": assign(value, to: &columnSpacing)
-        case "row-spacing": assign(value, to: &rowSpacing)
-        case "inset": assign(value, to: &inset)
-        case "header-height": assign(value, to: &headerHeight)
-        case "footer-height": assign(value, to: &footerHeight)
-        case "header-inset": assign(value, to: &headerInset)
-        case "footer-inset": assign(value, to: &footerInset)
-        case "caption-height": assign(value, to: &captionHeight)
-        case "min-content-height": assign(value, to: &minimumContentHeight)
-        case "order": assign(value, to: &order)
-        case "scale": assign(value, to: &scale)
-        default: false
-        }
+        guard let key = Self.keysByFlag[name], let value else { return false }
+        values[key] = value
+        return true
     }
 }
 
