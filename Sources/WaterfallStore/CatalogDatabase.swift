@@ -8,6 +8,9 @@ import GRDB
 /// transaction each, so that `kill -9` at any moment leaves the file at the state before or
 /// after it. Tests open it ``inMemory()``.
 public struct CatalogDatabase: Sendable {
+    /// SQLite's page cache per connection, in KiB (64 MiB).
+    static let pageCacheKiB = 65_536
+
     /// SQLite's `application_id` of Waterfall databases: 'WTFL' (0x5754464C).
     public static let applicationID: Int32 = 0x5754_464C
     /// How long a write waits for another process's write to finish before failing.
@@ -54,7 +57,7 @@ public struct CatalogDatabase: Sendable {
             // 46 MB more at the import's peak, for no measurable speed.
             try db.execute(sql: """
                 PRAGMA synchronous = NORMAL;
-                PRAGMA cache_size = -65536;
+                PRAGMA cache_size = -\(CatalogDatabase.pageCacheKiB);
                 PRAGMA mmap_size = 1073741824;
                 """)
         }

