@@ -77,9 +77,19 @@ struct JustifiedConfigurationTests {
         #expect(try JSONDecoder().decode(JustifiedConfiguration.self, from: encoded) == decoded)
     }
 
-    @Test("JSON: columns and order are refused, and so is an unknown lastRow", arguments: [
-        #"{"width": 420, "rowHeight": 100, "columns": 3}"#,
-        #"{"width": 420, "rowHeight": 100, "order": "shortest"}"#,
+    @Test("JSON: columns and order are refused as the waterfall's, with a sentence", arguments: [
+        (#"{"width": 420, "rowHeight": 100, "columns": 3}"#, "columns"),
+        (#"{"width": 420, "rowHeight": 100, "order": "shortest"}"#, "order"),
+    ])
+    func waterfallKeysRefused(json: String, key: String) {
+        #expect(throws: ConfigurationKeyError(key: key, kind: .justified, owner: .waterfall)) {
+            try JSONDecoder().decode(JustifiedConfiguration.self, from: Data(json.utf8))
+        }
+        #expect(ConfigurationKeyError(key: key, kind: .justified, owner: .waterfall).sentence { "--" + $0 }
+            == "--\(key) does not apply to a justified layout: remove it, or give --kind waterfall.")
+    }
+
+    @Test("JSON: an unknown lastRow and a missing rowHeight are refused", arguments: [
         #"{"width": 420, "rowHeight": 100, "lastRow": "right"}"#,
         #"{"width": 420}"#,
     ])
