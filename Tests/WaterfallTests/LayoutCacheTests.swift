@@ -121,6 +121,18 @@ import WaterfallTestSupport
         }
     }
 
+    @Test func coverFlowsOfEveryFactorShareOneCache() throws {
+        let catalog = try TestCatalog(stride: 4)
+        try catalog.importFeed((0..<30).map { "i\($0):\(100 + 7 * $0)x100" })
+        for factor in [0.001, 0.003, 0.01] {
+            _ = try catalog.service.coverFlow(
+                feed: "f", configuration: CoverFlowConfiguration(itemHeight: 80, factor: factor), x: 500, viewportWidth: 300)
+        }
+        let caches = try catalog.service.stats().layouts.filter { $0.kind == "coverflow" }
+        #expect(caches.count == 1)
+        #expect(caches.first?.complete == true)
+    }
+
     static let coverFlows: [CoverFlowConfiguration] = [
         CoverFlowConfiguration(itemHeight: 120),
         CoverFlowConfiguration(itemHeight: 33, spacing: 0, sectionInset: .zero, factor: 0.01, scale: 3),

@@ -119,11 +119,14 @@ private struct CoverFlowSink: LayoutSink {
 
 extension CoverFlowConfiguration {
     /// The key of the cover flow's layout cache: its JSON with `"kind":"coverflow"`, keys
-    /// sorted (never equal to a page layout's canonical JSON).
+    /// sorted (never equal to a page layout's canonical JSON), and `factor` set to 0: frames do
+    /// not depend on how fast covers shrink, so every factor shares one cache.
     var cacheKey: String {
+        var positions = self
+        positions.factor = 0
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let json = (try? encoder.encode(positions)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return Self.cacheKeyPrefix + json.dropFirst()
     }
 

@@ -69,7 +69,12 @@ extension WaterfallService {
             }
             // A justified row still open holds frames of the page: read on to its end.
             if sink.itemCount >= expected { break }
-            nextKey = batch[batch.count - 1].key + 1
+            let lastKey = batch[batch.count - 1].key
+            guard lastKey < Int64.max else {
+                _ = runner.finish(into: &sink)
+                break
+            }
+            nextKey = lastKey + 1
             wanted = max(64, limit)
         }
         let parts = assemble(sink.elements, rows: rows, firstIndex: from, names: cache.sectionNames, titles: cache.sectionTitles)
