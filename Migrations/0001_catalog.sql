@@ -88,9 +88,11 @@ CREATE TABLE layout_cache (
 ) STRICT;
 
 -- A checkpoint: the resumable layout state just before the image at catalog index `idx`
--- (a positive multiple of the stride), that image's order key, the section open in the state,
--- and the vertical band that the chunk of images [idx - stride, idx) and its headers and
--- footers occupy. A change at order key K deletes the checkpoints with sort_key >= K.
+-- (a positive multiple of the stride for a waterfall; the first row start at least a stride
+-- after the previous checkpoint for justified rows), that image's order key, the section open
+-- in the state, and the band that the chunk of images from the previous checkpoint to `idx`
+-- and its headers and footers occupy (horizontal for a cover flow). A change at order key K
+-- deletes the checkpoints with sort_key >= K.
 CREATE TABLE layout_checkpoint (
     cache_id    INTEGER NOT NULL REFERENCES layout_cache(id) ON DELETE CASCADE,
     idx         INTEGER NOT NULL CHECK (idx > 0),

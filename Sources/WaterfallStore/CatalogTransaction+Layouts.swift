@@ -56,7 +56,29 @@ extension CatalogTransaction {
         if let entry = try cacheEntry(feedID: feedID, configuration: configuration) { return entry }
         try db.execute(sql: "INSERT INTO layout_cache (feed_id, configuration, stride) VALUES (?, ?, ?)",
                        arguments: [feedID, configuration, stride])
-        return LayoutCacheRecord(id: db.lastInsertedRowID, configuration: configuration, stride: stride, end: nil)
+        let id = db.lastInsertedRowID
+        try evictUnnamedCacheEntries(feedID: feedID, keeping: id)
+        return LayoutCacheRecord(id: id, configuration: configuration, stride: stride, end: nil)
+    }
+
+    /// How many cache entries of inline configurations (and cover flows) a feed keeps.
+    public static let maximumUnnamedCacheEntries = 8
+
+    /// Deletes a feed's cache entries that no named layout uses, beyond the
+    /// ``maximumUnnamedCacheEntries`` most recently useful: `keeping` (just made), then those up
+    /// to date, then by the revision they were last brought to, then the newest. Every inline
+    /// configuration gets an entry (a gallery's "fit the window" makes one per window width),
+    /// and every write invalidates every entry of its feed, so without a bound both the file
+    /// and the cost of a move would grow with each configuration ever asked for.
+    func evictUnnamedCacheEntries(feedID: Int64, keeping id: Int64) throws {
+        try db.execute(sql: """
+            DELETE FROM layout_cache WHERE id IN (
+                SELECT c.id FROM layout_cache c JOIN feed f ON f.id = c.feed_id
+                WHERE c.feed_id = ?
+                  AND NOT EXISTS (SELECT 1 FROM layout l WHERE l.feed_id = c.feed_id AND l.configuration = c.configuration)
+                ORDER BY c.id = ? DESC, c.end_revision IS f.revision DESC, c.end_revision DESC, c.id DESC
+                LIMIT -1 OFFSET ?)
+            """, arguments: [feedID, id, Self.maximumUnnamedCacheEntries])
     }
 
     /// The checkpoint with the greatest index not above `index`, or `nil`.

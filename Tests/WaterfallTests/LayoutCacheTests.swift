@@ -121,6 +121,25 @@ import WaterfallTestSupport
         }
     }
 
+    @Test func aFeedKeepsAFewInlineCachesBesideItsNamedLayouts() throws {
+        let catalog = try TestCatalog(stride: 4)
+        try catalog.importFeed((0..<30).map { "i\($0):\(100 + 7 * $0)x100" })
+        let named = AnyLayoutConfiguration.waterfall(LayoutConfiguration(columns: 2, width: 300))
+        try catalog.service.addLayout(feed: "f", name: "phone", configuration: named)
+        _ = try catalog.service.page(feed: "f", layout: .named("phone"), offset: 0, limit: 5)
+        // A window resized through twenty widths: one inline configuration each.
+        for width in 0..<20 {
+            let inline = AnyLayoutConfiguration.waterfall(LayoutConfiguration(columns: 3, width: Double(400 + width)))
+            _ = try catalog.service.page(feed: "f", layout: .inline(inline), offset: 0, limit: 5)
+        }
+        let caches = try catalog.service.stats().layouts
+        #expect(caches.filter { $0.layouts.isEmpty }.count == CatalogTransaction.maximumUnnamedCacheEntries)
+        #expect(caches.contains { $0.layouts == ["phone"] && $0.complete })
+        // The newest inline configurations are the ones kept.
+        #expect(caches.contains { $0.configuration?.width == 419 })
+        #expect(!caches.contains { $0.configuration?.width == 400 })
+    }
+
     @Test func coverFlowsOfEveryFactorShareOneCache() throws {
         let catalog = try TestCatalog(stride: 4)
         try catalog.importFeed((0..<30).map { "i\($0):\(100 + 7 * $0)x100" })
