@@ -13,7 +13,8 @@ extension PlacementOrder: ExpressibleByArgument {}
 /// flag takes the next argument as its value even if it starts with a dash (`--width -1` is a
 /// width, refused with a sentence, not a missing value).
 struct ConfigurationOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Kind of layout: waterfall (columns) or justified (rows) (default waterfall).", valueName: "kind"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Kind of layout: waterfall (columns) or justified (rows) (default waterfall).", valueName: "kind"),
+            completion: .list(LayoutKind.allCases.map(\.rawValue)))
     var kind: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Number of columns, 1 to 64 (waterfall).", valueName: "n"))
@@ -28,7 +29,8 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("How far a row's height may stray from --row-height, 0 to 1 (justified; default 0.25).", valueName: "fraction"))
     var rowHeightTolerance: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("A section's last row: left, center or justify (justified; default left).", valueName: "style"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A section's last row: left, center or justify (justified; default left).", valueName: "style"),
+            completion: .list(LastRowStyle.allCases.map(\.rawValue)))
     var lastRow: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Space between columns, or between the images of a row, in points (default 10).", valueName: "points"))
@@ -58,7 +60,8 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(name: .customLong("min-content-height"), parsing: .unconditional, help: ArgumentHelp("Smallest content height in points (default 0).", valueName: "points"))
     var minimumContentHeight: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Placement order: shortest, left-to-right or right-to-left (waterfall; default shortest).", valueName: "order"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Placement order: shortest, left-to-right or right-to-left (waterfall; default shortest).", valueName: "order"),
+            completion: .list(PlacementOrder.allCases.map(\.rawValue)))
     var order: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Pixel grid: 1, 2 or 3 pixels per point (default 1).", valueName: "1|2|3"))
