@@ -36,14 +36,24 @@ extension AnyLayoutConfiguration {
         return try JSONDecoder().decode(AnyLayoutConfiguration.self, from: Data(text.utf8))
     }
 
-    /// Opens the layout engine of the configuration's kind.
-    /// - Throws: ``LayoutConfigurationError`` for the first value out of bounds.
-    func makeEngine() throws(LayoutConfigurationError) -> any StreamingLayoutKind {
+    /// Runs `work` with the layout engine of the configuration's kind: the one place that
+    /// turns a kind into its engine. `work` gets the concrete engine, so the generic code it
+    /// runs (the cache, the runner, a scan of a million images) is specialised for each kind
+    /// rather than going through an existential's witness tables for every image.
+    /// - Throws: ``LayoutConfigurationError`` for the first value out of bounds, or what
+    ///   `work` throws.
+    func withEngine<Work: EngineWork>(_ work: Work) throws -> Work.Output {
         switch self {
-        case .waterfall(let configuration): try WaterfallLayout(configuration)
-        case .justified(let configuration): try JustifiedLayout(configuration)
+        case .waterfall(let configuration): try work.run(WaterfallLayout(configuration))
+        case .justified(let configuration): try work.run(JustifiedLayout(configuration))
         }
     }
+}
+
+/// Something done with a layout engine of any kind (see ``AnyLayoutConfiguration/withEngine(_:)``).
+protocol EngineWork {
+    associatedtype Output
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> Output
 }
 
 extension LayoutConfiguration {

@@ -94,8 +94,8 @@ extension WaterfallService {
             try database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                let engine = try configuration.makeEngine()
-                let update = try cacheUpdate(engine: engine, key: configuration.canonicalJSON, feed: feed, tx)
+                let update = try configuration.withEngine(
+                    CacheCompletion(key: configuration.canonicalJSON, feed: feed, stride: stride, tx: tx))
                 return (update, feed.name, name, configuration)
             }
         }
@@ -115,9 +115,17 @@ extension WaterfallService {
             ?? LayoutCoverage(feed: feedName, layouts: name.map { [$0] } ?? [], kind: configuration.kind.rawValue, configuration: configuration,
                               checkpoints: 0, expectedCheckpoints: 0, complete: false)
     }
+}
 
-    /// What completing the cache of `engine`'s layout would store (`nil`: it is complete).
-    private func cacheUpdate(engine: some StreamingLayoutKind, key: String, feed: FeedRecord, _ tx: CatalogTransaction) throws -> CacheUpdate? {
+/// What completing the cache of a layout would store (`nil`: it is complete), with the engine
+/// of the layout's kind.
+private struct CacheCompletion: EngineWork {
+    let key: String
+    let feed: FeedRecord
+    let stride: Int
+    let tx: CatalogTransaction
+
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> CacheUpdate? {
         try CachedLayout(tx: tx, feed: feed, name: nil, engine: engine, key: key, stride: stride).update
     }
 }

@@ -22,7 +22,8 @@ extension WaterfallService {
     /// Images `offset ..< offset + limit` of a feed with their frames, the headers of the
     /// sections whose first image is in the page and the footers of those whose last image is
     /// (DESIGN section 2). Reads one checkpoint and at most `stride + limit + 1` image rows when
-    /// the cache is warm; otherwise completes the cache first (and stores it).
+    /// the cache is warm (for justified rows, also the rest of the last image's row);
+    /// otherwise completes the cache first (and stores it).
     /// - Throws: ``WaterfallError``: `usage` for a bad slice or configuration, `invalidData` for
     ///   an unknown feed or layout.
     public func page(feed: String?, layout: LayoutSource, offset: Int, limit: Int) throws(WaterfallError) -> LayoutPage {
@@ -31,10 +32,8 @@ extension WaterfallService {
             try database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                let engine = try configuration.makeEngine()
-                return try pageOfKind(
-                    engine: engine, configuration: configuration, name: name, feed: feed,
-                    offset: offset, limit: limit, tx)
+                return try configuration.withEngine(PageWork(
+                    service: self, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx: tx))
             }
         }
         save(update)
@@ -44,7 +43,7 @@ extension WaterfallService {
     /// ``page(feed:layout:offset:limit:)`` for one kind of layout: reads from the checkpoint
     /// before `offset` until every image of the page has its frame (the end of the row of its
     /// last image, DESIGN section 8) and one image more (which closes the section of the last).
-    private func pageOfKind(
+    fileprivate func pageOfKind(
         engine: some StreamingLayoutKind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
         offset: Int, limit: Int, _ tx: CatalogTransaction
     ) throws -> (LayoutPage, CacheUpdate?) {
@@ -106,10 +105,9 @@ extension WaterfallService {
             try database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                let engine = try configuration.makeEngine()
-                return try viewportOfKind(
-                    engine: engine, configuration: configuration, name: name, feed: feed,
-                    y: y, height: height, pinOffset: pinOffset, tx)
+                return try configuration.withEngine(ViewportWork(
+                    service: self, configuration: configuration, name: name, feed: feed, y: y, height: height,
+                    pinOffset: pinOffset, tx: tx))
             }
         }
         save(update)
@@ -119,7 +117,7 @@ extension WaterfallService {
     /// ``viewport(feed:layout:y:height:pinOffset:)`` for one kind of layout: lays out the
     /// chunks whose bands meet the band, from the checkpoint that starts the first (every
     /// image of a chunk has its frame by the checkpoint that ends it).
-    private func viewportOfKind(
+    fileprivate func viewportOfKind(
         engine: some StreamingLayoutKind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
         y: Double, height: Double, pinOffset: Double?, _ tx: CatalogTransaction
     ) throws -> (ViewportPage, CacheUpdate?) {
@@ -187,5 +185,39 @@ extension ImageRecord {
     /// The layout-relevant part of the row.
     var geometry: ImageGeometry {
         ImageGeometry(key: key, sectionID: sectionID, width: width, height: height, isFullSpan: isFullSpan)
+    }
+}
+
+/// ``WaterfallService/page(feed:layout:offset:limit:)`` with the engine of the layout's kind.
+private struct PageWork: EngineWork {
+    let service: WaterfallService
+    let configuration: AnyLayoutConfiguration
+    let name: String?
+    let feed: FeedRecord
+    let offset: Int
+    let limit: Int
+    let tx: CatalogTransaction
+
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (LayoutPage, CacheUpdate?) {
+        try service.pageOfKind(
+            engine: engine, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx)
+    }
+}
+
+/// ``WaterfallService/viewport(feed:layout:y:height:pinOffset:)`` with the engine of the
+/// layout's kind.
+private struct ViewportWork: EngineWork {
+    let service: WaterfallService
+    let configuration: AnyLayoutConfiguration
+    let name: String?
+    let feed: FeedRecord
+    let y: Double
+    let height: Double
+    let pinOffset: Double?
+    let tx: CatalogTransaction
+
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (ViewportPage, CacheUpdate?) {
+        try service.viewportOfKind(
+            engine: engine, configuration: configuration, name: name, feed: feed, y: y, height: height, pinOffset: pinOffset, tx)
     }
 }
