@@ -26,9 +26,10 @@
 public struct FeedDecoder: Sendable {
     /// The bounds applied to the input.
     public var limits: SyncLimits
-    /// Called with the number of bytes read so far, every 4 MiB and once at the end of a
-    /// file, for a progress line. Not called when decoding bytes already in memory.
-    public var progress: (@Sendable (Int) -> Void)?
+    /// Called with the number of bytes read so far and the file's size (nil for a pipe or
+    /// standard input), every 4 MiB and once at the end of a file, for a progress line. Not
+    /// called when decoding bytes already in memory.
+    public var progress: (@Sendable (_ bytesRead: Int, _ totalBytes: Int?) -> Void)?
     /// The size of each read from a file; tests make it tiny to cross chunk boundaries
     /// everywhere.
     var chunkSize = 1 << 20

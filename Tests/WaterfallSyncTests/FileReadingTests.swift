@@ -127,14 +127,19 @@ struct FileReadingTests {
         let path = directory.path("big.json")
         try Data(generator.bytes).write(to: URL(fileURLWithPath: path))
         let reports = ProgressReports()
+        let totals = ProgressReports()
         var decoder = FeedDecoder()
-        decoder.progress = { bytes in reports.append(bytes) }
+        decoder.progress = { bytes, total in
+            reports.append(bytes)
+            totals.append(total ?? -1)
+        }
         let document = try decoder.decode(contentsOf: path, format: .json)
         #expect(document.images.count == 200_000)
         let seen = reports.values
         #expect(seen.last == generator.bytes.count)
         #expect(seen.count == generator.bytes.count / (4 << 20) + 1)
         #expect(seen == seen.sorted())
+        #expect(Set(totals.values) == [generator.bytes.count])
     }
 
     @Test func aDashReadsStandardInput() throws {

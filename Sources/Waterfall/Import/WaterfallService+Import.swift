@@ -1,4 +1,3 @@
-import Foundation
 import WaterfallStore
 import WaterfallSync
 
@@ -35,9 +34,7 @@ extension WaterfallService {
         }
         var decoder = FeedDecoder()
         if let progress {
-            var status = stat()
-            let total = path != "-" && stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : nil
-            decoder.progress = { bytes in progress(.reading(bytes: bytes, totalBytes: total)) }
+            decoder.progress = { bytes, total in progress(.reading(bytes: bytes, totalBytes: total)) }
         }
         let document = try perform { try decoder.decode(contentsOf: path, format: FeedFormat(path: path)) }
         var fileName: String?

@@ -26,7 +26,7 @@ final class FileReader {
     private let closesDescriptor: Bool
     private let name: String
     private let maximumBytes: Int
-    private let progress: (@Sendable (Int) -> Void)?
+    private let progress: (@Sendable (_ bytesRead: Int, _ totalBytes: Int?) -> Void)?
     private var nextProgressReport: Int
     /// Set once a read returns nothing: a terminal on standard input must not be asked again.
     private var reachedEnd = false
@@ -35,7 +35,7 @@ final class FileReader {
     /// Opens `path` (`-` is standard input), or throws a `fileUnreadable` error naming it.
     init(
         path: String, name: String, maximumBytes: Int, chunkSize: Int = 1 << 20,
-        progress: (@Sendable (Int) -> Void)?
+        progress: (@Sendable (_ bytesRead: Int, _ totalBytes: Int?) -> Void)?
     ) throws(SyncError) {
         if path == "-" {
             descriptor = 0
@@ -113,9 +113,9 @@ final class FileReader {
             }
             if let progress {
                 if count == 0 {
-                    progress(bytesRead)
+                    progress(bytesRead, knownSize)
                 } else if bytesRead >= nextProgressReport {
-                    progress(bytesRead)
+                    progress(bytesRead, knownSize)
                     nextProgressReport = (bytesRead / FileReader.progressInterval + 1) * FileReader.progressInterval
                 }
             }
