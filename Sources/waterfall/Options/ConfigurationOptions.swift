@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import Waterfall
 
-extension PlacementOrder: ExpressibleByArgument {}
-
 /// The configuration flags of DESIGN sections 6 and 8, for every kind of layout.
 ///
 /// Each property is named like the configuration's JSON key it sets, and takes its value as
