@@ -80,29 +80,36 @@ public struct CatalogTransaction {
         return try Int64.fetchOne(db, sql: "SELECT revision FROM feed WHERE id = ?", arguments: [feedID])!
     }
 
-    /// Appends change-log rows under `revision`, in order.
+    /// Appends change-log rows under `revision`, in order, after any it already has.
     public func appendChanges(
         feedID: Int64, revision: Int64, _ changes: [(kind: ChangeKind, externalID: String, section: String?)]
     ) throws {
+        guard !changes.isEmpty else { return }
+        var seq = try Int64.fetchOne(db, sql: """
+            SELECT coalesce(max(seq) + 1, 0) FROM change WHERE feed_id = ? AND revision = ?
+            """, arguments: [feedID, revision]) ?? 0
         let insert = try RawStatement(db, """
-            INSERT INTO change (feed_id, revision, kind, external_id, section) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO change (feed_id, revision, seq, kind, external_id, section) VALUES (?, ?, ?, ?, ?, ?)
             """)
         for change in changes {
             insert.bind(1, feedID)
             insert.bind(2, revision)
-            insert.bind(3, change.kind.rawValue)
-            insert.bind(4, change.externalID)
-            insert.bind(5, change.section)
+            insert.bind(3, seq)
+            insert.bind(4, change.kind.rawValue)
+            insert.bind(5, change.externalID)
+            insert.bind(6, change.section)
             try insert.run()
+            seq += 1
         }
     }
 
     /// Logs every image of a feed as inserted under `revision`, in catalog order: one statement
-    /// for a whole first import, instead of a row written from Swift per image.
+    /// for a whole first import, instead of a row written from Swift per image. The images'
+    /// order keys order the rows (`seq`), so the revision must have no rows yet.
     public func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws {
         try db.execute(sql: """
-            INSERT INTO change (feed_id, revision, kind, external_id, section)
-            SELECT image.feed_id, ?, 'insert', image.external_id, section.name
+            INSERT INTO change (feed_id, revision, seq, kind, external_id, section)
+            SELECT image.feed_id, ?, image.sort_key, 'insert', image.external_id, section.name
             FROM image JOIN section ON section.id = image.section_id
             WHERE image.feed_id = ?
             ORDER BY image.sort_key
@@ -113,7 +120,7 @@ public struct CatalogTransaction {
     public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
         try Row.fetchAll(db, sql: """
             SELECT revision, kind, external_id, section FROM change
-            WHERE feed_id = ? AND revision > ? ORDER BY revision, id
+            WHERE feed_id = ? AND revision > ? ORDER BY revision, seq
             """, arguments: [feedID, revision]).map {
             ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
         }

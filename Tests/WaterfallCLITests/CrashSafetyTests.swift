@@ -428,7 +428,7 @@ enum Reliability {
     static let digestSQL = """
         SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'feed') THEN '\(noCatalog)'
         ELSE hex(sha3_query('SELECT * FROM feed ORDER BY id; SELECT * FROM section ORDER BY id; \
-        SELECT * FROM image ORDER BY feed_id, sort_key; SELECT * FROM change ORDER BY id; \
+        SELECT * FROM image ORDER BY feed_id, sort_key; SELECT * FROM change ORDER BY feed_id, revision, seq; \
         SELECT * FROM layout ORDER BY feed_id, name; SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name')) END;
         """
 

@@ -37,6 +37,42 @@ import WaterfallTestSupport
         }
     }
 
+    @Test func aDatabaseOfTheFirstSchemasIsMigratedForwardKeepingItsChangeLog() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let path = folder.path("old.sqlite")
+        // Given a database written before migration 0003, as its migrations left it, with
+        // change rows of two revisions logged in an order their ids alone keep
+        let queue = try DatabaseQueue(path: path)
+        var migrator = DatabaseMigrator()
+        for migration in CatalogDatabase.migrations.prefix(2) {
+            migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
+        }
+        try migrator.migrate(queue)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO feed (id, name, revision) VALUES (1, 'old', 2);
+                INSERT INTO change (id, feed_id, revision, kind, external_id, section) VALUES
+                    (1, 1, 1, 'insert', 'b', NULL), (2, 1, 1, 'insert', 'a', 's'), (3, 1, 2, 'move', 'a', NULL);
+                """)
+        }
+        try queue.close()
+
+        // When Waterfall opens it, and logs another revision
+        let database = try CatalogDatabase.open(atPath: path)
+        defer { database.close() }
+        try database.write { tx in
+            try tx.appendChanges(feedID: 1, revision: 3, [(.remove, "b", nil), (.update, "a", "s")])
+        }
+
+        // Then the log reads back complete and in order
+        let changes = try database.read { tx in try tx.changes(feedID: 1, since: 0) }
+        #expect(changes.map { "\($0.revision) \($0.kind.rawValue) \($0.externalID)" } == [
+            "1 insert b", "1 insert a", "2 move a", "3 remove b", "3 update a",
+        ])
+        #expect(changes[1].section == "s")
+    }
+
     @Test(arguments: [
         ("notes.txt", Array("plain text, not a database\n".utf8)),
         ("truncated.sqlite", Array("SQLite format 3\u{0}".utf8)),
