@@ -10,6 +10,9 @@ import GRDB
 public struct CatalogDatabase: Sendable {
     /// SQLite's page cache per connection, in KiB (64 MiB).
     static let pageCacheKiB = 65_536
+    /// How much of the file SQLite reads through a memory map (1 GiB): queries read pages
+    /// without a copy or a system call.
+    static let mmapBytes = 1 << 30
 
     /// SQLite's `application_id` of Waterfall databases: 'WTFL' (0x5754464C).
     public static let applicationID: Int32 = 0x5754_464C
@@ -58,7 +61,7 @@ public struct CatalogDatabase: Sendable {
             try db.execute(sql: """
                 PRAGMA synchronous = NORMAL;
                 PRAGMA cache_size = -\(CatalogDatabase.pageCacheKiB);
-                PRAGMA mmap_size = 1073741824;
+                PRAGMA mmap_size = \(CatalogDatabase.mmapBytes);
                 """)
         }
         do {

@@ -100,8 +100,8 @@ enum ImportPlanner {
         var catalogIndexByID: [ExactString: Int] = [:]
         catalogIndexByID.reserveCapacity(catalog.images.count)
         for (index, image) in catalog.images.enumerated() { catalogIndexByID[ExactString(image.externalID)] = index }
-        var documentIndexOfCatalog = [Int?](repeating: nil, count: catalog.images.count)
-        var catalogIndexOfDocument = [Int?](repeating: nil, count: images.count)
+        var documentIndexOfCatalog = IndexMap(count: catalog.images.count)
+        var catalogIndexOfDocument = IndexMap(count: catalog.images.isEmpty ? 0 : images.count)
         for (index, image) in images.enumerated() {
             if let existing = catalogIndexByID[ExactString(image.id)] {
                 documentIndexOfCatalog[existing] = index
@@ -133,6 +133,7 @@ enum ImportPlanner {
             }
             // Placed images (new, or changing section) chained after their anchors.
             var nextAfterDocument = [Int](repeating: -1, count: images.count)
+            plan.entries.reserveCapacity(images.count + catalog.images.count)
             var firstOfSection = [Int](repeating: -1, count: plan.sections.count)
             var tails = [[Int]](repeating: [], count: plan.sections.count)
             var previousInSlot = [Int](repeating: -1, count: unnamedSlot + 1)
@@ -199,7 +200,7 @@ enum ImportPlanner {
         return plan
     }
 
-    private static func placedEntry(_ documentIndex: Int, section: Int, _ catalogIndexOfDocument: [Int?]) -> ImportPlan.Entry {
+    private static func placedEntry(_ documentIndex: Int, section: Int, _ catalogIndexOfDocument: IndexMap) -> ImportPlan.Entry {
         let source: ImportPlan.Source = catalogIndexOfDocument[documentIndex].map { .existing($0) } ?? .new(documentIndex)
         return .init(source: source, section: section, document: documentIndex, keepsKey: false)
     }
@@ -208,7 +209,7 @@ enum ImportPlanner {
     /// increasing keys (that stay in their section) keep their keys.
     private static func resetEntries(
         images: [FeedImage], slot: (FeedImage) -> Int, finalIndexOfSlot: [Int?],
-        catalogIndexOfDocument: [Int?], keepsSection: (Int) -> Bool, catalog: CatalogSnapshot
+        catalogIndexOfDocument: IndexMap, keepsSection: (Int) -> Bool, catalog: CatalogSnapshot
     ) -> [ImportPlan.Entry] {
         var bySection: [[Int]] = []
         for (index, image) in images.enumerated() {
@@ -217,6 +218,7 @@ enum ImportPlanner {
             bySection[finalSection].append(index)
         }
         var entries: [ImportPlan.Entry] = []
+        entries.reserveCapacity(images.count)
         for (finalSection, documentIndices) in bySection.enumerated() {
             for documentIndex in documentIndices {
                 let source: ImportPlan.Source = catalogIndexOfDocument[documentIndex].map { .existing($0) } ?? .new(documentIndex)
@@ -254,5 +256,21 @@ enum ImportPlanner {
             cursor = parent[cursor]
         }
         return result.reversed()
+    }
+}
+
+/// Optional indices, 4 bytes each (an `[Int?]` takes 16): `nil` or an index below 2^31. One
+/// of `count` 0 reads `nil` everywhere, so a first import, whose file images are all new,
+/// allocates nothing for them.
+struct IndexMap {
+    private var storage: [Int32]
+
+    init(count: Int) {
+        storage = [Int32](repeating: -1, count: count)
+    }
+
+    subscript(index: Int) -> Int? {
+        get { storage.isEmpty ? nil : storage[index] >= 0 ? Int(storage[index]) : nil }
+        set { storage[index] = newValue.map { Int32($0) } ?? -1 }
     }
 }

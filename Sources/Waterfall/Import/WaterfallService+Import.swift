@@ -76,7 +76,7 @@ extension WaterfallService {
                     images: feed.imageCount == 0 ? [] : try tx.allImages(feedID: feed.id))
                 let plan = ImportPlanner.plan(catalog: catalog, document: document, mode: options.mode, resetOrder: options.resetOrder)
                 let applier = ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
-                return try tx.withPageCache(kibibytes: 4_096) { try applier.apply(feedCreated: created) }
+                return try tx.withBulkWriteMemory(pageCacheKiB: 4_096) { try applier.apply(feedCreated: created) }
             }
         }
     }
