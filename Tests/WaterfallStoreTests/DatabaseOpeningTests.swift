@@ -37,6 +37,27 @@ import WaterfallTestSupport
         }
     }
 
+    @Test func aReadCannotWriteAndAFailedTransactionLeavesTheConnectionUsable() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let database = try CatalogDatabase.open(atPath: folder.path("reads.sqlite"))
+        defer { database.close() }
+        // A write inside a read fails and leaves nothing
+        #expect(throws: (any Error).self) { try database.read { tx in try tx.createFeed(named: "sneaky") } }
+        // A write transaction that throws is rolled back
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try database.write { tx in
+                _ = try tx.createFeed(named: "half")
+                throw Stop()
+            }
+        }
+        // And the connection still reads and writes, with foreign keys on
+        _ = try database.write { tx in try tx.createFeed(named: "whole") }
+        #expect(try database.read { tx in try tx.feeds().map(\.name) } == ["whole"])
+        #expect(try database.read { tx in try Bool.fetchOne(tx.db, sql: "PRAGMA foreign_keys") } == true)
+    }
+
     @Test func aDatabaseOfTheFirstSchemasIsMigratedForwardKeepingItsChangeLog() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
