@@ -76,6 +76,21 @@ public struct JSONWriter {
     /// U+2029, which JavaScript once did not allow in strings).
     public static func append(string text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        // The usual id, url or name is printable ASCII without quotes or backslashes: its bytes
+        // are the JSON as they are, copied at once (a scalar at a time cost a page of 100
+        // images about a million instructions, measured with callgrind).
+        var text = text
+        let isPlain = text.withUTF8 { utf8 in
+            for byte in utf8 where byte &- 0x20 >= 0x5F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if isPlain {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": bytes.append(contentsOf: "\\\"".utf8)

@@ -63,6 +63,26 @@ import WaterfallTestSupport
         #expect(try OrderedJSONEncoder().encode(42) == "42")
     }
 
+    @Test(arguments: [
+        ("https://img.example.com/0.jpg", #""https://img.example.com/0.jpg""#),
+        ("", #""""#),
+        (" ~", #"" ~""#),
+        ("plain then \"quoted\"", #""plain then \"quoted\"""#),
+        ("back\\slash", #""back\\slash""#),
+        ("del\u{7F}", #""del\u007f""#),
+        ("tab\tnewline\n", #""tab\tnewline\n""#),
+        ("line\u{2028}separator", #""line\u2028separator""#),
+        ("café 📷", "\"café 📷\""),
+    ])
+    func stringsAreCopiedWhenPlainAndEscapedWhenNot(text: String, json: String) throws {
+        var bytes: [UInt8] = []
+        JSONWriter.append(string: text, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == json)
+        // And any JSON reader reads the text back
+        let decoded = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) as? String
+        #expect(decoded == text)
+    }
+
     @Test func stringsAreEscapedAndNumbersExact() throws {
         #expect(try OrderedJSONEncoder().encode(["q\"b\\n\n\r\t\u{1}\u{7F}\u{2028}é📷"]) == #"["q\"b\\n\n\r\t\u0001\u007f\u2028é📷"]"#)
         #expect(try OrderedJSONEncoder().encode([1e300, 0.1, -0.0, 9_007_199_254_740_992, 4503599627370496.5]) == "[1e+300,0.1,0,9007199254740992.0,4503599627370496]")

@@ -88,7 +88,8 @@ struct PageRequest: FastLaneRequest {
         switch name {
         case "db", "feed": .value(unconditional: false)
         case "json": .flag
-        default: LayoutFlags.kind(of: name) ?? SliceFlags.kind(of: name)
+        // The slice's two names first: the configuration flags' table is built on first use.
+        default: SliceFlags.kind(of: name) ?? LayoutFlags.kind(of: name)
         }
     }
 
@@ -97,7 +98,7 @@ struct PageRequest: FastLaneRequest {
         case "db": assign(value, to: &database)
         case "feed": assign(value, to: &feed)
         case "json": raise(&json)
-        default: LayoutFlags.kind(of: name) != nil ? layout.set(name, value) : slice.set(name, value)
+        default: SliceFlags.kind(of: name) != nil ? slice.set(name, value) : layout.set(name, value)
         }
     }
 }

@@ -58,7 +58,10 @@ struct SliceFlags: Equatable {
 
 extension SliceFlags: FastLaneFields {
     static func kind(of name: Substring) -> FastLaneOptionKind? {
-        ["page", "page-size", "offset", "limit"].contains(name) ? .value(unconditional: true) : nil
+        switch name {
+        case "page", "page-size", "offset", "limit": .value(unconditional: true)
+        default: nil
+        }
     }
 
     mutating func set(_ name: Substring, _ value: String?) -> Bool {
