@@ -1,14 +1,15 @@
 import ArgumentParser
 
-/// The fast lane: `page` and `viewport`, the commands a client runs once per scroll, parsed
-/// without ArgumentParser.
+/// The fast lane: `page` and `viewport`, the commands a client runs once per scroll, and
+/// `move`, the one it runs once per drag and drop, parsed without ArgumentParser.
 ///
 /// ArgumentParser discovers a command's options by reflection and builds its property wrappers,
 /// which costs a fresh process about 4 ms: more than the query itself (issue 5 measures whole
 /// processes). The fast lane takes only a plain, well-formed command line: `[--db PATH]
-/// page|viewport` followed by long options, each given once, as `--name value` or
-/// `--name=value`, into the same plain request (``PageRequest``, ``ViewportRequest``) the
-/// ArgumentParser command builds. Anything else (help, a typo, a repeated or missing value, a
+/// page|viewport|move` followed by long options, each given once, as `--name value` or
+/// `--name=value`, and the command's positional arguments (none starting with a dash), into the
+/// same plain request (``PageRequest``, ``ViewportRequest``) the
+/// ArgumentParser command builds (``PageRequest``, ``ViewportRequest``, ``MoveRequest``). Anything else (help, a typo, a repeated or missing value, a
 /// value ArgumentParser would not take, a value that fails validation) returns `nil`, and
 /// ArgumentParser parses the line and says what is wrong: users see one set of messages.
 /// `FastLaneTests` checks on generated command lines that both parsers give the same request.
@@ -17,6 +18,7 @@ enum FastLane {
     static let commands: [String: any FastLaneRequest.Type] = [
         "page": PageRequest.self,
         "viewport": ViewportRequest.self,
+        "move": MoveRequest.self,
     ]
 
     /// The request `arguments` (without the program name) make, or `nil` to let
@@ -49,6 +51,8 @@ protocol FastLaneRequest: FastLaneFields, Equatable, Sendable {
     init()
     /// Options without a default, which the command line must give.
     static var requiredOptions: [Substring] { get }
+    /// Stores the next positional argument; `false` when the command takes no more of them.
+    mutating func setArgument(_ value: String) -> Bool
     /// The checks ArgumentParser runs after parsing (the option groups' and the command's).
     func validate() throws
     func run() throws
@@ -56,6 +60,8 @@ protocol FastLaneRequest: FastLaneFields, Equatable, Sendable {
 
 extension FastLaneRequest {
     static var requiredOptions: [Substring] { [] }
+
+    mutating func setArgument(_ value: String) -> Bool { false }
 
     /// The request `arguments` give, or `nil` when the fast lane leaves them to ArgumentParser.
     static func parse(fastLane arguments: [String]) -> Self? {
@@ -65,6 +71,10 @@ extension FastLaneRequest {
         while index < arguments.endIndex {
             let argument = arguments[index]
             index += 1
+            if !argument.hasPrefix("-") {
+                guard request.setArgument(argument) else { return nil }
+                continue
+            }
             guard argument.hasPrefix("--") else { return nil }
             var name = argument.dropFirst(2)
             var value: String?

@@ -6,7 +6,7 @@ import WaterfallTestSupport
 
 @testable import waterfall
 
-/// The fast lane (`FastLane.swift`) parses `page` and `viewport` without ArgumentParser. It may
+/// The fast lane (`FastLane.swift`) parses `page`, `viewport` and `move` without ArgumentParser. It may
 /// decline any command line, but what it accepts it must parse exactly as ArgumentParser does:
 /// into the same request.
 @Suite struct FastLaneTests {
@@ -41,6 +41,16 @@ import WaterfallTestSupport
     /// The command line's best chance of being accepted: a known, valid option set.
     static func validCommandLine(_ command: String, using random: inout SeededGenerator) -> [String] {
         var arguments = [command]
+        if command == "move" {
+            arguments += [["img-1", "ünï 📷", "42"].randomElement(using: &random)!]
+            arguments += [["--before", "img-2"], ["--after=img-3"], ["--to", ["0", "7"].randomElement(using: &random)!]].randomElement(using: &random)!
+            if Bool.random(using: &random) { arguments += ["--feed", "photos"] }
+            if Bool.random(using: &random) { arguments += ["--dry-run"] }
+            if Bool.random(using: &random) { arguments.swapAt(1, arguments.count - 1) }
+            if Bool.random(using: &random) { arguments += ["--json"] }
+            if Bool.random(using: &random) { arguments = ["--db=a b.sqlite"] + arguments }
+            return arguments
+        }
         if Bool.random(using: &random) {
             arguments += ["--layout", "phone"]
         } else {
@@ -72,15 +82,20 @@ import WaterfallTestSupport
         switch parsed {
         case let page as WaterfallCommand.Page: #expect(fast as? PageRequest == page.request, "\(arguments)")
         case let viewport as WaterfallCommand.Viewport: #expect(fast as? ViewportRequest == viewport.request, "\(arguments)")
+        case let move as WaterfallCommand.Move: #expect(fast as? MoveRequest == move.request, "\(arguments)")
         default: Issue.record("\(arguments) took the fast lane, but ArgumentParser parses them as \(type(of: parsed))")
         }
         return true
     }
 
-    @Test(arguments: ["page", "viewport"])
+    @Test(arguments: ["page", "viewport", "move"])
     func everyOptionWithAwkwardValuesParsesAsArgumentParserParsesIt(command: String) throws {
         let options = optionNames(of: command)
-        let base = ["--db", "a.sqlite", command, "--layout", "phone"] + (command == "page" ? [] : ["--y", "0", "--height", "100"])
+        let base = switch command {
+        case "page": ["--db", "a.sqlite", command, "--layout", "phone"]
+        case "viewport": ["--db", "a.sqlite", command, "--layout", "phone", "--y", "0", "--height", "100"]
+        default: ["--db", "a.sqlite", command, "img-1"]
+        }
         var accepted = 0
         for name in options {
             for value in ["-5", "-x", "--json", "-", "", "2.5", "ünï", "10,5,10,5", "left-to-right"] {
@@ -92,7 +107,7 @@ import WaterfallTestSupport
         #expect(accepted >= 8, "only \(accepted) command lines took the fast lane")
     }
 
-    @Test(arguments: ["page", "viewport"])
+    @Test(arguments: ["page", "viewport", "move"])
     func whatTheFastLaneAcceptsArgumentParserParsesTheSameWay(command: String) throws {
         let options = optionNames(of: command)
         var random = SeededGenerator(seed: 5)
@@ -105,11 +120,11 @@ import WaterfallTestSupport
         #expect(accepted >= 60, "only \(accepted) command lines took the fast lane")
     }
 
-    @Test(arguments: ["page", "viewport"])
+    @Test(arguments: ["page", "viewport", "move"])
     func theFastLaneKnowsEveryOptionOfTheCommand(command: String) throws {
         let type = try #require(FastLane.commands[command])
         let options = optionNames(of: command)
-        #expect(options.count >= 20)
+        #expect(options.count >= (command == "move" ? 7 : 20))
         for name in options {
             #expect(type.kind(of: Substring(name)) != nil, "--\(name)")
         }
@@ -121,6 +136,9 @@ import WaterfallTestSupport
             ["page", "--layout", "--json"], ["page", "--layout", "a", "--page", "1", "--offset", "1"], ["page", "--layout", "a", "--limit", "0", "--offset", "1"],
             ["page", "--layout", "a", "extra"], ["page", "--layout", "a", "--json=yes"], ["page", "--layout", "a", "--"],
             ["viewport", "--layout", "a", "--y", "0"], ["viewport", "--layout", "a", "--y", "0", "--height", "0"],
+            ["move"], ["move", "a"], ["move", "--to", "1"], ["move", "a", "b", "--to", "1"], ["move", "-a", "--to", "1"],
+            ["move", "a", "--to", "1", "--after", "b"], ["move", "a", "--after", "a"], ["move", "a", "--to", "-1"],
+            ["move", "a", "--to", "1", "--", "b"], ["move", "a", "--before", "-b"], ["move", "--help"],
             ["feeds"], ["--db"], ["--db", "x"], ["--version"], [],
         ] {
             #expect(FastLane.request(for: arguments) == nil, "\(arguments)")
@@ -130,7 +148,11 @@ import WaterfallTestSupport
 
 /// The long names of a command's options, as ArgumentParser's help lists them.
 func optionNames(of command: String) -> [String] {
-    let subcommand: any ParsableCommand.Type = command == "page" ? WaterfallCommand.Page.self : WaterfallCommand.Viewport.self
+    let subcommand: any ParsableCommand.Type = switch command {
+    case "page": WaterfallCommand.Page.self
+    case "viewport": WaterfallCommand.Viewport.self
+    default: WaterfallCommand.Move.self
+    }
     let help = WaterfallCommand.helpMessage(for: subcommand, columns: 10_000)
     let names = help.split(whereSeparator: { !$0.isLetter && $0 != "-" }).filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2)) }
     return Array(Set(names).subtracting(["help", "version"])).sorted()

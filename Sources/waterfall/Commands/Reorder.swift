@@ -23,23 +23,19 @@ extension WaterfallCommand {
         @OptionGroup var feed: FeedOptions
         @OptionGroup var output: OutputOptions
 
+        /// The plain values the flags give.
+        var request: MoveRequest {
+            MoveRequest(
+                database: database.path, id: id, before: before, after: after, to: to, dryRun: dryRun,
+                feed: feed.feed, json: output.json)
+        }
+
         func validate() throws {
-            let targets = [before != nil, after != nil, to != nil].filter { $0 }.count
-            if targets != 1 {
-                throw ValidationError("give exactly one of --before ID, --after ID or --to N.")
-            }
-            if let to, to < 0 {
-                throw ValidationError("--to must be an index of 0 or more, got \(to).")
-            }
-            if [before, after].contains(where: { $0.map { Array($0.utf8) == Array(id.utf8) } ?? false }) {
-                throw ValidationError("cannot move \"\(cell(id))\" next to itself.")
-            }
+            try request.validate()
         }
 
         func run() throws {
-            let target: MoveTarget = before.map { .before($0) } ?? after.map { .after($0) } ?? .index(to!)
-            let summary = try database.open().move(feed: feed.feed, id: id, to: target, dryRun: dryRun)
-            printSummary(summary, json: output.json, dryRun: dryRun)
+            try request.run()
         }
     }
 
@@ -77,5 +73,73 @@ extension WaterfallCommand {
         func run() throws {
             printSummary(try database.open().remove(feed: feed.feed, ids: ids), json: output.json)
         }
+    }
+}
+
+/// What `move` asks for, in plain values: from ArgumentParser's ``WaterfallCommand/Move`` or
+/// from the fast lane (a drag and drop is one process; ArgumentParser's reflection was a third
+/// of its instructions).
+struct MoveRequest: FastLaneRequest {
+    var database: String?
+    /// The image to move (the positional argument).
+    var id: String?
+    var before: String?
+    var after: String?
+    var to: Int?
+    var dryRun = false
+    var feed: String?
+    var json = false
+
+    static func kind(of name: Substring) -> FastLaneOptionKind? {
+        switch name {
+        case "db", "feed", "before", "after": .value(unconditional: false)
+        case "to": .value(unconditional: true)
+        case "dry-run", "json": .flag
+        default: nil
+        }
+    }
+
+    mutating func set(_ name: Substring, _ value: String?) -> Bool {
+        switch name {
+        case "db": assign(value, to: &database)
+        case "feed": assign(value, to: &feed)
+        case "before": assign(value, to: &before)
+        case "after": assign(value, to: &after)
+        case "to": assign(value, to: &to)
+        case "dry-run": raise(&dryRun)
+        case "json": raise(&json)
+        default: false
+        }
+    }
+
+    mutating func setArgument(_ value: String) -> Bool {
+        guard id == nil else { return false }
+        id = value
+        return true
+    }
+
+    /// What ArgumentParser checks after parsing.
+    func validate() throws {
+        guard let id else { throw ValidationError("missing the id of the image to move.") }
+        let targets = [before != nil, after != nil, to != nil].filter { $0 }.count
+        if targets != 1 {
+            throw ValidationError("give exactly one of --before ID, --after ID or --to N.")
+        }
+        if let to, to < 0 {
+            throw ValidationError("--to must be an index of 0 or more, got \(to).")
+        }
+        if [before, after].contains(where: { $0.map { Array($0.utf8) == Array(id.utf8) } ?? false }) {
+            throw ValidationError("cannot move \"\(cell(id))\" next to itself.")
+        }
+    }
+
+    func run() throws {
+        guard let id, let target: MoveTarget = before.map({ .before($0) }) ?? after.map({ .after($0) }) ?? to.map({ .index($0) }) else {
+            try validate()
+            return
+        }
+        let summary = try OpenDatabases.open(path: DatabaseOptions.resolvedPath(database))
+            .move(feed: feed, id: id, to: target, dryRun: dryRun)
+        printSummary(summary, json: json, dryRun: dryRun)
     }
 }
