@@ -164,11 +164,25 @@ extension CatalogTransaction {
     /// Invalidates, in every cached layout of a feed, what depends on images at order key `key`
     /// or later: the checkpoints from `key` on and the extents of sections ending after it.
     /// The ends are invalidated by the revision bump of the same transaction.
+    ///
+    /// A cache's checkpoints are taken in catalog order, so their keys grow with their index:
+    /// the checkpoints from the first one at `key` or later to the end go, a range of the
+    /// primary key (were a key ever out of order, more would go, never less: safe).
     public func invalidateLayouts(feedID: Int64, fromKey key: Int64) throws {
-        try db.execute(sql: """
-            DELETE FROM layout_checkpoint
-            WHERE cache_id IN (SELECT id FROM layout_cache WHERE feed_id = ?) AND sort_key >= ?
-            """, arguments: [feedID, key])
+        let caches = try RawStatement(db, "SELECT id FROM layout_cache WHERE feed_id = ?")
+        caches.bind(1, feedID)
+        let first = try RawStatement(db, """
+            SELECT idx FROM layout_checkpoint WHERE cache_id = ? AND sort_key >= ? ORDER BY idx LIMIT 1
+            """)
+        let delete = try RawStatement(db, "DELETE FROM layout_checkpoint WHERE cache_id = ? AND idx >= ?")
+        for cacheID in try caches.all({ $0.int64(0) }) {
+            first.bind(1, cacheID)
+            first.bind(2, key)
+            guard let index = try first.first({ $0.int64(0) }) else { continue }
+            delete.bind(1, cacheID)
+            delete.bind(2, index)
+            try delete.run()
+        }
         try db.execute(sql: """
             DELETE FROM layout_section
             WHERE cache_id IN (SELECT id FROM layout_cache WHERE feed_id = ?) AND until_key >= ?
