@@ -82,7 +82,7 @@ public struct CatalogDatabase: Sendable {
             // instructions of a `waterfall page` (callgrind). A command observes nothing, and
             // after the migrations it never asks GRDB about the schema (whose cache the
             // authorizer keeps fresh), so its connection goes without.
-            try queue.writeWithoutTransaction { db in
+            queue.writeWithoutTransaction { db in
                 _ = sqlite3_set_authorizer(db.sqliteConnection, nil, nil)
             }
             if !isNew && journalMode.lowercased() != "wal" {
