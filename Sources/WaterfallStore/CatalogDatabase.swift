@@ -197,16 +197,24 @@ public struct CatalogDatabase: Sendable {
             // Read-only, as GRDB's read is: a write inside fails instead of committing.
             try RawStatement.execute(db, "PRAGMA query_only = 1")
             defer { try? RawStatement.execute(db, "PRAGMA query_only = 0") }
-            try RawStatement.execute(db, "BEGIN DEFERRED TRANSACTION")
-            do {
-                let result = try body(db)
-                try RawStatement.execute(db, "COMMIT")
-                return result
-            } catch {
-                // Never leave the connection inside a transaction (a read has nothing to lose).
-                if sqlite3_get_autocommit(db.sqliteConnection) == 0 { try? RawStatement.execute(db, "ROLLBACK") }
-                throw error
-            }
+            return try transaction(db, "BEGIN DEFERRED TRANSACTION", .commit) { try body(db) }
+        }
+    }
+
+    /// Runs `body` between `begin` and `COMMIT` (or `ROLLBACK`, as `completion` says), all
+    /// through `sqlite3_exec`. When anything fails the transaction is rolled back: the
+    /// connection is never left inside one.
+    private static func transaction<T>(
+        _ db: Database, _ begin: String, _ completion: Database.TransactionCompletion, _ body: () throws -> T
+    ) throws -> T {
+        try RawStatement.execute(db, begin)
+        do {
+            let result = try body()
+            try RawStatement.execute(db, completion == .commit ? "COMMIT" : "ROLLBACK")
+            return result
+        } catch {
+            if sqlite3_get_autocommit(db.sqliteConnection) == 0 { try? RawStatement.execute(db, "ROLLBACK") }
+            throw error
         }
     }
 
@@ -247,15 +255,8 @@ public struct CatalogDatabase: Sendable {
                     if timeout != nil { try? RawStatement.execute(db, "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1000))") }
                 }
                 // BEGIN and COMMIT without GRDB's SQL builder, as reads do (see readTransaction).
-                try RawStatement.execute(db, "BEGIN IMMEDIATE TRANSACTION")
-                let result: T
-                do {
-                    result = try body(CatalogTransaction(db: db))
-                    try RawStatement.execute(db, completion == .commit ? "COMMIT" : "ROLLBACK")
-                } catch {
-                    // Nothing of a failed transaction stays: not even an open transaction.
-                    if sqlite3_get_autocommit(db.sqliteConnection) == 0 { try? RawStatement.execute(db, "ROLLBACK") }
-                    throw error
+                let result = try Self.transaction(db, "BEGIN IMMEDIATE TRANSACTION", completion) {
+                    try body(CatalogTransaction(db: db))
                 }
                 if completion == .commit && switchesToWALAfterWrite {
                     // Best effort: another process holding the file keeps it in rollback mode

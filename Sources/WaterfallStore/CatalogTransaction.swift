@@ -85,9 +85,10 @@ public struct CatalogTransaction {
         feedID: Int64, revision: Int64, _ changes: [(kind: ChangeKind, externalID: String, section: String?)]
     ) throws {
         guard !changes.isEmpty else { return }
-        var seq = try Int64.fetchOne(db, sql: """
-            SELECT coalesce(max(seq) + 1, 0) FROM change WHERE feed_id = ? AND revision = ?
-            """, arguments: [feedID, revision]) ?? 0
+        let next = try RawStatement(db, "SELECT coalesce(max(seq) + 1, 0) FROM change WHERE feed_id = ? AND revision = ?")
+        next.bind(1, feedID)
+        next.bind(2, revision)
+        var seq = try next.first { $0.int64(0) } ?? 0
         let insert = try RawStatement(db, """
             INSERT INTO change (feed_id, revision, seq, kind, external_id, section) VALUES (?, ?, ?, ?, ?, ?)
             """)
@@ -226,9 +227,9 @@ extension CatalogTransaction {
     ///   whole image table, and mapped pages count as the process's memory (another 75 MB at
     ///   the end of a 1M-image import, measured with `/usr/bin/time`).
     public func withBulkWriteMemory<T>(pageCacheKiB: Int, _ body: () throws -> T) throws -> T {
-        try db.execute(sql: "PRAGMA cache_size = -\(max(1, pageCacheKiB)); PRAGMA mmap_size = 0")
+        try RawStatement.execute(db, "PRAGMA cache_size = -\(max(1, pageCacheKiB)); PRAGMA mmap_size = 0")
         defer {
-            try? db.execute(sql: """
+            try? RawStatement.execute(db, """
                 PRAGMA cache_size = -\(CatalogDatabase.pageCacheKiB); PRAGMA mmap_size = \(CatalogDatabase.mmapBytes)
                 """)
         }
