@@ -8,8 +8,8 @@ import ArgumentParser
 /// processes). The fast lane takes only a plain, well-formed command line: `[--db PATH]
 /// page|viewport|move` followed by long options, each given once, as `--name value` or
 /// `--name=value`, and the command's positional arguments (none starting with a dash), into the
-/// same plain request (``PageRequest``, ``ViewportRequest``) the
-/// ArgumentParser command builds (``PageRequest``, ``ViewportRequest``, ``MoveRequest``). Anything else (help, a typo, a repeated or missing value, a
+/// same plain request the ArgumentParser command builds (``PageRequest``, ``ViewportRequest``,
+/// ``MoveRequest``). Anything else (help, a typo, a repeated or missing value, a
 /// value ArgumentParser would not take, a value that fails validation) returns `nil`, and
 /// ArgumentParser parses the line and says what is wrong: users see one set of messages.
 /// `FastLaneTests` checks on generated command lines that both parsers give the same request.

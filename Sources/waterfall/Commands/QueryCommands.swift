@@ -88,7 +88,7 @@ struct PageRequest: FastLaneRequest {
         switch name {
         case "db", "feed": .value(unconditional: false)
         case "json": .flag
-        // The slice's two names first: the configuration flags' table is built on first use.
+        // The slice's names first: the configuration flags' table is built on first use.
         default: SliceFlags.kind(of: name) ?? LayoutFlags.kind(of: name)
         }
     }

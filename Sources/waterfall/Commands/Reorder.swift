@@ -134,9 +134,9 @@ struct MoveRequest: FastLaneRequest {
     }
 
     func run() throws {
+        try validate()
         guard let id, let target: MoveTarget = before.map({ .before($0) }) ?? after.map({ .after($0) }) ?? to.map({ .index($0) }) else {
-            try validate()
-            return
+            preconditionFailure("validate() guarantees an id and exactly one target")
         }
         let summary = try OpenDatabases.open(path: DatabaseOptions.resolvedPath(database))
             .move(feed: feed, id: id, to: target, dryRun: dryRun)
