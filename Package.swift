@@ -24,18 +24,30 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // SHA-256 of API key secrets: only the hash is stored.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // PostgreSQL as the scale-out store (`--db postgres://…`): the maintained Swift driver,
+        // pure Swift on SwiftNIO, so the release binary stays fully static (libpq would not).
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Pure layout engine: configuration in, frames out. Imports nothing of ours, does no IO.
         .target(name: "WaterfallLayout"),
         // Decodes and validates feed and reorder files: bytes in, commands out. Pure.
         .target(name: "WaterfallSync"),
-        // SQLite through GRDB: the only module that speaks SQL (besides Migrations/).
+        // The catalog's storage engines, SQLite through GRDB and PostgreSQL through PostgresNIO,
+        // behind one interface: the only module that speaks SQL (besides Migrations/).
         .target(
             name: "WaterfallStore",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             plugins: ["EmbedMigrations"]),
         // The service: import, move, remove, page, viewport. Composes the three above.

@@ -2,5 +2,5 @@
 // frames, move targets), so a front end that imports `Waterfall` sees them too.
 @_exported import WaterfallLayout
 @_exported import enum WaterfallSync.MoveTarget
-@_exported import class WaterfallStore.ChangeWatcher
+@_exported import protocol WaterfallStore.ChangeWatcher
 @_exported import enum WaterfallSync.FeedFormat

@@ -9,8 +9,8 @@ import WaterfallSync
 /// command line, the HTTP server or a test can call it unchanged. Errors are
 /// ``WaterfallError``s: facts that each front end phrases and maps to its own statuses.
 public struct WaterfallService: Sendable {
-    /// The catalog database.
-    public let database: CatalogDatabase
+    /// The catalog, in whichever storage engine it lives.
+    public let database: any CatalogStore
     /// Images between two layout-cache checkpoints.
     public let stride: Int
     /// The revision a write expects its feed at (a client's `If-Match`): when set, every
@@ -18,8 +18,8 @@ public struct WaterfallService: Sendable {
     /// ``WaterfallError/revisionMismatch(feed:expected:actual:)`` when the feed moved on.
     public private(set) var expectedRevision: Int64?
 
-    /// Creates a service over an open database.
-    public init(database: CatalogDatabase, stride: Int = 256) {
+    /// Creates a service over an open catalog.
+    public init(database: any CatalogStore, stride: Int = 256) {
         precondition(stride > 0)
         self.database = database
         self.stride = stride
@@ -40,11 +40,12 @@ public struct WaterfallService: Sendable {
         if actual != expected { throw .revisionMismatch(feed: name, expected: expected, actual: actual) }
     }
 
-    /// Opens (creating and migrating when new) the database at `path`.
+    /// Opens (creating and migrating when new) the catalog at `path`: an SQLite file, or a
+    /// PostgreSQL database named by a `postgres://` URL (see ``CatalogLocation``).
     /// - Throws: ``WaterfallError`` of kind `cannotCreate` or `database`.
     public static func open(path: String) throws(WaterfallError) -> WaterfallService {
         do {
-            return WaterfallService(database: try CatalogDatabase.open(atPath: path))
+            return WaterfallService(database: try CatalogLocation.open(path))
         } catch {
             throw WaterfallError(error)
         }
@@ -60,7 +61,7 @@ public struct WaterfallService: Sendable {
     }
 
     /// The feed named `name`, or the only feed of the database when `name` is `nil`.
-    func resolveFeed(_ name: String?, _ tx: CatalogTransaction) throws -> FeedRecord {
+    func resolveFeed(_ name: String?, _ tx: any CatalogTransaction) throws -> FeedRecord {
         if let name {
             guard let feed = try tx.feed(named: name) else {
                 throw WaterfallError.unknownFeed(name)

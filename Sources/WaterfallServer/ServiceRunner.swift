@@ -17,7 +17,7 @@ import Waterfall
 final class ServiceRunner: Sendable {
     let service: WaterfallService
     private let pool: NIOThreadPool
-    private let watcher: ChangeWatcher?
+    private let watcher: (any ChangeWatcher)?
     private let answers = NIOLockedValueBox(KeptAnswers())
     /// Computations under way, by version and key: concurrent requests for the same answer
     /// (the 64 connections that all ask again after a commit) wait for one computation.
@@ -30,7 +30,10 @@ final class ServiceRunner: Sendable {
         self.service = service
         pool = NIOThreadPool(numberOfThreads: max(1, threads))
         pool.start()
-        watcher = keepsAnswers ? try service.makeChangeWatcher() : nil
+        // Only a watcher that sees every commit at once keeps answers never stale (SQLite's;
+        // over PostgreSQL another instance's commit is heard a moment later).
+        let watcher = keepsAnswers ? try service.makeChangeWatcher() : nil
+        self.watcher = watcher?.seesCommitsAtOnce == true ? watcher : nil
     }
 
     /// Stops the thread pool once its queued work is done.

@@ -1,238 +1,171 @@
-import GRDB
-import GRDBSQLite
-
-/// The catalog seen from inside one transaction: the only place where SQL is written.
+/// The catalog seen from inside one transaction: the domain operations the service composes.
 ///
-/// Obtained from ``CatalogDatabase/read(_:)`` or ``CatalogDatabase/write(_:)``; valid only
-/// inside that closure. Reads are available in both; writes only in `write`.
-public struct CatalogTransaction {
-    let db: Database
-
-    /// The largest order key; "no image after" in `until_key` columns.
-    public static let maximumKey = Int64.max
-
+/// Obtained from ``CatalogStore/read(_:)`` or ``CatalogStore/write(_:)`` and valid only inside
+/// that closure. Reads are available in both; writes only in `write`. Each engine implements it
+/// in its own folder (``SQLiteTransaction``, ``PostgresTransaction``), the only places its SQL
+/// dialect appears; what does not depend on the engine (order-key allocation) is written once
+/// in extensions of this protocol.
+public protocol CatalogTransaction {
     // MARK: Feeds
 
     /// The feed named `name`, or `nil`.
-    public func feed(named name: String) throws -> FeedRecord? {
-        let statement = try RawStatement(db, "SELECT id, name, revision, image_count FROM feed WHERE name = ?")
-        statement.bind(1, name)
-        return try statement.first(FeedRecord.init(statement:))
-    }
-
+    func feed(named name: String) throws -> FeedRecord?
     /// Every feed, by name.
-    public func feeds() throws -> [FeedRecord] {
-        try RawStatement(db, "SELECT id, name, revision, image_count FROM feed ORDER BY name").all(FeedRecord.init(statement:))
-    }
-
+    func feeds() throws -> [FeedRecord]
     /// Every feed with its counts, by name.
-    public func feedSummaries() throws -> [FeedSummary] {
-        try Row.fetchAll(db, sql: "\(Self.feedSummarySelect) ORDER BY name").map(Self.feedSummary)
-    }
-
+    func feedSummaries() throws -> [FeedSummary]
     /// The counts of the feed named `name`, or `nil`.
-    public func feedSummary(named name: String) throws -> FeedSummary? {
-        try Row.fetchOne(db, sql: "\(Self.feedSummarySelect) WHERE name = ?", arguments: [name]).map(Self.feedSummary)
-    }
-
-    private static let feedSummarySelect = """
-        SELECT name, revision, image_count,
-               (SELECT COUNT(*) FROM section WHERE feed_id = feed.id) AS sections,
-               (SELECT COUNT(*) FROM layout WHERE feed_id = feed.id) AS layouts
-        FROM feed
-        """
-
-    private static func feedSummary(_ row: Row) -> FeedSummary {
-        FeedSummary(name: row[0], revision: row[1], images: row[2], sections: row[3], layouts: row[4])
-    }
-
+    func feedSummary(named name: String) throws -> FeedSummary?
     /// Every feed's revision, by name: what a watcher compares to see which feeds changed.
-    public func feedRevisions() throws -> [String: Int64] {
-        var revisions: [String: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT name, revision FROM feed") {
-            revisions[row[0]] = row[1]
-        }
-        return revisions
-    }
-
-    /// Deletes a feed and, through the schema's cascades, everything of it: sections, images,
-    /// the change log, named layouts and the layout cache.
-    public func deleteFeed(id: Int64) throws {
-        try db.execute(sql: "DELETE FROM feed WHERE id = ?", arguments: [id])
-    }
-
+    func feedRevisions() throws -> [String: Int64]
+    /// Deletes a feed and everything of it: sections, images, the change log, named layouts
+    /// and the layout cache.
+    func deleteFeed(id: Int64) throws
     /// Creates an empty feed at revision 0.
-    public func createFeed(named name: String) throws -> FeedRecord {
-        try db.execute(sql: "INSERT INTO feed (name) VALUES (?)", arguments: [name])
-        return FeedRecord(id: db.lastInsertedRowID, name: name, revision: 0, imageCount: 0)
-    }
+    func createFeed(named name: String) throws -> FeedRecord
+    /// Adjusts the stored image count by `delta`.
+    func adjustImageCount(feedID: Int64, by delta: Int) throws
+    /// Bumps the feed's revision and returns the new one.
+    func bumpRevision(feedID: Int64) throws -> Int64
 
-    /// Adjusts the stored image count by `delta` (bulk writers that know their counts use this
-    /// rather than a recount).
-    public func adjustImageCount(feedID: Int64, by delta: Int) throws {
-        try db.execute(sql: "UPDATE feed SET image_count = image_count + ? WHERE id = ?", arguments: [delta, feedID])
-    }
-
-    /// Bumps the feed's revision and returns the new one (writers keep `image_count` right
-    /// with ``adjustImageCount(feedID:by:)``).
-    public func bumpRevision(feedID: Int64) throws -> Int64 {
-        try db.execute(sql: "UPDATE feed SET revision = revision + 1 WHERE id = ?", arguments: [feedID])
-        return try Int64.fetchOne(db, sql: "SELECT revision FROM feed WHERE id = ?", arguments: [feedID])!
-    }
+    // MARK: The change log
 
     /// Appends change-log rows under `revision`, in order, after any it already has.
-    public func appendChanges(
-        feedID: Int64, revision: Int64, _ changes: [(kind: ChangeKind, externalID: String, section: String?)]
-    ) throws {
-        guard !changes.isEmpty else { return }
-        let next = try RawStatement(db, "SELECT coalesce(max(seq) + 1, 0) FROM change WHERE feed_id = ? AND revision = ?")
-        next.bind(1, feedID)
-        next.bind(2, revision)
-        var seq = try next.first { $0.int64(0) } ?? 0
-        let insert = try RawStatement(db, """
-            INSERT INTO change (feed_id, revision, seq, kind, external_id, section) VALUES (?, ?, ?, ?, ?, ?)
-            """)
-        for change in changes {
-            insert.bind(1, feedID)
-            insert.bind(2, revision)
-            insert.bind(3, seq)
-            insert.bind(4, change.kind.rawValue)
-            insert.bind(5, change.externalID)
-            insert.bind(6, change.section)
-            try insert.run()
-            seq += 1
-        }
-    }
-
-    /// Logs every image of a feed as inserted under `revision`, in catalog order: one statement
-    /// for a whole first import, instead of a row written from Swift per image. The images'
-    /// order keys order the rows (`seq`), so the revision must have no rows yet.
-    public func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws {
-        try db.execute(sql: """
-            INSERT INTO change (feed_id, revision, seq, kind, external_id, section)
-            SELECT image.feed_id, ?, image.sort_key, 'insert', image.external_id, section.name
-            FROM image JOIN section ON section.id = image.section_id
-            WHERE image.feed_id = ?
-            ORDER BY image.sort_key
-            """, arguments: [revision, feedID])
-    }
-
+    func appendChanges(feedID: Int64, revision: Int64, _ changes: [(kind: ChangeKind, externalID: String, section: String?)]) throws
+    /// Logs every image of a feed as inserted under `revision`, in catalog order (a first
+    /// import). The revision must have no rows yet.
+    func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws
     /// The change log of a feed after `revision`, oldest first.
-    public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
-        try Row.fetchAll(db, sql: """
-            SELECT revision, kind, external_id, section FROM change
-            WHERE feed_id = ? AND revision > ? ORDER BY revision, seq
-            """, arguments: [feedID, revision]).map {
-            ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
-        }
-    }
+    func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord]
 
     // MARK: Sections
 
     /// The sections of a feed, in order.
-    public func sections(feedID: Int64) throws -> [SectionRecord] {
-        let statement = try RawStatement(db, """
-            SELECT id, name, title, position, declared FROM section WHERE feed_id = ? ORDER BY position
-            """)
-        statement.bind(1, feedID)
-        return try statement.all(SectionRecord.init(statement:))
-    }
-
+    func sections(feedID: Int64) throws -> [SectionRecord]
     /// The section with id `id`.
-    public func section(id: Int64) throws -> SectionRecord? {
-        let statement = try RawStatement(db, "SELECT id, name, title, position, declared FROM section WHERE id = ?")
-        statement.bind(1, id)
-        return try statement.first(SectionRecord.init(statement:))
-    }
-
+    func section(id: Int64) throws -> SectionRecord?
     /// Inserts a section and returns its id.
-    public func insertSection(feedID: Int64, name: String?, title: String?, position: Int64, isDeclared: Bool) throws -> Int64 {
-        try db.execute(sql: """
-            INSERT INTO section (feed_id, name, title, position, declared) VALUES (?, ?, ?, ?, ?)
-            """, arguments: [feedID, name, title, position, isDeclared])
-        return db.lastInsertedRowID
-    }
-
+    func insertSection(feedID: Int64, name: String?, title: String?, position: Int64, isDeclared: Bool) throws -> Int64
     /// Updates a section's title, position and declared flag.
-    public func updateSection(_ section: SectionRecord) throws {
-        try db.execute(sql: "UPDATE section SET title = ?, position = ?, declared = ? WHERE id = ?",
-                       arguments: [section.title, section.position, section.isDeclared, section.id])
-    }
-
-    /// Gives sections new positions (the caller supplies a collision-free order).
-    ///
-    /// Positions are unique per feed, so the rows first move to negative positions, then to
-    /// their final ones.
-    public func repositionSections(_ positions: [(id: Int64, position: Int64)]) throws {
-        let park = try db.makeStatement(sql: "UPDATE section SET position = -1 - id WHERE id = ?")
-        for entry in positions { try park.execute(arguments: [entry.id]) }
-        let place = try db.makeStatement(sql: "UPDATE section SET position = ? WHERE id = ?")
-        for entry in positions { try place.execute(arguments: [entry.position, entry.id]) }
-    }
-
+    func updateSection(_ section: SectionRecord) throws
+    /// Gives sections new positions (the caller supplies a collision-free final order; the
+    /// rows may pass through any order on the way).
+    func repositionSections(_ positions: [(id: Int64, position: Int64)]) throws
     /// Deletes a section (its images must be gone or moved already).
-    public func deleteSection(id: Int64) throws {
-        try db.execute(sql: "DELETE FROM section WHERE id = ?", arguments: [id])
-    }
-
+    func deleteSection(id: Int64) throws
     /// Deletes the sections of a feed that hold no image and are not declared; returns their ids.
     @discardableResult
-    public func deleteEmptyUndeclaredSections(feedID: Int64) throws -> [Int64] {
-        let ids = try Int64.fetchAll(db, sql: """
-            SELECT id FROM section WHERE feed_id = ? AND declared = 0
-              AND NOT EXISTS (SELECT 1 FROM image WHERE image.section_id = section.id)
-            """, arguments: [feedID])
-        for id in ids { try deleteSection(id: id) }
-        return ids
-    }
-
+    func deleteEmptyUndeclaredSections(feedID: Int64) throws -> [Int64]
+    /// The number of images of each section of a feed, by section id (empty sections left out).
+    func imageCounts(feedID: Int64) throws -> [Int64: Int]
     /// How many images a section holds.
-    /// The number of images of each section of a feed, by section id (sections without images
-    /// are left out). One pass over the feed's section index.
-    public func imageCounts(feedID: Int64) throws -> [Int64: Int] {
-        var counts: [Int64: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT section_id, COUNT(*) FROM image WHERE feed_id = ? GROUP BY section_id", arguments: [feedID]) {
-            counts[row[0]] = row[1]
-        }
-        return counts
-    }
+    func imageCount(sectionID: Int64) throws -> Int
 
-    public func imageCount(sectionID: Int64) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image WHERE section_id = ?", arguments: [sectionID]) ?? 0
-    }
-}
+    // MARK: Images
 
-extension FeedRecord {
-    init(statement: RawStatement) {
-        self.init(id: statement.int64(0), name: statement.string(1) ?? "", revision: statement.int64(2), imageCount: Int(statement.int64(3)))
-    }
-}
+    /// The image of a feed with id `externalID`, or `nil`.
+    func image(feedID: Int64, externalID: String) throws -> ImageRecord?
+    /// The image of a feed at order key `key`, or `nil`.
+    func image(feedID: Int64, key: Int64) throws -> ImageRecord?
+    /// Every image of a feed, in catalog order. O(n): for imports, which compare whole feeds.
+    func allImages(feedID: Int64) throws -> [ImageRecord]
+    /// Up to `limit` images from order key `key` on (inclusive), in catalog order.
+    func images(feedID: Int64, fromKey key: Int64, limit: Int) throws -> [ImageRecord]
+    /// Up to `limit` images from catalog index `offset`, in catalog order. O(offset + limit).
+    func images(feedID: Int64, offset: Int, limit: Int) throws -> [ImageRecord]
+    /// Calls `body` with the geometry of every image from order key `key` on, in catalog order,
+    /// until `body` returns `false`.
+    func scanGeometry(feedID: Int64, fromKey key: Int64, _ body: (ImageGeometry) throws -> Bool) throws
+    /// The greatest order key below `key`, or `nil` when `key` is first.
+    func key(feedID: Int64, before key: Int64) throws -> Int64?
+    /// The least order key above `key`, or `nil` when `key` is last.
+    func key(feedID: Int64, after key: Int64) throws -> Int64?
+    /// Up to `limit` order keys of a feed at or below `key`, greatest first.
+    func keys(feedID: Int64, atOrBelow key: Int64, limit: Int) throws -> [Int64]
+    /// Up to `limit` order keys of a feed at or above `key`, least first.
+    func keys(feedID: Int64, atOrAbove key: Int64, limit: Int) throws -> [Int64]
+    /// The order key of the image at index `index` of a section (0-based), or `nil`. O(index).
+    func key(sectionID: Int64, index: Int) throws -> Int64?
+    /// The index of the image at `key` inside its section. O(index).
+    func index(sectionID: Int64, key: Int64) throws -> Int
+    /// Inserts `count` images produced in order by `next` (their keys must be free).
+    /// `beforeIndexing` is called when the rows are in and indexes dropped for a first bulk
+    /// import are about to be rebuilt (an engine that drops none never calls it).
+    func insertImages(feedID: Int64, count: Int, beforeIndexing: (() -> Void)?, _ next: () throws -> ImageRecord) throws
+    /// Rewrites the sizes, span, url and title of the images at their keys.
+    func updateImages(feedID: Int64, _ images: some Sequence<ImageRecord>) throws
+    /// Deletes the images at `keys`.
+    func deleteImages(feedID: Int64, keys: some Sequence<Int64>) throws
+    /// Gives many images new keys (and sections, where `sectionID` is not `nil`) at once, in any
+    /// order: a permutation never collides with itself.
+    func rekeyImages(feedID: Int64, _ moves: [(from: Int64, to: Int64, sectionID: Int64?)]) throws
+    /// Runs `body`, a bulk write, with the engine's memory kept small (`pageCacheKiB` of page
+    /// cache where the engine has one in this process).
+    func withBulkWriteMemory<T>(pageCacheKiB: Int, _ body: () throws -> T) throws -> T
 
-extension SectionRecord {
-    init(statement: RawStatement) {
-        self.init(
-            id: statement.int64(0), name: statement.string(1), title: statement.string(2), position: statement.int64(3),
-            isDeclared: statement.int64(4) != 0)
-    }
+    // MARK: Named layouts
+
+    /// The named layouts of a feed, by name.
+    func layouts(feedID: Int64) throws -> [NamedLayoutRecord]
+    /// The named layout `name` of a feed, or `nil`.
+    func layout(feedID: Int64, name: String) throws -> NamedLayoutRecord?
+    /// Saves a named layout, replacing one of the same name.
+    func saveLayout(feedID: Int64, _ layout: NamedLayoutRecord) throws
+    /// Removes a named layout, and its cache entry when no other name uses the configuration.
+    /// Returns `false` when there was no such layout.
+    func removeLayout(feedID: Int64, name: String) throws -> Bool
+
+    // MARK: The layout cache
+
+    /// The cache entry of a (feed, configuration), or `nil` when none was made yet.
+    func cacheEntry(feedID: Int64, configuration: String) throws -> LayoutCacheRecord?
+    /// Creates the cache entry of a (feed, configuration), or returns the existing one; keeps
+    /// at most ``LayoutCacheRecord/maximumUnnamedEntries`` entries that no named layout uses
+    /// (see ``LayoutCacheRecord``).
+    func makeCacheEntry(feedID: Int64, configuration: String, stride: Int) throws -> LayoutCacheRecord
+    /// The checkpoint with the greatest index not above `index`, or `nil`.
+    func checkpoint(cacheID: Int64, atOrBelow index: Int) throws -> CheckpointRecord?
+    /// Every checkpoint's index and band, in index order.
+    func checkpointBands(cacheID: Int64) throws -> [(index: Int, top: Double, bottom: Double)]
+    /// The start and end of the given sections in a cached layout.
+    func sectionExtents(cacheID: Int64, sectionIDs: some Collection<Int64>) throws -> [Int64: SectionExtentRecord]
+    /// Stores checkpoints, section extents and the end of a layout computed at `revision`,
+    /// unless the feed has moved past `revision` meanwhile or the entry is gone (then nothing
+    /// is stored). Returns whether it stored.
+    func saveLayoutCache(
+        cacheID: Int64, feedID: Int64, revision: Int64,
+        checkpoints: [CheckpointRecord], sections: [SectionExtentRecord], end: LayoutEndRecord?
+    ) throws -> Bool
+    /// Invalidates, in every cached layout of a feed, what depends on images at order key `key`
+    /// or later: the checkpoints from `key` on and the extents of sections ending after it.
+    func invalidateLayouts(feedID: Int64, fromKey key: Int64) throws
+    /// How much of every cached layout is valid.
+    func cacheCoverage() throws -> [LayoutCacheCoverage]
+
+    // MARK: API keys
+
+    /// Every API key, by name, with its feeds by name.
+    func apiKeys() throws -> [APIKeyRecord]
+    /// Whether any API key exists (a server then asks for one).
+    func hasAPIKeys() throws -> Bool
+    /// Stores a new key. Returns `false` when a key of that name exists (nothing is written).
+    func insertAPIKey(_ key: APIKeyRecord) throws -> Bool
+    /// Deletes the key `name`; `false` when there was none.
+    func deleteAPIKey(named name: String) throws -> Bool
 }
 
 extension CatalogTransaction {
-    /// Runs `body` with SQLite's memory kept small for a bulk write, then restores the usual
-    /// settings (``CatalogDatabase/pageCacheKiB``, ``CatalogDatabase/mmapBytes``):
-    ///
-    /// - The page cache is limited to `pageCacheKiB`: the sorts that rebuild indexes keep up to
-    ///   the cache's size in memory before they spill to temporary files, so a first 1M-image
-    ///   import peaked about 70 MB lower with 4 MiB (382 → 310 MiB), at the same speed.
-    /// - The file is read with `read`, not through a memory map: the index rebuild reads the
-    ///   whole image table, and mapped pages count as the process's memory (another 75 MB at
-    ///   the end of a 1M-image import, measured with `/usr/bin/time`).
-    public func withBulkWriteMemory<T>(pageCacheKiB: Int, _ body: () throws -> T) throws -> T {
-        try RawStatement.execute(db, "PRAGMA cache_size = -\(max(1, pageCacheKiB)); PRAGMA mmap_size = 0")
-        defer {
-            try? RawStatement.execute(db, """
-                PRAGMA cache_size = -\(CatalogDatabase.pageCacheKiB); PRAGMA mmap_size = \(CatalogDatabase.mmapBytes)
-                """)
+    /// Inserts `count` images produced in order by `next`.
+    public func insertImages(feedID: Int64, count: Int, _ next: () throws -> ImageRecord) throws {
+        try insertImages(feedID: feedID, count: count, beforeIndexing: nil, next)
+    }
+
+    /// Inserts images (their keys must be free).
+    public func insertImages(feedID: Int64, _ images: [ImageRecord]) throws {
+        var index = 0
+        try insertImages(feedID: feedID, count: images.count, beforeIndexing: nil) {
+            defer { index += 1 }
+            return images[index]
         }
-        return try body()
     }
 }

@@ -7,6 +7,13 @@ public struct LayoutCacheRecord: Hashable, Sendable {
     public var stride: Int
     /// The end of the layout, when it was computed at the feed's current revision.
     public var end: LayoutEndRecord?
+
+    /// How many cache entries of inline configurations (and cover flows) a feed keeps beside
+    /// those of its named layouts. Every inline configuration gets an entry (a gallery's "fit
+    /// the window" makes one per window width), and every write invalidates every entry of its
+    /// feed, so without a bound both the catalog and the cost of a move would grow with each
+    /// configuration ever asked for.
+    public static let maximumUnnamedEntries = 8
 }
 
 /// The end of a cached layout, valid while `revision` is the feed's revision.

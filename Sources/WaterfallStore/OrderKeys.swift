@@ -1,5 +1,3 @@
-import GRDB
-
 /// Sparse order keys: catalog order is key order, with room between neighbours, so that a move
 /// or an insertion writes one row. When a gap is used up, a window of neighbours around it is
 /// respaced; the window doubles until it has room, so the rewrite stays local and rare.
@@ -8,6 +6,8 @@ public enum OrderKeys {
     public static let spacing: Int64 = 1 << 32
     /// The largest key handed out, leaving headroom for arithmetic.
     public static let maximum: Int64 = 1 << 62
+    /// A key after every image's: "no image after" where a key bounds a range.
+    public static let end = Int64.max
     /// A respaced window leaves at least this distance between neighbours (16 halvings of room).
     static let minimumSpacing: Int64 = 1 << 16
 
@@ -58,16 +58,8 @@ extension CatalogTransaction {
     private func renumberWindow(feedID: Int64, count: Int, after lower: Int64?, before upper: Int64?) throws -> KeyAllocation {
         var width = 32
         while true {
-            let left: [Int64] = try lower.map {
-                try Int64.fetchAll(db, sql: """
-                    SELECT sort_key FROM image WHERE feed_id = ? AND sort_key <= ? ORDER BY sort_key DESC LIMIT ?
-                    """, arguments: [feedID, $0, width])
-            } ?? []
-            let right: [Int64] = try upper.map {
-                try Int64.fetchAll(db, sql: """
-                    SELECT sort_key FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?
-                    """, arguments: [feedID, $0, width])
-            } ?? []
+            let left: [Int64] = try lower.map { try keys(feedID: feedID, atOrBelow: $0, limit: width) } ?? []
+            let right: [Int64] = try upper.map { try keys(feedID: feedID, atOrAbove: $0, limit: width) } ?? []
             let leftBound = try left.last.flatMap { try key(feedID: feedID, before: $0) } ?? 0
             let rightBound = try right.last.flatMap { try key(feedID: feedID, after: $0) }
             let reachesStart = lower == nil || left.count < width

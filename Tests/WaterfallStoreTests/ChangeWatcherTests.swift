@@ -32,8 +32,8 @@ import WaterfallTestSupport
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let path = folder.path("watched.sqlite")
-        _ = try CatalogDatabase.open(atPath: path).write { tx in try tx.createFeed(named: "f") }
-        let database = try CatalogDatabase.openForServing(atPath: path)
+        _ = try SQLiteCatalog.open(atPath: path).write { tx in try tx.createFeed(named: "f") }
+        let database = try SQLiteCatalog.openForServing(atPath: path)
         _ = try database.read { tx in try tx.feed(named: "f") }
         #expect(try !Self.anotherProcessCanTakeTheWALIndex(path), "the open database should hold the WAL index")
         // Watchers come and go (one per server part); each look reads the header.

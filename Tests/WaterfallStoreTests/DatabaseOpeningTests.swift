@@ -10,7 +10,7 @@ import WaterfallTestSupport
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let path = folder.path("new.sqlite")
-        let database = try CatalogDatabase.open(atPath: path)
+        let database = try SQLiteCatalog.open(atPath: path)
         // A new file starts with a rollback journal (a first bulk import writes each page once)
         // and switches to WAL after its first committed write.
         #expect(try database.read { tx in try String.fetchOne(tx.db, sql: "PRAGMA journal_mode") } == "delete")
@@ -20,19 +20,19 @@ import WaterfallTestSupport
              try String.fetchOne(tx.db, sql: "PRAGMA journal_mode")!,
              try String.fetchAll(tx.db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
         }
-        #expect(applicationID == CatalogDatabase.applicationID)
+        #expect(applicationID == SQLiteCatalog.applicationID)
         #expect(journal == "wal")
         #expect(tables == ["api_key", "api_key_feed", "change", "feed", "grdb_migrations", "image", "layout", "layout_cache", "layout_checkpoint", "layout_section", "section"])
         // Reopening an existing Waterfall database works.
-        _ = try CatalogDatabase.open(atPath: path)
+        _ = try SQLiteCatalog.open(atPath: path)
     }
 
     @Test func migrationsAreCarriedInTheBinaryAndMatchTheFolder() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appending(path: "Migrations")
+            .deletingLastPathComponent().appending(path: "Migrations/sqlite")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
-        #expect(CatalogDatabase.migrations.map(\.identifier) == files.map { String($0.dropLast(4)) })
-        for (migration, file) in zip(CatalogDatabase.migrations, files) {
+        #expect(SQLiteCatalog.migrations.map(\.identifier) == files.map { String($0.dropLast(4)) })
+        for (migration, file) in zip(SQLiteCatalog.migrations, files) {
             #expect(migration.sql == (try String(contentsOf: folder.appending(path: file), encoding: .utf8)))
         }
     }
@@ -40,7 +40,7 @@ import WaterfallTestSupport
     @Test func aReadCannotWriteAndAFailedTransactionLeavesTheConnectionUsable() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let database = try CatalogDatabase.open(atPath: folder.path("reads.sqlite"))
+        let database = try SQLiteCatalog.open(atPath: folder.path("reads.sqlite"))
         defer { database.close() }
         // A write inside a read fails and leaves nothing
         #expect(throws: (any Error).self) { try database.read { tx in try tx.createFeed(named: "sneaky") } }
@@ -66,7 +66,7 @@ import WaterfallTestSupport
         // change rows of two revisions logged in an order their ids alone keep
         let queue = try DatabaseQueue(path: path)
         var migrator = DatabaseMigrator()
-        for migration in CatalogDatabase.migrations.prefix(2) {
+        for migration in SQLiteCatalog.migrations.prefix(2) {
             migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
         }
         try migrator.migrate(queue)
@@ -80,7 +80,7 @@ import WaterfallTestSupport
         try queue.close()
 
         // When Waterfall opens it, and logs another revision
-        let database = try CatalogDatabase.open(atPath: path)
+        let database = try SQLiteCatalog.open(atPath: path)
         defer { database.close() }
         try database.write { tx in
             try tx.appendChanges(feedID: 1, revision: 3, [(.remove, "b", nil), (.update, "a", "s")])
@@ -103,7 +103,7 @@ import WaterfallTestSupport
         defer { folder.remove() }
         let path = folder.path(name)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        #expect(throws: StoreError.self) { try CatalogDatabase.open(atPath: path) }
+        #expect(throws: StoreError.self) { try SQLiteCatalog.open(atPath: path) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [name])
     }
@@ -115,7 +115,7 @@ import WaterfallTestSupport
         try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(throws: StoreError(.cannotOpen, "\(path) is a SQLite database of another application, not a Waterfall database; it was left untouched.")) {
-            try CatalogDatabase.open(atPath: path)
+            try SQLiteCatalog.open(atPath: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
@@ -124,11 +124,11 @@ import WaterfallTestSupport
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let path = folder.path("future.sqlite")
-        let database = try CatalogDatabase.open(atPath: path)
+        let database = try SQLiteCatalog.open(atPath: path)
         try database.write { tx in try tx.db.execute(sql: "INSERT INTO grdb_migrations VALUES ('9999_from_the_future')") }
-        #expect(throws: StoreError.self) { try CatalogDatabase.open(atPath: path) }
+        #expect(throws: StoreError.self) { try SQLiteCatalog.open(atPath: path) }
         do {
-            _ = try CatalogDatabase.open(atPath: path)
+            _ = try SQLiteCatalog.open(atPath: path)
         } catch {
             #expect(error.message.contains("newer version of Waterfall"))
         }
@@ -138,8 +138,8 @@ import WaterfallTestSupport
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         #expect(throws: StoreError(.cannotOpen, "\(folder.url.path) is a directory, not a database file; it was left untouched.")) {
-            try CatalogDatabase.open(atPath: folder.url.path)
+            try SQLiteCatalog.open(atPath: folder.url.path)
         }
-        #expect(throws: StoreError.self) { try CatalogDatabase.open(atPath: folder.path("missing/db.sqlite")) }
+        #expect(throws: StoreError.self) { try SQLiteCatalog.open(atPath: folder.path("missing/db.sqlite")) }
     }
 }

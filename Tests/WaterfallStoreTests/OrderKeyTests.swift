@@ -6,8 +6,8 @@ import WaterfallTestSupport
 /// Sparse order keys: a move writes one row; a used-up gap renumbers a small window, never the feed.
 @Suite struct OrderKeyTests {
     /// A database with one feed of `count` images keyed 1·spacing, 2·spacing, …
-    func feed(count: Int) throws -> (CatalogDatabase, Int64) {
-        let database = try CatalogDatabase.inMemory()
+    func feed(count: Int) throws -> (SQLiteCatalog, Int64) {
+        let database = try SQLiteCatalog.inMemory()
         let feedID = try database.write { tx in
             let feed = try tx.createFeed(named: "f")
             let section = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 1, isDeclared: false)

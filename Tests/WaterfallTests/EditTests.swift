@@ -3,8 +3,8 @@ import Testing
 
 /// Moves, order lists and removals (DESIGN section 3 and the reorder file of section 4).
 @Suite struct EditTests {
-    @Test func moveIsRemoveThenInsertNeverASwap() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func moveIsRemoveThenInsertNeverASwap(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a", "b", "c", "d", "e"])
         // Dragging a onto d's place puts it after d's predecessor chain, not in a swap with d.
         _ = try catalog.service.move(feed: "f", id: "a", to: .before("d"))
@@ -15,8 +15,8 @@ import Testing
         #expect(try catalog.order() == ["-/e", "-/c", "-/a", "-/d", "-/b"])
     }
 
-    @Test func beforeAndAfterMoveIntoTheOtherImagesSection() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func beforeAndAfterMoveIntoTheOtherImagesSection(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a@s1", "b@s1", "c@s2", "d@s2"])
         let summary = try catalog.service.move(feed: "f", id: "a", to: .after("c"))
         #expect(try catalog.order() == ["s1/b", "s2/c", "s2/a", "s2/d"])
@@ -26,24 +26,24 @@ import Testing
         #expect(changes.map { "\($0.kind) \($0.id) \($0.section ?? "-")" } == ["move a s2", "move d s1"])
     }
 
-    @Test func moveToWhereItAlreadyIsChangesNothing() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func moveToWhereItAlreadyIsChangesNothing(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a", "b", "c"])
         let summary = try catalog.service.move(feed: "f", id: "b", to: .after("a"))
         #expect(!summary.changedAnything && summary.unchanged == 1 && summary.revision == 1)
         #expect(try catalog.service.move(feed: "f", id: "a", to: .index(0)).revision == 1)
     }
 
-    @Test func dryRunWritesNothing() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func dryRunWritesNothing(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a", "b", "c"])
         let summary = try catalog.service.move(feed: "f", id: "c", to: .index(0), dryRun: true)
         #expect(summary.moved == 1 && summary.revision == 2)
         #expect(try catalog.order() == ["-/a", "-/b", "-/c"] && catalog.revision() == 1)
     }
 
-    @Test func badMovesAreRefusedAndChangeNothing() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func badMovesAreRefusedAndChangeNothing(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a@s1", "b@s1", "c@s2"])
         #expect(throws: WaterfallError.unknownImage(feed: "f", id: "zz", place: "")) {
             try catalog.service.move(feed: "f", id: "zz", to: .index(0))
@@ -57,8 +57,8 @@ import Testing
         #expect(try catalog.order() == ["s1/a", "s1/b", "s2/c"] && catalog.revision() == 1)
     }
 
-    @Test func orderListTakesThePlacesOfTheSameImagesAcrossSections() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func orderListTakesThePlacesOfTheSameImagesAcrossSections(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a@s1", "b@s1", "c@s1", "d@s2", "e@s2"])
         // The client showed b, c, d and the user dragged d to the front.
         let document = ReorderDocumentBuilder.order(["d", "b", "c"])
@@ -67,16 +67,16 @@ import Testing
         #expect(summary.moved == 3 && summary.unchanged == 0)
     }
 
-    @Test func reorderFileIsAllOrNothing() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func reorderFileIsAllOrNothing(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a", "b", "c"])
         let document = ReorderDocumentBuilder.edits(moves: [("c", .index(0)), ("a", .after("nope"))], removals: [])
         #expect(throws: WaterfallError.self) { try catalog.service.reorder(document, feed: "f") }
         #expect(try catalog.order() == ["-/a", "-/b", "-/c"] && catalog.revision() == 1)
     }
 
-    @Test func removeIsAllOrNothing() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func removeIsAllOrNothing(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a", "b", "c"])
         #expect(throws: WaterfallError.self) { try catalog.service.remove(feed: "f", ids: ["a", "zz"]) }
         #expect(try catalog.order().count == 3)
@@ -85,9 +85,9 @@ import Testing
         #expect(try catalog.service.changes(feed: "f", since: 1).changes.map(\.kind) == ["remove", "remove"])
     }
 
-    @Test func manyMovesToTheSameGapRenumberLocallyAndKeepOrder() throws {
+    @Test(arguments: TestEngine.all) func manyMovesToTheSameGapRenumberLocallyAndKeepOrder(engine: TestEngine) throws {
         // 40 moves into the same gap exhaust 2^32 of key space and force a window renumbering.
-        let catalog = try TestCatalog()
+        let catalog = try TestCatalog(engine)
         let ids = (0..<100).map { "i\($0)" }
         try catalog.importFeed(ids)
         var expected = ids
@@ -100,8 +100,8 @@ import Testing
         #expect(try catalog.order() == expected.map { "-/\($0)" })
     }
 
-    @Test func sqlLookingAndUnicodeIdsAreStoredLiterally() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func sqlLookingAndUnicodeIdsAreStoredLiterally(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         let json = #"{"feed":"f","images":[{"id":"x'); DROP TABLE image;--","width":10,"height":10},{"id":"鳥居","width":10,"height":10},{"id":"e\u0301","width":10,"height":10},{"id":"é","width":10,"height":10}]}"#
         try catalog.importJSON(json)
         #expect(try catalog.order() == ["-/x'); DROP TABLE image;--", "-/鳥居", "-/e\u{301}", "-/é"])

@@ -4,9 +4,9 @@ import WaterfallSync
 
 /// The sync rules of DESIGN section 4, one worked example each.
 @Suite struct ImportRulesTests {
-    @Test func firstImportOrdersDeclaredSectionsThenOthersByFirstImage() throws {
+    @Test(arguments: TestEngine.all) func firstImportOrdersDeclaredSectionsThenOthersByFirstImage(engine: TestEngine) throws {
         // Given a file declaring s2, with images of s1, the unnamed section and s2
-        let catalog = try TestCatalog()
+        let catalog = try TestCatalog(engine)
         // When it is imported
         let summary = try catalog.importFeed(["a@s1", "b", "c@s2", "d@s1", "e"], sections: ["s2"])
         // Then declared s2 comes first, then s1 and the unnamed section in order of first image
@@ -14,9 +14,9 @@ import WaterfallSync
         #expect(summary.inserted == 5 && summary.revision == 1)
     }
 
-    @Test func snapshotRemovesAbsentImagesAndKeepsUserOrder() throws {
+    @Test(arguments: TestEngine.all) func snapshotRemovesAbsentImagesAndKeepsUserOrder(engine: TestEngine) throws {
         // Given a feed where the user moved c to the top
-        let catalog = try TestCatalog()
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a", "b", "c", "d"])
         _ = try catalog.service.move(feed: "f", id: "c", to: .before("a"))
         // When a snapshot without b is imported
@@ -26,9 +26,9 @@ import WaterfallSync
         #expect(summary.removed == 1 && summary.unchanged == 3 && summary.revision == 3)
     }
 
-    @Test func newImageGoesRightAfterItsNearestEarlierExistingImage() throws {
+    @Test(arguments: TestEngine.all) func newImageGoesRightAfterItsNearestEarlierExistingImage(engine: TestEngine) throws {
         // Given a catalog a b c d, reordered by the user to a c b d
-        let catalog = try TestCatalog()
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a", "b", "c", "d"])
         _ = try catalog.service.move(feed: "f", id: "c", to: .after("a"))
         // When the file adds x after b and y before a
@@ -38,16 +38,16 @@ import WaterfallSync
         #expect(summary.inserted == 2 && summary.unchanged == 4)
     }
 
-    @Test func aRunOfNewImagesKeepsTheFileOrder() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func aRunOfNewImagesKeepsTheFileOrder(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a", "b"])
         try catalog.importFeed(["a", "n1", "n2", "n3", "b"])
         #expect(try catalog.order() == ["-/a", "-/n1", "-/n2", "-/n3", "-/b"])
     }
 
-    @Test func nearestEarlierImageIsSearchedInTheSameSectionOnly() throws {
+    @Test(arguments: TestEngine.all) func nearestEarlierImageIsSearchedInTheSameSectionOnly(engine: TestEngine) throws {
         // Given s1: a b and s2: c
-        let catalog = try TestCatalog()
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a@s1", "b@s1", "c@s2"])
         _ = try catalog.service.move(feed: "f", id: "b", to: .index(0))
         // When a new image of s2 comes right after a in the file (a is in s1), and one of s1 after c
@@ -57,9 +57,9 @@ import WaterfallSync
         #expect(try catalog.order() == ["s1/b", "s1/m", "s1/a", "s2/n", "s2/c"])
     }
 
-    @Test func newSectionGoesAfterTheNearestEarlierExistingSection() throws {
+    @Test(arguments: TestEngine.all) func newSectionGoesAfterTheNearestEarlierExistingSection(engine: TestEngine) throws {
         // Given sections s1, s3 in the catalog
-        let catalog = try TestCatalog()
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a@s1", "c@s3"])
         // When the file has s0 (no earlier section), s1, s2 (after s1), s3
         try catalog.importFeed(["z@s0", "a@s1", "b@s2", "c@s3"])
@@ -68,8 +68,8 @@ import WaterfallSync
         #expect(try catalog.order() == ["s0/z", "s1/a", "s2/b", "s3/c"])
     }
 
-    @Test func imageChangingSectionIsPlacedLikeANewImage() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func imageChangingSectionIsPlacedLikeANewImage(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a@s1", "b@s1", "c@s2", "d@s2"])
         // b moves to s2 in the file, between c and d
         let summary = try catalog.importFeed(["a@s1", "c@s2", "b@s2", "d@s2"])
@@ -77,8 +77,8 @@ import WaterfallSync
         #expect(summary.moved == 1 && summary.unchanged == 3)
     }
 
-    @Test func userMovesSurviveAReimportThatUpdatesSizes() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func userMovesSurviveAReimportThatUpdatesSizes(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a", "b", "c"])
         _ = try catalog.service.move(feed: "f", id: "a", to: .after("c"))
         let summary = try catalog.importFeed(["a:600x400", "b", "c"])
@@ -88,8 +88,8 @@ import WaterfallSync
         #expect(changes.map(\.kind) == ["update"] && changes.map(\.id) == ["a"])
     }
 
-    @Test func resetOrderAdoptsTheFileOrderSectionsToo() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func resetOrderAdoptsTheFileOrderSectionsToo(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a@s1", "b@s1", "c@s2"])
         _ = try catalog.service.move(feed: "f", id: "b", to: .index(0))
         let summary = try catalog.importFeed(["c@s2", "a@s1", "b@s1"], resetOrder: true)
@@ -101,8 +101,8 @@ import WaterfallSync
         #expect(again.revision == summary.revision && !again.changedAnything)
     }
 
-    @Test func appendAddsAtTheEndOfSectionsAndRemovesNothing() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func appendAddsAtTheEndOfSectionsAndRemovesNothing(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a@s1", "b@s1", "c@s2"])
         _ = try catalog.service.move(feed: "f", id: "b", to: .index(0))
         let summary = try catalog.importFeed(["x@s1", "a@s1:500x500", "y@s3", "z@s2"], mode: .append)
@@ -110,8 +110,8 @@ import WaterfallSync
         #expect(summary.inserted == 3 && summary.updated == 1 && summary.removed == 0 && summary.unchanged == 0)
     }
 
-    @Test func importingTheSameFileTwiceChangesNothing() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func importingTheSameFileTwiceChangesNothing(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         let json = TestCatalog.feedJSON("f", sections: ["s1", "empty"], ["a@s1", "b", "c@s2!"])
         let first = try catalog.importJSON(json)
         let second = try catalog.importJSON(json)
@@ -119,8 +119,8 @@ import WaterfallSync
         #expect(second.unchanged == 3 && !second.changedAnything)
     }
 
-    @Test func declaredEmptySectionStaysAndEmptiedUndeclaredOneDisappears() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func declaredEmptySectionStaysAndEmptiedUndeclaredOneDisappears(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a@s1", "b@s2"], sections: ["empty"])
         #expect(try catalog.sections() == ["empty", "s1", "s2"])
         // Removing the only image of s2 removes the section; the declared empty one stays.
@@ -131,16 +131,16 @@ import WaterfallSync
         #expect(try catalog.sections() == ["s1"])
     }
 
-    @Test func sectionEmptiedByAMoveDisappears() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func sectionEmptiedByAMoveDisappears(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a@s1", "b@s2"])
         _ = try catalog.service.move(feed: "f", id: "a", to: .after("b"))
         #expect(try catalog.sections() == ["s2"])
         #expect(try catalog.order() == ["s2/b", "s2/a"])
     }
 
-    @Test func badRecordAtTheEndOfALargeFileChangesNothing() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func badRecordAtTheEndOfALargeFileChangesNothing(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a", "b"])
         var specs = (0..<20_000).map { "i\($0)" }
         specs.append("bad:0x10")
@@ -153,8 +153,8 @@ import WaterfallSync
 /// Ids are compared by code points, as SQLite compares them, never by Swift's canonical
 /// equivalence: "é" (U+00E9) and "e\u{301}" are two different images.
 @Suite struct ExactIdTests {
-    @Test func canonicallyEquivalentIdsStayDistinctAcrossReimports() throws {
-        let catalog = try TestCatalog()
+    @Test(arguments: TestEngine.all) func canonicallyEquivalentIdsStayDistinctAcrossReimports(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
         let json = #"{"feed":"f","images":[{"id":"\u00e9","width":10,"height":10,"section":"\u00e9"},{"id":"e\u0301","width":20,"height":10,"section":"e\u0301"}]}"#
         try catalog.importJSON(json)
         let again = try catalog.importJSON(json)

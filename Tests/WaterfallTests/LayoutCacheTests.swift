@@ -23,10 +23,10 @@ import WaterfallTestSupport
                                           scale: 2)),
     ]
 
-    @Test(arguments: 1...6)
-    func cachedAnswersEqualAFreshComputation(seed: UInt64) throws {
+    @Test(arguments: TestEngine.all, 1...6)
+    func cachedAnswersEqualAFreshComputation(engine: TestEngine, seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let catalog = try TestCatalog(stride: 4)
+        let catalog = try TestCatalog(engine, stride: 4)
         var nextID = 0
         func newSpec() -> String {
             nextID += 1
@@ -121,8 +121,8 @@ import WaterfallTestSupport
         }
     }
 
-    @Test func aFeedKeepsAFewInlineCachesBesideItsNamedLayouts() throws {
-        let catalog = try TestCatalog(stride: 4)
+    @Test(arguments: TestEngine.all) func aFeedKeepsAFewInlineCachesBesideItsNamedLayouts(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine, stride: 4)
         try catalog.importFeed((0..<30).map { "i\($0):\(100 + 7 * $0)x100" })
         let named = AnyLayoutConfiguration.waterfall(LayoutConfiguration(columns: 2, width: 300))
         try catalog.service.addLayout(feed: "f", name: "phone", configuration: named)
@@ -133,15 +133,15 @@ import WaterfallTestSupport
             _ = try catalog.service.page(feed: "f", layout: .inline(inline), offset: 0, limit: 5)
         }
         let caches = try catalog.service.stats().layouts
-        #expect(caches.filter { $0.layouts.isEmpty }.count == CatalogTransaction.maximumUnnamedCacheEntries)
+        #expect(caches.filter { $0.layouts.isEmpty }.count == LayoutCacheRecord.maximumUnnamedEntries)
         #expect(caches.contains { $0.layouts == ["phone"] && $0.complete })
         // The newest inline configurations are the ones kept.
         #expect(caches.contains { $0.configuration?.width == 419 })
         #expect(!caches.contains { $0.configuration?.width == 400 })
     }
 
-    @Test func coverFlowsOfEveryFactorShareOneCache() throws {
-        let catalog = try TestCatalog(stride: 4)
+    @Test(arguments: TestEngine.all) func coverFlowsOfEveryFactorShareOneCache(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine, stride: 4)
         try catalog.importFeed((0..<30).map { "i\($0):\(100 + 7 * $0)x100" })
         for factor in [0.001, 0.003, 0.01] {
             _ = try catalog.service.coverFlow(

@@ -4,14 +4,24 @@ import WaterfallStore
 import WaterfallSync
 @testable import Waterfall
 
-/// A service over a fresh in-memory database, with helpers that speak in feed JSON and read the
-/// catalog back as "section/id" strings. The cache stride is small so that tests cross many
+/// A service over a fresh catalog of one engine, with helpers that speak in feed JSON and read
+/// the catalog back as "section/id" strings. The cache stride is small so that tests cross many
 /// checkpoints with few images.
 struct TestCatalog {
     let service: WaterfallService
+    /// Drops the PostgreSQL schema when the last copy of the catalog goes.
+    private let scratch: PostgresScratchSchema?
 
-    init(stride: Int = 4) throws {
-        service = WaterfallService(database: try CatalogDatabase.inMemory(), stride: stride)
+    init(_ engine: TestEngine = .sqlite, stride: Int = 4) throws {
+        switch engine {
+        case .sqlite:
+            scratch = nil
+            service = WaterfallService(database: try SQLiteCatalog.inMemory(), stride: stride)
+        case .postgres:
+            let schema = try PostgresScratchSchema()
+            scratch = schema
+            service = WaterfallService(database: try PostgresCatalog.open(url: schema.url), stride: stride)
+        }
     }
 
     /// Builds a feed file from compact specs: `"id"` (unnamed section) or `"id@section"`, an

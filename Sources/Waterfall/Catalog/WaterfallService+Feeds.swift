@@ -2,12 +2,13 @@ import WaterfallStore
 import WaterfallSync
 
 extension WaterfallService {
-    /// Opens the database at `path` for a long-lived server: reads in parallel on a pool of
-    /// connections, one write at a time (see ``CatalogDatabase/openForServing(atPath:readers:)``).
+    /// Opens the catalog at `path` (a file or a `postgres://` URL) for a long-lived server:
+    /// reads in parallel on a pool of connections, one write at a time (see
+    /// ``CatalogLocation/openForServing(_:)``).
     /// - Throws: ``WaterfallError`` `cannotCreate` or `database`.
     public static func openForServing(path: String) throws(WaterfallError) -> WaterfallService {
         do {
-            return WaterfallService(database: try CatalogDatabase.openForServing(atPath: path))
+            return WaterfallService(database: try CatalogLocation.openForServing(path))
         } catch {
             throw WaterfallError(error)
         }
@@ -15,7 +16,7 @@ extension WaterfallService {
 
     /// A watcher of the database's commits, by this process or any other (see ``ChangeWatcher``).
     /// - Throws: ``WaterfallError`` `database` for an in-memory database.
-    public func makeChangeWatcher() throws(WaterfallError) -> ChangeWatcher {
+    public func makeChangeWatcher() throws(WaterfallError) -> any ChangeWatcher {
         do {
             return try database.makeChangeWatcher()
         } catch {

@@ -14,7 +14,10 @@ extension WaterfallService {
     /// Counts, revisions, how much of each cached layout is valid, and the database's size.
     public func stats() throws(WaterfallError) -> DatabaseStats {
         try perform {
-            try database.read { tx in
+            // Measured outside the read: a PostgreSQL catalog asks its server, on a connection
+            // the read may be holding.
+            let bytes = database.storageSize()
+            return try database.read { tx in
                 let feeds = try tx.feedSummaries().map {
                     FeedList.Feed(name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision, layouts: $0.layouts)
                 }
@@ -29,7 +32,7 @@ extension WaterfallService {
                             ? nil : max(0, (coverage.feedImages - 1) / coverage.stride),
                         complete: coverage.isComplete)
                 }
-                return DatabaseStats(path: database.path, databaseBytes: database.fileSize(), feeds: feeds, layouts: layouts)
+                return DatabaseStats(path: database.location, databaseBytes: bytes, feeds: feeds, layouts: layouts)
             }
         }
     }

@@ -85,7 +85,7 @@ extension WaterfallService {
 /// Writes an ``ImportPlan``: sections, removals, keys, inserts, updates, the change log and the
 /// cache invalidation, inside the caller's transaction. Rows that do not change are not written.
 struct ImportApplier {
-    let tx: CatalogTransaction
+    let tx: any CatalogTransaction
     let feed: FeedRecord
     let catalog: CatalogSnapshot
     let document: FeedDocument
@@ -251,7 +251,7 @@ struct ImportApplier {
             try tx.appendChanges(feedID: feed.id, revision: summary.revision, changes)
         }
         try tx.adjustImageCount(feedID: feed.id, by: plan.entries.count - catalog.images.count)
-        try tx.invalidateLayouts(feedID: feed.id, fromKey: firstAffectedKey ?? CatalogTransaction.maximumKey)
+        try tx.invalidateLayouts(feedID: feed.id, fromKey: firstAffectedKey ?? OrderKeys.end)
         return summary
     }
 }

@@ -61,7 +61,7 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
     /// Loads (and if needed completes) the cached layout of `engine`'s configuration, stored
     /// under `key` (its canonical JSON). Reads O(stride) rows when the cache is up to date;
     /// otherwise scans the feed from the last valid checkpoint on.
-    init(tx: CatalogTransaction, feed: FeedRecord, name: String?, engine: Kind, key: String, stride defaultStride: Int) throws {
+    init(tx: any CatalogTransaction, feed: FeedRecord, name: String?, engine: Kind, key: String, stride defaultStride: Int) throws {
         self.feed = feed
         self.name = name
         self.engine = engine
@@ -105,7 +105,7 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
     }
 
     /// The checkpoint with the greatest index not above `index` (`nil`: start from the top).
-    func checkpoint(atOrBelow index: Int, _ tx: CatalogTransaction) throws -> CheckpointRecord? {
+    func checkpoint(atOrBelow index: Int, _ tx: any CatalogTransaction) throws -> CheckpointRecord? {
         if let update, let first = update.checkpoints.first, first.index <= index {
             var low = 0, high = update.checkpoints.count
             while high - low > 1 {
@@ -120,7 +120,7 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
 
     /// Every chunk of the layout with the band it occupies, in index order: the chunks
     /// `[previous checkpoint, checkpoint)`, then the tail `[last checkpoint, end]`.
-    func chunks(_ tx: CatalogTransaction) throws -> [(start: Int, end: Int, top: Double, bottom: Double, isTail: Bool)] {
+    func chunks(_ tx: any CatalogTransaction) throws -> [(start: Int, end: Int, top: Double, bottom: Double, isTail: Bool)] {
         // The stored checkpoints come in index order, and those this query computed follow
         // them: they start after the greatest stored one.
         let stored = try entry.map { try tx.checkpointBands(cacheID: $0.id) } ?? []
@@ -140,7 +140,7 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
     }
 
     /// Where the given sections start and end (for pinned headers).
-    func extents(of ids: [Int64], _ tx: CatalogTransaction) throws -> [Int64: SectionExtentRecord] {
+    func extents(of ids: [Int64], _ tx: any CatalogTransaction) throws -> [Int64: SectionExtentRecord] {
         var result: [Int64: SectionExtentRecord] = [:]
         for section in update?.sections ?? [] { result[section.sectionID] = section }
         let missing = ids.filter { result[$0] == nil }
@@ -168,7 +168,7 @@ extension WaterfallService {
     }
 
     /// The configuration (and name) a layout source stands for, for one feed.
-    func resolveLayout(_ source: LayoutSource, feed: FeedRecord, _ tx: CatalogTransaction) throws -> (name: String?, configuration: AnyLayoutConfiguration) {
+    func resolveLayout(_ source: LayoutSource, feed: FeedRecord, _ tx: any CatalogTransaction) throws -> (name: String?, configuration: AnyLayoutConfiguration) {
         switch source {
         case .inline(let configuration):
             try configuration.validate()

@@ -86,10 +86,10 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
     /// Closes the open section and lays out the trailing empty sections; returns the content height.
     mutating func finish(into sink: inout some LayoutSink) -> Double {
         let owner = max(nextIndex - 1, 0)
-        if openOrdinal >= 0 { close(owner: owner, untilKey: CatalogTransaction.maximumKey, into: &sink) }
+        if openOrdinal >= 0 { close(owner: owner, untilKey: OrderKeys.end, into: &sink) }
         for ordinal in (openOrdinal + 1)..<sections.count {
             open(ordinal, owner: owner, into: &sink)
-            close(owner: owner, untilKey: CatalogTransaction.maximumKey, into: &sink)
+            close(owner: owner, untilKey: OrderKeys.end, into: &sink)
         }
         return engine.contentHeight(state)
     }

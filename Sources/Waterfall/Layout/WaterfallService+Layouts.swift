@@ -123,7 +123,7 @@ private struct CacheCompletion: EngineWork {
     let key: String
     let feed: FeedRecord
     let stride: Int
-    let tx: CatalogTransaction
+    let tx: any CatalogTransaction
 
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> CacheUpdate? {
         try CachedLayout(tx: tx, feed: feed, name: nil, engine: engine, key: key, stride: stride).update

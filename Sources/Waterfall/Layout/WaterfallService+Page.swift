@@ -45,7 +45,7 @@ extension WaterfallService {
     /// last image, DESIGN section 8) and one image more (which closes the section of the last).
     fileprivate func pageOfKind(
         engine: some StreamingLayoutKind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
-        offset: Int, limit: Int, _ tx: CatalogTransaction
+        offset: Int, limit: Int, _ tx: any CatalogTransaction
     ) throws -> (LayoutPage, CacheUpdate?) {
         let cache = try CachedLayout(
             tx: tx, feed: feed, name: name, engine: engine, key: configuration.canonicalJSON, stride: stride)
@@ -119,7 +119,7 @@ extension WaterfallService {
     /// image of a chunk has its frame by the checkpoint that ends it).
     fileprivate func viewportOfKind(
         engine: some StreamingLayoutKind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
-        y: Double, height: Double, pinOffset: Double?, _ tx: CatalogTransaction
+        y: Double, height: Double, pinOffset: Double?, _ tx: any CatalogTransaction
     ) throws -> (ViewportPage, CacheUpdate?) {
         let cache = try CachedLayout(
             tx: tx, feed: feed, name: name, engine: engine, key: configuration.canonicalJSON, stride: stride)
@@ -196,7 +196,7 @@ private struct PageWork: EngineWork {
     let feed: FeedRecord
     let offset: Int
     let limit: Int
-    let tx: CatalogTransaction
+    let tx: any CatalogTransaction
 
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (LayoutPage, CacheUpdate?) {
         try service.pageOfKind(
@@ -214,7 +214,7 @@ private struct ViewportWork: EngineWork {
     let y: Double
     let height: Double
     let pinOffset: Double?
-    let tx: CatalogTransaction
+    let tx: any CatalogTransaction
 
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (ViewportPage, CacheUpdate?) {
         try service.viewportOfKind(

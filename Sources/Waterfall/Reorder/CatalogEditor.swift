@@ -5,7 +5,7 @@ import WaterfallSync
 /// gathering the change log and the first order key they affect; ``finish()`` commits the
 /// revision. A move writes O(1) rows: the image row gets a key between its new neighbours.
 struct CatalogEditor {
-    let tx: CatalogTransaction
+    let tx: any CatalogTransaction
     let feed: FeedRecord
     private var changes: [(kind: ChangeKind, externalID: String, section: String?)] = []
     private var firstAffectedKey: Int64?
@@ -14,7 +14,7 @@ struct CatalogEditor {
     private var unchanged = 0
     private var sectionNames: [Int64: String?] = [:]
 
-    init(tx: CatalogTransaction, feed: FeedRecord) {
+    init(tx: any CatalogTransaction, feed: FeedRecord) {
         self.tx = tx
         self.feed = feed
     }
@@ -145,7 +145,7 @@ struct CatalogEditor {
         summary.revision = try tx.bumpRevision(feedID: feed.id)
         try tx.appendChanges(feedID: feed.id, revision: summary.revision, changes)
         if removed > 0 { try tx.adjustImageCount(feedID: feed.id, by: -removed) }
-        try tx.invalidateLayouts(feedID: feed.id, fromKey: firstAffectedKey ?? CatalogTransaction.maximumKey)
+        try tx.invalidateLayouts(feedID: feed.id, fromKey: firstAffectedKey ?? OrderKeys.end)
         return summary
     }
 }

@@ -7,7 +7,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError`` `invalidData` for an unknown id or an index outside the section.
     public func move(feed: String?, id: String, to target: MoveTarget, dryRun: Bool = false) throws(WaterfallError) -> ChangeSummary {
         try perform {
-            let body = { (tx: CatalogTransaction) throws -> ChangeSummary in
+            let body = { (tx: any CatalogTransaction) throws -> ChangeSummary in
                 var editor = CatalogEditor(tx: tx, feed: try resolveFeed(feed, tx))
                 try editor.move(id, to: target)
                 return try editor.finish()
@@ -45,7 +45,7 @@ extension WaterfallService {
         _ document: ReorderDocument, feed: String?, source: String = "reorder", dryRun: Bool = false
     ) throws(WaterfallError) -> ChangeSummary {
         try perform {
-            let body = { (tx: CatalogTransaction) throws -> ChangeSummary in
+            let body = { (tx: any CatalogTransaction) throws -> ChangeSummary in
                 var editor = CatalogEditor(tx: tx, feed: try resolveFeed(document.feed ?? feed, tx))
                 switch document.operations {
                 case .order(let ids):

@@ -22,7 +22,7 @@ final class EventHub: Sendable {
     static let heartbeatInterval: Duration = .seconds(15)
 
     private let runner: ServiceRunner
-    private let watcher: ChangeWatcher?
+    private let watcher: (any ChangeWatcher)?
     private let state = NIOLockedValueBox(State())
 
     private struct State {

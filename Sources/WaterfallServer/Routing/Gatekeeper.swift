@@ -13,7 +13,7 @@ import Waterfall
 /// (404), a read-only key may not write (403), no key or an unknown one is 401.
 final class Gatekeeper: Sendable {
     private let runner: ServiceRunner
-    private let watcher: ChangeWatcher?
+    private let watcher: (any ChangeWatcher)?
     private let publicRead: Bool
     private let cached = NIOLockedValueBox<(version: Int64, keyring: Keyring)?>(nil)
 

@@ -50,7 +50,7 @@ extension WaterfallCommand {
             if output.json { return Terminal.printJSON(page) }
             Terminal.print("")
             printFrames(items: page.items, headers: page.headers, footers: page.footers)
-            Terminal.print("feed coco-val2017, layout phone (2 columns, 375 points): \(page.items.count) of \(page.totalItems) images, content height \(points(page.contentHeight)); database \(database.resolvedPath)")
+            Terminal.print("feed coco-val2017, layout phone (2 columns, 375 points): \(page.items.count) of \(page.totalItems) images, content height \(points(page.contentHeight)); database \(service.database.location ?? database.resolvedPath)")
             Terminal.print("wrote the page as HTML to \(written): open it in a browser")
             Terminal.print("next: waterfall page --layout phone --feed coco-val2017 --page 1 --page-size \(pageSize)")
         }

@@ -49,7 +49,7 @@ extension WaterfallCommand {
             let host = host
             try Self.waitFor {
                 try await server.run { port in
-                    Terminal.print("waterfall: serving \(path) at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
+                    Terminal.print("waterfall: serving \(service.database.location ?? path) at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
                 }
             }
         }

@@ -5,7 +5,8 @@ import Waterfall
 /// `--db PATH`, shared by every command; accepted before or after the command name.
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp(
-        "The database file (default: $WATERFALL_DB, else ./waterfall.sqlite).", valueName: "path"))
+        "The catalog: an SQLite file, or a PostgreSQL database as postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (default: $WATERFALL_DB, else ./waterfall.sqlite).",
+        valueName: "path-or-url"))
     var path: String?
 
     /// The database path in effect.
@@ -35,7 +36,7 @@ struct OutputOptions: ParsableArguments {
 }
 
 /// The databases this process opened: closed explicitly when the command ends, and never
-/// deinitialised (see ``CatalogDatabase/close()``; the process exits right after).
+/// deinitialised (see ``CatalogStore/close()``; the process exits right after).
 enum OpenDatabases {
     nonisolated(unsafe) private static var services: [WaterfallService] = []
 

@@ -66,7 +66,7 @@ enum DatabaseFile {
         }
         let applicationID = Int32(bitPattern: bigEndian(68))
         let schemaCookie = bigEndian(40)
-        if applicationID == CatalogDatabase.applicationID { return false }
+        if applicationID == SQLiteCatalog.applicationID { return false }
         if applicationID == 0 && schemaCookie == 0 { return true }  // SQLite file with no schema yet
         throw StoreError(.cannotOpen, "\(path) is a SQLite database of another application, not a Waterfall database; it was left untouched.")
     }

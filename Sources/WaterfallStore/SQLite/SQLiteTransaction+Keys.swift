@@ -17,7 +17,7 @@ public struct APIKeyRecord: Hashable, Sendable {
     }
 }
 
-extension CatalogTransaction {
+extension SQLiteTransaction {
     /// Every API key, by name, with its feeds by name.
     public func apiKeys() throws -> [APIKeyRecord] {
         var keys: [Int64: APIKeyRecord] = [:]

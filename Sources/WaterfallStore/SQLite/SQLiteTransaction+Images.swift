@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension CatalogTransaction {
+extension SQLiteTransaction {
     private static let imageColumns = "sort_key, external_id, section_id, width, height, full_span, url, title"
 
     /// The image of a feed with id `externalID`, or `nil`.
@@ -98,6 +98,20 @@ extension CatalogTransaction {
             """, arguments: [feedID, key])
     }
 
+    /// Up to `limit` order keys of a feed at or below `key`, greatest first.
+    public func keys(feedID: Int64, atOrBelow key: Int64, limit: Int) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: """
+            SELECT sort_key FROM image WHERE feed_id = ? AND sort_key <= ? ORDER BY sort_key DESC LIMIT ?
+            """, arguments: [feedID, key, limit])
+    }
+
+    /// Up to `limit` order keys of a feed at or above `key`, least first.
+    public func keys(feedID: Int64, atOrAbove key: Int64, limit: Int) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: """
+            SELECT sort_key FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?
+            """, arguments: [feedID, key, limit])
+    }
+
     /// The order key of the image at index `index` of a section (0-based), or `nil`. O(index).
     public func key(sectionID: Int64, index: Int) throws -> Int64? {
         try Int64.fetchOne(db, sql: """
@@ -111,24 +125,15 @@ extension CatalogTransaction {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image WHERE section_id = ? AND sort_key < ?", arguments: [sectionID, key]) ?? 0
     }
 
-    /// Inserts images (their keys must be free). Prepared once; one row written per image.
+    /// Inserts `count` images produced in order by `next` (non-generic, so that the per-row
+    /// loop of a million-image import is compiled once, specialised, in this module).
+    /// Prepared once; one row written per image.
     ///
     /// When the image table is empty and many rows come (a first import), the table's
     /// secondary indexes are dropped first and rebuilt from their own definitions afterwards,
     /// in the same transaction: building an index by sorting is several times cheaper than
     /// a million scattered B-tree insertions.
-    public func insertImages(feedID: Int64, _ images: [ImageRecord]) throws {
-        var index = 0
-        try insertImages(feedID: feedID, count: images.count) {
-            defer { index += 1 }
-            return images[index]
-        }
-    }
-
-    /// Inserts `count` images produced in order by `next` (non-generic, so that the per-row
-    /// loop of a million-image import is compiled once, specialised, in this module).
-    /// `beforeIndexing` is called when the rows are in and dropped indexes are about to be rebuilt.
-    public func insertImages(feedID: Int64, count: Int, beforeIndexing: (() -> Void)? = nil, _ next: () throws -> ImageRecord) throws {
+    public func insertImages(feedID: Int64, count: Int, beforeIndexing: (() -> Void)?, _ next: () throws -> ImageRecord) throws {
         var rebuiltIndexes: [String] = []
         if count >= 20_000, try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM image)")! {
             let indexes = try Row.fetchAll(db, sql: """

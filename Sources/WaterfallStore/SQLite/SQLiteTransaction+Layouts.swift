@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension CatalogTransaction {
+extension SQLiteTransaction {
     // MARK: Named layouts
 
     /// The named layouts of a feed, by name.
@@ -61,11 +61,8 @@ extension CatalogTransaction {
         return LayoutCacheRecord(id: id, configuration: configuration, stride: stride, end: nil)
     }
 
-    /// How many cache entries of inline configurations (and cover flows) a feed keeps.
-    public static let maximumUnnamedCacheEntries = 8
-
     /// Deletes a feed's cache entries that no named layout uses, beyond the
-    /// ``maximumUnnamedCacheEntries`` most recently useful: `keeping` (just made), then those up
+    /// ``LayoutCacheRecord/maximumUnnamedEntries`` most recently useful: `keeping` (just made), then those up
     /// to date, then by the revision they were last brought to, then the newest. Every inline
     /// configuration gets an entry (a gallery's "fit the window" makes one per window width),
     /// and every write invalidates every entry of its feed, so without a bound both the file
@@ -78,7 +75,7 @@ extension CatalogTransaction {
                   AND NOT EXISTS (SELECT 1 FROM layout l WHERE l.feed_id = c.feed_id AND l.configuration = c.configuration)
                 ORDER BY c.id = ? DESC, c.end_revision IS f.revision DESC, c.end_revision DESC, c.id DESC
                 LIMIT -1 OFFSET ?)
-            """, arguments: [feedID, id, Self.maximumUnnamedCacheEntries])
+            """, arguments: [feedID, id, LayoutCacheRecord.maximumUnnamedEntries])
     }
 
     /// The checkpoint with the greatest index not above `index`, or `nil`.

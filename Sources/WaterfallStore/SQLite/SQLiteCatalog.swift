@@ -2,13 +2,14 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// The Waterfall database: feeds, sections, images in order, the change log, named layouts and
-/// the layout cache, in one SQLite file (WAL journal, busy timeout, foreign keys on).
+/// ``CatalogStore`` on SQLite, the embedded default: feeds, sections, images in order, the
+/// change log, named layouts and the layout cache, in one file (WAL journal, busy timeout,
+/// foreign keys on), migrated by `Migrations/sqlite/`.
 ///
 /// Every domain read runs in ``read(_:)`` and every domain write in ``write(_:)``: one
 /// transaction each, so that `kill -9` at any moment leaves the file at the state before or
 /// after it. Tests open it ``inMemory()``.
-public struct CatalogDatabase: Sendable {
+public struct SQLiteCatalog: CatalogStore {
     /// SQLite's page cache per connection, in KiB (64 MiB).
     static let pageCacheKiB = 65_536
     /// How much of the file SQLite reads through a memory map (1 GiB): queries read pages
@@ -23,6 +24,7 @@ public struct CatalogDatabase: Sendable {
     let writer: any DatabaseWriter
     /// The file path, or `nil` for an in-memory database.
     public let path: String?
+    public var location: String? { path }
     /// Whether this process created the file: it then starts with a rollback journal, so that
     /// a first bulk import writes every page once, straight into the file (no WAL copy and no
     /// checkpoint of the whole database), and switches to WAL after its first committed write.
@@ -44,7 +46,7 @@ public struct CatalogDatabase: Sendable {
     /// a directory) is refused and left byte-identical; a database written by a newer Waterfall
     /// is refused with a sentence saying so; an older one is migrated forward.
     /// - Throws: ``StoreError`` of kind `cannotCreate` or `cannotOpen`.
-    public static func open(atPath path: String) throws(StoreError) -> CatalogDatabase {
+    public static func open(atPath path: String) throws(StoreError) -> SQLiteCatalog {
         let isNew = try DatabaseFile.inspect(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
@@ -70,8 +72,8 @@ public struct CatalogDatabase: Sendable {
                 PRAGMA foreign_keys = ON;
                 PRAGMA secure_delete = OFF;
                 PRAGMA synchronous = NORMAL;
-                PRAGMA cache_size = -\(CatalogDatabase.pageCacheKiB);
-                PRAGMA mmap_size = \(CatalogDatabase.mmapBytes);
+                PRAGMA cache_size = -\(SQLiteCatalog.pageCacheKiB);
+                PRAGMA mmap_size = \(SQLiteCatalog.mmapBytes);
                 """)
         }
         do {
@@ -91,7 +93,7 @@ public struct CatalogDatabase: Sendable {
                 // open (the command itself then waits on locks as usual).
                 try? queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             }
-            return CatalogDatabase(writer: queue, path: path, switchesToWALAfterWrite: isNew)
+            return SQLiteCatalog(writer: queue, path: path, switchesToWALAfterWrite: isNew)
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
@@ -108,7 +110,7 @@ public struct CatalogDatabase: Sendable {
     /// `readers` connections of a WAL-mode pool, each on a snapshot, while one write at a time
     /// goes through the pool's writer.
     /// - Throws: ``StoreError`` of kind `cannotCreate` or `cannotOpen`.
-    public static func openForServing(atPath path: String, readers: Int = 8) throws(StoreError) -> CatalogDatabase {
+    public static func openForServing(atPath path: String, readers: Int = 8) throws(StoreError) -> SQLiteCatalog {
         // The checks, the migrations and the switch to WAL, exactly as a command opens the file.
         let checked = try open(atPath: path)
         var configuration = checked.writer.configuration
@@ -119,7 +121,7 @@ public struct CatalogDatabase: Sendable {
                 try checked.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             }
             let pool = try DatabasePool(path: path, configuration: configuration)
-            return CatalogDatabase(writer: pool, path: path, switchesToWALAfterWrite: false)
+            return SQLiteCatalog(writer: pool, path: path, switchesToWALAfterWrite: false)
         } catch let error as DatabaseError {
             throw StoreError(.cannotOpen, "\(path): cannot be opened for serving: \(error.message ?? "\(error.resultCode)").")
         } catch {
@@ -128,11 +130,11 @@ public struct CatalogDatabase: Sendable {
     }
 
     /// Opens a fresh, migrated database in memory (for tests and dry runs).
-    public static func inMemory() throws(StoreError) -> CatalogDatabase {
+    public static func inMemory() throws(StoreError) -> SQLiteCatalog {
         do {
             let queue = try DatabaseQueue()
             _ = try migrate(queue, path: ":memory:")
-            return CatalogDatabase(writer: queue, path: nil, switchesToWALAfterWrite: false)
+            return SQLiteCatalog(writer: queue, path: nil, switchesToWALAfterWrite: false)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -140,9 +142,9 @@ public struct CatalogDatabase: Sendable {
         }
     }
 
-    /// The numbered files of `Migrations/`, compiled in by the EmbedMigrations plugin: each
+    /// The numbered files of `Migrations/sqlite/`, compiled in by the EmbedMigrations plugin: each
     /// identifier (the file name without `.sql`, as databases record it) and its SQL.
-    static let migrations = EmbeddedMigrations.all.map { (identifier: String($0.name.dropLast(4)), sql: $0.text) }
+    static let migrations = EmbeddedSQLiteMigrations.all.map { (identifier: String($0.name.dropLast(4)), sql: $0.text) }
 
     /// The migrator of ``migrations``.
     static var migrator: DatabaseMigrator {
@@ -178,9 +180,9 @@ public struct CatalogDatabase: Sendable {
 
     /// Runs `body` in one read transaction: a consistent snapshot, never blocking the writer.
     /// - Throws: what `body` throws; SQLite failures as ``StoreError``.
-    public func read<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
+    public func read<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
         try translatingErrors {
-            try Self.readTransaction(writer) { db in try body(CatalogTransaction(db: db)) }
+            try Self.readTransaction(writer) { db in try body(SQLiteTransaction(db: db)) }
         }
     }
 
@@ -220,14 +222,14 @@ public struct CatalogDatabase: Sendable {
 
     /// Runs `body` in one write transaction: all of it is committed, or none of it.
     /// - Throws: what `body` throws (after rolling back); SQLite failures as ``StoreError``.
-    public func write<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
+    public func write<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
         try writeTransaction(.commit, body)
     }
 
     /// Runs `body` in one write transaction if the write lock can be had within `timeout`
     /// seconds, else does nothing and returns `nil`. For best-effort writes (the layout cache),
     /// which must not make a query wait for another process's long write.
-    public func writeIfAvailable<T>(within timeout: TimeInterval, _ body: (CatalogTransaction) throws -> T) throws -> T? {
+    public func writeIfAvailable<T>(within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T? {
         do {
             return try writeTransaction(.commit, busyTimeout: timeout, body)
         } catch let error as StoreError where error.kind == .busy {
@@ -236,7 +238,7 @@ public struct CatalogDatabase: Sendable {
     }
 
     /// Runs `body` in a write transaction that is always rolled back: what a write would do.
-    public func dryRun<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
+    public func dryRun<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
         try writeTransaction(.rollback, body)
     }
 
@@ -244,7 +246,7 @@ public struct CatalogDatabase: Sendable {
     /// wait of this transaction only.
     private func writeTransaction<T>(
         _ completion: Database.TransactionCompletion, busyTimeout timeout: TimeInterval? = nil,
-        _ body: (CatalogTransaction) throws -> T
+        _ body: (any CatalogTransaction) throws -> T
     ) throws -> T {
         try translatingErrors {
             try writer.writeWithoutTransaction { db in
@@ -256,7 +258,7 @@ public struct CatalogDatabase: Sendable {
                 }
                 // BEGIN and COMMIT without GRDB's SQL builder, as reads do (see readTransaction).
                 let result = try Self.transaction(db, "BEGIN IMMEDIATE TRANSACTION", completion) {
-                    try body(CatalogTransaction(db: db))
+                    try body(SQLiteTransaction(db: db))
                 }
                 if completion == .commit && switchesToWALAfterWrite {
                     // Best effort: another process holding the file keeps it in rollback mode
@@ -269,7 +271,7 @@ public struct CatalogDatabase: Sendable {
     }
 
     /// The size of the database file and its WAL, in bytes (0 in memory).
-    public func fileSize() -> Int64 {
+    public func storageSize() -> Int64 {
         guard let path else { return 0 }
         return [path, path + "-wal"].reduce(0) { total, file in
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value
@@ -294,7 +296,7 @@ extension StoreError {
         case .SQLITE_FULL:
             self.init(.cannotWrite, "\(file): the disk is full; nothing was written.")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            self.init(.busy, "\(file): another process kept the database locked for more than \(Int(CatalogDatabase.busyTimeout)) seconds; nothing was written.")
+            self.init(.busy, "\(file): another process kept the database locked for more than \(Int(SQLiteCatalog.busyTimeout)) seconds; nothing was written.")
         case .SQLITE_READONLY:
             self.init(.cannotWrite, "\(file): the database is read-only; nothing was written.")
         case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_PERM:

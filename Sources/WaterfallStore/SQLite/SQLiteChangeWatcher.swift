@@ -16,7 +16,7 @@ import GRDBSQLite
 /// opening the database believes it is alone, truncates the file and makes every mapping of
 /// it in this process fault (SIGBUS). The connection keeps the mapping and the `-shm` file
 /// alive, and answers with `PRAGMA data_version` when the header cannot be read consistently.
-public final class ChangeWatcher: @unchecked Sendable {
+public final class SQLiteChangeWatcher: ChangeWatcher, @unchecked Sendable {
     private let connection: DatabaseQueue
     /// The start of the `-shm` file (the two header copies) as SQLite maps it for
     /// `connection`; nil when SQLite has no such mapping (then every look goes through SQLite).
@@ -77,6 +77,9 @@ public final class ChangeWatcher: @unchecked Sendable {
     /// equal numbers mean nothing was committed in between (up to a 64-bit hash collision).
     /// - Throws: ``StoreError`` when the header cannot be read and the database cannot either,
     ///   or its WAL index stays busy for 50 ms.
+    /// Every commit rewrites the WAL-index header before it returns.
+    public var seesCommitsAtOnce: Bool { true }
+
     public func version() throws -> Int64 {
         if let version = headerVersion() { return version }
         do {
@@ -90,15 +93,15 @@ public final class ChangeWatcher: @unchecked Sendable {
     }
 }
 
-extension CatalogDatabase {
-    /// A watcher of this database file's commits (see ``ChangeWatcher``).
+extension SQLiteCatalog {
+    /// A watcher of this database file's commits (see ``SQLiteChangeWatcher``).
     /// - Throws: ``StoreError`` `cannotOpen` for an in-memory database or an unreadable file.
-    public func makeChangeWatcher() throws(StoreError) -> ChangeWatcher {
+    public func makeChangeWatcher() throws(StoreError) -> any ChangeWatcher {
         guard let path else {
             throw StoreError(.cannotOpen, "an in-memory database has no file to watch.")
         }
         do {
-            return try ChangeWatcher(path: path)
+            return try SQLiteChangeWatcher(path: path)
         } catch let error as DatabaseError {
             throw StoreError(databaseError: error, path: path)
         } catch {

@@ -1,0 +1,219 @@
+import Foundation
+import NIOConcurrencyHelpers
+import PostgresNIO
+
+/// ``CatalogStore`` on PostgreSQL: the catalog of several `waterfall serve` instances (and
+/// commands) sharing one database server, migrated by `Migrations/postgres/`.
+///
+/// - Reads run at `REPEATABLE READ`, read only: one snapshot per transaction, as SQLite's.
+/// - Writes are serialised by the database: every write transaction first takes one
+///   transaction-level advisory lock of the database (``writeLock``), so writers of any instance
+///   run one at a time, as on SQLite, and each sees every commit before it (`READ COMMITTED`
+///   after the lock). Readers never wait for it.
+/// - Every write transaction notifies channel `waterfall_commit` (delivered at its commit), so
+///   that the event streams of every instance see it (``PostgresChangeWatcher``).
+/// - A connection that breaks mid-transaction rolls the transaction back (the server's rule);
+///   `kill -9` of a writer leaves the state before or after each transaction.
+public struct PostgresCatalog: CatalogStore {
+    /// The advisory lock every write transaction holds: 'WTFL' (0x5754464C), as SQLite's
+    /// `application_id`.
+    static let writeLock: Int64 = 0x5754_464C
+    /// The advisory lock the migrations hold, so that instances starting together migrate once.
+    static let migrationLock: Int64 = 0x5754_464D
+    /// How many seconds a write waits for the write lock before failing as busy.
+    static let lockTimeout = SQLiteCatalog.busyTimeout
+
+    let pool: PostgresPool
+    public var location: String? { pool.settings.displayName }
+
+    /// Connects to the database at `url` (see ``PostgresSettings``) with `connections`
+    /// connections (1 for a command; a server runs reads in parallel on more), creating the
+    /// schema in an empty database and migrating an older one.
+    ///
+    /// A database that holds tables but no Waterfall schema is refused untouched, and so is one
+    /// migrated by a newer Waterfall.
+    /// - Throws: ``StoreError`` `cannotOpen`.
+    public static func open(url: String, connections: Int = 1) throws(StoreError) -> PostgresCatalog {
+        let settings = try PostgresSettings(url: url)
+        let first = try PostgresSession.connect(settings)
+        do {
+            try migrate(first)
+        } catch {
+            first.close()
+            throw error
+        }
+        var sessions = [first]
+        do {
+            for _ in 1..<max(1, connections) { sessions.append(try PostgresSession.connect(settings)) }
+        } catch {
+            for session in sessions { session.close() }
+            throw error
+        }
+        return PostgresCatalog(pool: PostgresPool(settings: settings, sessions: sessions))
+    }
+
+    /// The numbered files of `Migrations/postgres/`, compiled in by the EmbedMigrations plugin.
+    static let migrations = EmbeddedPostgresMigrations.all.map { (identifier: String($0.name.dropLast(4)), sql: $0.text) }
+
+    /// Creates or migrates the schema, under ``migrationLock``; refuses a foreign or newer one.
+    private static func migrate(_ session: PostgresSession) throws(StoreError) {
+        let name = session.settings.displayName
+        do {
+            try session.execute("BEGIN")
+            try session.execute("SELECT pg_advisory_xact_lock($1)", .int(migrationLock))
+            let hasTable = try session.scalar(Bool.self, "SELECT to_regclass('waterfall_migrations') IS NOT NULL") ?? false
+            if !hasTable {
+                let tables = try session.scalar(Int64.self, """
+                    SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()
+                    """) ?? 0
+                if tables > 0 {
+                    throw StoreError(.cannotOpen, "\(name) is not a Waterfall database (its schema holds \(tables) tables of something else); nothing was changed. Give --db an empty database.")
+                }
+                try session.execute("CREATE TABLE waterfall_migrations (identifier TEXT PRIMARY KEY)")
+            }
+            let applied = Set(try session.rows("SELECT identifier FROM waterfall_migrations").map { try $0.decode(String.self) })
+            let known = Set(migrations.map(\.identifier))
+            if !applied.isSubset(of: known) {
+                throw StoreError(.cannotOpen, "\(name) was written by a newer version of Waterfall (its schema has migrations this version does not know); upgrade waterfall to open it.")
+            }
+            for migration in migrations where !applied.contains(migration.identifier) {
+                for statement in statements(of: migration.sql) { try session.execute(statement) }
+                try session.execute("INSERT INTO waterfall_migrations (identifier) VALUES ($1)", .text(migration.identifier))
+            }
+            try session.execute("COMMIT")
+        } catch let error as StoreError {
+            _ = try? session.execute("ROLLBACK")
+            throw error
+        } catch {
+            _ = try? session.execute("ROLLBACK")
+            throw StoreError(.cannotOpen, "\(name): cannot be opened as a Waterfall database: \(PostgresSession.reason(error)).")
+        }
+    }
+
+    /// The statements of a migration file: its text without `--` comments, split at the
+    /// semicolons that end a line (the files hold no functions or quoted semicolons).
+    static func statements(of sql: String) -> [String] {
+        let lines = sql.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            guard let comment = line.range(of: "--") else { return line }
+            return line[..<comment.lowerBound]
+        }
+        var statements: [String] = []
+        var current = ""
+        for line in lines {
+            current += line + "\n"
+            if line.trimmingCharacters(in: .whitespaces).hasSuffix(";") {
+                let statement = current.trimmingCharacters(in: .whitespacesAndNewlines)
+                if statement != ";" { statements.append(String(statement.dropLast())) }
+                current = ""
+            }
+        }
+        let rest = current.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !rest.isEmpty { statements.append(rest) }
+        return statements
+    }
+
+    public func read<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
+        try pool.withSession { session in
+            try transaction(session, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", commits: true) {
+                try body(PostgresTransaction(session: session, location: pool.settings.displayName))
+            }
+        }
+    }
+
+    public func write<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
+        try writeTransaction(lockTimeout: Self.lockTimeout, commits: true, body)
+    }
+
+    public func writeIfAvailable<T>(within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T? {
+        do {
+            return try writeTransaction(lockTimeout: timeout, commits: true, body)
+        } catch let error as StoreError where error.kind == .busy {
+            return nil
+        }
+    }
+
+    public func dryRun<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
+        try writeTransaction(lockTimeout: Self.lockTimeout, commits: false, body)
+    }
+
+    /// One write transaction: the write lock (waiting at most `lockTimeout` seconds), `body`,
+    /// the commit counter and its notification, then `COMMIT` (or `ROLLBACK` unless `commits`).
+    private func writeTransaction<T>(
+        lockTimeout: TimeInterval, commits: Bool, _ body: (any CatalogTransaction) throws -> T
+    ) throws -> T {
+        try pool.withSession { session in
+            try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: commits) {
+                try session.execute("SELECT set_config('lock_timeout', $1, true)", .text("\(max(1, Int(lockTimeout * 1000)))ms"))
+                try session.execute("SELECT pg_advisory_xact_lock($1)", .int(Self.writeLock))
+                try session.execute("SELECT set_config('lock_timeout', '0', true)")
+                let result = try body(PostgresTransaction(session: session, location: pool.settings.displayName))
+                try session.execute("NOTIFY \(PostgresChangeWatcher.channel)")
+                return result
+            }
+        }
+    }
+
+    /// Runs `body` between `begin` and `COMMIT` (or `ROLLBACK`); rolls back whenever anything
+    /// fails, and turns server failures into ``StoreError``s.
+    private func transaction<T>(_ session: PostgresSession, begin: String, commits: Bool, _ body: () throws -> T) throws -> T {
+        do {
+            try session.execute(begin)
+            let result = try body()
+            try session.execute(commits ? "COMMIT" : "ROLLBACK")
+            return result
+        } catch {
+            _ = try? session.execute("ROLLBACK")
+            if error is PSQLError || error is PostgresDecodingError {
+                throw StoreError(postgresError: error, location: pool.settings.displayName)
+            }
+            throw error
+        }
+    }
+
+    /// The size of the database on the server, in bytes.
+    public func storageSize() -> Int64 {
+        (try? pool.withSession { session in
+            try session.scalar(Int64.self, "SELECT pg_database_size(current_database())")
+        }) ?? 0
+    }
+
+    public func makeChangeWatcher() throws(StoreError) -> any ChangeWatcher {
+        try PostgresChangeWatcher(settings: pool.settings)
+    }
+
+    public func close() {
+        pool.close()
+    }
+}
+
+/// The connections of one ``PostgresCatalog``: each used by one transaction at a time; a caller
+/// waits for a free one.
+final class PostgresPool: Sendable {
+    let settings: PostgresSettings
+    private let free: NIOLockedValueBox<[PostgresSession]>
+    private let available: DispatchSemaphore
+
+    init(settings: PostgresSettings, sessions: [PostgresSession]) {
+        self.settings = settings
+        free = NIOLockedValueBox(sessions)
+        available = DispatchSemaphore(value: sessions.count)
+    }
+
+    /// Runs `body` with a connection of its own; a connection the server closed (a restart, an
+    /// idle timeout) is replaced first.
+    func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        available.wait()
+        var session = free.withLockedValue { $0.removeLast() }
+        defer {
+            free.withLockedValue { $0.append(session) }
+            available.signal()
+        }
+        if session.connection.isClosed { session = try PostgresSession.connect(settings) }
+        return try body(session)
+    }
+
+    /// Closes every connection that is not in use.
+    func close() {
+        for session in free.withLockedValue({ $0 }) { session.close() }
+    }
+}

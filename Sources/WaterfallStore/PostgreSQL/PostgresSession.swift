@@ -1,0 +1,147 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// A value bound to a statement's `$n` parameter.
+enum PostgresValue {
+    case int(Int64)
+    case text(String?)
+    case bool(Bool)
+    case double(Double)
+    case bytes([UInt8])
+    case ints([Int64])
+    case int32s([Int32])
+    case texts([String])
+    case bools([Bool])
+    case doubles([Double])
+    case byteas([ByteBuffer])
+}
+
+/// One PostgreSQL connection used from synchronous code: every statement is sent through
+/// PostgresNIO and waited for on the calling thread.
+///
+/// The store's callers are never on an event loop: a command runs on the main thread, the
+/// server runs the service on its own thread pool (never Swift's cooperative pool), and the
+/// connections' I/O runs on PostgresNIO's event loops. One session is used by one transaction
+/// at a time (``PostgresCatalog`` hands them out).
+final class PostgresSession: @unchecked Sendable {
+    let connection: PostgresConnection
+    let settings: PostgresSettings
+    private let logger: Logger
+
+    /// The event loops every connection of the process runs on (created on first use).
+    static let eventLoops: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+
+    private init(connection: PostgresConnection, settings: PostgresSettings, logger: Logger) {
+        self.connection = connection
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// Connects with `settings`.
+    /// - Throws: ``StoreError`` `cannotOpen` with the server's reason.
+    static func connect(_ settings: PostgresSettings) throws(StoreError) -> PostgresSession {
+        let configuration = try settings.configuration()
+        var logger = Logger(label: "waterfall.postgres")
+        logger.logLevel = .critical
+        do {
+            let connection = try PostgresConnection.connect(
+                on: eventLoops.next(), configuration: configuration, id: 1, logger: logger
+            ).wait()
+            return PostgresSession(connection: connection, settings: settings, logger: logger)
+        } catch {
+            throw StoreError(.cannotOpen, "\(settings.displayName): cannot connect: \(Self.reason(error)).")
+        }
+    }
+
+    /// Runs `sql` with `values` bound to `$1…` and returns its rows.
+    func rows(_ sql: String, _ values: PostgresValue...) throws -> [PostgresRow] {
+        try run(sql, values).rows
+    }
+
+    /// Runs `sql` with `values` bound to `$1…` and returns how many rows it changed.
+    @discardableResult
+    func execute(_ sql: String, _ values: PostgresValue...) throws -> Int {
+        try run(sql, values).metadata.rows ?? 0
+    }
+
+    /// Runs `sql` with `values`; the first column of its first row, if any.
+    func scalar<T: PostgresDecodable>(_ type: T.Type, _ sql: String, _ values: PostgresValue...) throws -> T? {
+        guard let row = try run(sql, values).rows.first else { return nil }
+        return try row.decode(T.self)
+    }
+
+    private func run(_ sql: String, _ values: [PostgresValue]) throws -> PostgresQueryResult {
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .int(let int): binds.append(int)
+            case .text(let text): binds.append(text)
+            case .bool(let bool): binds.append(bool)
+            case .double(let double): binds.append(double)
+            case .bytes(let bytes): binds.append(ByteBuffer(bytes: bytes))
+            case .ints(let ints): binds.append(ints)
+            case .int32s(let ints): binds.append(ints)
+            case .texts(let texts): binds.append(texts)
+            case .bools(let bools): binds.append(bools)
+            case .doubles(let doubles): binds.append(doubles)
+            case .byteas(let buffers): binds.append(buffers)
+            }
+        }
+        return try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+    }
+
+    /// Closes the connection (best effort); nothing may be sent on it afterwards.
+    func close() {
+        if !connection.isClosed { try? connection.close().wait() }
+    }
+
+    /// A connection is closed before it goes (PostgresNIO requires it): a catalog that is
+    /// dropped without ``PostgresCatalog/close()`` closes its connections here.
+    deinit {
+        close()
+    }
+
+    /// What went wrong, in the server's words where it said any.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return "\(underlying)" }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+
+    /// The SQLSTATE of a server error, or nil.
+    static func sqlState(_ error: any Error) -> String? {
+        (error as? PSQLError)?.serverInfo?[.sqlState]
+    }
+}
+
+extension StoreError {
+    /// Turns a PostgreSQL failure into one sentence and a kind a front end can map to an exit
+    /// status (the SQLSTATE classes of https://www.postgresql.org/docs/current/errcodes-appendix.html).
+    init(postgresError error: any Error, location: String) {
+        let reason = PostgresSession.reason(error)
+        guard let state = PostgresSession.sqlState(error) else {
+            self.init(.cannotWrite, "\(location): the connection to PostgreSQL failed (\(reason)); nothing was written.")
+            return
+        }
+        switch state {
+        case "55P03", "40001", "40P01", "57014":
+            self.init(.busy, "\(location): another writer kept the catalog locked for more than \(Int(SQLiteCatalog.busyTimeout)) seconds; nothing was written.")
+        case "53100":
+            self.init(.cannotWrite, "\(location): the database server's disk is full; nothing was written.")
+        case "25006", "42501":
+            self.init(.cannotWrite, "\(location): the database cannot be written (\(reason)); nothing was written.")
+        case let state where state.hasPrefix("23"):
+            self.init(.invalidRequest, "\(location): the change breaks a rule of the catalog (\(reason)); nothing was written.")
+        case let state where state.hasPrefix("08") || state.hasPrefix("57"):
+            self.init(.cannotWrite, "\(location): the connection to PostgreSQL failed (\(reason)); nothing was written.")
+        default:
+            self.init(.cannotWrite, "\(location): PostgreSQL error \(state) (\(reason)); nothing was written.")
+        }
+    }
+}

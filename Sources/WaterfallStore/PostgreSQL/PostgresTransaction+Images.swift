@@ -1,0 +1,233 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresTransaction {
+    private static let imageColumns = "sort_key, external_id, section_id, width, height, full_span, url, title"
+
+    public func image(feedID: Int64, externalID: String) throws -> ImageRecord? {
+        try session.rows("""
+            SELECT \(Self.imageColumns) FROM image WHERE feed_id = $1 AND external_id = $2
+            """, .int(feedID), .text(externalID)).first.map(ImageRecord.init(postgres:))
+    }
+
+    public func image(feedID: Int64, key: Int64) throws -> ImageRecord? {
+        try session.rows("""
+            SELECT \(Self.imageColumns) FROM image WHERE feed_id = $1 AND sort_key = $2
+            """, .int(feedID), .int(key)).first.map(ImageRecord.init(postgres:))
+    }
+
+    /// Read in batches along the primary key, so that no result holds the whole feed twice.
+    public func allImages(feedID: Int64) throws -> [ImageRecord] {
+        var result: [ImageRecord] = []
+        var from = Int64.min
+        while true {
+            let batch = try images(feedID: feedID, fromKey: from, limit: Self.batch)
+            result += batch
+            guard batch.count == Self.batch, let last = batch.last else { return result }
+            from = last.key + 1
+        }
+    }
+
+    public func images(feedID: Int64, fromKey key: Int64, limit: Int) throws -> [ImageRecord] {
+        try session.rows("""
+            SELECT \(Self.imageColumns) FROM image WHERE feed_id = $1 AND sort_key >= $2 ORDER BY sort_key LIMIT $3
+            """, .int(feedID), .int(key), .int(Int64(limit))).map(ImageRecord.init(postgres:))
+    }
+
+    public func images(feedID: Int64, offset: Int, limit: Int) throws -> [ImageRecord] {
+        try session.rows("""
+            SELECT \(Self.imageColumns) FROM image WHERE feed_id = $1 ORDER BY sort_key LIMIT $2 OFFSET $3
+            """, .int(feedID), .int(Int64(limit)), .int(Int64(offset))).map(ImageRecord.init(postgres:))
+    }
+
+    /// Reads batches that grow from 512 rows (a page needs a few hundred) to 16,384 (a rebuild
+    /// reads on to the end of the feed).
+    public func scanGeometry(feedID: Int64, fromKey key: Int64, _ body: (ImageGeometry) throws -> Bool) throws {
+        var from = key
+        var limit: Int64 = 512
+        while true {
+            let rows = try session.rows("""
+                SELECT sort_key, section_id, width, height, full_span FROM image
+                WHERE feed_id = $1 AND sort_key >= $2 ORDER BY sort_key LIMIT $3
+                """, .int(feedID), .int(from), .int(limit))
+            for row in rows {
+                let (key, section, width, height, fullSpan) = try row.decode((Int64, Int64, Int32, Int32, Bool).self)
+                if try !body(ImageGeometry(key: key, sectionID: section, width: width, height: height, isFullSpan: fullSpan)) {
+                    return
+                }
+                from = key + 1
+            }
+            guard rows.count == limit else { return }
+            limit = min(limit * 4, 16_384)
+        }
+    }
+
+    public func key(feedID: Int64, before key: Int64) throws -> Int64? {
+        try session.scalar(Int64.self, """
+            SELECT sort_key FROM image WHERE feed_id = $1 AND sort_key < $2 ORDER BY sort_key DESC LIMIT 1
+            """, .int(feedID), .int(key))
+    }
+
+    public func key(feedID: Int64, after key: Int64) throws -> Int64? {
+        try session.scalar(Int64.self, """
+            SELECT sort_key FROM image WHERE feed_id = $1 AND sort_key > $2 ORDER BY sort_key LIMIT 1
+            """, .int(feedID), .int(key))
+    }
+
+    public func keys(feedID: Int64, atOrBelow key: Int64, limit: Int) throws -> [Int64] {
+        try session.rows("""
+            SELECT sort_key FROM image WHERE feed_id = $1 AND sort_key <= $2 ORDER BY sort_key DESC LIMIT $3
+            """, .int(feedID), .int(key), .int(Int64(limit))).map { try $0.decode(Int64.self) }
+    }
+
+    public func keys(feedID: Int64, atOrAbove key: Int64, limit: Int) throws -> [Int64] {
+        try session.rows("""
+            SELECT sort_key FROM image WHERE feed_id = $1 AND sort_key >= $2 ORDER BY sort_key LIMIT $3
+            """, .int(feedID), .int(key), .int(Int64(limit))).map { try $0.decode(Int64.self) }
+    }
+
+    public func key(sectionID: Int64, index: Int) throws -> Int64? {
+        try session.scalar(Int64.self, """
+            SELECT sort_key FROM image WHERE section_id = $1 ORDER BY sort_key LIMIT 1 OFFSET $2
+            """, .int(sectionID), .int(Int64(index)))
+    }
+
+    public func index(sectionID: Int64, key: Int64) throws -> Int {
+        Int(try session.scalar(Int64.self, "SELECT count(*) FROM image WHERE section_id = $1 AND sort_key < $2", .int(sectionID), .int(key)) ?? 0)
+    }
+
+    /// Sends the rows in batches of ``batch``, each one `INSERT … SELECT FROM unnest(…)` of
+    /// column arrays in PostgreSQL's binary format: one round trip per batch, not per row.
+    public func insertImages(feedID: Int64, count: Int, beforeIndexing: (() -> Void)?, _ next: () throws -> ImageRecord) throws {
+        var batch = ImageColumns(capacity: min(count, Self.batch))
+        var sent = 0
+        while sent < count {
+            batch.removeAll()
+            for _ in 0..<min(Self.batch, count - sent) { batch.append(try next()) }
+            try session.execute("""
+                INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title)
+                SELECT $1, k, e, s, w, h, f, CASE WHEN un THEN NULL ELSE u END, CASE WHEN tn THEN NULL ELSE t END
+                FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::int[], $6::int[], $7::bool[],
+                            $8::text[], $9::bool[], $10::text[], $11::bool[]) AS r(k, e, s, w, h, f, u, un, t, tn)
+                """,
+                .int(feedID), .ints(batch.keys), .texts(batch.ids), .ints(batch.sections), .int32s(batch.widths),
+                .int32s(batch.heights), .bools(batch.fullSpans), .texts(batch.urls), .bools(batch.urlIsNull),
+                .texts(batch.titles), .bools(batch.titleIsNull))
+            sent += batch.keys.count
+        }
+    }
+
+    public func updateImages(feedID: Int64, _ images: some Sequence<ImageRecord>) throws {
+        var batch = ImageColumns(capacity: Self.batch)
+        var iterator = images.makeIterator()
+        var done = false
+        while !done {
+            batch.removeAll()
+            while batch.keys.count < Self.batch, let image = iterator.next() { batch.append(image) }
+            done = batch.keys.count < Self.batch
+            guard !batch.keys.isEmpty else { return }
+            try session.execute("""
+                UPDATE image SET width = r.w, height = r.h, full_span = r.f,
+                       url = CASE WHEN r.un THEN NULL ELSE r.u END, title = CASE WHEN r.tn THEN NULL ELSE r.t END
+                FROM unnest($2::bigint[], $3::int[], $4::int[], $5::bool[], $6::text[], $7::bool[], $8::text[], $9::bool[])
+                     AS r(k, w, h, f, u, un, t, tn)
+                WHERE image.feed_id = $1 AND image.sort_key = r.k
+                """,
+                .int(feedID), .ints(batch.keys), .int32s(batch.widths), .int32s(batch.heights), .bools(batch.fullSpans),
+                .texts(batch.urls), .bools(batch.urlIsNull), .texts(batch.titles), .bools(batch.titleIsNull))
+        }
+    }
+
+    public func deleteImages(feedID: Int64, keys: some Sequence<Int64>) throws {
+        let all = Array(keys)
+        for start in stride(from: 0, to: all.count, by: Self.batch) {
+            try session.execute(
+                "DELETE FROM image WHERE feed_id = $1 AND sort_key = ANY($2::bigint[])",
+                .int(feedID), .ints(Array(all[start..<min(all.count, start + Self.batch)])))
+        }
+    }
+
+    /// The rows first park at negative keys (never used otherwise), then take their new ones,
+    /// one statement each: a permutation never collides with itself.
+    public func rekeyImages(feedID: Int64, _ moves: [(from: Int64, to: Int64, sectionID: Int64?)]) throws {
+        for start in stride(from: 0, to: moves.count, by: Self.batch) {
+            let slice = moves[start..<min(moves.count, start + Self.batch)]
+            try session.execute(
+                "UPDATE image SET sort_key = -sort_key WHERE feed_id = $1 AND sort_key = ANY($2::bigint[])",
+                .int(feedID), .ints(slice.map(\.from)))
+        }
+        for start in stride(from: 0, to: moves.count, by: Self.batch) {
+            let slice = moves[start..<min(moves.count, start + Self.batch)]
+            try session.execute("""
+                UPDATE image SET sort_key = m.t, section_id = CASE WHEN m.keep THEN image.section_id ELSE m.s END
+                FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bool[]) AS m(f, t, s, keep)
+                WHERE image.feed_id = $1 AND image.sort_key = -m.f
+                """,
+                .int(feedID), .ints(slice.map(\.from)), .ints(slice.map(\.to)),
+                .ints(slice.map { $0.sectionID ?? 0 }), .bools(slice.map { $0.sectionID == nil }))
+        }
+    }
+}
+
+/// A batch of images as column arrays, for `unnest`; NULLs as a flag beside each nullable column.
+private struct ImageColumns {
+    var keys: [Int64] = []
+    var ids: [String] = []
+    var sections: [Int64] = []
+    var widths: [Int32] = []
+    var heights: [Int32] = []
+    var fullSpans: [Bool] = []
+    var urls: [String] = []
+    var urlIsNull: [Bool] = []
+    var titles: [String] = []
+    var titleIsNull: [Bool] = []
+
+    init(capacity: Int) {
+        keys.reserveCapacity(capacity)
+        ids.reserveCapacity(capacity)
+        sections.reserveCapacity(capacity)
+        widths.reserveCapacity(capacity)
+        heights.reserveCapacity(capacity)
+        fullSpans.reserveCapacity(capacity)
+        urls.reserveCapacity(capacity)
+        urlIsNull.reserveCapacity(capacity)
+        titles.reserveCapacity(capacity)
+        titleIsNull.reserveCapacity(capacity)
+    }
+
+    mutating func append(_ image: ImageRecord) {
+        keys.append(image.key)
+        ids.append(image.externalID)
+        sections.append(image.sectionID)
+        widths.append(image.width)
+        heights.append(image.height)
+        fullSpans.append(image.isFullSpan)
+        urls.append(image.url ?? "")
+        urlIsNull.append(image.url == nil)
+        titles.append(image.title ?? "")
+        titleIsNull.append(image.title == nil)
+    }
+
+    mutating func removeAll() {
+        keys.removeAll(keepingCapacity: true)
+        ids.removeAll(keepingCapacity: true)
+        sections.removeAll(keepingCapacity: true)
+        widths.removeAll(keepingCapacity: true)
+        heights.removeAll(keepingCapacity: true)
+        fullSpans.removeAll(keepingCapacity: true)
+        urls.removeAll(keepingCapacity: true)
+        urlIsNull.removeAll(keepingCapacity: true)
+        titles.removeAll(keepingCapacity: true)
+        titleIsNull.removeAll(keepingCapacity: true)
+    }
+}
+
+extension ImageRecord {
+    init(postgres row: PostgresRow) throws {
+        let (key, id, section, width, height, fullSpan, url, title) =
+            try row.decode((Int64, String, Int64, Int32, Int32, Bool, String?, String?).self)
+        self.init(
+            key: key, externalID: id, sectionID: section, width: width, height: height,
+            isFullSpan: fullSpan, url: url, title: title)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+
+extension PostgresTransaction {
+    public func apiKeys() throws -> [APIKeyRecord] {
+        var keys: [Int64: APIKeyRecord] = [:]
+        var order: [Int64] = []
+        for row in try session.rows("SELECT id, name, secret_sha256, can_write FROM api_key ORDER BY name COLLATE \"C\"") {
+            let (id, name, hash, canWrite) = try row.decode((Int64, String, ByteBuffer, Bool).self)
+            keys[id] = APIKeyRecord(name: name, secretSHA256: Array(buffer: hash), canWrite: canWrite, feeds: [])
+            order.append(id)
+        }
+        for row in try session.rows("SELECT key_id, feed_name FROM api_key_feed ORDER BY feed_name COLLATE \"C\"") {
+            let (id, feed) = try row.decode((Int64, String).self)
+            keys[id]?.feeds.append(feed)
+        }
+        return order.compactMap { keys[$0] }
+    }
+
+    public func hasAPIKeys() throws -> Bool {
+        try session.scalar(Bool.self, "SELECT EXISTS (SELECT 1 FROM api_key)") ?? false
+    }
+
+    public func insertAPIKey(_ key: APIKeyRecord) throws -> Bool {
+        guard let id = try session.scalar(Int64.self, """
+            INSERT INTO api_key (name, secret_sha256, can_write) VALUES ($1, $2, $3)
+            ON CONFLICT (name) DO NOTHING RETURNING id
+            """, .text(key.name), .bytes(key.secretSHA256), .bool(key.canWrite))
+        else { return false }
+        let feeds = Array(Set(key.feeds))
+        if !feeds.isEmpty {
+            try session.execute(
+                "INSERT INTO api_key_feed (key_id, feed_name) SELECT $1, unnest($2::text[])", .int(id), .texts(feeds))
+        }
+        return true
+    }
+
+    public func deleteAPIKey(named name: String) throws -> Bool {
+        try session.execute("DELETE FROM api_key WHERE name = $1", .text(name)) > 0
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// ``CatalogTransaction`` on PostgreSQL: the catalog inside one transaction of a
+/// ``PostgresCatalog``, the only place where PostgreSQL's SQL is written (with
+/// `Migrations/postgres/`). Its answers are the SQLite engine's, row for row.
+public struct PostgresTransaction: CatalogTransaction {
+    let session: PostgresSession
+    /// The catalog's URL without its password, for messages.
+    let location: String
+
+    // MARK: Feeds
+
+    public func feed(named name: String) throws -> FeedRecord? {
+        try session.rows("SELECT id, name, revision, image_count FROM feed WHERE name = $1", .text(name)).first.map(FeedRecord.init(postgres:))
+    }
+
+    public func feeds() throws -> [FeedRecord] {
+        try session.rows("SELECT id, name, revision, image_count FROM feed ORDER BY name COLLATE \"C\"").map(FeedRecord.init(postgres:))
+    }
+
+    public func feedSummaries() throws -> [FeedSummary] {
+        try session.rows("\(Self.feedSummarySelect) ORDER BY name COLLATE \"C\"").map(Self.feedSummary)
+    }
+
+    public func feedSummary(named name: String) throws -> FeedSummary? {
+        try session.rows("\(Self.feedSummarySelect) WHERE name = $1", .text(name)).first.map(Self.feedSummary)
+    }
+
+    private static let feedSummarySelect = """
+        SELECT name, revision, image_count,
+               (SELECT count(*) FROM section WHERE feed_id = feed.id),
+               (SELECT count(*) FROM layout WHERE feed_id = feed.id)
+        FROM feed
+        """
+
+    private static func feedSummary(_ row: PostgresRow) throws -> FeedSummary {
+        let (name, revision, images, sections, layouts) = try row.decode((String, Int64, Int64, Int64, Int64).self)
+        return FeedSummary(name: name, revision: revision, images: Int(images), sections: Int(sections), layouts: Int(layouts))
+    }
+
+    public func feedRevisions() throws -> [String: Int64] {
+        var revisions: [String: Int64] = [:]
+        for row in try session.rows("SELECT name, revision FROM feed") {
+            let (name, revision) = try row.decode((String, Int64).self)
+            revisions[name] = revision
+        }
+        return revisions
+    }
+
+    public func deleteFeed(id: Int64) throws {
+        try session.execute("DELETE FROM feed WHERE id = $1", .int(id))
+    }
+
+    public func createFeed(named name: String) throws -> FeedRecord {
+        let id = try session.scalar(Int64.self, "INSERT INTO feed (name) VALUES ($1) RETURNING id", .text(name))!
+        return FeedRecord(id: id, name: name, revision: 0, imageCount: 0)
+    }
+
+    public func adjustImageCount(feedID: Int64, by delta: Int) throws {
+        try session.execute("UPDATE feed SET image_count = image_count + $1 WHERE id = $2", .int(Int64(delta)), .int(feedID))
+    }
+
+    public func bumpRevision(feedID: Int64) throws -> Int64 {
+        try session.scalar(Int64.self, "UPDATE feed SET revision = revision + 1 WHERE id = $1 RETURNING revision", .int(feedID))!
+    }
+
+    // MARK: The change log
+
+    /// Rows per statement of a batched insert: arrays of this many values per column.
+    static let batch = 10_000
+
+    public func appendChanges(
+        feedID: Int64, revision: Int64, _ changes: [(kind: ChangeKind, externalID: String, section: String?)]
+    ) throws {
+        guard !changes.isEmpty else { return }
+        var seq = try session.scalar(Int64.self, """
+            SELECT coalesce(max(seq) + 1, 0) FROM change WHERE feed_id = $1 AND revision = $2
+            """, .int(feedID), .int(revision)) ?? 0
+        for start in stride(from: 0, to: changes.count, by: Self.batch) {
+            let slice = changes[start..<min(changes.count, start + Self.batch)]
+            try session.execute("""
+                INSERT INTO change (feed_id, revision, seq, kind, external_id, section)
+                SELECT $1, $2, $3 + ordinality - 1, kind, external_id, CASE WHEN unnamed THEN NULL ELSE section END
+                FROM unnest($4::text[], $5::text[], $6::text[], $7::bool[]) WITH ORDINALITY AS c(kind, external_id, section, unnamed)
+                """,
+                .int(feedID), .int(revision), .int(seq),
+                .texts(slice.map(\.kind.rawValue)), .texts(slice.map(\.externalID)),
+                .texts(slice.map { $0.section ?? "" }), .bools(slice.map { $0.section == nil }))
+            seq += Int64(slice.count)
+        }
+    }
+
+    public func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws {
+        try session.execute("""
+            INSERT INTO change (feed_id, revision, seq, kind, external_id, section)
+            SELECT image.feed_id, $1, image.sort_key, 'insert', image.external_id, section.name
+            FROM image JOIN section ON section.id = image.section_id
+            WHERE image.feed_id = $2
+            """, .int(revision), .int(feedID))
+    }
+
+    public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
+        try session.rows("""
+            SELECT revision, kind, external_id, section FROM change
+            WHERE feed_id = $1 AND revision > $2 ORDER BY revision, seq
+            """, .int(feedID), .int(revision)).map { row in
+            let (revision, kind, id, section) = try row.decode((Int64, String, String, String?).self)
+            return ChangeRecord(revision: revision, kind: ChangeKind(rawValue: kind)!, externalID: id, section: section)
+        }
+    }
+
+    // MARK: Sections
+
+    private static let sectionColumns = "id, name, title, position, declared"
+
+    public func sections(feedID: Int64) throws -> [SectionRecord] {
+        try session.rows("SELECT \(Self.sectionColumns) FROM section WHERE feed_id = $1 ORDER BY position", .int(feedID))
+            .map(SectionRecord.init(postgres:))
+    }
+
+    public func section(id: Int64) throws -> SectionRecord? {
+        try session.rows("SELECT \(Self.sectionColumns) FROM section WHERE id = $1", .int(id)).first.map(SectionRecord.init(postgres:))
+    }
+
+    public func insertSection(feedID: Int64, name: String?, title: String?, position: Int64, isDeclared: Bool) throws -> Int64 {
+        try session.scalar(Int64.self, """
+            INSERT INTO section (feed_id, name, title, position, declared) VALUES ($1, $2, $3, $4, $5) RETURNING id
+            """, .int(feedID), .text(name), .text(title), .int(position), .bool(isDeclared))!
+    }
+
+    public func updateSection(_ section: SectionRecord) throws {
+        try session.execute(
+            "UPDATE section SET title = $1, position = $2, declared = $3 WHERE id = $4",
+            .text(section.title), .int(section.position), .bool(section.isDeclared), .int(section.id))
+    }
+
+    /// Positions are unique per feed, so the rows first move to negative positions, then to
+    /// their final ones (one statement each).
+    public func repositionSections(_ positions: [(id: Int64, position: Int64)]) throws {
+        guard !positions.isEmpty else { return }
+        try session.execute("UPDATE section SET position = -1 - id WHERE id = ANY($1::bigint[])", .ints(positions.map(\.id)))
+        try session.execute("""
+            UPDATE section SET position = p.position
+            FROM unnest($1::bigint[], $2::bigint[]) AS p(id, position) WHERE section.id = p.id
+            """, .ints(positions.map(\.id)), .ints(positions.map(\.position)))
+    }
+
+    public func deleteSection(id: Int64) throws {
+        try session.execute("DELETE FROM section WHERE id = $1", .int(id))
+    }
+
+    @discardableResult
+    public func deleteEmptyUndeclaredSections(feedID: Int64) throws -> [Int64] {
+        try session.rows("""
+            DELETE FROM section WHERE feed_id = $1 AND NOT declared
+              AND NOT EXISTS (SELECT 1 FROM image WHERE image.section_id = section.id)
+            RETURNING id
+            """, .int(feedID)).map { try $0.decode(Int64.self) }
+    }
+
+    public func imageCounts(feedID: Int64) throws -> [Int64: Int] {
+        var counts: [Int64: Int] = [:]
+        for row in try session.rows("SELECT section_id, count(*) FROM image WHERE feed_id = $1 GROUP BY section_id", .int(feedID)) {
+            let (section, count) = try row.decode((Int64, Int64).self)
+            counts[section] = Int(count)
+        }
+        return counts
+    }
+
+    public func imageCount(sectionID: Int64) throws -> Int {
+        Int(try session.scalar(Int64.self, "SELECT count(*) FROM image WHERE section_id = $1", .int(sectionID)) ?? 0)
+    }
+
+    /// PostgreSQL's memory is the server's: nothing to change in this process.
+    public func withBulkWriteMemory<T>(pageCacheKiB: Int, _ body: () throws -> T) throws -> T {
+        try body()
+    }
+}
+
+extension FeedRecord {
+    init(postgres row: PostgresRow) throws {
+        let (id, name, revision, count) = try row.decode((Int64, String, Int64, Int64).self)
+        self.init(id: id, name: name, revision: revision, imageCount: Int(count))
+    }
+}
+
+extension SectionRecord {
+    init(postgres row: PostgresRow) throws {
+        let (id, name, title, position, declared) = try row.decode((Int64, String?, String?, Int64, Bool).self)
+        self.init(id: id, name: name, title: title, position: position, isDeclared: declared)
+    }
+}
