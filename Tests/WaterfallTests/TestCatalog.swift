@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaterfallStore
+import WaterfallTestSupport
 import WaterfallSync
 @testable import Waterfall
 
