@@ -845,8 +845,11 @@ final class ServeProcess {
             bytes += buffer[0..<count]
         }
         let line = String(decoding: bytes, as: UTF8.self)
-        let prefix = "waterfall: serving \(database) at http://127.0.0.1:"
-        guard line.hasPrefix(prefix), line.hasSuffix("/\n"), let port = Int(line.dropFirst(prefix.count).dropLast(2)), port > 0 else {
+        // "waterfall: serving DATABASE at http://127.0.0.1:PORT/" (a PostgreSQL URL without its password).
+        let marker = " at http://127.0.0.1:"
+        guard line.hasPrefix("waterfall: serving "), let at = line.range(of: marker, options: .backwards), line.hasSuffix("/\n"),
+              let port = Int(line[at.upperBound...].dropLast(2)), port > 0
+        else {
             if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
