@@ -21,20 +21,45 @@ public final class PostgresScratchSchema: Sendable {
         if let server = Self.serverURL { try? Self.psql(server, "DROP SCHEMA IF EXISTS \(name) CASCADE") }
     }
 
-    /// Runs one statement with `psql` (the client of the server's own package).
-    public static func psql(_ server: String, _ sql: String) throws {
+    /// Runs one statement with `psql` (the client of the server's own package) on the
+    /// database at `url`, and returns what it printed (unaligned, tuples only).
+    @discardableResult
+    public static func psql(_ url: String, _ sql: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", server, "-c", sql]
-        let error = Pipe()
+        process.arguments = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql]
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
         process.standardError = error
-        process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let message = error.fileHandleForReading.readDataToEndOfFile()
+        let errors = ServeOutputReader(error)
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw PostgresTestError(message: "psql failed (\(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
+            throw PostgresTestError(message: "psql failed (\(process.terminationStatus)): \(errors.text)")
         }
+        return String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+private final class ServeOutputReader: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ pipe: Pipe) {
+        let handle = pipe.fileHandleForReading
+        DispatchQueue.global().async { [self] in
+            let all = handle.readDataToEndOfFile()
+            lock.withLock { data = all }
+            done.signal()
+        }
+    }
+
+    var text: String {
+        done.wait()
+        return lock.withLock { String(decoding: data, as: UTF8.self) }
     }
 }
 
