@@ -5,6 +5,8 @@
 #
 #   Benchmarks/serve.sh [IMAGES]        # a generated feed of IMAGES images (default 1,000,000)
 #   Benchmarks/serve.sh FEED.json       # any feed of the same shape
+#   WATERFALL_BENCH_DB=postgres://USER:PASSWORD@HOST/DATABASE Benchmarks/serve.sh
+#                                       # the same on PostgreSQL (its feeds are removed first)
 #
 # Needs wrk, hyperfine, curl and python3. Each wrk run: 64 connections, 2 threads, 20 s.
 #   a. GET /healthz
@@ -36,8 +38,14 @@ fi
 cd "$out"
 
 # 1. A fresh database with the feed and a warm phone layout.
-db=serve.sqlite
-rm -f "$db" "$db-wal" "$db-shm"
+db=${WATERFALL_BENCH_DB:-serve.sqlite}
+if [[ "$db" == postgres://* || "$db" == postgresql://* ]]; then
+    for old in $("$W" --db "$db" feeds --json | python3 -c 'import json, sys; print(" ".join(f["name"] for f in json.load(sys.stdin)["feeds"]))'); do
+        "$W" --db "$db" feed remove "$old" >/dev/null
+    done
+else
+    rm -f "$db" "$db-wal" "$db-shm"
+fi
 echo "importing $feed…" >&2
 "$W" --db "$db" import "$feed" >/dev/null
 "$W" --db "$db" layout add phone --columns 3 --width 800 >/dev/null

@@ -4,7 +4,8 @@ import WaterfallStore
 /// `stats`: counts, revisions, cache coverage and the database's size.
 public struct DatabaseStats: Hashable, Sendable, Encodable {
     public var path: String?
-    /// The database file plus its write-ahead log, in bytes.
+    /// The space the catalog takes, in bytes: the SQLite file plus its write-ahead log, or the
+    /// PostgreSQL database's size on its server.
     public var databaseBytes: Int64
     public var feeds: [FeedList.Feed]
     public var layouts: [LayoutCoverage]
