@@ -7,7 +7,7 @@ import PostgresNIO
 ///
 /// - Reads run at `REPEATABLE READ`, read only: one snapshot per transaction, as SQLite's.
 /// - Writes are serialised by the database: every write transaction first takes one
-///   transaction-level advisory lock of the database (``writeLock``), so writers of any instance
+///   transaction-level advisory lock of the catalog (``writeLock``), so writers of any instance
 ///   run one at a time, as on SQLite, and each sees every commit before it (`READ COMMITTED`
 ///   after the lock). Readers never wait for it.
 /// - Every write transaction notifies channel `waterfall_commit` (delivered at its commit), so
@@ -15,9 +15,10 @@ import PostgresNIO
 /// - A connection that breaks mid-transaction rolls the transaction back (the server's rule);
 ///   `kill -9` of a writer leaves the state before or after each transaction.
 public struct PostgresCatalog: CatalogStore {
-    /// The advisory lock every write transaction holds: 'WTFL' (0x5754464C), as SQLite's
-    /// `application_id`.
-    static let writeLock: Int64 = 0x5754_464C
+    /// The advisory lock every write transaction holds: 'WTFL' (0x5754464C, as SQLite's
+    /// `application_id`) and the hash of the catalog's schema, so that catalogs in different
+    /// schemas of one database do not wait for each other.
+    static let writeLock: Int32 = 0x5754_464C
     /// The advisory lock the migrations hold, so that instances starting together migrate once.
     static let migrationLock: Int64 = 0x5754_464D
     /// How many seconds a write waits for the write lock before failing as busy.
@@ -49,7 +50,10 @@ public struct PostgresCatalog: CatalogStore {
             for session in sessions { session.close() }
             throw error
         }
-        return PostgresCatalog(pool: PostgresPool(settings: settings, sessions: sessions))
+        // With more than one connection, the first is the writer's alone (as SQLite's pool has
+        // one writer connection beside its readers): a write never queues behind reads.
+        let writer = sessions.count > 1 ? sessions.removeFirst() : nil
+        return PostgresCatalog(pool: PostgresPool(settings: settings, sessions: sessions, writer: writer))
     }
 
     /// The numbered files of `Migrations/postgres/`, compiled in by the EmbedMigrations plugin.
@@ -136,21 +140,27 @@ public struct PostgresCatalog: CatalogStore {
         try writeTransaction(lockTimeout: Self.lockTimeout, commits: false, body)
     }
 
-    /// One write transaction: the write lock (waiting at most `lockTimeout` seconds), `body`,
-    /// the commit counter and its notification, then `COMMIT` (or `ROLLBACK` unless `commits`).
+    /// One write transaction: the write lock (waiting at most `lockTimeout` seconds), `body`
+    /// and its notification, then `COMMIT` (or `ROLLBACK` unless `commits`).
     private func writeTransaction<T>(
         lockTimeout: TimeInterval, commits: Bool, _ body: (any CatalogTransaction) throws -> T
     ) throws -> T {
-        try pool.withSession { session in
+        try pool.withWriterSession { session in
             try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: commits) {
                 try session.execute("SELECT set_config('lock_timeout', $1, true)", .text("\(max(1, Int(lockTimeout * 1000)))ms"))
-                try session.execute("SELECT pg_advisory_xact_lock($1)", .int(Self.writeLock))
+                try session.execute("SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))", .int32(Self.writeLock))
                 try session.execute("SELECT set_config('lock_timeout', '0', true)")
-                let result = try body(PostgresTransaction(session: session, location: pool.settings.displayName))
-                try session.execute("NOTIFY \(PostgresChangeWatcher.channel)")
-                return result
+                return try writing(session, body)
             }
         }
+    }
+
+    /// `body` inside a write transaction that holds the write lock, then the notification
+    /// other instances hear when it commits.
+    private func writing<T>(_ session: PostgresSession, _ body: (any CatalogTransaction) throws -> T) throws -> T {
+        let result = try body(PostgresTransaction(session: session, location: pool.settings.displayName))
+        try session.execute("NOTIFY \(PostgresChangeWatcher.channel)")
+        return result
     }
 
     /// Runs `body` between `begin` and `COMMIT` (or `ROLLBACK`); rolls back whenever anything
@@ -187,16 +197,19 @@ public struct PostgresCatalog: CatalogStore {
 }
 
 /// The connections of one ``PostgresCatalog``: each used by one transaction at a time; a caller
-/// waits for a free one.
+/// waits for a free one. Writes that wait for the write lock use the writer's connection when
+/// there is one, so that they never queue behind reads (and a read never waits behind a write).
 final class PostgresPool: Sendable {
     let settings: PostgresSettings
     private let free: NIOLockedValueBox<[PostgresSession]>
     private let available: DispatchSemaphore
+    private let writer: NIOLockedValueBox<PostgresSession>?
 
-    init(settings: PostgresSettings, sessions: [PostgresSession]) {
+    init(settings: PostgresSettings, sessions: [PostgresSession], writer: PostgresSession?) {
         self.settings = settings
         free = NIOLockedValueBox(sessions)
         available = DispatchSemaphore(value: sessions.count)
+        self.writer = writer.map { NIOLockedValueBox($0) }
     }
 
     /// Runs `body` with a connection of its own; a connection the server closed (a restart, an
@@ -212,8 +225,19 @@ final class PostgresPool: Sendable {
         return try body(session)
     }
 
+    /// Runs `body` with the writer's connection (one write at a time), or as ``withSession(_:)``
+    /// when the pool has no writer of its own.
+    func withWriterSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        guard let writer else { return try withSession(body) }
+        return try writer.withLockedValue { session in
+            if session.connection.isClosed { session = try PostgresSession.connect(settings) }
+            return try body(session)
+        }
+    }
+
     /// Closes every connection that is not in use.
     func close() {
         for session in free.withLockedValue({ $0 }) { session.close() }
+        writer?.withLockedValue { $0.close() }
     }
 }

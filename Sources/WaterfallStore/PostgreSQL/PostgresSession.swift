@@ -7,6 +7,7 @@ import PostgresNIO
 /// A value bound to a statement's `$n` parameter.
 enum PostgresValue {
     case int(Int64)
+    case int32(Int32)
     case text(String?)
     case bool(Bool)
     case double(Double)
@@ -78,6 +79,7 @@ final class PostgresSession: @unchecked Sendable {
         for value in values {
             switch value {
             case .int(let int): binds.append(int)
+            case .int32(let int): binds.append(int)
             case .text(let text): binds.append(text)
             case .bool(let bool): binds.append(bool)
             case .double(let double): binds.append(double)
