@@ -17,6 +17,9 @@ import Waterfall
 final class ServiceRunner: Sendable {
     let service: WaterfallService
     private let pool: NIOThreadPool
+    /// A thread for writes alone: they run one at a time in the database anyway, and on a
+    /// thread of their own a write never waits behind the reads queued for ``pool``.
+    private let writer: NIOThreadPool
     private let watcher: (any ChangeWatcher)?
     private let answers = NIOLockedValueBox(KeptAnswers())
     /// Computations under way, by version and key: concurrent requests for the same answer
@@ -30,6 +33,8 @@ final class ServiceRunner: Sendable {
         self.service = service
         pool = NIOThreadPool(numberOfThreads: max(1, threads))
         pool.start()
+        writer = NIOThreadPool(numberOfThreads: 1)
+        writer.start()
         // Only a watcher that sees every commit at once keeps answers never stale (SQLite's;
         // over PostgreSQL another instance's commit is heard a moment later).
         let watcher = keepsAnswers ? try service.makeChangeWatcher() : nil
@@ -39,11 +44,17 @@ final class ServiceRunner: Sendable {
     /// Stops the thread pool once its queued work is done.
     func shutdown() async throws {
         try await pool.shutdownGracefully()
+        try await writer.shutdownGracefully()
     }
 
     /// Runs `body` with the service on the thread pool.
     func run<T: Sendable>(_ body: @escaping @Sendable (WaterfallService) throws -> T) async throws -> T {
         try await pool.runIfActive { [service] in try body(service) }
+    }
+
+    /// Runs `body`, a write, with the service on the writers' thread.
+    func write<T: Sendable>(_ body: @escaping @Sendable (WaterfallService) throws -> T) async throws -> T {
+        try await writer.runIfActive { [service] in try body(service) }
     }
 
     /// The answer kept for the request (under its URI, or `key`) while the database is

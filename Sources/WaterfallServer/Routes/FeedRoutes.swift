@@ -35,7 +35,7 @@ extension APIRoutes {
                 let expected = try EntityTags.expectedRevision(of: request)
                 let body = try await SpooledBody(request.body, limit: limits.maximumBodyBytes, runner: runner)
                 defer { body.remove() }
-                let (summary, created) = try await runner.run { service in
+                let (summary, created) = try await runner.write { service in
                     let existed = (try? service.feed(named: feed)) != nil
                     let summary = try service.expecting(revision: expected).importFeed(
                         contentsOf: body.path, format: format, source: "request body", named: feed, options: options)
@@ -47,7 +47,7 @@ extension APIRoutes {
                 try RequestQuery(request).finish()
                 let feed = path["feed"]
                 let expected = try EntityTags.expectedRevision(of: request)
-                try await runner.run { try $0.expecting(revision: expected).removeFeed(named: feed) }
+                try await runner.write { try $0.expecting(revision: expected).removeFeed(named: feed) }
                 return .noContent()
             },
             Route(.get, "/v1/feeds/{feed}/images", "listImages") { request, path in
@@ -69,14 +69,14 @@ extension APIRoutes {
                 let expected = try EntityTags.expectedRevision(of: request)
                 let bytes = try await RequestBodyBytes.collect(request.body, limit: limits.maximumBodyBytes)
                 let feed = path["feed"]
-                let summary = try await runner.run { try $0.expecting(revision: expected).reorder(bytes, source: "request body", feed: feed, dryRun: dryRun) }
+                let summary = try await runner.write { try $0.expecting(revision: expected).reorder(bytes, source: "request body", feed: feed, dryRun: dryRun) }
                 return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
             },
             Route(.delete, "/v1/feeds/{feed}/images/{id}", "deleteImage") { request, path in
                 try RequestQuery(request).finish()
                 let (feed, id) = (path["feed"], path["id"])
                 let expected = try EntityTags.expectedRevision(of: request)
-                let summary = try await runner.run { try $0.expecting(revision: expected).remove(feed: feed, ids: [id]) }
+                let summary = try await runner.write { try $0.expecting(revision: expected).remove(feed: feed, ids: [id]) }
                 return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
             },
             Route(.get, "/v1/feeds/{feed}/sections", "listSections") { request, path in

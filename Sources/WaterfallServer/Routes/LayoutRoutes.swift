@@ -30,7 +30,7 @@ extension APIRoutes {
                 let configuration = try AnyLayoutConfiguration(body: bytes)
                 let (feed, name) = (path["feed"], path["name"])
                 let expected = try EntityTags.expectedRevision(of: request)
-                let existed = try await runner.run { service in
+                let existed = try await runner.write { service in
                     do {
                         return try service.expecting(revision: expected).addLayout(feed: feed, name: name, configuration: configuration)
                     } catch WaterfallError.invalidConfiguration(let error) {
@@ -43,7 +43,7 @@ extension APIRoutes {
                 try RequestQuery(request).finish()
                 let (feed, name) = (path["feed"], path["name"])
                 let expected = try EntityTags.expectedRevision(of: request)
-                try await runner.run { try $0.expecting(revision: expected).removeLayout(feed: feed, name: name) }
+                try await runner.write { try $0.expecting(revision: expected).removeLayout(feed: feed, name: name) }
                 return .noContent()
             },
         ]
