@@ -128,11 +128,18 @@ public struct PostgresCatalog: CatalogStore {
         try writeTransaction(lockTimeout: Self.lockTimeout, commits: true, body)
     }
 
+    /// Takes the write lock only if it is free at once, whatever `timeout` says. PostgreSQL
+    /// queues lock requests in order, so best-effort writes that waited (the layout cache saves
+    /// of every reader that re-laid a feed out after a move) would each go before a write that
+    /// came after them, and a move would wait for dozens of them.
     public func writeIfAvailable<T>(within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T? {
-        do {
-            return try writeTransaction(lockTimeout: timeout, commits: true, body)
-        } catch let error as StoreError where error.kind == .busy {
-            return nil
+        try pool.withSession { session in
+            try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: true) { () throws -> T? in
+                let locked = try session.scalar(
+                    Bool.self, "SELECT pg_try_advisory_xact_lock($1, hashtext(current_schema()))", .int32(Self.writeLock))
+                guard locked == true else { return nil }
+                return try writing(session, body)
+            }
         }
     }
 
