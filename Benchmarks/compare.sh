@@ -18,21 +18,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source=${1:-1000000}
-out=Benchmarks/out
-mkdir -p "$out"
-for tool in hyperfine sqlite3 python3; do
-    command -v $tool >/dev/null || { echo "compare.sh needs $tool (apt-get install -y $tool)" >&2; exit 1; }
-done
-
-make install PREFIX="$PWD/$out/prefix" >&2   # exactly what a user installs (see Makefile)
-W="$PWD/$out/prefix/bin/waterfall"
-if [ -f "$source" ]; then
-    feed=$(realpath "$source")
-else
-    feed="$PWD/$out/feed-$source.json"
-    [ -f "$feed" ] || python3 Benchmarks/generate-feed.py "$feed" "$source"
-fi
-cd "$out"
+source Benchmarks/prepare.sh
+prepare compare.sh "$source" hyperfine sqlite3 python3
 
 yardstick_import="CREATE TABLE image(id TEXT NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL, url TEXT, section TEXT, position INTEGER NOT NULL);
 INSERT INTO image SELECT json_extract(value,'\$.id'), json_extract(value,'\$.width'), json_extract(value,'\$.height'), json_extract(value,'\$.url'), json_extract(value,'\$.section'), key FROM json_each(readfile('$feed'),'\$.images');

@@ -14,21 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source=${1:-1000000}
 server=${WATERFALL_BENCH_DB:?set WATERFALL_BENCH_DB to a postgres:// URL}
-out=Benchmarks/out
-mkdir -p "$out"
-for tool in hyperfine psql python3; do
-    command -v $tool >/dev/null || { echo "postgres-import.sh needs $tool" >&2; exit 1; }
-done
-
-make install PREFIX="$PWD/$out/prefix" >&2   # exactly what a user installs (see Makefile)
-W="$PWD/$out/prefix/bin/waterfall"
-if [ -f "$source" ]; then
-    feed=$(realpath "$source")
-else
-    feed="$PWD/$out/feed-$source.json"
-    [ -f "$feed" ] || python3 Benchmarks/generate-feed.py "$feed" "$source"
-fi
-cd "$out"
+source Benchmarks/prepare.sh
+prepare postgres-import.sh "$source" hyperfine psql python3
 in_schema() { echo "$server$([[ "$server" == *\?* ]] && echo '&' || echo '?')options=-c%20search_path%3D$1"; }
 waterfall_db=$(in_schema bench_waterfall)
 copy_db=$(in_schema bench_copy)

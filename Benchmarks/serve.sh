@@ -20,22 +20,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source=${1:-1000000}
-out=Benchmarks/out
-mkdir -p "$out"
-for tool in wrk hyperfine curl python3; do
-    command -v $tool >/dev/null || { echo "serve.sh needs $tool (apt-get install -y $tool)" >&2; exit 1; }
-done
 started=$SECONDS
-
-make install PREFIX="$PWD/$out/prefix" >&2   # exactly what a user installs (see Makefile)
-W="$PWD/$out/prefix/bin/waterfall"
-if [ -f "$source" ]; then
-    feed=$(realpath "$source")
-else
-    feed="$PWD/$out/feed-$source.json"
-    [ -f "$feed" ] || python3 Benchmarks/generate-feed.py "$feed" "$source"
-fi
-cd "$out"
+source Benchmarks/prepare.sh
+prepare serve.sh "$source" wrk hyperfine curl python3
 
 # 1. A fresh database with the feed and a warm phone layout.
 db=${WATERFALL_BENCH_DB:-serve.sqlite}
