@@ -66,4 +66,23 @@ import WaterfallTestSupport
             #expect(postgres.standardError == sqlite.standardError, "\(shown): the errors differ")
         }
     }
+
+    /// A PostgreSQL URL that cannot be used is one sentence naming it (without its password)
+    /// and exit status 74, like a database file that cannot be opened; no server is needed.
+    @Test func anUnusablePostgreSQLURLIsOneSentence() throws {
+        let cases: [(url: String, message: String)] = [
+            ("postgres://w:secret@127.0.0.1:1/catalog",
+             "waterfall: error: postgres://w@127.0.0.1:1/catalog: no PostgreSQL server answers at 127.0.0.1:1.\n"),
+            ("postgres://127.0.0.1/catalog",
+             "waterfall: error: postgres://127.0.0.1/catalog is not a usable PostgreSQL URL: it names no user; expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.\n"),
+            ("postgres://w:secret@127.0.0.1/catalog?sslmode=allow",
+             "waterfall: error: postgres://w:***@127.0.0.1/catalog?sslmode=allow is not a usable PostgreSQL URL: sslmode 'allow' is not supported (use disable or require); expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.\n"),
+        ]
+        for (url, message) in cases {
+            let result = try WaterfallProcess.run(["--db", url, "feeds"])
+            #expect(result.status == 74, "\(url)")
+            #expect(result.standardError == message)
+            #expect(result.standardOutput.isEmpty)
+        }
+    }
 }

@@ -52,6 +52,8 @@ final class PostgresSession: @unchecked Sendable {
                 on: eventLoops.next(), configuration: configuration, id: 1, logger: logger
             ).wait()
             return PostgresSession(connection: connection, settings: settings, logger: logger)
+        } catch let error as PSQLError where error.code == .connectionError {
+            throw StoreError(.cannotOpen, "\(settings.displayName): no PostgreSQL server answers at \(settings.host):\(settings.port).")
         } catch {
             throw StoreError(.cannotOpen, "\(settings.displayName): cannot connect: \(Self.reason(error)).")
         }
