@@ -18,7 +18,7 @@ public final class PostgresScratchSchema: Sendable {
     }
 
     deinit {
-        if let server = Self.serverURL { try? Self.psql(server, "DROP SCHEMA IF EXISTS \(name) CASCADE") }
+        if let server = Self.serverURL { _ = try? Self.psql(server, "DROP SCHEMA IF EXISTS \(name) CASCADE") }
     }
 
     /// Runs one statement with `psql` (the client of the server's own package) on the
