@@ -35,11 +35,14 @@ let package = Package(
         .target(name: "WaterfallLayout"),
         // Decodes and validates feed and reorder files: bytes in, commands out. Pure.
         .target(name: "WaterfallSync"),
+        // `sqlite3_db_config`, which Swift cannot call (it is variadic), for WaterfallStore.
+        .target(name: "CSQLiteSwitches", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The catalog's storage engines, SQLite through GRDB and PostgreSQL through PostgresNIO,
         // behind one interface: the only module that speaks SQL (besides Migrations/).
         .target(
             name: "WaterfallStore",
             dependencies: [
+                "CSQLiteSwitches",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -102,7 +102,14 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// Logs every image of a feed as inserted under `revision`, in catalog order: one statement
     /// for a whole first import, instead of a row written from Swift per image. The images'
     /// order keys order the rows (`seq`), so the revision must have no rows yet.
+    /// Runs as trusted rows (``withTrustedRows(_:)``): every row names this transaction's feed.
     public func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws {
+        try withTrustedRows {
+            try appendInsertChangeRows(feedID: feedID, revision: revision)
+        }
+    }
+
+    private func appendInsertChangeRows(feedID: Int64, revision: Int64) throws {
         try db.execute(sql: """
             INSERT INTO change (feed_id, revision, seq, kind, external_id, section)
             SELECT image.feed_id, ?, image.sort_key, 'insert', image.external_id, section.name
