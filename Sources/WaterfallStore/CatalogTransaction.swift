@@ -42,6 +42,11 @@ public protocol CatalogTransaction {
 
     /// The sections of a feed, in order.
     func sections(feedID: Int64) throws -> [SectionRecord]
+    /// The ids of a feed's sections, in order: all a layout needs of them.
+    func sectionIDs(feedID: Int64) throws -> [Int64]
+    /// The sections with these ids, each once, in any order (unknown ids are skipped): the
+    /// names and titles of the few sections an answer shows.
+    func sections(ids: [Int64]) throws -> [SectionRecord]
     /// The section with id `id`.
     func section(id: Int64) throws -> SectionRecord?
     /// Inserts a section and returns its id.

@@ -140,6 +140,28 @@ import WaterfallTestSupport
         #expect(!caches.contains { $0.configuration?.width == 400 })
     }
 
+    /// A layout reads only its sections' ids, and names and titles only for the sections an
+    /// answer shows: both reads must agree with the whole list.
+    @Test(arguments: TestEngine.all) func sectionIdsAndLabelsAgreeWithTheWholeSectionList(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
+        try catalog.importFeed(["a@s1", "b", "c@s2", "d@s3", "e@s1"], sections: ["s3", "s2"])
+        let (whole, ids, some, none) = try catalog.service.database.read { tx in
+            let feed = try #require(try tx.feed(named: "f"))
+            let whole = try tx.sections(feedID: feed.id)
+            let last = whole[whole.count - 1].id, first = whole[0].id
+            return (whole, try tx.sectionIDs(feedID: feed.id), try tx.sections(ids: [last, 987_654_321, first, last]), try tx.sections(ids: []))
+        }
+        #expect(whole.map { $0.name ?? "-" } == ["s3", "s2", "s1", "-"])
+        #expect(ids == whole.map(\.id))
+        #expect(some.sorted { $0.id < $1.id } == [whole[0], whole[whole.count - 1]].sorted { $0.id < $1.id })
+        #expect(none.isEmpty)
+        // Headers name their sections and carry their titles.
+        let page = try catalog.service.page(
+            feed: "f", layout: .inline(.waterfall(LayoutConfiguration(columns: 2, width: 300, headerHeight: 20))), offset: 0, limit: 10)
+        #expect(page.headers.map { $0.section ?? "-" } == ["s3", "s2", "s1", "-"])
+        #expect(page.headers.map { $0.title } == ["Title s3", "Title s2", nil, nil])
+    }
+
     @Test(arguments: TestEngine.all) func coverFlowsOfEveryFactorShareOneCache(engine: TestEngine) throws {
         let catalog = try TestCatalog(engine, stride: 4)
         try catalog.importFeed((0..<30).map { "i\($0):\(100 + 7 * $0)x100" })

@@ -5,9 +5,4 @@ extension [SectionRecord] {
     var namesByID: [Int64: String?] {
         Dictionary(uniqueKeysWithValues: map { ($0.id, $0.name) })
     }
-
-    /// Section titles by section id (`nil`: no title).
-    var titlesByID: [Int64: String?] {
-        Dictionary(uniqueKeysWithValues: map { ($0.id, $0.title) })
-    }
 }

@@ -47,11 +47,9 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
     let feed: FeedRecord
     let name: String?
     let engine: Kind
-    let sections: [SectionRecord]
-    /// Section names by id.
-    let sectionNames: [Int64: String?]
-    /// Section titles by id.
-    let sectionTitles: [Int64: String?]
+    /// The feed's section ids, in order (names and titles are read only for the sections an
+    /// answer shows: ``SectionLabels``).
+    let sections: [Int64]
     let entry: LayoutCacheRecord?
     let end: LayoutEndRecord
     let stride: Int
@@ -65,9 +63,7 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
         self.feed = feed
         self.name = name
         self.engine = engine
-        sections = try tx.sections(feedID: feed.id)
-        sectionNames = sections.namesByID
-        sectionTitles = sections.titlesByID
+        sections = try tx.sectionIDs(feedID: feed.id)
         entry = try tx.cacheEntry(feedID: feed.id, configuration: key)
         stride = entry?.stride ?? defaultStride
         if let end = entry?.end, end.revision == feed.revision {
@@ -180,4 +176,24 @@ extension WaterfallService {
             return (name, try AnyLayoutConfiguration.fromCanonicalJSON(layout.configuration))
         }
     }
+}
+
+/// The names and titles of the sections an answer shows, read for those sections only (a feed
+/// may have thousands of sections; a page shows a few).
+struct SectionLabels {
+    private let sections: [Int64: SectionRecord]
+
+    /// Reads the sections with these ids (each once).
+    init(_ ids: some Sequence<Int64>, _ tx: any CatalogTransaction) throws {
+        var unique: [Int64] = []
+        var seen: Set<Int64> = []
+        for id in ids where seen.insert(id).inserted { unique.append(id) }
+        sections = Dictionary(uniqueKeysWithValues: try tx.sections(ids: unique).map { ($0.id, $0) })
+    }
+
+    /// The section's name (`nil`: the unnamed section).
+    func name(_ id: Int64) -> String? { sections[id]?.name ?? nil }
+
+    /// The section's title (`nil`: none).
+    func title(_ id: Int64) -> String? { sections[id]?.title ?? nil }
 }

@@ -27,7 +27,8 @@ protocol LayoutSink {
 /// for justified rows (so a caller that wants image `i` places images until it has arrived).
 struct LayoutRunner<Kind: StreamingLayoutKind> {
     let engine: Kind
-    let sections: [SectionRecord]
+    /// The feed's section ids, in order.
+    let sections: [Int64]
     private let ordinalByID: [Int64: Int]
     private(set) var state: Kind.State
     /// The index in `sections` of the open section, -1 before the first.
@@ -36,12 +37,12 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
     private(set) var nextIndex: Int
 
     /// Starts before the first section, or resumes from `checkpoint`.
-    init(engine: Kind, sections: [SectionRecord], checkpoint: CheckpointRecord?) throws {
+    init(engine: Kind, sections: [Int64], checkpoint: CheckpointRecord?) throws {
         self.engine = engine
         self.sections = sections
         var ordinals: [Int64: Int] = [:]
         ordinals.reserveCapacity(sections.count)
-        for (index, section) in sections.enumerated() { ordinals[section.id] = index }
+        for (index, section) in sections.enumerated() { ordinals[section] = index }
         ordinalByID = ordinals
         if let checkpoint {
             guard let ordinal = ordinals[checkpoint.sectionID] else {
@@ -59,7 +60,7 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
 
     /// The section open in the current state.
     var openSectionID: Int64? {
-        openOrdinal >= 0 ? sections[openOrdinal].id : nil
+        openOrdinal >= 0 ? sections[openOrdinal] : nil
     }
 
     /// Places the next image (closing and opening sections on the way).
@@ -97,14 +98,14 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
     private mutating func open(_ ordinal: Int, owner: Int, into sink: inout some LayoutSink) {
         openOrdinal = ordinal
         if let header = engine.openSection(&state) {
-            sink.place(PlacedElement(kind: .header, frame: header, sectionID: sections[ordinal].id, owner: owner))
+            sink.place(PlacedElement(kind: .header, frame: header, sectionID: sections[ordinal], owner: owner))
         }
     }
 
     private mutating func close(owner: Int, untilKey: Int64, into sink: inout some LayoutSink) {
         let startY = state.sectionStartY
         let first = nextIndex - state.imagesInSection
-        let id = sections[openOrdinal].id
+        let id = sections[openOrdinal]
         let end = engine.closeSection(&state) { index, frame in
             sink.place(PlacedElement(kind: .item, frame: frame, sectionID: id, owner: first + index))
         }

@@ -80,10 +80,11 @@ extension WaterfallService {
                 var runner = try LayoutRunner(engine: stream, sections: cache.sections, checkpoint: start)
                 var sink = CoverFlowSink(target: x + viewportWidth / 2, x: x, end: end)
                 for row in rows { try runner.place(row.geometry, into: &sink) }
+                let labels = try SectionLabels(sink.visible.lazy.map { index, _ in rows[index - from].sectionID }, tx)
                 let items = sink.visible.map { index, frame -> CoverFlowImage in
                     let row = rows[index - from]
                     return CoverFlowImage(
-                        index: index, id: row.externalID, section: cache.sectionNames[row.sectionID] ?? nil, frame: frame,
+                        index: index, id: row.externalID, section: labels.name(row.sectionID), frame: frame,
                         scale: layout.scale(of: frame, x: x, viewportWidth: viewportWidth), url: row.url)
                 }
                 let page = CoverFlowPage(

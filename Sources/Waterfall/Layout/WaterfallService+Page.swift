@@ -76,7 +76,8 @@ extension WaterfallService {
             nextKey = lastKey + 1
             wanted = max(64, limit)
         }
-        let parts = assemble(sink.elements, rows: rows, firstIndex: from, names: cache.sectionNames, titles: cache.sectionTitles)
+        let labels = try SectionLabels(sink.elements.lazy.map(\.sectionID), tx)
+        let parts = assemble(sink.elements, rows: rows, firstIndex: from, labels: labels)
         let page = LayoutPage(
             feed: feed.name, revision: feed.revision, layout: name, contentHeight: cache.end.contentHeight,
             totalItems: cache.end.totalItems,
@@ -137,16 +138,18 @@ extension WaterfallService {
             if last.isTail { _ = runner.finish(into: &sink) }
             elements = sink.elements
         }
-        var parts = assemble(elements, rows: rows, firstIndex: from, names: cache.sectionNames, titles: cache.sectionTitles)
+        let labels = try SectionLabels(elements.lazy.map(\.sectionID), tx)
+        var parts = assemble(elements, rows: rows, firstIndex: from, labels: labels)
         if let pinOffset, configuration.headerHeight > 0 {
             var visible: [Int64] = []
-            for element in elements where !visible.contains(element.sectionID) { visible.append(element.sectionID) }
+            var seen: Set<Int64> = []
+            for element in elements where seen.insert(element.sectionID).inserted { visible.append(element.sectionID) }
             let extents = try cache.extents(of: visible, tx)
             parts.headers = visible.compactMap { id in
                 guard let extent = extents[id], let natural = cache.engine.headerFrame(sectionStartY: extent.startY) else { return nil }
                 let pinned = cache.engine.pinnedHeader(natural: natural, sectionEnd: extent.endY, viewportY: y, pinOffset: pinOffset)
                 return PlacedSupplement(
-                    section: cache.sectionNames[id] ?? nil, frame: pinned.frame, pinned: pinned.isPinned, title: cache.sectionTitles[id] ?? nil)
+                    section: labels.name(id), frame: pinned.frame, pinned: pinned.isPinned, title: labels.title(id))
             }
         }
         let answer = ViewportPage(
@@ -158,13 +161,13 @@ extension WaterfallService {
 
     /// Turns placed elements into the output's items, headers and footers.
     private func assemble(
-        _ elements: [PlacedElement], rows: [ImageRecord], firstIndex: Int, names: [Int64: String?], titles: [Int64: String?]
+        _ elements: [PlacedElement], rows: [ImageRecord], firstIndex: Int, labels: SectionLabels
     ) -> (items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
         var items: [PlacedImage] = []
         var headers: [PlacedSupplement] = []
         var footers: [PlacedSupplement] = []
         for element in elements {
-            let section = names[element.sectionID] ?? nil
+            let section = labels.name(element.sectionID)
             switch element.kind {
             case .item:
                 let row = rows[element.owner - firstIndex]
@@ -172,9 +175,9 @@ extension WaterfallService {
                     index: element.owner, id: row.externalID, section: section, frame: element.frame, url: row.url,
                     title: row.title, pixelWidth: Int(row.width), pixelHeight: Int(row.height)))
             case .header:
-                headers.append(PlacedSupplement(section: section, frame: element.frame, pinned: false, title: titles[element.sectionID] ?? nil))
+                headers.append(PlacedSupplement(section: section, frame: element.frame, pinned: false, title: labels.title(element.sectionID)))
             case .footer:
-                footers.append(PlacedSupplement(section: section, frame: element.frame, pinned: nil, title: titles[element.sectionID] ?? nil))
+                footers.append(PlacedSupplement(section: section, frame: element.frame, pinned: nil, title: labels.title(element.sectionID)))
             }
         }
         return (items, headers, footers)

@@ -120,6 +120,17 @@ public struct PostgresTransaction: CatalogTransaction {
             .map(SectionRecord.init(postgres:))
     }
 
+    public func sectionIDs(feedID: Int64) throws -> [Int64] {
+        try session.rows("SELECT id FROM section WHERE feed_id = $1 ORDER BY position", .int(feedID))
+            .map { try $0.decode(Int64.self) }
+    }
+
+    public func sections(ids: [Int64]) throws -> [SectionRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try session.rows("SELECT \(Self.sectionColumns) FROM section WHERE id = ANY($1)", .ints(ids))
+            .map(SectionRecord.init(postgres:))
+    }
+
     public func section(id: Int64) throws -> SectionRecord? {
         try session.rows("SELECT \(Self.sectionColumns) FROM section WHERE id = $1", .int(id)).first.map(SectionRecord.init(postgres:))
     }

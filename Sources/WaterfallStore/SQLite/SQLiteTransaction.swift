@@ -140,6 +140,27 @@ public struct SQLiteTransaction: CatalogTransaction {
         return try statement.all(SectionRecord.init(statement:))
     }
 
+    /// The ids of a feed's sections, in order.
+    public func sectionIDs(feedID: Int64) throws -> [Int64] {
+        let statement = try RawStatement(db, "SELECT id FROM section WHERE feed_id = ? ORDER BY position")
+        statement.bind(1, feedID)
+        return try statement.all { $0.int64(0) }
+    }
+
+    /// The sections with these ids, one prepared statement for all.
+    public func sections(ids: [Int64]) throws -> [SectionRecord] {
+        guard !ids.isEmpty else { return [] }
+        let statement = try RawStatement(db, "SELECT id, name, title, position, declared FROM section WHERE id = ?")
+        var sections: [SectionRecord] = []
+        sections.reserveCapacity(ids.count)
+        var seen: Set<Int64> = []
+        for id in ids where seen.insert(id).inserted {
+            statement.bind(1, id)
+            if let section = try statement.first(SectionRecord.init(statement:)) { sections.append(section) }
+        }
+        return sections
+    }
+
     /// The section with id `id`.
     public func section(id: Int64) throws -> SectionRecord? {
         let statement = try RawStatement(db, "SELECT id, name, title, position, declared FROM section WHERE id = ?")
