@@ -147,3 +147,28 @@ import WaterfallTestSupport
         }
     }
 }
+
+/// Integers (and integral numbers) are written digit by digit, as `String(value)` writes them.
+@Suite struct JSONWriterIntegerTests {
+    @Test func integersAreWrittenAsSwiftPrintsThem() throws {
+        var values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, 1_000_000, Int64.max, Int64.min, Int64.min + 1]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 { values.append(Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...63, using: &generator)) }
+        for value in values {
+            var writer = JSONWriter()
+            writer.integer(value)
+            #expect(writer.bytes == Array(String(value).utf8), "\(value)")
+            var integral = JSONWriter()
+            let double = Double(value)
+            try integral.number(double)
+            let expected = double == double.rounded() && abs(double) < 9_007_199_254_740_992 ? String(Int64(double)) : "\(double)"
+            #expect(integral.bytes == Array(expected.utf8), "\(double)")
+        }
+        var unsigned = JSONWriter()
+        unsigned.integer(UInt64.max)
+        #expect(unsigned.bytes == Array(String(UInt64.max).utf8))
+        var negativeZero = JSONWriter()
+        try negativeZero.number(-0.0)
+        #expect(negativeZero.bytes == Array("0".utf8))
+    }
+}
