@@ -183,12 +183,9 @@ extension WaterfallService {
 struct SectionLabels {
     private let sections: [Int64: SectionRecord]
 
-    /// Reads the sections with these ids (each once).
+    /// Reads the sections with these ids (repeated ids are read once).
     init(_ ids: some Sequence<Int64>, _ tx: any CatalogTransaction) throws {
-        var unique: [Int64] = []
-        var seen: Set<Int64> = []
-        for id in ids where seen.insert(id).inserted { unique.append(id) }
-        sections = Dictionary(uniqueKeysWithValues: try tx.sections(ids: unique).map { ($0.id, $0) })
+        sections = Dictionary(uniqueKeysWithValues: try tx.sections(ids: Array(ids)).map { ($0.id, $0) })
     }
 
     /// The section's name (`nil`: the unnamed section).

@@ -132,7 +132,7 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func section(id: Int64) throws -> SectionRecord? {
-        try session.rows("SELECT \(Self.sectionColumns) FROM section WHERE id = $1", .int(id)).first.map(SectionRecord.init(postgres:))
+        try sections(ids: [id]).first
     }
 
     public func insertSection(feedID: Int64, name: String?, title: String?, position: Int64, isDeclared: Bool) throws -> Int64 {

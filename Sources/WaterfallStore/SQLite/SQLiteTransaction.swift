@@ -105,18 +105,14 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// Runs as trusted rows (``withTrustedRows(_:)``): every row names this transaction's feed.
     public func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws {
         try withTrustedRows {
-            try appendInsertChangeRows(feedID: feedID, revision: revision)
+            try db.execute(sql: """
+                INSERT INTO change (feed_id, revision, seq, kind, external_id, section)
+                SELECT image.feed_id, ?, image.sort_key, 'insert', image.external_id, section.name
+                FROM image JOIN section ON section.id = image.section_id
+                WHERE image.feed_id = ?
+                ORDER BY image.sort_key
+                """, arguments: [revision, feedID])
         }
-    }
-
-    private func appendInsertChangeRows(feedID: Int64, revision: Int64) throws {
-        try db.execute(sql: """
-            INSERT INTO change (feed_id, revision, seq, kind, external_id, section)
-            SELECT image.feed_id, ?, image.sort_key, 'insert', image.external_id, section.name
-            FROM image JOIN section ON section.id = image.section_id
-            WHERE image.feed_id = ?
-            ORDER BY image.sort_key
-            """, arguments: [revision, feedID])
     }
 
     /// The change log of a feed after `revision`, oldest first.
@@ -134,11 +130,14 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// The sections of a feed, in order.
     public func sections(feedID: Int64) throws -> [SectionRecord] {
         let statement = try RawStatement(db, """
-            SELECT id, name, title, position, declared FROM section WHERE feed_id = ? ORDER BY position
+            SELECT \(Self.sectionColumns) FROM section WHERE feed_id = ? ORDER BY position
             """)
         statement.bind(1, feedID)
         return try statement.all(SectionRecord.init(statement:))
     }
+
+    /// The columns `SectionRecord.init(statement:)` reads, in its order.
+    private static let sectionColumns = "id, name, title, position, declared"
 
     /// The ids of a feed's sections, in order.
     public func sectionIDs(feedID: Int64) throws -> [Int64] {
@@ -150,9 +149,8 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// The sections with these ids, one prepared statement for all.
     public func sections(ids: [Int64]) throws -> [SectionRecord] {
         guard !ids.isEmpty else { return [] }
-        let statement = try RawStatement(db, "SELECT id, name, title, position, declared FROM section WHERE id = ?")
+        let statement = try RawStatement(db, "SELECT \(Self.sectionColumns) FROM section WHERE id = ?")
         var sections: [SectionRecord] = []
-        sections.reserveCapacity(ids.count)
         var seen: Set<Int64> = []
         for id in ids where seen.insert(id).inserted {
             statement.bind(1, id)
@@ -163,9 +161,7 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// The section with id `id`.
     public func section(id: Int64) throws -> SectionRecord? {
-        let statement = try RawStatement(db, "SELECT id, name, title, position, declared FROM section WHERE id = ?")
-        statement.bind(1, id)
-        return try statement.first(SectionRecord.init(statement:))
+        try sections(ids: [id]).first
     }
 
     /// Inserts a section and returns its id.
