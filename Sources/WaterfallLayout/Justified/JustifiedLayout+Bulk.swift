@@ -90,6 +90,7 @@ extension JustifiedLayout {
         var aspects = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
         defer { aspects.deallocate() }
         let rules = rules
+        var literal = false
         var blockStart = start
         while blockStart < end {
             // A block is at least as long as the pending row, so moves cost O(1) an image.
@@ -102,9 +103,15 @@ extension JustifiedLayout {
                 aspects.deallocate()
                 aspects = larger
             }
-            let banners = Self.computeAspects(input + blockStart, blockEnd - blockStart, aspects + pending)
+            let contents = Self.computeAspects(input + blockStart, blockEnd - blockStart, aspects + pending)
             let base = run.rowStart
-            if banners {
+            // Sizes the catalog never holds (0, negative) make aspect ratios of 0, NaN or
+            // infinity, which `FastGrid` may not be given: the literal grid from that block on
+            // (its images may stay pending into the next blocks).
+            literal = literal || contents.hasSizesBelowOne
+            if literal {
+                placeBlock(input, blockStart, blockEnd, output, aspects, &run, rules, rules.exactGrid)
+            } else if contents.hasBanners {
                 placeBlock(input, blockStart, blockEnd, output, aspects, &run, rules, grid)
             } else {
                 placeRowsOnly(blockStart, blockEnd, output, aspects, &run, rules, grid)
@@ -120,14 +127,30 @@ extension JustifiedLayout {
         }
     }
 
+    /// What a block holds besides photos.
+    private struct BlockContents {
+        /// Some image is full-span.
+        var hasBanners: Bool
+        /// Some image has a width or height below 1.
+        var hasSizesBelowOne: Bool
+    }
+
+    /// Negative exactly when the image's width or height is below 1: a size `v` is below 1
+    /// when `v` or `v - 1` is negative (`v - 1` alone would wrap for `Int32.min`).
+    @inline(__always)
+    private static func belowOne(_ item: LayoutItem) -> Int32 {
+        item.width | (item.width &- 1) | item.height | (item.height &- 1)
+    }
+
     /// Writes `a = w / h` of `count` images to `aspects` (two divisions at a time: each lane
-    /// of a vector division is the same IEEE division as `JustifiedState.aspect`) and returns
-    /// whether any of them is a banner.
+    /// of a vector division is the same IEEE division as `JustifiedState.aspect`) and says
+    /// whether any of them is a banner or has a size below 1, without a branch an image.
     @inline(__always)
     private static func computeAspects(
         _ input: UnsafePointer<LayoutItem>, _ count: Int, _ aspects: UnsafeMutablePointer<Double>
-    ) -> Bool {
+    ) -> BlockContents {
         var banners: UInt8 = 0
+        var belowOne: Int32 = 0
         var index = 0
         while index &+ 1 < count {
             let first = input[index]
@@ -137,13 +160,16 @@ extension JustifiedLayout {
             aspects[index] = quotients[0]
             aspects[index &+ 1] = quotients[1]
             banners |= unsafeBitCast(first.isFullSpan, to: UInt8.self) | unsafeBitCast(second.isFullSpan, to: UInt8.self)
+            belowOne |= Self.belowOne(first) | Self.belowOne(second)
             index &+= 2
         }
         if index < count {
-            aspects[index] = JustifiedState.aspect(input[index])
-            banners |= unsafeBitCast(input[index].isFullSpan, to: UInt8.self)
+            let last = input[index]
+            aspects[index] = JustifiedState.aspect(last)
+            banners |= unsafeBitCast(last.isFullSpan, to: UInt8.self)
+            belowOne |= Self.belowOne(last)
         }
-        return banners != 0
+        return BlockContents(hasBanners: banners != 0, hasSizesBelowOne: belowOne < 0)
     }
 
     /// The loop over a block that holds a banner: `aspects[i - base]` is a(input[i]) from

@@ -357,4 +357,29 @@ struct JustifiedPropertyTests {
         #expect(bulk.frames.count == streaming.frames.count)
         #expect(zip(bulk.frames, streaming.frames).allSatisfy(sameBits))
     }
+
+    @Test("a size below 1 pending across the bulk path's blocks: bulk and streaming agree", arguments: [1, 2, 3])
+    func invalidSizePendingAcrossBlocks(scale: Int) throws {
+        // Given photos with a negative width just before the first block ends (its aspect
+        // ratio is negative, so its row is still gathering when the next block, all photos,
+        // begins), and a zero width in the same place of another section
+        var generator = SeededGenerator(seed: 7)
+        let layout = try JustifiedLayout(JustifiedConfiguration(width: 1200, rowHeight: 240, scale: scale))
+        var feed: [[LayoutItem]] = []
+        for odd in [image(-5, 100), image(0, 100)] {
+            var items = (0..<3_000).map { _ in generator.photo() }.map { LayoutItem(width: $0.width, height: $0.height) }
+            items[1_023] = odd
+            feed.append(items)
+        }
+
+        // When both paths lay them out
+        let bulk = runBulk(layout, feed)
+        let streaming = runStreaming(layout, feed)
+
+        // Then the frames agree bit for bit (negative widths included: flooring, not
+        // truncating, them) and nothing traps
+        #expect(bulk.frames.count == streaming.frames.count)
+        #expect(zip(bulk.frames, streaming.frames).allSatisfy(sameBits))
+        #expect(streaming.frames.contains { $0.width < 0 })
+    }
 }
