@@ -49,6 +49,15 @@ struct JustifiedFixture: @unchecked Sendable {
 /// Built on first use, outside the measured region.
 let justifiedFixture10M = JustifiedFixture(count: 10_000_000)
 
+/// 10,000,000 photos all 4000×3000: at 1,200 points wide every row holds 3, so no row's end
+/// is mispredicted. Beside the photo feed, it shows what those mispredictions cost. Writes to
+/// the photo fixture's frames.
+nonisolated(unsafe) let uniformPhotos10M: UnsafeMutableBufferPointer<LayoutItem> = {
+    let items = UnsafeMutableBufferPointer<LayoutItem>.allocate(capacity: 10_000_000)
+    items.initialize(repeating: LayoutItem(width: 4000, height: 3000))
+    return items
+}()
+
 let justifiedBenchmarks: @Sendable () -> Void = {
     let bulk = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
@@ -76,6 +85,20 @@ let justifiedBenchmarks: @Sendable () -> Void = {
             blackHole(written)
             blackHole(end)
         }
+    }
+
+    Benchmark("justified bulk 10M desktop, scale 1, every row 3 photos", configuration: bulk) { benchmark in
+        let layout = try! JustifiedLayout(JustifiedConfiguration(width: 1_200, rowHeight: 240))
+        let items = uniformPhotos10M
+        let frames = justifiedFixture10M.frames
+        var state = layout.initialState
+        _ = layout.openSection(&state)
+        benchmark.startMeasurement()
+        let written = layout.append(contentsOf: UnsafeBufferPointer(items), into: frames, &state)
+        let end = layout.closeSection(&state) { position, frame in frames[position] = frame }
+        benchmark.stopMeasurement()
+        blackHole(written)
+        blackHole(end)
     }
 
     Benchmark("justified streaming 1M desktop, scale 1", configuration: bulk) { benchmark in
