@@ -50,13 +50,28 @@ struct JustifiedFixture: @unchecked Sendable {
 let justifiedFixture10M = JustifiedFixture(count: 10_000_000)
 
 /// 10,000,000 photos all 4000×3000: at 1,200 points wide every row holds 3, so no row's end
-/// is mispredicted. Beside the photo feed, it shows what those mispredictions cost. Writes to
-/// the photo fixture's frames.
+/// is mispredicted. Beside the photo feed, it shows what those mispredictions cost.
 nonisolated(unsafe) let uniformPhotos10M: UnsafeMutableBufferPointer<LayoutItem> = {
     let items = UnsafeMutableBufferPointer<LayoutItem>.allocate(capacity: 10_000_000)
     items.initialize(repeating: LayoutItem(width: 4000, height: 3000))
     return items
 }()
+
+/// Measures one bulk layout of `items`, as one section, into the photo fixture's frames.
+func measureBulk(
+    _ benchmark: Benchmark, _ configuration: JustifiedConfiguration, _ items: UnsafeMutableBufferPointer<LayoutItem>
+) {
+    let layout = try! JustifiedLayout(configuration)
+    let frames = justifiedFixture10M.frames
+    var state = layout.initialState
+    _ = layout.openSection(&state)
+    benchmark.startMeasurement()
+    let written = layout.append(contentsOf: UnsafeBufferPointer(items), into: frames, &state)
+    let end = layout.closeSection(&state) { position, frame in frames[position] = frame }
+    benchmark.stopMeasurement()
+    blackHole(written)
+    blackHole(end)
+}
 
 let justifiedBenchmarks: @Sendable () -> Void = {
     let bulk = Benchmark.Configuration(
@@ -74,31 +89,12 @@ let justifiedBenchmarks: @Sendable () -> Void = {
     ]
     for (label, configuration) in configurations {
         Benchmark("justified bulk 10M \(label)", configuration: bulk) { benchmark in
-            let layout = try! JustifiedLayout(configuration)
-            let fixture = justifiedFixture10M
-            var state = layout.initialState
-            _ = layout.openSection(&state)
-            benchmark.startMeasurement()
-            let written = layout.append(contentsOf: UnsafeBufferPointer(fixture.items), into: fixture.frames, &state)
-            let end = layout.closeSection(&state) { position, frame in fixture.frames[position] = frame }
-            benchmark.stopMeasurement()
-            blackHole(written)
-            blackHole(end)
+            measureBulk(benchmark, configuration, justifiedFixture10M.items)
         }
     }
 
     Benchmark("justified bulk 10M desktop, scale 1, every row 3 photos", configuration: bulk) { benchmark in
-        let layout = try! JustifiedLayout(JustifiedConfiguration(width: 1_200, rowHeight: 240))
-        let items = uniformPhotos10M
-        let frames = justifiedFixture10M.frames
-        var state = layout.initialState
-        _ = layout.openSection(&state)
-        benchmark.startMeasurement()
-        let written = layout.append(contentsOf: UnsafeBufferPointer(items), into: frames, &state)
-        let end = layout.closeSection(&state) { position, frame in frames[position] = frame }
-        benchmark.stopMeasurement()
-        blackHole(written)
-        blackHole(end)
+        measureBulk(benchmark, JustifiedConfiguration(width: 1_200, rowHeight: 240), uniformPhotos10M)
     }
 
     Benchmark("justified streaming 1M desktop, scale 1", configuration: bulk) { benchmark in

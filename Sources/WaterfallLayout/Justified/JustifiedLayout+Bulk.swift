@@ -151,7 +151,7 @@ extension JustifiedLayout {
         _ input: UnsafePointer<LayoutItem>, _ count: Int, _ aspects: UnsafeMutablePointer<Double>
     ) -> BlockContents {
         var banners: UInt8 = 0
-        var belowOne: Int32 = 0
+        var sizesBelowOne: Int32 = 0
         var index = 0
         while index &+ 1 < count {
             let first = input[index]
@@ -161,16 +161,16 @@ extension JustifiedLayout {
             aspects[index] = quotients[0]
             aspects[index &+ 1] = quotients[1]
             banners |= unsafeBitCast(first.isFullSpan, to: UInt8.self) | unsafeBitCast(second.isFullSpan, to: UInt8.self)
-            belowOne |= Self.belowOne(first) | Self.belowOne(second)
+            sizesBelowOne |= Self.belowOne(first) | Self.belowOne(second)
             index &+= 2
         }
         if index < count {
             let last = input[index]
             aspects[index] = JustifiedState.aspect(last)
             banners |= unsafeBitCast(last.isFullSpan, to: UInt8.self)
-            belowOne |= Self.belowOne(last)
+            sizesBelowOne |= Self.belowOne(last)
         }
-        return BlockContents(hasBanners: banners != 0, hasSizesBelowOne: belowOne < 0)
+        return BlockContents(hasBanners: banners != 0, hasSizesBelowOne: sizesBelowOne < 0)
     }
 
     /// The loop over a block that holds a banner: `aspects[i - base]` is a(input[i]) from
