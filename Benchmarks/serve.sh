@@ -12,7 +12,8 @@
 #   a. GET /healthz
 #   b. one page of 100 at offset 99%, the same request every time (answered from the server's cache)
 #   c. pages of 100 at a random offset per request (the uncached cost)
-#   d. (b) while a writer moves an image to the top of its section 20 times a second (POST …/reorder)
+#   d. (b) while a writer moves one image near the top to a random place among the first 4,000
+#      images, 20 times a second (POST …/reorder)
 #   e. (c) with the same writer
 #   f. the same page as (b) with a process per query: `waterfall page`, timed by hyperfine
 # The release binary is built as compare.sh builds it. Work files and the raw outputs
@@ -44,8 +45,14 @@ id_at() {  # the id of the image at catalog index $1
     "$W" --db "$db" images --offset "$1" --limit 1 --json \
         | python3 -c 'import json, sys; print(json.load(sys.stdin)["images"][0]["id"])'
 }
-ids=()  # the writer's images: 20 spread over the catalog
-for i in $(seq 0 19); do ids+=("$(id_at $(( (i * images / 20 + 12345) % images )))"); done
+# The writer's images (issue 23): the one it moves, near the top, and the first 4,000, among
+# which it puts it at random.
+top=()
+for offset in 0 1000 2000 3000; do
+    while read -r id; do top+=("$id"); done < <("$W" --db "$db" images --offset $offset --limit 1000 --json \
+        | python3 -c 'import json, sys; print("\n".join(i["id"] for i in json.load(sys.stdin)["images"]))')
+done
+ids=("${top[10]}" "${top[@]}")
 page="/v1/feeds/$name/layouts/phone/page"
 
 # 2. The server, on a free port.
@@ -93,10 +100,10 @@ bench healthz "$base/healthz"
 bench page "$base$page?offset=$deep&limit=100"
 bench random -s serve-random.lua "$base"
 
-# 3d–e. The same pages while a writer moves an image to the top of its section (or just below) 20 times a second
-# through POST …/reorder (for the 20 s of wrk): every move is a new revision.
+# 3d–e. The same pages while a writer moves an image near the top to a random place among the
+# first 4,000, 20 times a second, through POST …/reorder (for the 20 s of wrk).
 cat > serve-writer.py <<'PY'
-import http.client, json, statistics, sys, time
+import http.client, json, random, statistics, sys, time
 port, path, duration, ids = int(sys.argv[1]), sys.argv[2], float(sys.argv[3]), sys.argv[4:]
 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 statuses, latencies, failures = {}, [], []
@@ -104,8 +111,9 @@ start = time.monotonic()
 n = 0
 while time.monotonic() - start < duration:
     time.sleep(max(0.0, start + n * 0.05 - time.monotonic()))
-    # Each image goes to index 0, then 1, then 0 …: every move changes the order (a new revision).
-    body = json.dumps({"moves": [{"id": ids[n % len(ids)], "to": (n // len(ids)) % 2}]})
+    # ids[0] goes before a random other image of the first 4,000: a new revision each time.
+    target = random.choice([i for i in ids[1:] if i != ids[0]])
+    body = json.dumps({"moves": [{"id": ids[0], "before": target}]})
     sent = time.monotonic()
     try:
         connection.request("POST", path, body, {"Content-Type": "application/json"})
@@ -142,6 +150,10 @@ with_writer() {  # name, wrk arguments…
 name_of_feed=$name
 with_writer page-writer "$base$page?offset=$deep&limit=100"
 with_writer random-writer -s serve-random.lua "$base"
+
+# The server's peak resident memory over the whole run (the feed hot, 64 readers, the writer).
+peak_rss=$(awk '/^VmHWM:/ { print int($2 / 1024) }' /proc/$server/status)
+echo "$peak_rss" > serve-rss.txt
 
 # 3f. A process per query.
 echo "hyperfine: the CLI…" >&2
@@ -189,6 +201,7 @@ for name, (rate, p50, p99, _, _) in rows + [(f"CLI process per query, page at of
 print()
 for name, (_, _, _, requests, errors) in rows:
     print(f"- {name}: {requests:,} requests, {errors[0]} non-2xx, {errors[1]} socket errors")
+print(f"- the server's peak resident memory over the run: {open('serve-rss.txt').read().strip()} MiB")
 for name in ("page-writer", "random-writer"):
     print(f"- writer during {name}: " + "; ".join(open(f"serve-{name}-moves.txt").read().splitlines()[:3]))
 PY

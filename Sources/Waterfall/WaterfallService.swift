@@ -17,6 +17,9 @@ public struct WaterfallService: Sendable {
     /// operation checks it inside its transaction, before changing anything, and throws
     /// ``WaterfallError/revisionMismatch(feed:expected:actual:)`` when the feed moved on.
     public private(set) var expectedRevision: Int64?
+    /// Feeds' geometry and layouts kept in memory by a server (``keepingHotGeometry(_:)``);
+    /// `nil` for a process per command, which reads the layout cache in the database.
+    public internal(set) var hot: HotGeometry?
 
     /// Creates a service over an open catalog.
     public init(database: any CatalogStore, stride: Int = 256) {

@@ -15,6 +15,8 @@ public struct ServerConfiguration: Sendable {
     public var databaseThreads = 8
     /// Whether reads need no key even when the database has keys (`--public-read`).
     public var publicRead = false
+    /// Bytes of feeds' geometry kept in memory (`--hot-memory`, DESIGN section 12); 0 keeps none.
+    public var hotMemory = 256 << 20
 
     public init() {}
 }
@@ -53,7 +55,8 @@ public struct WaterfallServer: Sendable {
     /// - Parameter keepsAnswers: keep encoded read answers while the database is unchanged
     ///   (needs a database file; off for an in-memory one).
     public init(service: WaterfallService, configuration: ServerConfiguration, keepsAnswers: Bool = true) throws(WaterfallError) {
-        runner = try ServiceRunner(service: service, threads: configuration.databaseThreads, keepsAnswers: keepsAnswers)
+        let hot = configuration.hotMemory > 0 ? service.keepingHotGeometry(HotGeometry(budget: configuration.hotMemory)) : service
+        runner = try ServiceRunner(service: hot, threads: configuration.databaseThreads, keepsAnswers: keepsAnswers)
         self.configuration = configuration
         hub = EventHub(runner: runner)
         gatekeeper = Gatekeeper(runner: runner, publicRead: configuration.publicRead)

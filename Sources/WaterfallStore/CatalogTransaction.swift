@@ -81,6 +81,9 @@ public protocol CatalogTransaction {
     /// Calls `body` with the geometry of every image from order key `key` on, in catalog order,
     /// until `body` returns `false`.
     func scanGeometry(feedID: Int64, fromKey key: Int64, _ body: (ImageGeometry) throws -> Bool) throws
+    /// Calls `body` with the geometry and the id of every image of a feed, in catalog order: one
+    /// ordered pass, what a server's in-memory copy of a feed's geometry loads.
+    func scanIdentifiedGeometry(feedID: Int64, _ body: (ImageGeometry, String) throws -> Void) throws
     /// The greatest order key below `key`, or `nil` when `key` is first.
     func key(feedID: Int64, before key: Int64) throws -> Int64?
     /// The least order key above `key`, or `nil` when `key` is last.

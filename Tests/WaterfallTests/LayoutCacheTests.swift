@@ -27,6 +27,12 @@ import WaterfallTestSupport
     func cachedAnswersEqualAFreshComputation(engine: TestEngine, seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let catalog = try TestCatalog(engine, stride: 4)
+        // A server's service over the same catalog, keeping feeds hot (DESIGN section 12): every
+        // write below is made by the other service, as by another process, so the hot copy must
+        // follow the change log. And one whose budget a feed outgrows: served from the cache.
+        let geometry = HotGeometry(budget: 1 << 30)
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
+        let tight = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 45 * 28))
         var nextID = 0
         func newSpec() -> String {
             nextID += 1
@@ -88,6 +94,10 @@ import WaterfallTestSupport
                 #expect(page.items.map(\.id) == reference.items.map(\.id))
                 #expect(page.headers == reference.headers, "seed \(seed) step \(step) offset \(offset) limit \(limit)")
                 #expect(page.footers == reference.footers, "seed \(seed) step \(step) offset \(offset) limit \(limit)")
+                for server in [hot, tight] {
+                    let kept = try server.page(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
+                    #expect(kept == page, "hot copy, seed \(seed) step \(step) offset \(offset) limit \(limit)")
+                }
 
                 let y = Double.random(in: -50...(expected.contentHeight + 50), using: &random)
                 let height = Double.random(in: 1...600, using: &random)
@@ -98,7 +108,15 @@ import WaterfallTestSupport
                 #expect(viewport.items.map(\.frame) == band.items.map(\.frame))
                 #expect(viewport.headers == band.headers, "seed \(seed) step \(step) y \(y) pin \(String(describing: pin))")
                 #expect(viewport.footers == band.footers, "seed \(seed) step \(step) y \(y)")
+                for server in [hot, tight] {
+                    let kept = try server.viewport(feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
+                    #expect(kept == viewport, "hot copy, seed \(seed) step \(step) y \(y) height \(height) pin \(String(describing: pin))")
+                }
             }
+            // The answers above came from the hot copy, followed to the catalog's revision.
+            let revision = try catalog.service.feeds().feeds.first?.revision
+            #expect(geometry.report.map(\.revision) == [revision].compactMap { $0 }, "seed \(seed) step \(step)")
+            #expect(geometry.report.first?.images == fresh.itemCount)
             // The cover flow, cached the same way, against a scan of the whole row.
             for configuration in Self.coverFlows {
                 let layout = try CoverFlowLayout(configuration)

@@ -38,24 +38,31 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
 
     /// Starts before the first section, or resumes from `checkpoint`.
     init(engine: Kind, sections: [Int64], checkpoint: CheckpointRecord?) throws {
+        guard let checkpoint else {
+            self.init(engine: engine, sections: sections, state: engine.initialState, ordinal: -1, nextIndex: 0)
+            return
+        }
+        guard let ordinal = sections.firstIndex(of: checkpoint.sectionID) else {
+            throw WaterfallError.database("the layout cache refers to a section that no longer exists; run the command again.")
+        }
+        self.init(
+            engine: engine, sections: sections, state: try Kind.State(serialized: checkpoint.state), ordinal: ordinal,
+            nextIndex: checkpoint.index)
+    }
+
+    /// Resumes from a state held in memory (a server's hot layout): `state` is the state before
+    /// the image at catalog index `nextIndex`, `ordinal` the index in `sections` of the section
+    /// open in it, or of the last one closed when no section is open (-1 before the first).
+    init(engine: Kind, sections: [Int64], state: Kind.State, ordinal: Int, nextIndex: Int) {
         self.engine = engine
         self.sections = sections
         var ordinals: [Int64: Int] = [:]
         ordinals.reserveCapacity(sections.count)
         for (index, section) in sections.enumerated() { ordinals[section] = index }
         ordinalByID = ordinals
-        if let checkpoint {
-            guard let ordinal = ordinals[checkpoint.sectionID] else {
-                throw WaterfallError.database("the layout cache refers to a section that no longer exists; run the command again.")
-            }
-            state = try Kind.State(serialized: checkpoint.state)
-            openOrdinal = ordinal
-            nextIndex = checkpoint.index
-        } else {
-            state = engine.initialState
-            openOrdinal = -1
-            nextIndex = 0
-        }
+        self.state = state
+        openOrdinal = ordinal
+        self.nextIndex = nextIndex
     }
 
     /// The section open in the current state.
@@ -69,7 +76,7 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
             throw WaterfallError.database("the catalog's order is inconsistent at image index \(nextIndex); re-import the feed with --reset-order.")
         }
         if target != openOrdinal {
-            if openOrdinal >= 0 { close(owner: nextIndex - 1, untilKey: image.key, into: &sink) }
+            if openOrdinal >= 0 && state.isSectionOpen { close(owner: nextIndex - 1, untilKey: image.key, into: &sink) }
             for ordinal in (openOrdinal + 1)..<target {
                 open(ordinal, owner: nextIndex, into: &sink)
                 close(owner: nextIndex, untilKey: image.key, into: &sink)
@@ -87,7 +94,7 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
     /// Closes the open section and lays out the trailing empty sections; returns the content height.
     mutating func finish(into sink: inout some LayoutSink) -> Double {
         let owner = max(nextIndex - 1, 0)
-        if openOrdinal >= 0 { close(owner: owner, untilKey: OrderKeys.end, into: &sink) }
+        if openOrdinal >= 0 && state.isSectionOpen { close(owner: owner, untilKey: OrderKeys.end, into: &sink) }
         for ordinal in (openOrdinal + 1)..<sections.count {
             open(ordinal, owner: owner, into: &sink)
             close(owner: owner, untilKey: OrderKeys.end, into: &sink)

@@ -2,7 +2,7 @@ import WaterfallLayout
 import WaterfallStore
 
 /// Keeps what a page or a viewport shows.
-private struct CollectingSink: LayoutSink {
+struct CollectingSink: LayoutSink {
     var elements: [PlacedElement] = []
     /// How many of `elements` are images.
     var itemCount = 0
@@ -28,16 +28,26 @@ extension WaterfallService {
     ///   an unknown feed or layout.
     public func page(feed: String?, layout: LayoutSource, offset: Int, limit: Int) throws(WaterfallError) -> LayoutPage {
         try Self.validateSlice(offset: offset, limit: limit)
-        let (page, update) = try perform {
-            try database.read { tx in
-                let feed = try resolveFeed(feed, tx)
-                let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                return try configuration.withEngine(PageWork(
-                    service: self, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx: tx))
+        // With a hot copy, a reader whose snapshot is older than the copy reads again in a new
+        // transaction (at most twice; then the layout cache answers).
+        for attempt in 0..<3 {
+            let useHot = hot != nil && attempt < 2
+            let answer = try perform {
+                try database.read { tx -> (LayoutPage, CacheUpdate?)? in
+                    let feed = try resolveFeed(feed, tx)
+                    let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
+                    let work = PageWork(
+                        service: self, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit,
+                        useHot: useHot, tx: tx)
+                    return try configuration.withEngine(work)
+                }
+            }
+            if let (page, update) = answer {
+                save(update)
+                return page
             }
         }
-        save(update)
-        return page
+        throw WaterfallError.database("the feed kept changing while its page was read; try again.")
     }
 
     /// ``page(feed:layout:offset:limit:)`` for one kind of layout: reads from the checkpoint
@@ -102,17 +112,23 @@ extension WaterfallService {
         if let pinOffset, !pinOffset.isFinite || abs(pinOffset) > 1e12 {
             throw WaterfallError.invalidValue(.pinOffset, "must be a finite number of points, got \(pinOffset).")
         }
-        let (answer, update) = try perform {
-            try database.read { tx in
-                let feed = try resolveFeed(feed, tx)
-                let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                return try configuration.withEngine(ViewportWork(
-                    service: self, configuration: configuration, name: name, feed: feed, y: y, height: height,
-                    pinOffset: pinOffset, tx: tx))
+        for attempt in 0..<3 {
+            let useHot = hot != nil && attempt < 2
+            let answer = try perform {
+                try database.read { tx -> (ViewportPage, CacheUpdate?)? in
+                    let feed = try resolveFeed(feed, tx)
+                    let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
+                    return try configuration.withEngine(ViewportWork(
+                        service: self, configuration: configuration, name: name, feed: feed, y: y, height: height,
+                        pinOffset: pinOffset, useHot: useHot, tx: tx))
+                }
+            }
+            if let (viewport, update) = answer {
+                save(update)
+                return viewport
             }
         }
-        save(update)
-        return answer
+        throw WaterfallError.database("the feed kept changing while its viewport was read; try again.")
     }
 
     /// ``viewport(feed:layout:y:height:pinOffset:)`` for one kind of layout: lays out the
@@ -160,7 +176,7 @@ extension WaterfallService {
     }
 
     /// Turns placed elements into the output's items, headers and footers.
-    private func assemble(
+    func assemble(
         _ elements: [PlacedElement], rows: [ImageRecord], firstIndex: Int, labels: SectionLabels
     ) -> (items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
         var items: [PlacedImage] = []
@@ -199,10 +215,21 @@ private struct PageWork: EngineWork {
     let feed: FeedRecord
     let offset: Int
     let limit: Int
+    /// Whether to answer from the service's hot copy when it has the feed.
+    let useHot: Bool
     let tx: any CatalogTransaction
 
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (LayoutPage, CacheUpdate?) {
-        try service.pageOfKind(
+    /// The page, or `nil` when the hot copy is newer than `tx` (read again).
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (LayoutPage, CacheUpdate?)? {
+        if useHot {
+            switch try service.hotPage(
+                engine: engine, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx) {
+            case .answer(let page): return (page, nil)
+            case .ahead: return nil
+            case .notKept: break
+            }
+        }
+        return try service.pageOfKind(
             engine: engine, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx)
     }
 }
@@ -217,10 +244,22 @@ private struct ViewportWork: EngineWork {
     let y: Double
     let height: Double
     let pinOffset: Double?
+    /// Whether to answer from the service's hot copy when it has the feed.
+    let useHot: Bool
     let tx: any CatalogTransaction
 
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (ViewportPage, CacheUpdate?) {
-        try service.viewportOfKind(
+    /// The viewport, or `nil` when the hot copy is newer than `tx` (read again).
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (ViewportPage, CacheUpdate?)? {
+        if useHot {
+            switch try service.hotViewport(
+                engine: engine, configuration: configuration, name: name, feed: feed, y: y, height: height,
+                pinOffset: pinOffset, tx) {
+            case .answer(let viewport): return (viewport, nil)
+            case .ahead: return nil
+            case .notKept: break
+            }
+        }
+        return try service.viewportOfKind(
             engine: engine, configuration: configuration, name: name, feed: feed, y: y, height: height, pinOffset: pinOffset, tx)
     }
 }

@@ -64,6 +64,9 @@ public struct CoverFlowStream: StreamingLayoutKind {
     public func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double) -> PinnedHeader {
         PinnedHeader(frame: natural, isPinned: false)
     }
+
+    /// False: the row runs on across sections, so a section's place depends on more than a `y`.
+    public var shiftsExactly: Bool { false }
 }
 
 /// Where a cover flow stands between two images: the right edge of the last one placed.
@@ -74,10 +77,15 @@ public struct CoverFlowState: ResumableLayoutState {
     public var imagesInSection = 0
     /// Always 0: the row has no vertical extent to resume from.
     public var sectionStartY: Double { 0 }
+    /// Always 0: the row has no vertical extent.
+    public var y: Double { 0 }
     /// Always 0: every image is decided when appended.
     public var pendingCount: Int { 0 }
 
     public init() {}
+
+    /// The same state: a cover flow has no vertical extent.
+    public func shifted(by dy: Double) -> CoverFlowState { self }
 
     private static let serializationTag: UInt8 = 0x43  // "C"
     private static let serializationVersion: UInt8 = 1

@@ -63,12 +63,38 @@ public protocol StreamingLayoutKind: Sendable {
     /// Where a section's header is drawn when headers are pinned under `pinOffset` points from
     /// the top of a viewport at `viewportY` (DESIGN section 2, pinned headers).
     func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double) -> PinnedHeader
+
+    /// Whether a section laid out from `y` and then moved down by `d` (``ResumableLayoutState/shifted(by:)``)
+    /// gives bit for bit the frames of laying it out from `y + d`, for every `y` and `d` this
+    /// layout produces: true when every vertical length of the configuration is a multiple of
+    /// half a point and `scale` is 1 or 2, so that every `y` is a multiple of ½ well inside a
+    /// `Double`'s exact integers, and sums do not round. A server that keeps section layouts
+    /// in memory then moves the sections after a change instead of laying them out again.
+    var shiftsExactly: Bool { get }
+}
+
+extension StreamingLayoutKind {
+    /// The state between sections with everything above ending at `y`: where a section that
+    /// starts at `y` is opened from (only `y` matters there; opening resets the rest).
+    public func state(betweenSectionsAt y: Double) -> State {
+        initialState.shifted(by: y)
+    }
+}
+
+/// Whether `value` is a multiple of half a point, small enough that sums of such stay exact.
+@inlinable
+func isHalfPointMultiple(_ value: Double) -> Bool {
+    let doubled = value * 2
+    return doubled.isFinite && doubled == doubled.rounded() && abs(value) < 0x1p40
 }
 
 /// The state of a ``StreamingLayoutKind``: what a cache saves at a checkpoint.
 public protocol ResumableLayoutState: Hashable, Sendable {
     /// Whether a section is open.
     var isSectionOpen: Bool { get }
+    /// Between sections, the bottom of everything laid out so far, in points (where the next
+    /// section opens); all that a state between sections carries to the next section.
+    var y: Double { get }
     /// `y` where the open (or last opened) section was opened, in points.
     var sectionStartY: Double { get }
     /// Images appended to the open section, banners and pending images included.
@@ -82,8 +108,27 @@ public protocol ResumableLayoutState: Hashable, Sendable {
     ///
     /// - Throws: ``LayoutStateDecodingError`` when the bytes are not such a state.
     init(serialized bytes: some Collection<UInt8>) throws(LayoutStateDecodingError)
+    /// The same state with every vertical position moved down by `dy` points: where it would
+    /// be had everything above it been `dy` taller.
+    func shifted(by dy: Double) -> Self
 }
 
-extension JustifiedState: ResumableLayoutState {}
+extension JustifiedState: ResumableLayoutState {
+    public func shifted(by dy: Double) -> JustifiedState {
+        var state = self
+        state.y += dy
+        state.rowTop += dy
+        state.sectionStartY += dy
+        return state
+    }
+}
 
-extension JustifiedLayout: StreamingLayoutKind {}
+extension JustifiedLayout: StreamingLayoutKind {
+    public var shiftsExactly: Bool {
+        let c = configuration
+        return (c.scale == 1 || c.scale == 2)
+            && [c.rowSpacing, c.sectionInset.top, c.sectionInset.bottom, c.headerHeight, c.footerHeight,
+                c.headerInset.top, c.headerInset.bottom, c.footerInset.top, c.footerInset.bottom, c.captionHeight]
+            .allSatisfy(isHalfPointMultiple)
+    }
+}

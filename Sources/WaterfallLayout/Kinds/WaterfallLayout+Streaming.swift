@@ -3,6 +3,14 @@
 extension LayoutState: ResumableLayoutState {
     /// Always 0: a waterfall decides each image's frame when it is appended.
     public var pendingCount: Int { 0 }
+
+    public func shifted(by dy: Double) -> LayoutState {
+        var state = self
+        state.y += dy
+        state.sectionStartY += dy
+        for column in state.columnBottoms.indices { state.columnBottoms[column] += dy }
+        return state
+    }
 }
 
 extension WaterfallLayout: StreamingLayoutKind {
@@ -24,5 +32,13 @@ extension WaterfallLayout: StreamingLayoutKind {
     /// Closes the section (``closeSection(_:)``); nothing is pending, so nothing is reported.
     public func closeSection(_ state: inout LayoutState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) -> SectionEnd {
         closeSection(&state)
+    }
+
+    public var shiftsExactly: Bool {
+        let c = configuration
+        return (c.scale == 1 || c.scale == 2)
+            && [c.rowSpacing, c.sectionInset.top, c.sectionInset.bottom, c.headerHeight, c.footerHeight,
+                c.headerInset.top, c.headerInset.bottom, c.footerInset.top, c.footerInset.bottom, c.captionHeight]
+            .allSatisfy(isHalfPointMultiple)
     }
 }

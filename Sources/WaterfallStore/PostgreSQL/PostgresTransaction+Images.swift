@@ -62,6 +62,24 @@ extension PostgresTransaction {
         }
     }
 
+    public func scanIdentifiedGeometry(feedID: Int64, _ body: (ImageGeometry, String) throws -> Void) throws {
+        var from = Int64.min
+        var limit: Int64 = 512
+        while true {
+            let rows = try session.rows("""
+                SELECT sort_key, section_id, width, height, full_span, external_id FROM image
+                WHERE feed_id = $1 AND sort_key >= $2 ORDER BY sort_key LIMIT $3
+                """, .int(feedID), .int(from), .int(limit))
+            for row in rows {
+                let (key, section, width, height, fullSpan, id) = try row.decode((Int64, Int64, Int32, Int32, Bool, String).self)
+                try body(ImageGeometry(key: key, sectionID: section, width: width, height: height, isFullSpan: fullSpan), id)
+                from = key + 1
+            }
+            guard rows.count == limit else { return }
+            limit = min(limit * 4, 16_384)
+        }
+    }
+
     public func key(feedID: Int64, before key: Int64) throws -> Int64? {
         try session.scalar(Int64.self, """
             SELECT sort_key FROM image WHERE feed_id = $1 AND sort_key < $2 ORDER BY sort_key DESC LIMIT 1

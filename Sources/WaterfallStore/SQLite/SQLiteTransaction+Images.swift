@@ -85,6 +85,22 @@ extension SQLiteTransaction {
         }
     }
 
+    public func scanIdentifiedGeometry(feedID: Int64, _ body: (ImageGeometry, String) throws -> Void) throws {
+        let statement = try RawStatement(db, """
+            SELECT sort_key, section_id, width, height, full_span, external_id FROM image
+            WHERE feed_id = ? ORDER BY sort_key
+            """)
+        statement.bind(1, feedID)
+        while try statement.step() {
+            let geometry = ImageGeometry(
+                key: statement.int64(0), sectionID: statement.int64(1),
+                width: Int32(truncatingIfNeeded: statement.int64(2)),
+                height: Int32(truncatingIfNeeded: statement.int64(3)),
+                isFullSpan: statement.int64(4) != 0)
+            try body(geometry, statement.string(5) ?? "")
+        }
+    }
+
     /// The greatest order key below `key`, or `nil` when `key` is first.
     public func key(feedID: Int64, before key: Int64) throws -> Int64? {
         try Int64.fetchOne(db, sql: """

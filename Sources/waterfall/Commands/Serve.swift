@@ -25,6 +25,10 @@ extension WaterfallCommand {
         var maxBody = "1G"
         @Flag(help: "Answer reads without an API key (writes still need one once the database has keys).")
         var publicRead = false
+        @Option(help: ArgumentHelp(
+            "Memory for feeds' geometry kept hot (28 bytes an image; a feed beyond it is served from the layout cache), in bytes or with K, M or G; 0 keeps none.",
+            valueName: "size"))
+        var hotMemory = "256M"
 
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port).") }
@@ -32,6 +36,9 @@ extension WaterfallCommand {
                 throw ValidationError("--max-body takes a number of bytes from 1 to 64G, optionally with K, M or G, got \"\(maxBody)\".")
             }
             if host.isEmpty { throw ValidationError("--host must name an address, such as 127.0.0.1 or 0.0.0.0.") }
+            guard hotMemory == "0" || Self.bytes(hotMemory) != nil else {
+                throw ValidationError("--hot-memory takes 0 or a number of bytes up to 64G, optionally with K, M or G, got \"\(hotMemory)\".")
+            }
         }
 
         func run() throws {
@@ -42,6 +49,7 @@ extension WaterfallCommand {
             configuration.port = port
             configuration.limits.maximumBodyBytes = Self.bytes(maxBody)!
             configuration.publicRead = publicRead
+            configuration.hotMemory = Self.bytes(hotMemory) ?? 0
             if try service.keys().keys.isEmpty {
                 Terminal.error("waterfall: note: the database has no API keys, so anyone who reaches the server may read and write; `waterfall key add` makes it ask for one.\n")
             }

@@ -1,0 +1,206 @@
+import WaterfallLayout
+import WaterfallStore
+
+/// One section of a feed held in memory: its images' order keys, sizes and id hashes, in
+/// catalog order, 28 bytes an image.
+struct HotSection {
+    let id: Int64
+    var keys: [Int64] = []
+    var items: [LayoutItem] = []
+    /// ``HotFeedGeometry/hash(_:)`` of each image's id: how a change-log entry, which names an
+    /// image by id, finds the image's old place.
+    var idHashes: [UInt64] = []
+    /// Changes whenever the section's images change: a hot layout compares it to know whether
+    /// its plan of the section still holds.
+    var version: UInt64 = 0
+
+    init(id: Int64) {
+        self.id = id
+    }
+}
+
+/// What layout needs of one feed, in catalog order and in memory (DESIGN section 12): each
+/// image's size, span, section and order key. Loaded by one ordered scan, then *followed*:
+/// ``follow(to:_:)`` applies the change log since its revision, reading only the changed
+/// images' rows, so a move costs two array edits in the sections it touches.
+///
+/// A value: a reader takes a copy (the section arrays are shared, copy on write), so a change
+/// copies only the sections it touches, never the feed.
+struct HotFeedGeometry {
+    /// Bytes kept an image: key 8, size and span 12, id hash 8.
+    static let bytesPerImage = 28
+    /// Past this many changed images, following the change log would cost more than a load
+    /// (each change looks for its image's old place among all hashes): the feed is loaded anew.
+    static let followLimit = 256
+
+    let feedID: Int64
+    private(set) var revision: Int64
+    private(set) var sections: [HotSection]
+    /// The catalog index of each section's first image, and the image count last.
+    private(set) var starts: [Int]
+    private var ordinalByID: [Int64: Int]
+    private var nextVersion: UInt64 = 1
+
+    /// How many images the feed holds.
+    var count: Int { starts[starts.count - 1] }
+    /// The memory the copy takes, roughly (what `serve --hot-memory` bounds).
+    var bytes: Int { count * Self.bytesPerImage + sections.count * 128 }
+    /// The section ids in order.
+    var sectionIDs: [Int64] { sections.map(\.id) }
+
+    /// Loads a feed by one ordered scan, inside the caller's read transaction.
+    init(feed: FeedRecord, _ tx: any CatalogTransaction) throws {
+        feedID = feed.id
+        revision = feed.revision
+        let ids = try tx.sectionIDs(feedID: feed.id)
+        sections = ids.map(HotSection.init(id:))
+        ordinalByID = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+        starts = []
+        var sections = self.sections
+        let ordinals = ordinalByID
+        try tx.scanIdentifiedGeometry(feedID: feed.id) { image, id in
+            guard let ordinal = ordinals[image.sectionID] else {
+                throw WaterfallError.database("the catalog's image \(id.quoted) names a section that does not exist.")
+            }
+            sections[ordinal].keys.append(image.key)
+            sections[ordinal].items.append(LayoutItem(width: image.width, height: image.height, isFullSpan: image.isFullSpan))
+            sections[ordinal].idHashes.append(Self.hash(id))
+        }
+        self.sections = sections
+        recountStarts()
+    }
+
+    /// A 64-bit FNV-1a hash of an image id.
+    static func hash(_ id: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
+    /// The section ordinal and the index inside it of catalog index `index` (`0..<count`).
+    func locate(_ index: Int) -> (section: Int, local: Int) {
+        // The last section whose start is at or before `index` and that holds images.
+        var low = 0, high = sections.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if starts[middle] <= index { low = middle } else { high = middle }
+        }
+        while starts[low + 1] <= index { low += 1 }
+        return (low, index - starts[low])
+    }
+
+    /// The catalog index of the first image of section `ordinal`.
+    func start(of ordinal: Int) -> Int { starts[ordinal] }
+
+    /// Brings the copy to `feed`'s revision by the change log, inside a read transaction at that
+    /// revision. Returns `false` when it cannot (too many changes, or the catalog is not what
+    /// the copy expects): the caller loads the feed anew.
+    mutating func follow(to feed: FeedRecord, _ tx: any CatalogTransaction) throws -> Bool {
+        precondition(feed.revision >= revision)
+        if feed.revision == revision { return true }
+        if feed.revision - revision > Int64(Self.followLimit) { return false }
+        var changed: [String] = []
+        var seen: Set<String> = []
+        for change in try tx.changes(feedID: feedID, since: revision) where seen.insert(change.externalID).inserted {
+            changed.append(change.externalID)
+            if changed.count > Self.followLimit { return false }
+        }
+        let sectionIDs = try tx.sectionIDs(feedID: feedID)
+        for id in sectionIDs where ordinalByID[id] == nil {
+            ordinalByID[id] = sections.count
+            sections.append(HotSection(id: id))
+        }
+        var placed: [Int64] = []
+        for id in changed {
+            guard removeImage(hash: Self.hash(id)) else { return false }
+            guard let row = try tx.image(feedID: feedID, externalID: id) else { continue }
+            guard let ordinal = ordinalByID[row.sectionID] else { return false }
+            insert(row, into: ordinal, hash: Self.hash(id))
+            placed.append(row.key)
+        }
+        guard reorderSections(sectionIDs) else { return false }
+        recountStarts()
+        guard try placed.allSatisfy({ try neighboursAgree(key: $0, tx) }) else { return false }
+        guard count == feed.imageCount else { return false }
+        revision = feed.revision
+        return true
+    }
+
+    /// Puts the sections in the catalog's order; a section the catalog no longer has must hold
+    /// no image here (else `false`: the copy and the catalog disagree).
+    private mutating func reorderSections(_ ids: [Int64]) -> Bool {
+        let kept = Set(ids)
+        guard sections.allSatisfy({ kept.contains($0.id) || $0.keys.isEmpty }) else { return false }
+        let byID = Dictionary(uniqueKeysWithValues: sections.map { ($0.id, $0) })
+        sections = ids.map { byID[$0] ?? HotSection(id: $0) }
+        ordinalByID = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+        return true
+    }
+
+    /// Removes the one image with this id hash, if any; `false` when two images share it.
+    private mutating func removeImage(hash: UInt64) -> Bool {
+        var found: (section: Int, index: Int)?
+        for ordinal in sections.indices {
+            for (index, candidate) in sections[ordinal].idHashes.enumerated() where candidate == hash {
+                if found != nil { return false }
+                found = (ordinal, index)
+            }
+        }
+        if let (ordinal, index) = found {
+            sections[ordinal].keys.remove(at: index)
+            sections[ordinal].items.remove(at: index)
+            sections[ordinal].idHashes.remove(at: index)
+            touch(ordinal)
+        }
+        return true
+    }
+
+    private mutating func insert(_ row: ImageRecord, into ordinal: Int, hash: UInt64) {
+        let keys = sections[ordinal].keys
+        var low = 0, high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < row.key { low = middle + 1 } else { high = middle }
+        }
+        sections[ordinal].keys.insert(row.key, at: low)
+        sections[ordinal].items.insert(LayoutItem(width: row.width, height: row.height, isFullSpan: row.isFullSpan), at: low)
+        sections[ordinal].idHashes.insert(hash, at: low)
+        touch(ordinal)
+    }
+
+    private mutating func touch(_ ordinal: Int) {
+        sections[ordinal].version = nextVersion
+        nextVersion += 1
+    }
+
+    private mutating func recountStarts() {
+        var starts = [0]
+        starts.reserveCapacity(sections.count + 1)
+        for section in sections { starts.append(starts[starts.count - 1] + section.keys.count) }
+        self.starts = starts
+    }
+
+    /// Whether the images before and after the one at `key` are, in the catalog, the ones next
+    /// to it here: order keys of other images change only when a window is renumbered, which
+    /// the change log does not list, so each placed image checks its neighbours.
+    private func neighboursAgree(key: Int64, _ tx: any CatalogTransaction) throws -> Bool {
+        var flat: (before: Int64?, after: Int64?) = (nil, nil)
+        for ordinal in sections.indices {
+            let keys = sections[ordinal].keys
+            guard let index = keys.firstIndex(of: key) else { continue }
+            flat.before = index > 0 ? keys[index - 1] : sections[..<ordinal].last(where: { !$0.keys.isEmpty })?.keys.last
+            flat.after = index + 1 < keys.count ? keys[index + 1] : sections[(ordinal + 1)...].first(where: { !$0.keys.isEmpty })?.keys.first
+            return try tx.key(feedID: feedID, before: key) == flat.before && tx.key(feedID: feedID, after: key) == flat.after
+        }
+        return false
+    }
+
+    /// The order key, size and section of the image at catalog index `index`.
+    func geometry(at position: (section: Int, local: Int)) -> ImageGeometry {
+        let section = sections[position.section]
+        let item = section.items[position.local]
+        return ImageGeometry(
+            key: section.keys[position.local], sectionID: section.id, width: item.width, height: item.height,
+            isFullSpan: item.isFullSpan)
+    }
+}

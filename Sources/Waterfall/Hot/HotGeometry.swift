@@ -1,0 +1,131 @@
+import Foundation
+import WaterfallLayout
+import WaterfallStore
+
+/// What a server keeps in memory so that reads stay fast while feeds change (DESIGN section 12):
+/// for each feed it serves, the feed's geometry (``HotFeedGeometry``, loaded on first use, then
+/// followed through the change log) and, per layout configuration, the sections laid out
+/// (``HotLayout``). A read then reads only its own rows from the database, whatever was written
+/// just before it: a move near the top of a million-image feed costs the next deep page the
+/// section it changed, laid out in memory, once for all readers, not a re-layout read back from
+/// the database.
+///
+/// Bounded by ``budget`` bytes of geometry: a feed that does not fit is served from the layout
+/// cache in the database (DESIGN section 5) as a process per command is. Works over any engine:
+/// it follows the change log inside each reader's own transaction, so commits by other
+/// processes or other servers are seen as soon as the reader's snapshot holds them.
+public final class HotGeometry: @unchecked Sendable {
+    /// The most bytes of geometry kept, all feeds together.
+    public let budget: Int
+    private let lock = NSLock()
+    private var feeds: [Int64: HotFeedEntry] = [:]
+    /// Layout configurations kept per feed; past it the feed's layouts are dropped and rebuilt
+    /// as asked for (each costs a pass over the feed in memory).
+    static let layoutsPerFeed = 16
+
+    /// - Parameter budget: the most bytes of geometry to keep (`serve --hot-memory`).
+    public init(budget: Int) {
+        self.budget = budget
+    }
+
+    /// The feeds held in memory, by name, with their images and bytes (for `/v1/stats`).
+    public var report: [HotFeedReport] {
+        let entries = lock.withLock { Array(feeds.values) }
+        return entries.compactMap { entry in
+            entry.lock.withLock {
+                entry.geometry.map { HotFeedReport(feed: entry.name, revision: $0.revision, images: $0.count, bytes: $0.bytes) }
+            }
+        }.sorted { $0.feed < $1.feed }
+    }
+
+    /// The geometry and the placement of `engine`'s layout at `feed`'s revision, brought there
+    /// inside the caller's read transaction `tx` (which shows `feed`), computed once for every
+    /// reader of that revision.
+    func placement<Kind: StreamingLayoutKind>(
+        feed: FeedRecord, engine: Kind, key: String, stride: Int, _ tx: any CatalogTransaction
+    ) throws -> HotLookup<Kind> {
+        // Admitted by the feed's image count, which the reader's snapshot gives for free: a feed
+        // that has outgrown what the other feeds leave of the budget is dropped.
+        let entry: HotFeedEntry? = lock.withLock {
+            let others = feeds.reduce(0) { $0 + ($1.key == feed.id ? 0 : $1.value.reservedBytes) }
+            let needed = feed.imageCount * HotFeedGeometry.bytesPerImage
+            guard others + needed <= budget else {
+                feeds[feed.id] = nil
+                return nil
+            }
+            if let entry = feeds[feed.id] {
+                entry.reservedBytes = needed
+                return entry
+            }
+            let entry = HotFeedEntry(name: feed.name, reservedBytes: needed)
+            feeds[feed.id] = entry
+            return entry
+        }
+        guard let entry else { return .notKept }
+        return try entry.lock.withLock { () throws -> HotLookup<Kind> in
+            if let geometry = entry.geometry, geometry.revision > feed.revision { return .ahead }
+            // Followed on a copy (sharing every untouched section): a failure half-way leaves
+            // the kept copy as it was.
+            if var followed = entry.geometry, try followed.follow(to: feed, tx) {
+                entry.geometry = followed
+            } else {
+                entry.geometry = nil
+                entry.geometry = try HotFeedGeometry(feed: feed, tx)
+            }
+            let geometry = entry.geometry!
+            let layout: HotLayout<Kind>
+            if let kept = entry.layouts[key] as? HotLayout<Kind>, kept.stride == stride {
+                layout = kept
+            } else {
+                if entry.layouts.count >= Self.layoutsPerFeed { entry.layouts.removeAll() }
+                layout = HotLayout(engine: engine, stride: stride)
+                entry.layouts[key] = layout
+            }
+            return .placed(geometry, layout.placement(for: geometry))
+        }
+    }
+
+    /// Forgets what is kept of a feed (its copy disagreed with the catalog): the next reader
+    /// loads it anew.
+    func forget(feedID: Int64) {
+        let entry = lock.withLock { feeds[feedID] }
+        entry?.lock.withLock {
+            entry?.geometry = nil
+            entry?.layouts.removeAll()
+        }
+    }
+}
+
+/// A feed held in memory, as `/v1/stats` reports it.
+public struct HotFeedReport: Hashable, Sendable {
+    public var feed: String
+    public var revision: Int64
+    public var images: Int
+    public var bytes: Int
+}
+
+/// What ``HotGeometry`` has for a reader.
+enum HotLookup<Kind: StreamingLayoutKind> {
+    /// The feed's geometry and layout at the reader's revision.
+    case placed(HotFeedGeometry, HotPlacement<Kind>)
+    /// The copy is at a newer revision than the reader's transaction: read again.
+    case ahead
+    /// The feed does not fit in the budget: use the database's layout cache.
+    case notKept
+}
+
+/// One feed held in memory, with its own lock: readers of different feeds never wait for
+/// each other, and readers of one revision wait for one computation.
+private final class HotFeedEntry {
+    let lock = NSLock()
+    let name: String
+    var reservedBytes: Int
+    var geometry: HotFeedGeometry?
+    /// ``HotLayout``s by configuration (their canonical JSON).
+    var layouts: [String: AnyObject] = [:]
+
+    init(name: String, reservedBytes: Int) {
+        self.name = name
+        self.reservedBytes = reservedBytes
+    }
+}

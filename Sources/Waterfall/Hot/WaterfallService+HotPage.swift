@@ -1,0 +1,217 @@
+import WaterfallLayout
+import WaterfallStore
+
+extension WaterfallService {
+    /// The same service, keeping feeds' geometry and layouts in `hot` (a server: DESIGN
+    /// section 12). Pages then read only their own rows, whatever was written before them.
+    public func keepingHotGeometry(_ hot: HotGeometry) -> WaterfallService {
+        var service = self
+        service.hot = hot
+        return service
+    }
+
+    /// ``page(feed:layout:offset:limit:)`` from the hot copy, inside the read transaction that
+    /// resolved `feed`: lays out, in memory, from the section checkpoint before `offset` to the
+    /// end of the page's last row and one image more (which closes its section), then reads the
+    /// page's own rows by the copy's keys and checks them against it.
+    func hotPage<Kind: StreamingLayoutKind>(
+        engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
+        offset: Int, limit: Int, _ tx: any CatalogTransaction
+    ) throws -> HotAnswer<LayoutPage> {
+        guard let hot else { return .notKept }
+        let geometry: HotFeedGeometry, placement: HotPlacement<Kind>
+        switch try hot.placement(feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, tx) {
+        case .placed(let kept, let placed): (geometry, placement) = (kept, placed)
+        case .ahead: return .ahead
+        case .notKept: return .notKept
+        }
+        let total = geometry.count
+        let range = offset..<(offset + limit)
+        let expected = max(0, min(range.upperBound, total) - offset)
+        var cursor = HotCursor(geometry: geometry, placement: placement, engine: engine, from: min(offset, max(total - 1, 0)))
+        var sink = CollectingSink { range.contains($0.owner) }
+        while let image = cursor.images.peek() {
+            if cursor.runner.nextIndex > range.upperBound && sink.itemCount >= expected { break }
+            try cursor.runner.place(image, into: &sink)
+            _ = cursor.images.next()
+        }
+        if cursor.images.peek() == nil { _ = cursor.runner.finish(into: &sink) }
+        var rows: [ImageRecord] = []
+        if expected > 0 {
+            var check = HotImages(geometry, from: geometry.locate(offset))
+            rows = try tx.images(feedID: feed.id, fromKey: check.peek()!.key, limit: expected)
+            let agrees = rows.count == expected && rows.allSatisfy { row in check.next() == row.geometry }
+            guard agrees else {
+                hot.forget(feedID: feed.id)
+                return .notKept
+            }
+        }
+        let labels = try SectionLabels(sink.elements.lazy.map(\.sectionID), tx)
+        let parts = assemble(sink.elements, rows: rows, firstIndex: offset, labels: labels)
+        return .answer(LayoutPage(
+            feed: feed.name, revision: feed.revision, layout: name, contentHeight: placement.contentHeight,
+            totalItems: total, nextOffset: offset + limit < total ? offset + limit : nil,
+            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration))
+    }
+}
+
+/// What a read gets from the hot copy.
+enum HotAnswer<Answer> {
+    case answer(Answer)
+    /// The copy is newer than the reader's transaction: read again in a new one.
+    case ahead
+    /// Not kept (over the budget, or the copy disagreed with the catalog and was dropped):
+    /// answer from the database's layout cache.
+    case notKept
+}
+
+/// A hot feed's images in catalog order from a place.
+struct HotImages: IteratorProtocol {
+    private let geometry: HotFeedGeometry
+    private var position: (section: Int, local: Int)
+
+    init(_ geometry: HotFeedGeometry, from position: (section: Int, local: Int)) {
+        self.geometry = geometry
+        self.position = position
+    }
+
+    /// The next image, without moving past it.
+    mutating func peek() -> ImageGeometry? {
+        while position.section < geometry.sections.count && position.local >= geometry.sections[position.section].keys.count {
+            position = (position.section + 1, 0)
+        }
+        return position.section < geometry.sections.count ? geometry.geometry(at: position) : nil
+    }
+
+    mutating func next() -> ImageGeometry? {
+        guard let image = peek() else { return nil }
+        position.local += 1
+        return image
+    }
+}
+
+/// A ``LayoutRunner`` resumed over a hot feed at the section checkpoint before an image (or at
+/// the start of its section, after the empty sections before it, whose headers and footers go
+/// with its first image), with the images from there.
+struct HotCursor<Kind: StreamingLayoutKind> {
+    var images: HotImages
+    var runner: LayoutRunner<Kind>
+
+    /// Resumes before catalog index `index` (`0..<count`, or 0 in an empty feed).
+    init(geometry: HotFeedGeometry, placement: HotPlacement<Kind>, engine: Kind, from index: Int) {
+        let ids = geometry.sectionIDs
+        guard geometry.count > 0 else {
+            images = HotImages(geometry, from: (geometry.sections.count, 0))
+            runner = LayoutRunner(engine: engine, sections: ids, state: engine.initialState, ordinal: -1, nextIndex: 0)
+            return
+        }
+        let target = geometry.locate(index)
+        if let checkpoint = placement.checkpoint(section: target.section, atOrBefore: target.local) {
+            images = HotImages(geometry, from: (target.section, checkpoint.index))
+            runner = LayoutRunner(
+                engine: engine, sections: ids, state: checkpoint.state, ordinal: target.section,
+                nextIndex: geometry.start(of: target.section) + checkpoint.index)
+        } else {
+            var first = target.section
+            while first > 0 && geometry.sections[first - 1].keys.isEmpty { first -= 1 }
+            images = HotImages(geometry, from: (target.section, 0))
+            runner = LayoutRunner(
+                engine: engine, sections: ids, state: engine.state(betweenSectionsAt: placement.origin(of: first)),
+                ordinal: first - 1, nextIndex: geometry.start(of: target.section))
+        }
+    }
+}
+
+extension WaterfallService {
+    /// ``viewport(feed:layout:y:height:pinOffset:)`` from the hot copy: finds the chunks of the
+    /// sections whose bands meet the band, lays out from the checkpoint that starts the first to
+    /// the end of the last (closing its section when it is the section's last), and reads the
+    /// rows of the images that meet it.
+    func hotViewport<Kind: StreamingLayoutKind>(
+        engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
+        y: Double, height: Double, pinOffset: Double?, _ tx: any CatalogTransaction
+    ) throws -> HotAnswer<ViewportPage> {
+        guard let hot else { return .notKept }
+        let geometry: HotFeedGeometry, placement: HotPlacement<Kind>
+        switch try hot.placement(feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, tx) {
+        case .placed(let kept, let placed): (geometry, placement) = (kept, placed)
+        case .ahead: return .ahead
+        case .notKept: return .notKept
+        }
+        var sink = CollectingSink { $0.frame.meetsBand(y: y, height: height) }
+        if let (first, last) = Self.chunks(meeting: y, height, placement, geometry) {
+            var runner: LayoutRunner<Kind>
+            let plan = placement.plans[first.section]
+            let start = plan.chunk(first.chunk, count: geometry.sections[first.section].keys.count).lowerBound
+            if first.chunk == 0 {
+                runner = LayoutRunner(
+                    engine: engine, sections: geometry.sectionIDs,
+                    state: engine.state(betweenSectionsAt: placement.origin(of: first.section)),
+                    ordinal: first.section - 1, nextIndex: geometry.start(of: first.section))
+            } else {
+                let checkpoint = placement.checkpoint(section: first.section, atOrBefore: start)!
+                runner = LayoutRunner(
+                    engine: engine, sections: geometry.sectionIDs, state: checkpoint.state, ordinal: first.section,
+                    nextIndex: geometry.start(of: first.section) + checkpoint.index)
+            }
+            let lastPlan = placement.plans[last.section]
+            let lastCount = geometry.sections[last.section].keys.count
+            var end = geometry.start(of: last.section) + lastPlan.chunk(last.chunk, count: lastCount).upperBound
+            // The last chunk of a section ends when the section closes: one image more.
+            if last.chunk == lastPlan.bands.count - 1 { end += 1 }
+            var images = HotImages(geometry, from: (first.section, start))
+            while runner.nextIndex < end, let image = images.next() { try runner.place(image, into: &sink) }
+            if images.peek() == nil && runner.nextIndex < end { _ = runner.finish(into: &sink) }
+        }
+        let elements = sink.elements
+        let indexes = elements.lazy.filter { $0.kind == .item }.map(\.owner)
+        var rows: [ImageRecord] = []
+        let firstIndex = indexes.min() ?? 0
+        if let lastIndex = indexes.max() {
+            var check = HotImages(geometry, from: geometry.locate(firstIndex))
+            rows = try tx.images(feedID: feed.id, fromKey: check.peek()!.key, limit: lastIndex - firstIndex + 1)
+            guard rows.count == lastIndex - firstIndex + 1, rows.allSatisfy({ check.next() == $0.geometry }) else {
+                hot.forget(feedID: feed.id)
+                return .notKept
+            }
+        }
+        let labels = try SectionLabels(elements.lazy.map(\.sectionID), tx)
+        var parts = assemble(elements, rows: rows, firstIndex: firstIndex, labels: labels)
+        if let pinOffset, configuration.headerHeight > 0 {
+            var visible: [Int64] = []
+            var seen: Set<Int64> = []
+            for element in elements where seen.insert(element.sectionID).inserted { visible.append(element.sectionID) }
+            let ordinals = Dictionary(uniqueKeysWithValues: geometry.sectionIDs.enumerated().map { ($1, $0) })
+            parts.headers = visible.compactMap { id in
+                guard let ordinal = ordinals[id], let natural = engine.headerFrame(sectionStartY: placement.origin(of: ordinal)) else { return nil }
+                let sectionEnd = placement.plans[ordinal].sectionEnd + placement.shifts[ordinal]
+                let pinned = engine.pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: y, pinOffset: pinOffset)
+                return PlacedSupplement(section: labels.name(id), frame: pinned.frame, pinned: pinned.isPinned, title: labels.title(id))
+            }
+        }
+        return .answer(ViewportPage(
+            feed: feed.name, revision: feed.revision, layout: name, contentHeight: placement.contentHeight,
+            totalItems: geometry.count, y: y, height: height,
+            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration))
+    }
+
+    /// The first and the last (section, chunk) whose band, where the section stands now, meets
+    /// `[y, y + height)`; `nil` when none does.
+    private static func chunks<Kind: StreamingLayoutKind>(
+        meeting y: Double, _ height: Double, _ placement: HotPlacement<Kind>, _ geometry: HotFeedGeometry
+    ) -> (first: (section: Int, chunk: Int), last: (section: Int, chunk: Int))? {
+        var first: (section: Int, chunk: Int)?
+        var last: (section: Int, chunk: Int)?
+        for (ordinal, plan) in placement.plans.enumerated() {
+            let shift = placement.shifts[ordinal]
+            // Sections stack downwards: one that starts below the band ends the search.
+            if plan.origin + shift >= y + height, first != nil { break }
+            for (chunk, band) in plan.bands.enumerated() where band.top + shift < y + height && band.bottom + shift > y {
+                if first == nil { first = (ordinal, chunk) }
+                last = (ordinal, chunk)
+            }
+        }
+        guard let first, let last else { return nil }
+        return (first, last)
+    }
+}
