@@ -9,6 +9,9 @@ public struct DatabaseStats: Hashable, Sendable, Encodable {
     public var databaseBytes: Int64
     public var feeds: [FeedList.Feed]
     public var layouts: [LayoutCoverage]
+    /// The feeds a server keeps hot (DESIGN section 12), with their images and bytes; absent
+    /// where nothing is kept (a command).
+    public var hot: [HotFeedReport]?
 }
 
 extension WaterfallService {
@@ -33,7 +36,7 @@ extension WaterfallService {
                             ? nil : max(0, (coverage.feedImages - 1) / coverage.stride),
                         complete: coverage.isComplete)
                 }
-                return DatabaseStats(path: database.location, databaseBytes: bytes, feeds: feeds, layouts: layouts)
+                return DatabaseStats(path: database.location, databaseBytes: bytes, feeds: feeds, layouts: layouts, hot: hot?.report)
             }
         }
     }
