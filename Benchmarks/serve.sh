@@ -36,7 +36,7 @@ else
 fi
 echo "importing $feed…" >&2
 "$W" --db "$db" import "$feed" >/dev/null
-"$W" --db "$db" layout add phone --columns 3 --width 800 >/dev/null
+"$W" --db "$db" layout add phone --columns 3 --width 414 >/dev/null
 "$W" --db "$db" layout warm phone >/dev/null
 read -r name images < <("$W" --db "$db" feeds --json \
     | python3 -c 'import json, sys; f = json.load(sys.stdin)["feeds"][0]; print(f["name"], f["images"])')

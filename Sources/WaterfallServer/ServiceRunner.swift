@@ -9,11 +9,13 @@ import Waterfall
 /// or a lock; and keeps the encoded answers of reads for as long as the database is unchanged.
 ///
 /// An answer is kept under the request's path and query, tagged with the database's version
-/// (``ChangeWatcher``) read *before* computing it; it is served only while the version is still
-/// that one, so any commit, by this server or by another process, retires every kept answer.
-/// That costs one look at SQLite's WAL-index header in shared memory per read (no lock, no
-/// system call), and never a stale byte. Concurrent requests for the same answer wait for one
-/// computation.
+/// read *before* computing it: the ``ChangeWatcher``'s count of commits and this server's own
+/// count of its writes. It is served only while the version is still that one, so any commit
+/// retires every kept answer: on SQLite, any process's at once (one look at the WAL-index
+/// header in shared memory per read, no lock, no system call); on PostgreSQL, this server's
+/// own at once (read-your-writes) and another instance's when its notification arrives, a
+/// moment later (DESIGN section 12); while the notifications are not heard nothing is kept.
+/// Concurrent requests for the same answer wait for one computation.
 final class ServiceRunner: Sendable {
     let service: WaterfallService
     private let pool: NIOThreadPool
@@ -22,6 +24,9 @@ final class ServiceRunner: Sendable {
     private let writer: NIOThreadPool
     private let watcher: (any ChangeWatcher)?
     private let answers = NIOLockedValueBox(KeptAnswers())
+    /// Writes this server has made (counted when each returns): part of the version, so that a
+    /// client reads its own write at once even where the watcher hears of commits later.
+    private let ownWrites = NIOLockedValueBox<Int64>(0)
     /// Computations under way, by version and key: concurrent requests for the same answer
     /// (the 64 connections that all ask again after a commit) wait for one computation.
     private let inFlight = NIOLockedValueBox([String: Task<Answer, any Error>]())
@@ -35,10 +40,7 @@ final class ServiceRunner: Sendable {
         pool.start()
         writer = NIOThreadPool(numberOfThreads: 1)
         writer.start()
-        // Only a watcher that sees every commit at once keeps answers never stale (SQLite's;
-        // over PostgreSQL another instance's commit is heard a moment later).
-        let watcher = keepsAnswers ? try service.makeChangeWatcher() : nil
-        self.watcher = watcher?.seesCommitsAtOnce == true ? watcher : nil
+        watcher = keepsAnswers ? try service.makeChangeWatcher() : nil
     }
 
     /// Stops the thread pool once its queued work is done.
@@ -54,7 +56,16 @@ final class ServiceRunner: Sendable {
 
     /// Runs `body`, a write, with the service on the writers' thread.
     func write<T: Sendable>(_ body: @escaping @Sendable (WaterfallService) throws -> T) async throws -> T {
-        try await writer.runIfActive { [service] in try body(service) }
+        // Counted whether it committed or not (a failure may come after the commit): at worst
+        // a kept answer is computed again.
+        defer { ownWrites.withLockedValue { $0 += 1 } }
+        return try await writer.runIfActive { [service] in try body(service) }
+    }
+
+    /// The version kept answers are tagged with, or `nil` when none can be vouched for now.
+    private func currentVersion() -> AnswerVersion? {
+        guard let watcher, let commits = try? watcher.version() else { return nil }
+        return AnswerVersion(commits: commits, ownWrites: ownWrites.withLockedValue { $0 })
     }
 
     /// The answer kept for the request (under its URI, or `key`) while the database is
@@ -67,14 +78,14 @@ final class ServiceRunner: Sendable {
         let key = key ?? request.uri.description
         // Without a version (no file to watch, or the WAL index busy being rebuilt after a
         // crash), the answer is computed and not kept.
-        guard let watcher, let version = try? watcher.version() else {
+        guard let version = currentVersion() else {
             let (body, revision) = try await run(compute)
             return Answer(body: body, revision: revision)
         }
         if let kept = answers.withLockedValue({ $0.answer(for: key, version: version) }) {
             return kept.answer
         }
-        let flight = "\(version) \(key)"
+        let flight = "\(version.commits).\(version.ownWrites) \(key)"
         let (task, started) = inFlight.withLockedValue { tasks in
             if let task = tasks[flight] { return (task, false) }
             let task = Task { [self] in
@@ -88,7 +99,7 @@ final class ServiceRunner: Sendable {
         let answer = try await task.value
         guard started else { return answer }
         // Kept only if nothing was committed meanwhile (the answer may show either state).
-        if (try? watcher.version()) == version {
+        if currentVersion() == version {
             let kept = KeptAnswer(answer: answer, access: path.access, feed: path.values["feed"])
             answers.withLockedValue { $0.keep(kept, for: key, version: version) }
         }
@@ -101,7 +112,7 @@ extension ServiceRunner {
     /// gatekeeper needs to admit the request to it: the fast path of repeated reads, which
     /// skips routing and parameter parsing (they gave this very answer before).
     func keptAnswer(for uri: String) -> KeptAnswer? {
-        guard let watcher, let version = try? watcher.version() else { return nil }
+        guard let version = currentVersion() else { return nil }
         return answers.withLockedValue { $0.answer(for: uri, version: version) }
     }
 }
@@ -113,20 +124,26 @@ struct KeptAnswer: Sendable {
     let feed: String?
 }
 
+/// What a kept answer is valid for: the watcher's count of commits and this server's writes.
+private struct AnswerVersion: Hashable {
+    var commits: Int64
+    var ownWrites: Int64
+}
+
 /// Encoded answers of one database version, bounded in bytes.
 private struct KeptAnswers {
     /// The most bytes kept; past it, everything kept is dropped and keeping starts again.
     static let budget = 64 << 20
-    private var version = Int64.min
+    private var version = AnswerVersion(commits: .min, ownWrites: .min)
     private var answers: [String: KeptAnswer] = [:]
     private var bytes = 0
 
-    mutating func answer(for key: String, version: Int64) -> KeptAnswer? {
+    mutating func answer(for key: String, version: AnswerVersion) -> KeptAnswer? {
         guard version == self.version else { return nil }
         return answers[key]
     }
 
-    mutating func keep(_ kept: KeptAnswer, for key: String, version: Int64) {
+    mutating func keep(_ kept: KeptAnswer, for key: String, version: AnswerVersion) {
         let answer = kept.answer
         if version != self.version {
             // The caller checked that `version` is still the database's: the kept answers of

@@ -71,6 +71,53 @@ extension ServeEndToEndTests {
     }
 }
 
+extension ServeEndToEndTests {
+    /// Kept answers over PostgreSQL (DESIGN section 12): an instance keeps a read's answer while
+    /// the feed is unchanged; its own write retires it at once (read-your-writes), another
+    /// instance's write when the commit's notification arrives.
+    @Test(.enabled(if: postgresAndCurl, "needs WATERFALL_TEST_POSTGRES and curl"))
+    func keptAnswersOnPostgreSQLFollowEitherInstancesWrites() throws {
+        defer { folder.remove() }
+        let schema = try PostgresScratchSchema()
+        try cli(schema.url, ["import", Self.sample("travel.json"), "--json"])
+        let first = try ServeProcess(database: schema.url, in: folder)
+        defer { first.stop() }
+        let second = try ServeProcess(database: schema.url, in: folder)
+        defer { second.stop() }
+        let path = "/v1/feeds/travel/page?columns=2&width=375&page=0"
+        func page() throws -> Data { try cli(schema.url, ["page", "--feed", "travel", "--columns", "2", "--width", "375", "--page", "0", "--json"]) }
+        func move(_ id: String, before other: String, through server: ServeProcess) throws {
+            let body = Data(#"{"moves": [{"id": "\#(id)", "before": "\#(other)"}]}"#.utf8)
+            let answer = try ServeHTTPClient.request(
+                "POST", "/v1/feeds/travel/reorder", port: server.port, headers: ["Content-Type": "application/json"], body: body)
+            try #require(answer.status == 200, "\(answer.text)")
+        }
+        // A first read, kept, and read again from what was kept: the same bytes.
+        let kept = try ServeHTTPClient.request("GET", path, port: first.port)
+        let before = try page()
+        #expect(kept.status == 200 && kept.body == before)
+        let again = try ServeHTTPClient.request("GET", path, port: first.port)
+        #expect(again.body == kept.body)
+
+        // The instance's own write shows in its next read, at once.
+        try move("belem", before: "lisbon-banner", through: first)
+        let own = try ServeHTTPClient.request("GET", path, port: first.port)
+        let afterOwn = try page()
+        #expect(own.body == afterOwn && own.body != kept.body, "\(own.text)")
+
+        // Another instance's write shows once its notification arrives (well within a second).
+        try move("tram-28", before: "belem", through: second)
+        let expected = try page()
+        var seen = try ServeHTTPClient.request("GET", path, port: first.port)
+        let deadline = Date().addingTimeInterval(5)
+        while seen.body != expected && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            seen = try ServeHTTPClient.request("GET", path, port: first.port)
+        }
+        #expect(seen.body == expected, "the other instance's move never showed: \(seen.text)")
+    }
+}
+
 /// Strings appended from several threads.
 final class ServeLockedStrings: @unchecked Sendable {
     private let lock = NSLock()

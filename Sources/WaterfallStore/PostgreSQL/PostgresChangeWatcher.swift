@@ -9,16 +9,18 @@ import PostgresNIO
 /// for the server, so a caller on Swift's cooperative threads never blocks.
 ///
 /// A notification reaches another instance a moment after the commit, so ``seesCommitsAtOnce``
-/// is false: a server does not keep answers over PostgreSQL (one served in that moment could
-/// be stale for a client that wrote through another instance), while its event streams and its
-/// key checks are woken by these notifications. While the connection is down, and each time it
-/// is made again, the count moves on (commits may have been missed), and the task reconnects
-/// every second.
+/// is false: a server that keeps answers over PostgreSQL serves, for that moment, the answer
+/// from before another instance's commit (DESIGN section 12; its own commits it counts itself).
+/// While the connection is down ``version()`` throws, so that nothing is kept or served from
+/// what was kept until it is back; each time it is made again the count moves on (commits may
+/// have been missed), and the task reconnects every second.
 final class PostgresChangeWatcher: ChangeWatcher, Sendable {
     /// The channel every write transaction notifies.
     static let channel = "waterfall_commit"
 
     private let count = NIOLockedValueBox<Int64>(0)
+    /// Whether the LISTEN is in place now.
+    private let listening = NIOLockedValueBox(false)
     private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     var seesCommitsAtOnce: Bool { false }
@@ -29,6 +31,7 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
         let configuration = try settings.configuration()
         let listening = DispatchSemaphore(value: 0)
         let count = self.count
+        let listeningNow = self.listening
         let task = Task.detached {
             var logger = Logger(label: "waterfall.postgres.watcher")
             logger.logLevel = .critical
@@ -40,13 +43,16 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
                     defer { Task { try? await connection.close() } }
                     try await connection.listen(on: Self.channel) { notifications in
                         count.withLockedValue { $0 += 1 }
+                        listeningNow.withLockedValue { $0 = true }
                         if first {
                             first = false
                             listening.signal()
                         }
                         for try await _ in notifications { count.withLockedValue { $0 += 1 } }
                     }
+                    listeningNow.withLockedValue { $0 = false }
                 } catch {
+                    listeningNow.withLockedValue { $0 = false }
                     count.withLockedValue { $0 += 1 }
                 }
                 try? await Task.sleep(for: .seconds(1))
@@ -61,6 +67,9 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
     }
 
     func version() throws -> Int64 {
-        count.withLockedValue { $0 }
+        guard listening.withLockedValue({ $0 }) else {
+            throw StoreError(.cannotOpen, "the PostgreSQL server's commit notifications are not being received.")
+        }
+        return count.withLockedValue { $0 }
     }
 }
