@@ -4,11 +4,15 @@ import GRDBSQLite
 /// A prepared statement driven through SQLite's C API, for the loops that run once per image
 /// (bulk inserts, layout scans), where building GRDB argument arrays per row would dominate.
 ///
-/// Prepared once per operation; bind, then `run()` (writes) or `step()` (reads).
+/// Prepared once per operation (``init(_:_:)``), or once per connection and kept in GRDB's
+/// statement cache (``init(cached:_:)``: the statements every request runs); bind, then `run()`
+/// (writes) or `step()` (reads).
 final class RawStatement {
     private let connection: OpaquePointer
     private let handle: OpaquePointer
     private let sql: String
+    /// Whether this object finalizes the statement (GRDB finalizes its cached ones).
+    private let owned: Bool
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -24,10 +28,27 @@ final class RawStatement {
         self.connection = connection
         self.handle = statement
         self.sql = sql
+        owned = true
+    }
+
+    /// The connection's cached statement for `sql` (GRDB's `cachedStatement`: prepared on its
+    /// first use on this connection), reset and with its bindings cleared. Not for statements
+    /// that may run nested inside themselves.
+    init(cached db: Database, _ sql: String) throws {
+        guard let connection = db.sqliteConnection else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the connection is closed")
+        }
+        let statement = try db.cachedStatement(sql: sql).sqliteStatement
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        self.connection = connection
+        self.handle = statement
+        self.sql = sql
+        owned = false
     }
 
     deinit {
-        sqlite3_finalize(handle)
+        if owned { sqlite3_finalize(handle) } else { sqlite3_reset(handle) }
     }
 
     /// Runs `sql` (one or more statements without results) through `sqlite3_exec`.

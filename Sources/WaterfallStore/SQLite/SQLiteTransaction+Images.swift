@@ -36,7 +36,7 @@ extension SQLiteTransaction {
     public func images(feedID: Int64, fromKey key: Int64, limit: Int) throws -> [ImageRecord] {
         var result: [ImageRecord] = []
         result.reserveCapacity(min(limit, 4096))
-        let statement = try RawStatement(db, """
+        let statement = try RawStatement(cached: db, """
             SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?
             """)
         statement.bind(1, feedID)
@@ -51,7 +51,7 @@ extension SQLiteTransaction {
     /// Up to `limit` images from catalog index `offset`, in catalog order. O(offset + limit).
     public func images(feedID: Int64, offset: Int, limit: Int) throws -> [ImageRecord] {
         var result: [ImageRecord] = []
-        let statement = try RawStatement(db, """
+        let statement = try RawStatement(cached: db, """
             SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? ORDER BY sort_key LIMIT ? OFFSET ?
             """)
         statement.bind(1, feedID)
@@ -103,16 +103,16 @@ extension SQLiteTransaction {
 
     /// The greatest order key below `key`, or `nil` when `key` is first.
     public func key(feedID: Int64, before key: Int64) throws -> Int64? {
-        try Int64.fetchOne(db, sql: """
+        try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT sort_key FROM image WHERE feed_id = ? AND sort_key < ? ORDER BY sort_key DESC LIMIT 1
-            """, arguments: [feedID, key])
+            """), arguments: [feedID, key])
     }
 
     /// The least order key above `key`, or `nil` when `key` is last.
     public func key(feedID: Int64, after key: Int64) throws -> Int64? {
-        try Int64.fetchOne(db, sql: """
+        try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT sort_key FROM image WHERE feed_id = ? AND sort_key > ? ORDER BY sort_key LIMIT 1
-            """, arguments: [feedID, key])
+            """), arguments: [feedID, key])
     }
 
     /// Up to `limit` order keys of a feed at or below `key`, greatest first.

@@ -12,7 +12,7 @@ extension SQLiteTransaction {
 
     /// The named layout `name` of a feed, or `nil`.
     public func layout(feedID: Int64, name: String) throws -> NamedLayoutRecord? {
-        let statement = try RawStatement(db, "SELECT name, configuration FROM layout WHERE feed_id = ? AND name = ?")
+        let statement = try RawStatement(cached: db, "SELECT name, configuration FROM layout WHERE feed_id = ? AND name = ?")
         statement.bind(1, feedID)
         statement.bind(2, name)
         return try statement.first { NamedLayoutRecord(name: $0.string(0) ?? "", configuration: $0.string(1) ?? "") }
@@ -42,7 +42,7 @@ extension SQLiteTransaction {
 
     /// The cache entry of a (feed, configuration), or `nil` when none was made yet.
     public func cacheEntry(feedID: Int64, configuration: String) throws -> LayoutCacheRecord? {
-        let statement = try RawStatement(db, """
+        let statement = try RawStatement(cached: db, """
             SELECT id, configuration, stride, end_revision, total_items, content_height, tail_top, tail_bottom
             FROM layout_cache WHERE feed_id = ? AND configuration = ?
             """)
@@ -80,7 +80,7 @@ extension SQLiteTransaction {
 
     /// The checkpoint with the greatest index not above `index`, or `nil`.
     public func checkpoint(cacheID: Int64, atOrBelow index: Int) throws -> CheckpointRecord? {
-        let statement = try RawStatement(db, """
+        let statement = try RawStatement(cached: db, """
             SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint
             WHERE cache_id = ? AND idx <= ? ORDER BY idx DESC LIMIT 1
             """)
@@ -91,7 +91,7 @@ extension SQLiteTransaction {
 
     /// Every checkpoint's index and band, in index order (small: one row per stride images).
     public func checkpointBands(cacheID: Int64) throws -> [(index: Int, top: Double, bottom: Double)] {
-        let statement = try RawStatement(db, """
+        let statement = try RawStatement(cached: db, """
             SELECT idx, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? ORDER BY idx
             """)
         statement.bind(1, cacheID)
@@ -101,7 +101,7 @@ extension SQLiteTransaction {
     /// The start and end of the given sections in a cached layout.
     public func sectionExtents(cacheID: Int64, sectionIDs: some Collection<Int64>) throws -> [Int64: SectionExtentRecord] {
         var result: [Int64: SectionExtentRecord] = [:]
-        let statement = try RawStatement(db, """
+        let statement = try RawStatement(cached: db, """
             SELECT section_id, until_key, start_y, end_y FROM layout_section WHERE cache_id = ? AND section_id = ?
             """)
         statement.bind(1, cacheID)

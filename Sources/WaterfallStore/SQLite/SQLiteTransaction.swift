@@ -10,14 +10,14 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// The feed named `name`, or `nil`.
     public func feed(named name: String) throws -> FeedRecord? {
-        let statement = try RawStatement(db, "SELECT id, name, revision, image_count FROM feed WHERE name = ?")
+        let statement = try RawStatement(cached: db, "SELECT id, name, revision, image_count FROM feed WHERE name = ?")
         statement.bind(1, name)
         return try statement.first(FeedRecord.init(statement:))
     }
 
     /// Every feed, by name.
     public func feeds() throws -> [FeedRecord] {
-        try RawStatement(db, "SELECT id, name, revision, image_count FROM feed ORDER BY name").all(FeedRecord.init(statement:))
+        try RawStatement(cached: db, "SELECT id, name, revision, image_count FROM feed ORDER BY name").all(FeedRecord.init(statement:))
     }
 
     /// Every feed with its counts, by name.
@@ -117,10 +117,10 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// The change log of a feed after `revision`, oldest first.
     public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
-        try Row.fetchAll(db, sql: """
+        try Row.fetchAll(db.cachedStatement(sql: """
             SELECT revision, kind, external_id, section FROM change
             WHERE feed_id = ? AND revision > ? ORDER BY revision, seq
-            """, arguments: [feedID, revision]).map {
+            """), arguments: [feedID, revision]).map {
             ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
         }
     }
@@ -129,7 +129,7 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// The sections of a feed, in order.
     public func sections(feedID: Int64) throws -> [SectionRecord] {
-        let statement = try RawStatement(db, """
+        let statement = try RawStatement(cached: db, """
             SELECT \(Self.sectionColumns) FROM section WHERE feed_id = ? ORDER BY position
             """)
         statement.bind(1, feedID)
@@ -141,7 +141,7 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// The ids of a feed's sections, in order.
     public func sectionIDs(feedID: Int64) throws -> [Int64] {
-        let statement = try RawStatement(db, "SELECT id FROM section WHERE feed_id = ? ORDER BY position")
+        let statement = try RawStatement(cached: db, "SELECT id FROM section WHERE feed_id = ? ORDER BY position")
         statement.bind(1, feedID)
         return try statement.all { $0.int64(0) }
     }
@@ -149,7 +149,7 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// The sections with these ids, one prepared statement for all.
     public func sections(ids: [Int64]) throws -> [SectionRecord] {
         guard !ids.isEmpty else { return [] }
-        let statement = try RawStatement(db, "SELECT \(Self.sectionColumns) FROM section WHERE id = ?")
+        let statement = try RawStatement(cached: db, "SELECT \(Self.sectionColumns) FROM section WHERE id = ?")
         var sections: [SectionRecord] = []
         var seen: Set<Int64> = []
         for id in ids where seen.insert(id).inserted {
