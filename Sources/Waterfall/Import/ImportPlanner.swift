@@ -11,36 +11,83 @@ import WaterfallSync
 /// nearest earlier section of the file that exists, else first. With `resetOrder`, the file's
 /// order (sections too) is adopted; existing images on the longest run already in file order
 /// keep their keys, so only the others are rewritten.
-enum ImportPlanner {
-    static func plan(
-        catalog: CatalogSnapshot, document: FeedDocument, mode: ImportMode, resetOrder: Bool
-    ) -> ImportPlan {
-        let images = document.images
-        // Section slots: 0..<names.count are the named sections, names.count the unnamed one.
-        let unnamedSlot = document.sectionNames.count
-        func slot(of image: FeedImage) -> Int { image.section.map(Int.init) ?? unnamedSlot }
-        func name(ofSlot slot: Int) -> String? { slot == unnamedSlot ? nil : document.sectionNames[slot] }
+struct ImportPlanner {
+    let catalog: CatalogSnapshot
+    let document: FeedDocument
+    let mode: ImportMode
+    let resetOrder: Bool
+    /// Section slots: `0..<names.count` are the file's named sections, `unnamedSlot` the
+    /// unnamed one.
+    let unnamedSlot: Int
 
-        // The file's section order: declared sections first, then others by first image.
-        // Keys are compared by code points, as the catalog compares them (see ExactString).
-        var slotByName: [ExactString: Int] = [:]
+    // What the phases learn, in the order they learn it.
+    private var slotByName: [ExactString: Int] = [:]
+    /// The file's sections in the file's order: declared ones first, then others by first image.
+    private var fileOrder: [Int] = []
+    private var inFile: [Bool]
+    private var declaredTitle: [Int: String?] = [:]
+    private var existingBySlot: [Int?]
+    private var slotOfExisting: [Int?]
+    /// Final section order, as (catalog section index?, file slot?).
+    private var order: [(existing: Int?, slot: Int?)] = []
+    private var finalIndexOfSlot: [Int?]
+    private var finalIndexOfExisting: [Int?]
+    private var documentIndexOfCatalog: IndexMap
+    private var catalogIndexOfDocument: IndexMap
+    private var sectionIndexByID: [Int64: Int] = [:]
+    private var plan = ImportPlan()
+
+    /// Plans an import: DESIGN section 4's rules, one phase each, in order.
+    static func plan(catalog: CatalogSnapshot, document: FeedDocument, mode: ImportMode, resetOrder: Bool) -> ImportPlan {
+        var planner = ImportPlanner(catalog: catalog, document: document, mode: mode, resetOrder: resetOrder)
+        planner.listSectionsInFileOrder()
+        planner.matchCatalogSections()
+        if resetOrder { planner.adoptTheFilesSectionOrder() } else { planner.placeNewSectionsAfterTheirNearestEarlierSection() }
+        planner.decideSectionTitlesAndDeclarations()
+        planner.matchImagesByID()
+        if resetOrder { planner.adoptTheFilesImageOrder() } else { planner.keepPlacesAndPlaceNewImagesAfterTheirNearestEarlierImage() }
+        if mode == .snapshot { planner.removeImagesTheFileDoesNotList() }
+        planner.dropSectionsLeftEmptyAndUndeclared()
+        planner.noteWhetherSectionsChanged()
+        return planner.plan
+    }
+
+    private init(catalog: CatalogSnapshot, document: FeedDocument, mode: ImportMode, resetOrder: Bool) {
+        self.catalog = catalog
+        self.document = document
+        self.mode = mode
+        self.resetOrder = resetOrder
+        unnamedSlot = document.sectionNames.count
+        inFile = [Bool](repeating: false, count: unnamedSlot + 1)
+        existingBySlot = [Int?](repeating: nil, count: unnamedSlot + 1)
+        slotOfExisting = [Int?](repeating: nil, count: catalog.sections.count)
+        finalIndexOfSlot = [Int?](repeating: nil, count: unnamedSlot + 1)
+        finalIndexOfExisting = [Int?](repeating: nil, count: catalog.sections.count)
+        documentIndexOfCatalog = IndexMap(count: catalog.images.count)
+        catalogIndexOfDocument = IndexMap(count: catalog.images.isEmpty ? 0 : document.images.count)
+    }
+
+    private func slot(of image: FeedImage) -> Int { image.section.map(Int.init) ?? unnamedSlot }
+    private func name(ofSlot slot: Int) -> String? { slot == unnamedSlot ? nil : document.sectionNames[slot] }
+
+    /// "The sections listed in `sections`, in that order, then any other section in the order
+    /// of its first image." Names are compared by code points, as the catalog compares them.
+    private mutating func listSectionsInFileOrder() {
         for (index, name) in document.sectionNames.enumerated() { slotByName[ExactString(name)] = index }
-        var fileOrder: [Int] = []
-        var inFile = [Bool](repeating: false, count: unnamedSlot + 1)
-        var declaredTitle: [Int: String?] = [:]
         for section in document.declaredSections {
             guard let slot = slotByName[ExactString(section.id)] else { continue }
             declaredTitle[slot] = section.title
             if !inFile[slot] { inFile[slot] = true; fileOrder.append(slot) }
         }
-        for image in images {
+        for image in document.images {
             let slot = slot(of: image)
             if !inFile[slot] { inFile[slot] = true; fileOrder.append(slot) }
         }
+    }
 
-        // The catalog's sections by slot (a catalog section the file does not name has none).
-        var existingBySlot = [Int?](repeating: nil, count: unnamedSlot + 1)
-        var slotOfExisting = [Int?](repeating: nil, count: catalog.sections.count)
+    /// Which catalog section each file section is (a catalog section the file does not name
+    /// has no slot).
+    private mutating func matchCatalogSections() {
         for (index, section) in catalog.sections.enumerated() {
             let slot: Int? = section.name.map { slotByName[ExactString($0)] } ?? unnamedSlot
             if let slot {
@@ -48,42 +95,48 @@ enum ImportPlanner {
                 slotOfExisting[index] = slot
             }
         }
+    }
 
-        // Final section order, as a list of (existing index?, slot?).
-        var order: [(existing: Int?, slot: Int?)] = []
-        if resetOrder {
-            order = fileOrder.map { (existingBySlot[$0], $0) }
-        } else {
-            let keepAll = mode == .append
-            var followers = [Int?](repeating: nil, count: unnamedSlot + 2)  // slot → next new slot
-            let start = unnamedSlot + 1
-            var newAtEnd: [Int] = []
-            var previous: Int?
-            for slot in fileOrder {
-                if existingBySlot[slot] == nil {
-                    if keepAll { newAtEnd.append(slot) } else { followers[previous ?? start] = slot }
-                }
-                previous = slot
+    /// `--reset-order`: the file's section order.
+    private mutating func adoptTheFilesSectionOrder() {
+        order = fileOrder.map { (existingBySlot[$0], $0) }
+    }
+
+    /// "A new section goes right after the nearest earlier section of the feed that already
+    /// exists, else first"; existing sections keep their order; an append import puts new
+    /// sections at the end and keeps every existing one.
+    private mutating func placeNewSectionsAfterTheirNearestEarlierSection() {
+        let keepAll = mode == .append
+        var followers = [Int?](repeating: nil, count: unnamedSlot + 2)  // slot → next new slot
+        let start = unnamedSlot + 1
+        var newAtEnd: [Int] = []
+        var previous: Int?
+        for slot in fileOrder {
+            if existingBySlot[slot] == nil {
+                if keepAll { newAtEnd.append(slot) } else { followers[previous ?? start] = slot }
             }
-            func chain(from anchor: Int) {
-                var next = followers[anchor]
-                while let slot = next {
-                    order.append((nil, slot))
-                    next = followers[slot]
-                }
-            }
-            chain(from: start)
-            for (index, _) in catalog.sections.enumerated() {
-                let slot = slotOfExisting[index]
-                guard keepAll || slot.map({ inFile[$0] }) == true else { continue }
-                order.append((index, slot))
-                if let slot { chain(from: slot) }
-            }
-            order += newAtEnd.map { (nil, $0) }
+            previous = slot
         }
-        var plan = ImportPlan()
-        var finalIndexOfSlot = [Int?](repeating: nil, count: unnamedSlot + 1)
-        var finalIndexOfExisting = [Int?](repeating: nil, count: catalog.sections.count)
+        func chain(from anchor: Int) {
+            var next = followers[anchor]
+            while let slot = next {
+                order.append((nil, slot))
+                next = followers[slot]
+            }
+        }
+        chain(from: start)
+        for index in catalog.sections.indices {
+            let slot = slotOfExisting[index]
+            guard keepAll || slot.map({ inFile[$0] }) == true else { continue }
+            order.append((index, slot))
+            if let slot { chain(from: slot) }
+        }
+        order += newAtEnd.map { (nil, $0) }
+    }
+
+    /// "A section exists while it has images or is listed in `sections` of the last snapshot
+    /// import (or of an append import since)": its title and declared flag in the final order.
+    private mutating func decideSectionTitlesAndDeclarations() {
         for (finalIndex, entry) in order.enumerated() {
             let existing = entry.existing.map { catalog.sections[$0] }
             let isDeclaredNow = entry.slot.map { declaredTitle[$0] != nil } ?? false
@@ -95,109 +148,126 @@ enum ImportPlanner {
             if let slot = entry.slot { finalIndexOfSlot[slot] = finalIndex }
             if let index = entry.existing { finalIndexOfExisting[index] = finalIndex }
         }
+    }
 
-        // Images: which catalog image each file image is.
+    /// Which catalog image each file image is, by id (compared by code points).
+    private mutating func matchImagesByID() {
         var catalogIndexByID: [ExactString: Int] = [:]
         catalogIndexByID.reserveCapacity(catalog.images.count)
         for (index, image) in catalog.images.enumerated() { catalogIndexByID[ExactString(image.externalID)] = index }
-        var documentIndexOfCatalog = IndexMap(count: catalog.images.count)
-        var catalogIndexOfDocument = IndexMap(count: catalog.images.isEmpty ? 0 : images.count)
-        for (index, image) in images.enumerated() {
+        for (index, image) in document.images.enumerated() {
             if let existing = catalogIndexByID[ExactString(image.id)] {
                 documentIndexOfCatalog[existing] = index
                 catalogIndexOfDocument[index] = existing
             }
         }
-        var sectionIndexByID: [Int64: Int] = [:]
         for (index, section) in catalog.sections.enumerated() { sectionIndexByID[section.id] = index }
-        /// The final section of a catalog image that stays in its section, or nil when it moves out.
-        func finalSectionKeepingPlace(_ catalogIndex: Int) -> Int? {
-            let sectionIndex = sectionIndexByID[catalog.images[catalogIndex].sectionID]!
-            guard let finalSection = finalIndexOfExisting[sectionIndex] else { return nil }
-            if let documentIndex = documentIndexOfCatalog[catalogIndex] {
-                // Mentioned by the file: it stays only if the file puts it in the same section.
-                return finalIndexOfSlot[slot(of: images[documentIndex])] == finalSection ? finalSection : nil
-            }
-            return mode == .append ? finalSection : nil
-        }
+    }
 
-        if resetOrder {
-            plan.entries = resetEntries(images: images, slot: slot, finalIndexOfSlot: finalIndexOfSlot,
-                                        catalogIndexOfDocument: catalogIndexOfDocument,
-                                        keepsSection: { finalSectionKeepingPlace($0) != nil }, catalog: catalog)
-        } else {
-            // Kept images in catalog order, bucketed by final section.
-            var kept = [[Int]](repeating: [], count: plan.sections.count)
-            for index in catalog.images.indices {
-                if let finalSection = finalSectionKeepingPlace(index) { kept[finalSection].append(index) }
+    /// The final section of a catalog image that "keeps its place" (stays in its section), or
+    /// nil when it is placed anew: an image the file mentions stays only if the file puts it in
+    /// the same section; one it does not mention stays in an append import.
+    private func finalSectionKeepingPlace(_ catalogIndex: Int) -> Int? {
+        let sectionIndex = sectionIndexByID[catalog.images[catalogIndex].sectionID]!
+        guard let finalSection = finalIndexOfExisting[sectionIndex] else { return nil }
+        if let documentIndex = documentIndexOfCatalog[catalogIndex] {
+            return finalIndexOfSlot[slot(of: document.images[documentIndex])] == finalSection ? finalSection : nil
+        }
+        return mode == .append ? finalSection : nil
+    }
+
+    /// `--reset-order`: the file's image order (see ``resetEntries``).
+    private mutating func adoptTheFilesImageOrder() {
+        plan.entries = Self.resetEntries(
+            images: document.images, slot: slot(of:), finalIndexOfSlot: finalIndexOfSlot,
+            catalogIndexOfDocument: catalogIndexOfDocument,
+            keepsSection: { finalSectionKeepingPlace($0) != nil }, catalog: catalog)
+    }
+
+    /// "Existing images keep their place"; "a new image goes right after the nearest earlier
+    /// image of its section in the feed that is already in the catalog, else first in its
+    /// section; a run of new images therefore keeps the feed's order", and so does an existing
+    /// image whose section changes. An append import puts new images at the end of their
+    /// sections, in feed order.
+    private mutating func keepPlacesAndPlaceNewImagesAfterTheirNearestEarlierImage() {
+        let images = document.images
+        // Kept images in catalog order, bucketed by final section.
+        var kept = [[Int]](repeating: [], count: plan.sections.count)
+        for index in catalog.images.indices {
+            if let finalSection = finalSectionKeepingPlace(index) { kept[finalSection].append(index) }
+        }
+        // Placed images (new, or changing section) chained after their anchors.
+        var nextAfterDocument = [Int](repeating: -1, count: images.count)
+        plan.entries.reserveCapacity(images.count + catalog.images.count)
+        var firstOfSection = [Int](repeating: -1, count: plan.sections.count)
+        var tails = [[Int]](repeating: [], count: plan.sections.count)
+        var previousInSlot = [Int](repeating: -1, count: unnamedSlot + 1)
+        for (index, image) in images.enumerated() {
+            let slot = slot(of: image)
+            let finalSection = finalIndexOfSlot[slot]!
+            let isPlaced = catalogIndexOfDocument[index].map { finalSectionKeepingPlace($0) == nil } ?? true
+            if isPlaced {
+                if mode == .append {
+                    tails[finalSection].append(index)
+                } else if previousInSlot[slot] >= 0 {
+                    nextAfterDocument[previousInSlot[slot]] = index
+                } else {
+                    firstOfSection[finalSection] = index
+                }
             }
-            // Placed images (new, or changing section) chained after their anchors.
-            var nextAfterDocument = [Int](repeating: -1, count: images.count)
-            plan.entries.reserveCapacity(images.count + catalog.images.count)
-            var firstOfSection = [Int](repeating: -1, count: plan.sections.count)
-            var tails = [[Int]](repeating: [], count: plan.sections.count)
-            var previousInSlot = [Int](repeating: -1, count: unnamedSlot + 1)
-            for (index, image) in images.enumerated() {
-                let slot = slot(of: image)
-                let finalSection = finalIndexOfSlot[slot]!
-                let isPlaced = catalogIndexOfDocument[index].map { finalSectionKeepingPlace($0) == nil } ?? true
-                if isPlaced {
-                    if mode == .append {
-                        tails[finalSection].append(index)
-                    } else if previousInSlot[slot] >= 0 {
-                        nextAfterDocument[previousInSlot[slot]] = index
-                    } else {
-                        firstOfSection[finalSection] = index
-                    }
+            previousInSlot[slot] = index
+        }
+        for finalSection in plan.sections.indices {
+            func emitChain(startingAt first: Int) {
+                var next = first
+                while next >= 0 {
+                    plan.entries.append(Self.placedEntry(next, section: finalSection, catalogIndexOfDocument))
+                    next = nextAfterDocument[next]
                 }
-                previousInSlot[slot] = index
             }
-            for finalSection in plan.sections.indices {
-                func emitChain(startingAt first: Int) {
-                    var next = first
-                    while next >= 0 {
-                        plan.entries.append(placedEntry(next, section: finalSection, catalogIndexOfDocument))
-                        next = nextAfterDocument[next]
-                    }
-                }
-                emitChain(startingAt: firstOfSection[finalSection])
-                for catalogIndex in kept[finalSection] {
-                    let documentIndex = documentIndexOfCatalog[catalogIndex]
-                    plan.entries.append(.init(source: .existing(catalogIndex), section: finalSection,
-                                              document: documentIndex, keepsKey: true))
-                    if let documentIndex { emitChain(startingAt: nextAfterDocument[documentIndex]) }
-                }
-                for index in tails[finalSection] {
-                    plan.entries.append(placedEntry(index, section: finalSection, catalogIndexOfDocument))
-                }
+            emitChain(startingAt: firstOfSection[finalSection])
+            for catalogIndex in kept[finalSection] {
+                let documentIndex = documentIndexOfCatalog[catalogIndex]
+                plan.entries.append(.init(source: .existing(catalogIndex), section: finalSection,
+                                          document: documentIndex, keepsKey: true))
+                if let documentIndex { emitChain(startingAt: nextAfterDocument[documentIndex]) }
+            }
+            for index in tails[finalSection] {
+                plan.entries.append(Self.placedEntry(index, section: finalSection, catalogIndexOfDocument))
             }
         }
+    }
 
-        // Removals: snapshot drops every catalog image the file does not mention.
-        if mode == .snapshot {
-            plan.removed = catalog.images.indices.filter { documentIndexOfCatalog[$0] == nil }
-        }
+    /// "Snapshot import: the feed is the whole truth for membership. Images absent from it are
+    /// removed."
+    private mutating func removeImagesTheFileDoesNotList() {
+        plan.removed = catalog.images.indices.filter { documentIndexOfCatalog[$0] == nil }
+    }
 
-        // Drop sections left with no image that are not declared.
+    /// "A section emptied by an import otherwise disappears": drops the sections left with no
+    /// image that are not declared.
+    private mutating func dropSectionsLeftEmptyAndUndeclared() {
         var used = [Bool](repeating: false, count: plan.sections.count)
         for entry in plan.entries { used[entry.section] = true }
-        if used.contains(false) {
-            var remap = [Int](repeating: -1, count: plan.sections.count)
-            var sections: [ImportPlan.Section] = []
-            for (index, section) in plan.sections.enumerated() where used[index] || section.isDeclared {
-                remap[index] = sections.count
-                sections.append(section)
-            }
-            plan.sections = sections
-            for index in plan.entries.indices { plan.entries[index].section = remap[plan.entries[index].section] }
+        guard used.contains(false) else { return }
+        var remap = [Int](repeating: -1, count: plan.sections.count)
+        var sections: [ImportPlan.Section] = []
+        for (index, section) in plan.sections.enumerated() where used[index] || section.isDeclared {
+            remap[index] = sections.count
+            sections.append(section)
         }
+        plan.sections = sections
+        for index in plan.entries.indices { plan.entries[index].section = remap[plan.entries[index].section] }
+    }
 
+    /// Whether the sections differ from the catalog's: created, dropped, reordered, retitled or
+    /// (un)declared (a change even when no image moves).
+    private mutating func noteWhetherSectionsChanged() {
         plan.sectionsChanged = plan.sections.count != catalog.sections.count
             || zip(plan.sections, catalog.sections).contains { planned, current in
                 planned.existing?.id != current.id || !planned.title.isExactly(current.title)
                     || planned.isDeclared != current.isDeclared
             }
-        return plan
     }
 
     private static func placedEntry(_ documentIndex: Int, section: Int, _ catalogIndexOfDocument: IndexMap) -> ImportPlan.Entry {

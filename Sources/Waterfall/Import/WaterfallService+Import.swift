@@ -75,15 +75,16 @@ extension WaterfallService {
                     sections: try tx.sections(feedID: feed.id),
                     images: feed.imageCount == 0 ? [] : try tx.allImages(feedID: feed.id))
                 let plan = ImportPlanner.plan(catalog: catalog, document: document, mode: options.mode, resetOrder: options.resetOrder)
-                let applier = ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
+                var applier = ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
                 return try tx.withBulkWriteMemory(pageCacheKiB: 4_096) { try applier.apply(feedCreated: created) }
             }
         }
     }
 }
 
-/// Writes an ``ImportPlan``: sections, removals, keys, inserts, updates, the change log and the
-/// cache invalidation, inside the caller's transaction. Rows that do not change are not written.
+/// Writes an ``ImportPlan`` inside the caller's transaction, one phase a step: sections, removals,
+/// keys, moves and updates, inserts, section order, then the revision with its change log and
+/// the cache invalidation. Rows that do not change are not written.
 struct ImportApplier {
     let tx: any CatalogTransaction
     let feed: FeedRecord
@@ -92,32 +93,73 @@ struct ImportApplier {
     let plan: ImportPlan
     var progress: (@Sendable (ImportProgress) -> Void)?
 
-    func apply(feedCreated: Bool) throws -> ChangeSummary {
-        var summary = ChangeSummary(feed: feed.name, revision: feed.revision)
-        var changes: [(kind: ChangeKind, externalID: String, section: String?)] = []
-        var firstAffectedKey: Int64?
-        func touch(_ key: Int64) { firstAffectedKey = min(firstAffectedKey ?? key, key) }
-        let catalogSectionNames = catalog.sections.namesByID
+    // What the phases build up.
+    private var summary: ChangeSummary
+    private var changes: [(kind: ChangeKind, externalID: String, section: String?)] = []
+    /// The first order key whose layout the import changes (the cache is invalidated from it).
+    private var firstAffectedKey: Int64?
+    /// The catalog id of each planned section.
+    private var sectionIDs: [Int64] = []
+    /// The order key of each planned image.
+    private var keys: [Int64] = []
+    /// Whether a gap was too narrow and the whole feed got new keys.
+    private var renumbered = false
+    private var rekeys: [(from: Int64, to: Int64, sectionID: Int64?)] = []
+    private var updates: [ImageRecord] = []
+    /// Into an empty feed (a first import), the change log is written by one statement at the end.
+    private var isFirstImport: Bool { catalog.images.isEmpty }
 
-        // Sections the import creates get temporary positions until the final renumbering.
-        var sectionIDs = plan.sections.map { $0.existing?.id ?? 0 }
+    init(
+        tx: any CatalogTransaction, feed: FeedRecord, catalog: CatalogSnapshot, document: FeedDocument, plan: ImportPlan,
+        progress: (@Sendable (ImportProgress) -> Void)?
+    ) {
+        self.tx = tx
+        self.feed = feed
+        self.catalog = catalog
+        self.document = document
+        self.plan = plan
+        self.progress = progress
+        summary = ChangeSummary(feed: feed.name, revision: feed.revision)
+    }
+
+    mutating func apply(feedCreated: Bool) throws -> ChangeSummary {
+        try createNewSections()
+        try removeAbsentImages()
+        allocateKeysKeepingKeptImagesKeys()
+        classifyExistingAndNewImages()
+        try writeImages()
+        try settleSections()
+        let changed = feedCreated || !changes.isEmpty || summary.inserted > 0 || plan.sectionsChanged || renumbered
+        if changed { try commitRevision() }
+        return summary
+    }
+
+    private mutating func touch(_ key: Int64) { firstAffectedKey = min(firstAffectedKey ?? key, key) }
+
+    /// Sections the import creates, with temporary positions until ``settleSections()``.
+    private mutating func createNewSections() throws {
+        sectionIDs = plan.sections.map { $0.existing?.id ?? 0 }
         for (index, section) in plan.sections.enumerated() where section.existing == nil {
             sectionIDs[index] = try tx.insertSection(
                 feedID: feed.id, name: section.name, title: section.title,
                 position: Int64.min + Int64(index), isDeclared: section.isDeclared)
         }
+    }
 
-        // Removals.
+    private mutating func removeAbsentImages() throws {
+        let sectionNames = catalog.sections.namesByID
         for index in plan.removed {
             let image = catalog.images[index]
             touch(image.key)
-            changes.append((.remove, image.externalID, catalogSectionNames[image.sectionID] ?? nil))
+            changes.append((.remove, image.externalID, sectionNames[image.sectionID] ?? nil))
         }
         try tx.deleteImages(feedID: feed.id, keys: plan.removed.map { catalog.images[$0].key })
         summary.removed = plan.removed.count
+    }
 
-        // Keys: kept images keep theirs; runs of placed images share the gap between two kept
-        // neighbours. When a gap is too narrow, the whole feed is renumbered.
+    /// Kept images keep their keys; each run of placed images shares the gap between its two
+    /// kept neighbours. When a gap is too narrow, the whole feed is renumbered.
+    private mutating func allocateKeysKeepingKeptImagesKeys() {
         var keys = [Int64](repeating: 0, count: plan.entries.count)
         var renumber = false
         var lower: Int64 = 0
@@ -143,60 +185,70 @@ struct ImportApplier {
             keys = OrderKeys.fresh(count: plan.entries.count)
             firstAffectedKey = Int64.min
         }
+        self.keys = keys
+        renumbered = renumber
+    }
 
-        // Classify every image of the final order; move and update existing rows. Into an
-        // empty feed (a first import), the change log is written by one statement at the end.
-        let isFirstImport = catalog.images.isEmpty
-        var rekeys: [(from: Int64, to: Int64, sectionID: Int64?)] = []
-        var updates: [ImageRecord] = []
+    /// Counts every image of the final order as inserted, moved, updated or unchanged, and
+    /// collects the rows to re-key and to rewrite.
+    private mutating func classifyExistingAndNewImages() {
         for (index, entry) in plan.entries.enumerated() {
-            let sectionID = sectionIDs[entry.section]
             let sectionName = plan.sections[entry.section].name
-            let fileImage = entry.document.map { document.images[$0] }
             switch entry.source {
             case .new:
                 touch(keys[index])
-                if !isFirstImport { changes.append((.insert, fileImage!.id, sectionName)) }
+                if !isFirstImport { changes.append((.insert, document.images[entry.document!].id, sectionName)) }
                 summary.inserted += 1
             case .existing(let catalogIndex):
-                let current = catalog.images[catalogIndex]
-                if current.key != keys[index] || current.sectionID != sectionID {
-                    rekeys.append((current.key, keys[index], sectionID))
-                }
-                let isMoved = !entry.keepsKey
-                if isMoved {
-                    touch(current.key)
-                    touch(keys[index])
-                    changes.append((.move, current.externalID, sectionName))
-                    summary.moved += 1
-                }
-                var updated = current
-                if let fileImage {
-                    updated.width = fileImage.width
-                    updated.height = fileImage.height
-                    updated.isFullSpan = fileImage.span == .full
-                    updated.url = fileImage.url
-                    updated.title = fileImage.title
-                }
-                if !updated.isExactly(current) {
-                    if updated.width != current.width || updated.height != current.height || updated.isFullSpan != current.isFullSpan {
-                        touch(keys[index])
-                        touch(current.key)
-                    }
-                    updated.key = keys[index]
-                    updates.append(updated)
-                    changes.append((.update, current.externalID, sectionName))
-                    if !isMoved { summary.updated += 1 }
-                } else if !isMoved && fileImage != nil {
-                    summary.unchanged += 1
-                }
+                classifyExisting(catalog.images[catalogIndex], entry: entry, at: index, sectionName: sectionName)
             }
         }
+    }
+
+    /// "Existing images get the new sizes, url and title but keep their place" (unless placed
+    /// anew: a move).
+    private mutating func classifyExisting(_ current: ImageRecord, entry: ImportPlan.Entry, at index: Int, sectionName: String?) {
+        let sectionID = sectionIDs[entry.section]
+        if current.key != keys[index] || current.sectionID != sectionID {
+            rekeys.append((current.key, keys[index], sectionID))
+        }
+        let isMoved = !entry.keepsKey
+        if isMoved {
+            touch(current.key)
+            touch(keys[index])
+            changes.append((.move, current.externalID, sectionName))
+            summary.moved += 1
+        }
+        let fileImage = entry.document.map { document.images[$0] }
+        var updated = current
+        if let fileImage {
+            updated.width = fileImage.width
+            updated.height = fileImage.height
+            updated.isFullSpan = fileImage.span == .full
+            updated.url = fileImage.url
+            updated.title = fileImage.title
+        }
+        if !updated.isExactly(current) {
+            if updated.width != current.width || updated.height != current.height || updated.isFullSpan != current.isFullSpan {
+                touch(keys[index])
+                touch(current.key)
+            }
+            updated.key = keys[index]
+            updates.append(updated)
+            changes.append((.update, current.externalID, sectionName))
+            if !isMoved { summary.updated += 1 }
+        } else if !isMoved && fileImage != nil {
+            summary.unchanged += 1
+        }
+    }
+
+    /// Re-keys moved rows, inserts the new ones in final order, rewrites updated ones.
+    private func writeImages() throws {
         try tx.rekeyImages(feedID: feed.id, rekeys)
         var nextEntry = 0
         var written = 0
         let total = summary.inserted
-        let progress = progress
+        let (plan, keys, sectionIDs, document, progress) = (plan, keys, sectionIDs, document, progress)
         try tx.insertImages(feedID: feed.id, count: total, beforeIndexing: progress.map { report in { report(.indexing) } }) {
             if let progress, written % 50_000 == 0 { progress(.writing(rows: written, totalRows: total)) }
             written += 1
@@ -210,9 +262,12 @@ struct ImportApplier {
                 height: image.height, isFullSpan: image.span == .full, url: image.url, title: image.title)
         }
         try tx.updateImages(feedID: feed.id, updates)
+    }
 
-        // Sections: drop the catalog's sections the plan does not keep, then renumber positions
-        // and store titles and declared flags.
+    /// Drops the catalog's sections the plan does not keep, renumbers positions, stores titles
+    /// and declared flags; when sections changed, headers and footers move from the first
+    /// section that differs on.
+    private mutating func settleSections() throws {
         let keptIDs = Set(plan.sections.compactMap { $0.existing?.id })
         for section in catalog.sections where !keptIDs.contains(section.id) {
             try tx.deleteSection(id: section.id)
@@ -232,18 +287,18 @@ struct ImportApplier {
                     position: positions[index], isDeclared: section.isDeclared))
             }
         }
-        if plan.sectionsChanged {
-            // Headers and footers move from the first section that differs on.
-            let firstChanged = zip(plan.sections.indices, plan.sections).first { index, section in
-                index >= catalog.sections.count || section.existing?.id != catalog.sections[index].id
-            }?.0 ?? min(plan.sections.count, catalog.sections.count)
-            if let entry = plan.entries.firstIndex(where: { $0.section >= firstChanged }) { touch(keys[entry]) }
-            let oldIDs = Set(catalog.sections.dropFirst(firstChanged).map(\.id))
-            if let image = catalog.images.first(where: { oldIDs.contains($0.sectionID) }) { touch(image.key) }
-        }
+        guard plan.sectionsChanged else { return }
+        let firstChanged = zip(plan.sections.indices, plan.sections).first { index, section in
+            index >= catalog.sections.count || section.existing?.id != catalog.sections[index].id
+        }?.0 ?? min(plan.sections.count, catalog.sections.count)
+        if let entry = plan.entries.firstIndex(where: { $0.section >= firstChanged }) { touch(keys[entry]) }
+        let oldIDs = Set(catalog.sections.dropFirst(firstChanged).map(\.id))
+        if let image = catalog.images.first(where: { oldIDs.contains($0.sectionID) }) { touch(image.key) }
+    }
 
-        let changed = feedCreated || !changes.isEmpty || summary.inserted > 0 || plan.sectionsChanged || renumber
-        guard changed else { return summary }
+    /// "Every change bumps the feed's revision and appends rows to a change log in the same
+    /// transaction"; the cached layouts are invalidated from the first affected key.
+    private mutating func commitRevision() throws {
         summary.revision = try tx.bumpRevision(feedID: feed.id)
         if isFirstImport {
             try tx.appendInsertChangesForWholeFeed(feedID: feed.id, revision: summary.revision)
@@ -252,7 +307,6 @@ struct ImportApplier {
         }
         try tx.adjustImageCount(feedID: feed.id, by: plan.entries.count - catalog.images.count)
         try tx.invalidateLayouts(feedID: feed.id, fromKey: firstAffectedKey ?? OrderKeys.end)
-        return summary
     }
 }
 
