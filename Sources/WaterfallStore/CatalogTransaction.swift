@@ -1,13 +1,17 @@
-/// The catalog seen from inside one transaction: the domain operations the service composes.
+/// The catalog seen from inside one transaction: the domain operations the service composes,
+/// one protocol per aggregate (feeds, sections, images and their order keys, the change log,
+/// named layouts, the layout cache, API keys), named as a user names them.
 ///
 /// Obtained from ``CatalogStore/read(_:)`` or ``CatalogStore/write(_:)`` and valid only inside
-/// that closure. Reads are available in both; writes only in `write`. Each engine implements it
-/// in its own folder (``SQLiteTransaction``, ``PostgresTransaction``), the only places its SQL
-/// dialect appears; what does not depend on the engine (order-key allocation) is written once
-/// in extensions of this protocol.
-public protocol CatalogTransaction {
-    // MARK: Feeds
+/// that closure. Reads are available in both; writes only in `write`. Each engine implements
+/// every role in its own folder (``SQLiteTransaction``, ``PostgresTransaction``, a file per
+/// role), the only places its SQL dialect appears; what does not depend on the engine
+/// (order-key allocation) is written once in extensions. `Tests/WaterfallStoreTests/Conformance`
+/// is the contract every engine must pass.
+public protocol CatalogTransaction: FeedRows, SectionRows, ImageRows, ChangeLogRows, NamedLayoutRows, LayoutCacheRows, APIKeyRows {}
 
+/// Feeds: names, revisions, counts, and removal of everything of a feed.
+public protocol FeedRows {
     /// The feed named `name`, or `nil`.
     func feed(named name: String) throws -> FeedRecord?
     /// Every feed, by name.
@@ -27,9 +31,10 @@ public protocol CatalogTransaction {
     func adjustImageCount(feedID: Int64, by delta: Int) throws
     /// Bumps the feed's revision and returns the new one.
     func bumpRevision(feedID: Int64) throws -> Int64
+}
 
-    // MARK: The change log
-
+/// The change log: what changed at each revision of a feed.
+public protocol ChangeLogRows {
     /// Appends change-log rows under `revision`, in order, after any it already has.
     func appendChanges(feedID: Int64, revision: Int64, _ changes: [(kind: ChangeKind, externalID: String, section: String?)]) throws
     /// Logs every image of a feed as inserted under `revision`, in catalog order (a first
@@ -37,9 +42,10 @@ public protocol CatalogTransaction {
     func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws
     /// The change log of a feed after `revision`, oldest first.
     func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord]
+}
 
-    // MARK: Sections
-
+/// Sections of a feed, in order, with their titles and declared flags.
+public protocol SectionRows {
     /// The sections of a feed, in order.
     func sections(feedID: Int64) throws -> [SectionRecord]
     /// The ids of a feed's sections, in order: all a layout needs of them.
@@ -65,9 +71,10 @@ public protocol CatalogTransaction {
     func imageCounts(feedID: Int64) throws -> [Int64: Int]
     /// How many images a section holds.
     func imageCount(sectionID: Int64) throws -> Int
+}
 
-    // MARK: Images
-
+/// Images of a feed and their sparse order keys (catalog order is key order).
+public protocol ImageRows {
     /// The image of a feed with id `externalID`, or `nil`.
     func image(feedID: Int64, externalID: String) throws -> ImageRecord?
     /// The image of a feed at order key `key`, or `nil`.
@@ -110,9 +117,10 @@ public protocol CatalogTransaction {
     /// Runs `body`, a bulk write, with the engine's memory kept small (`pageCacheKiB` of page
     /// cache where the engine has one in this process).
     func withBulkWriteMemory<T>(pageCacheKiB: Int, _ body: () throws -> T) throws -> T
+}
 
-    // MARK: Named layouts
-
+/// Layout configurations saved under a name, per feed.
+public protocol NamedLayoutRows {
     /// The named layouts of a feed, by name.
     func layouts(feedID: Int64) throws -> [NamedLayoutRecord]
     /// The named layout `name` of a feed, or `nil`.
@@ -122,9 +130,10 @@ public protocol CatalogTransaction {
     /// Removes a named layout, and its cache entry when no other name uses the configuration.
     /// Returns `false` when there was no such layout.
     func removeLayout(feedID: Int64, name: String) throws -> Bool
+}
 
-    // MARK: The layout cache
-
+/// The layout cache in the database (DESIGN section 5): entries, checkpoints, section extents.
+public protocol LayoutCacheRows {
     /// The cache entry of a (feed, configuration), or `nil` when none was made yet.
     func cacheEntry(feedID: Int64, configuration: String) throws -> LayoutCacheRecord?
     /// Creates the cache entry of a (feed, configuration), or returns the existing one; keeps
@@ -149,9 +158,10 @@ public protocol CatalogTransaction {
     func invalidateLayouts(feedID: Int64, fromKey key: Int64) throws
     /// How much of every cached layout is valid.
     func cacheCoverage() throws -> [LayoutCacheCoverage]
+}
 
-    // MARK: API keys
-
+/// API keys: names, scopes and the hashes of their secrets.
+public protocol APIKeyRows {
     /// Every API key, by name, with its feeds by name.
     func apiKeys() throws -> [APIKeyRecord]
     /// Whether any API key exists (a server then asks for one).
@@ -162,7 +172,8 @@ public protocol CatalogTransaction {
     func deleteAPIKey(named name: String) throws -> Bool
 }
 
-extension CatalogTransaction {
+
+extension ImageRows {
     /// Inserts `count` images produced in order by `next`.
     public func insertImages(feedID: Int64, count: Int, _ next: () throws -> ImageRecord) throws {
         try insertImages(feedID: feedID, count: count, beforeIndexing: nil, next)

@@ -42,7 +42,7 @@ public struct KeyAllocation: Hashable, Sendable {
     public var renumberedFrom: Int64?
 }
 
-extension CatalogTransaction {
+extension ImageRows {
     /// Returns `count` free keys strictly between `lower` and `upper` (the keys of the images
     /// around the gap; `nil` for the start or the end of the feed), renumbering a window of
     /// neighbours when the gap is too narrow. Amortised O(count) rows written.
