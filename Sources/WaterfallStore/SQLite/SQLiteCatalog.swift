@@ -16,6 +16,11 @@ public struct SQLiteCatalog: CatalogStore {
     /// without a copy or a system call.
     static let mmapBytes = 1 << 30
 
+    /// A server's page cache per connection, in KiB (8 MiB): a server keeps its feeds' geometry
+    /// in memory (DESIGN section 12), so its reads touch only their own rows, and nine
+    /// connections of 64 MiB would hold half a gigabyte of pages that nothing reads twice.
+    static let servingPageCacheKiB = 8_192
+
     /// SQLite's `application_id` of Waterfall databases: 'WTFL' (0x5754464C).
     public static let applicationID: Int32 = 0x5754_464C
     /// How long a write waits for another process's write to finish before failing.
@@ -115,6 +120,12 @@ public struct SQLiteCatalog: CatalogStore {
         let checked = try open(atPath: path)
         var configuration = checked.writer.configuration
         configuration.maximumReaderCount = max(1, readers)
+        // Pages are read into a small cache, without a memory map: a mapped file's pages count
+        // in the server's resident memory as it reads them (a first load of a feed's geometry
+        // reads them all), and the bound should be the server's.
+        configuration.prepareDatabase { db in
+            try RawStatement.execute(db, "PRAGMA cache_size = -\(SQLiteCatalog.servingPageCacheKiB); PRAGMA mmap_size = 0")
+        }
         do {
             // A pool needs WAL: a file this process just created is still in rollback mode.
             if checked.switchesToWALAfterWrite {

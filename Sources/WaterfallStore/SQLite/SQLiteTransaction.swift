@@ -246,11 +246,12 @@ extension SQLiteTransaction {
     ///   whole image table, and mapped pages count as the process's memory (another 75 MB at
     ///   the end of a 1M-image import, measured with `/usr/bin/time`).
     public func withBulkWriteMemory<T>(pageCacheKiB: Int, _ body: () throws -> T) throws -> T {
+        // Restored afterwards to what the connection had (a command's or a server's settings).
+        let cacheSize = try RawStatement(db, "PRAGMA cache_size").first { $0.int64(0) } ?? -Int64(SQLiteCatalog.pageCacheKiB)
+        let mmapSize = try RawStatement(db, "PRAGMA mmap_size").first { $0.int64(0) } ?? Int64(SQLiteCatalog.mmapBytes)
         try RawStatement.execute(db, "PRAGMA cache_size = -\(max(1, pageCacheKiB)); PRAGMA mmap_size = 0")
         defer {
-            try? RawStatement.execute(db, """
-                PRAGMA cache_size = -\(SQLiteCatalog.pageCacheKiB); PRAGMA mmap_size = \(SQLiteCatalog.mmapBytes)
-                """)
+            try? RawStatement.execute(db, "PRAGMA cache_size = \(cacheSize); PRAGMA mmap_size = \(mmapSize)")
         }
         return try body()
     }
