@@ -303,38 +303,75 @@ import WaterfallTestSupport
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
         defer { store.close() }
-        let f = try store.write { tx in try tx.makeFeed(String(repeating: "é", count: 64), [(section: String(repeating: "ж", count: 128), images: [])]) }
+
+        // Given a feed name of 128 bytes (64 "é"), a section name of 256 (128 "ж"), an id of
+        // 256 (85 "€" and an "x"), a url of 4,096 and a title of 1,024: each at its limit
+        let feedName = String(repeating: "é", count: 64), sectionName = String(repeating: "ж", count: 128)
+        let id = String(repeating: "€", count: 85) + "x"
+        let url = String(repeating: "ü", count: 2_048), title = String(repeating: "ß", count: 512)
+        let f = try store.write { tx in try tx.makeFeed(feedName, [(section: sectionName, images: [])]) }
         try store.write { tx in
-            try tx.insertImages(feedID: f.id, [
-                imageRow(String(repeating: "€", count: 85) + "x", key: orderKey(1), section: f.sections[0],
-                         url: String(repeating: "ü", count: 2_048), title: String(repeating: "ß", count: 512)),
-            ])
+            try tx.insertImages(feedID: f.id, [imageRow(id, key: orderKey(1), section: f.sections[0], url: url, title: title)])
         }
+        let section = f.sections[0]
+
+        // Then one byte more is refused, and so is an empty id
         for refused in [
-            { (tx: any CatalogTransaction) in _ = try tx.createFeed(named: String(repeating: "é", count: 64) + "x") },
-            { tx in _ = try tx.insertSection(feedID: f.id, name: String(repeating: "ж", count: 128) + "x", title: nil, position: 99, isDeclared: false) },
-            { tx in try tx.insertImages(feedID: f.id, [imageRow(String(repeating: "€", count: 85) + "xy", key: orderKey(2), section: f.sections[0])]) },
-            { tx in try tx.insertImages(feedID: f.id, [imageRow("t", key: orderKey(2), section: f.sections[0], title: String(repeating: "ß", count: 512) + "x")]) },
-            { tx in try tx.insertImages(feedID: f.id, [imageRow("u", key: orderKey(2), section: f.sections[0], url: String(repeating: "ü", count: 2_048) + "x")]) },
-            { tx in try tx.insertImages(feedID: f.id, [imageRow("", key: orderKey(2), section: f.sections[0])]) },
+            { (tx: any CatalogTransaction) in _ = try tx.createFeed(named: feedName + "x") },
+            { tx in _ = try tx.insertSection(feedID: f.id, name: sectionName + "x", title: nil, position: 99, isDeclared: false) },
+            { tx in try tx.insertImages(feedID: f.id, [imageRow(id + "y", key: orderKey(2), section: section)]) },
+            { tx in try tx.insertImages(feedID: f.id, [imageRow("t", key: orderKey(2), section: section, title: title + "x")]) },
+            { tx in try tx.insertImages(feedID: f.id, [imageRow("u", key: orderKey(2), section: section, url: url + "x")]) },
+            { tx in try tx.insertImages(feedID: f.id, [imageRow("", key: orderKey(2), section: section)]) },
         ] as [(any CatalogTransaction) throws -> Void] {
             let error = #expect(throws: StoreError.self) { try store.write(refused) }
             #expect(error?.kind == .invalidRequest)
         }
         try store.read { tx throws in
-            #expect(try tx.feeds().map(\.name) == [String(repeating: "é", count: 64)])
-            #expect(try tx.allImages(feedID: f.id).map(\.externalID) == [String(repeating: "€", count: 85) + "x"])
+            #expect(try tx.feeds().map(\.name) == [feedName])
+            #expect(try tx.allImages(feedID: f.id) == [imageRow(id, key: orderKey(1), section: section, url: url, title: title)])
         }
     }
 
-    /// PostgreSQL sends rows in batches of 10,000: a batch boundary must not show.
+    /// A first import's bulk load (SQLite drops and rebuilds the image indexes from 20,000 rows
+    /// into an empty table; PostgreSQL sends rows in batches of 10,000): neither a rebuilt
+    /// index nor a batch boundary may show in any later read or bulk write.
     @Test(arguments: TestEngine.all)
-    func tenThousandAndFiveImagesKeepTheirOrderThroughEveryBulkOperation(engine: TestEngine) throws {
+    func twentyThousandAndFiveImagesKeepTheirOrderThroughEveryBulkOperation(engine: TestEngine) throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
         defer { store.close() }
-        let count = 10_005
-        let f = try store.write { tx in try tx.makeFeed("f", [(section: nil, images: (0..<count).map { "i\($0)" })]) }
+        let count = 20_005
+        var indexings = 0
+        let f = try store.write { tx in
+            try tx.withBulkWriteMemory(pageCacheKiB: 1_024) {
+                let feed = try tx.createFeed(named: "f")
+                let sections = [try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false),
+                                try tx.insertSection(feedID: feed.id, name: "s", title: nil, position: 1, isDeclared: false)]
+                let images = (0..<count).map { imageRow("i\($0)", key: orderKey(Int64($0 + 1)), section: sections[$0 < 15_000 ? 0 : 1]) }
+                var next = 0
+                try tx.insertImages(feedID: feed.id, count: count, beforeIndexing: { indexings += 1 }) {
+                    defer { next += 1 }
+                    return images[next]
+                }
+                return SmallFeed(feed: feed, sections: sections, images: images)
+            }
+        }
+        // Called once by an engine that rebuilds indexes, never by one that drops none
+        #expect(indexings <= 1)
+        try store.read { tx throws in
+            #expect(try tx.image(feedID: f.id, externalID: "i19999") == f.images[19_999])
+            #expect(try tx.imageCounts(feedID: f.id) == [f.sections[0]: 15_000, f.sections[1]: 5_005])
+            #expect(try tx.key(sectionID: f.sections[1], index: 5_004) == orderKey(20_005))
+            #expect(try tx.index(sectionID: f.sections[1], key: orderKey(15_002)) == 1)
+            var scanned: [Int64] = []
+            try tx.scanGeometry(feedID: f.id, fromKey: orderKey(2)) { scanned.append($0.key); return scanned.count < 12_345 }
+            #expect(scanned == (2...12_346).map { orderKey(Int64($0)) })
+            var all = 0
+            try tx.scanGeometry(feedID: f.id, fromKey: 0) { _ in all += 1; return true }
+            #expect(all == count)
+        }
+
         try store.write { tx throws in
             try tx.updateImages(feedID: f.id, f.images.map { var image = $0; image.width = 7; return image })
             // Every image one key later: a shift that collides with itself but for the last
@@ -347,5 +384,23 @@ import WaterfallTestSupport
 
         try store.write { tx in try tx.deleteImages(feedID: f.id, keys: images.dropFirst().dropLast().map(\.key)) }
         #expect(try store.read { tx in try tx.order(f.id) } == ["i0", "i\(count - 1)"])
+    }
+
+    @Test(arguments: TestEngine.all)
+    func aBulkLoadWithADuplicateIDIsRefusedWhole(engine: TestEngine) throws {
+        let catalog = try ScratchCatalog(engine)
+        let store = try catalog.open()
+        defer { store.close() }
+        let error = #expect(throws: StoreError.self) {
+            try store.write { tx in
+                let feed = try tx.createFeed(named: "f")
+                let section = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
+                try tx.insertImages(feedID: feed.id, (0..<20_001).map {
+                    imageRow($0 == 17_000 ? "i3" : "i\($0)", key: orderKey(Int64($0 + 1)), section: section)
+                })
+            }
+        }
+        #expect(error?.kind == .invalidRequest)
+        #expect(try store.read { tx in try tx.feeds() }.isEmpty)
     }
 }

@@ -306,7 +306,8 @@ import WaterfallTestSupport
         }
         // By feed name in byte order, then in the order the entries were made
         let coverage = try store.read { tx in try tx.cacheCoverage() }.map {
-            "\($0.feed) \($0.configuration) \($0.names) stride \($0.stride), \($0.checkpoints) checkpoints, complete \($0.isComplete), \($0.feedImages) images"
+            "\($0.feed) \($0.configuration) \($0.names) stride \($0.stride), \($0.checkpoints) checkpoints, "
+                + "complete \($0.isComplete), \($0.feedImages) images"
         }
         #expect(coverage == [
             "E C [] stride 1, 0 checkpoints, complete false, 0 images",

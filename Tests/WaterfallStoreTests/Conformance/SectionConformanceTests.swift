@@ -125,7 +125,9 @@ import WaterfallTestSupport
         let store = try catalog.open()
         defer { store.close() }
         let feed = try store.write { tx throws in
-            let feed = try tx.makeFeed("f", [(section: nil, images: ["a", "b", "c"]), (section: "empty", images: []), (section: "s", images: ["d"])])
+            let feed = try tx.makeFeed("f", [
+                (section: nil, images: ["a", "b", "c"]), (section: "empty", images: []), (section: "s", images: ["d"]),
+            ])
             _ = try tx.makeFeed("g", [(section: nil, images: ["a", "b"])])
             return feed
         }
@@ -142,7 +144,9 @@ import WaterfallTestSupport
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
         defer { store.close() }
-        let feed = try store.write { tx in try tx.makeFeed("f", [(section: "a", images: []), (section: "b", images: []), (section: "c", images: [])]) }
+        let feed = try store.write { tx in
+            try tx.makeFeed("f", [(section: "a", images: []), (section: "b", images: []), (section: "c", images: [])])
+        }
         let (a, b) = (feed.sections[0], feed.sections[1])
         let unknown = feed.sections.max()! + 1_000
         try store.read { tx throws in
