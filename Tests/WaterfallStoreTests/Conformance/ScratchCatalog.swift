@@ -36,9 +36,20 @@ final class ScratchCatalog: Sendable {
         folder?.remove()
     }
 
-    /// Opens (creating and migrating on first use) the catalog, as `waterfall --db` does.
-    func open() throws -> any CatalogStore {
-        try CatalogLocation.open(location)
+    /// How a process opens a catalog: a command, with one connection, or a server, with a pool
+    /// of readers beside one writer (``CatalogLocation/openForServing(_:)``).
+    enum Opening: String, CaseIterable, Sendable {
+        case command
+        case server
+    }
+
+    /// Opens (creating and migrating on first use) the catalog, as `waterfall --db` does, or as
+    /// `waterfall serve` does.
+    func open(_ opening: Opening = .command) throws -> any CatalogStore {
+        switch opening {
+        case .command: try CatalogLocation.open(location)
+        case .server: try CatalogLocation.openForServing(location)
+        }
     }
 
     /// Opens the catalog and gives `body` a write transaction on it, then closes it.

@@ -5,6 +5,7 @@ import WaterfallTestSupport
 
 /// The store contract, transactions: a write is all or nothing, a dry run nothing, a read
 /// cannot write; two stores on one catalog write one at a time, and reads see only commits.
+/// What depends on how the connections are held runs for a command's store and a server's.
 @Suite struct TransactionConformanceTests {
     /// Writes a little of everything the catalog holds, for "nothing was left" checks.
     private static func writeSomethingOfEverything(_ tx: any CatalogTransaction) throws {
@@ -21,10 +22,10 @@ import WaterfallTestSupport
         try store.read { tx in try tx.feeds().map(\.name) == feeds && !tx.hasAPIKeys() }
     }
 
-    @Test(arguments: TestEngine.all)
-    func aWriteThatThrowsLeavesNothingAndTheStoreWritesOn(engine: TestEngine) throws {
+    @Test(arguments: TestEngine.all, ScratchCatalog.Opening.allCases)
+    func aWriteThatThrowsLeavesNothingAndTheStoreWritesOn(engine: TestEngine, opening: ScratchCatalog.Opening) throws {
         let catalog = try ScratchCatalog(engine)
-        let store = try catalog.open()
+        let store = try catalog.open(opening)
         defer { store.close() }
 
         // When a write does a little of everything, then throws
@@ -109,13 +110,13 @@ import WaterfallTestSupport
         #expect(try Self.holdsOnly([], store))
     }
 
-    @Test(arguments: TestEngine.all)
-    func aReadSeesOneSnapshotWhileAnotherStoreCommits(engine: TestEngine) throws {
+    @Test(arguments: TestEngine.all, ScratchCatalog.Opening.allCases)
+    func aReadSeesOneSnapshotWhileAnotherStoreCommits(engine: TestEngine, opening: ScratchCatalog.Opening) throws {
         let catalog = try ScratchCatalog(engine)
-        let reader = try catalog.open()
+        let reader = try catalog.open(opening)
         defer { reader.close() }
         _ = try reader.write { tx in try tx.makeFeed("f", [(section: nil, images: ["a"])]) }
-        let writer = try catalog.open()
+        let writer = try catalog.open(opening)
         defer { writer.close() }
 
         // When another store commits in the middle of a read transaction (without waiting for it)
@@ -141,10 +142,10 @@ import WaterfallTestSupport
         #expect(after == (["f", "g"], ["a", "b"]))
     }
 
-    @Test(arguments: TestEngine.all)
-    func aDryRunAnswersAsAWriteWouldAndWritesNothing(engine: TestEngine) throws {
+    @Test(arguments: TestEngine.all, ScratchCatalog.Opening.allCases)
+    func aDryRunAnswersAsAWriteWouldAndWritesNothing(engine: TestEngine, opening: ScratchCatalog.Opening) throws {
         let catalog = try ScratchCatalog(engine)
-        let store = try catalog.open()
+        let store = try catalog.open(opening)
         defer { store.close() }
         let feedID = try store.write { tx in try tx.createFeed(named: "kept").id }
 
@@ -160,11 +161,12 @@ import WaterfallTestSupport
     }
 
     /// Both engines refuse the same way: the read transaction is read-only (SQLite's
-    /// `query_only`, PostgreSQL's `READ ONLY`), and the refusal is a failure to write.
-    @Test(arguments: TestEngine.all)
-    func aReadCannotWrite(engine: TestEngine) throws {
+    /// `query_only` or a read-only pool connection, PostgreSQL's `READ ONLY`), and the refusal
+    /// is a failure to write.
+    @Test(arguments: TestEngine.all, ScratchCatalog.Opening.allCases)
+    func aReadCannotWrite(engine: TestEngine, opening: ScratchCatalog.Opening) throws {
         let catalog = try ScratchCatalog(engine)
-        let store = try catalog.open()
+        let store = try catalog.open(opening)
         defer { store.close() }
 
         let error = #expect(throws: StoreError.self) {
@@ -187,14 +189,14 @@ import WaterfallTestSupport
         #expect(try Self.holdsOnly(["f"], store))
     }
 
-    @Test(arguments: TestEngine.all)
-    func writersOfTwoStoresOnOneCatalogTakeTurns(engine: TestEngine) throws {
+    @Test(arguments: TestEngine.all, ScratchCatalog.Opening.allCases)
+    func writersOfTwoStoresOnOneCatalogTakeTurns(engine: TestEngine, opening: ScratchCatalog.Opening) throws {
         // Given two stores opened on one catalog (two connections; two processes would do the same)
         let catalog = try ScratchCatalog(engine)
-        let first = try catalog.open()
+        let first = try catalog.open(opening)
         defer { first.close() }
         _ = try first.write { tx in try tx.createFeed(named: "setup") }
-        let second = try catalog.open()
+        let second = try catalog.open(opening)
         defer { second.close() }
         let log = EventLog()
         let firstIsInside = DispatchSemaphore(value: 0)
@@ -233,13 +235,13 @@ import WaterfallTestSupport
         #expect(try Self.holdsOnly(["a", "b", "setup"], second))
     }
 
-    @Test(arguments: TestEngine.all)
-    func whileAWriteIsOpenABestEffortWriteGivesWayAndReadsSeeTheLastCommit(engine: TestEngine) throws {
+    @Test(arguments: TestEngine.all, ScratchCatalog.Opening.allCases)
+    func whileAWriteIsOpenABestEffortWriteGivesWayAndReadsSeeTheLastCommit(engine: TestEngine, opening: ScratchCatalog.Opening) throws {
         let catalog = try ScratchCatalog(engine)
-        let first = try catalog.open()
+        let first = try catalog.open(opening)
         defer { first.close() }
         _ = try first.write { tx in try tx.createFeed(named: "setup") }
-        let second = try catalog.open()
+        let second = try catalog.open(opening)
         defer { second.close() }
         let firstIsInside = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
