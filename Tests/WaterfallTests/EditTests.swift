@@ -1,4 +1,5 @@
 import Testing
+import WaterfallTestSupport
 @testable import Waterfall
 
 /// Moves, order lists and removals (DESIGN section 3 and the reorder file of section 4).

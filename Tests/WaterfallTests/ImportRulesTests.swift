@@ -1,5 +1,6 @@
 import Testing
 import WaterfallSync
+import WaterfallTestSupport
 @testable import Waterfall
 
 /// The sync rules of DESIGN section 4, one worked example each.

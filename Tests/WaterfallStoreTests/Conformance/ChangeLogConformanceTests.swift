@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import WaterfallStore
+import WaterfallTestSupport
+
+/// The store contract, the change log: rows read back oldest first (by revision, then in the
+/// order they were appended), per feed.
+@Suite struct ChangeLogConformanceTests {
+    /// A change as "revision kind id section" ("-" for no section), for readable comparisons.
+    private static func line(_ change: ChangeRecord) -> String {
+        "\(change.revision) \(change.kind.rawValue) \(change.externalID) \(change.section ?? "-")"
+    }
+
+    @Test(arguments: TestEngine.all)
+    func changesReadBackOldestFirstAndPerFeed(engine: TestEngine) throws {
+        let catalog = try ScratchCatalog(engine)
+        let store = try catalog.open()
+        defer { store.close() }
+        let (f, g) = try store.write { tx in (try tx.createFeed(named: "f").id, try tx.createFeed(named: "g").id) }
+
+        // Given two revisions, each appended to twice, and a revision of another feed between
+        try store.write { tx throws in
+            try tx.appendChanges(feedID: f, revision: 1, [(.insert, "b", nil), (.insert, "a", "s")])
+            try tx.appendChanges(feedID: g, revision: 1, [(.insert, "other", nil)])
+            try tx.appendChanges(feedID: f, revision: 1, [])
+        }
+        try store.write { tx throws in
+            try tx.appendChanges(feedID: f, revision: 1, [(.update, "a", "s")])
+            try tx.appendChanges(feedID: f, revision: 2, [(.move, "b", "Été 2024"), (.remove, "a", nil)])
+            try tx.appendChanges(feedID: f, revision: 2, [(.insert, "'; --", "")])
+        }
+
+        // Then each feed's log reads in revision order, a revision's rows in the order appended
+        try store.read { tx throws in
+            #expect(try tx.changes(feedID: f, since: 0).map(Self.line) == [
+                "1 insert b -", "1 insert a s", "1 update a s", "2 move b Été 2024", "2 remove a -", "2 insert '; -- ",
+            ])
+            #expect(try tx.changes(feedID: f, since: 1).map(Self.line) == ["2 move b Été 2024", "2 remove a -", "2 insert '; -- "])
+            #expect(try tx.changes(feedID: f, since: 2).isEmpty)
+            #expect(try tx.changes(feedID: g, since: 0).map(Self.line) == ["1 insert other -"])
+            // An empty section name is not the unnamed section
+            #expect(try tx.changes(feedID: f, since: 1).last?.section == "")
+            #expect(try tx.changes(feedID: f, since: 1).dropLast().last?.section == nil)
+        }
+    }
+
+    @Test(arguments: TestEngine.all)
+    func rowsAppendedToAnEarlierRevisionStillReadBeforeLaterRevisions(engine: TestEngine) throws {
+        let catalog = try ScratchCatalog(engine)
+        let store = try catalog.open()
+        defer { store.close() }
+        let f = try store.write { tx in try tx.createFeed(named: "f").id }
+        try store.write { tx throws in
+            try tx.appendChanges(feedID: f, revision: 3, [(.insert, "c", nil)])
+            try tx.appendChanges(feedID: f, revision: 1, [(.insert, "a", nil)])
+            try tx.appendChanges(feedID: f, revision: 2, [(.insert, "b", nil)])
+            try tx.appendChanges(feedID: f, revision: 1, [(.update, "a", nil)])
+        }
+        #expect(try store.read { tx in try tx.changes(feedID: f, since: 0).map(Self.line) }
+                == ["1 insert a -", "1 update a -", "2 insert b -", "3 insert c -"])
+    }
+
+    @Test(arguments: TestEngine.all)
+    func aWholeFeedIsLoggedAsInsertedInCatalogOrder(engine: TestEngine) throws {
+        let catalog = try ScratchCatalog(engine)
+        let store = try catalog.open()
+        defer { store.close() }
+
+        // Given images of two sections inserted in an order that is not the catalog's, and an
+        // image of another feed
+        let f = try store.write { tx throws in
+            let feed = try tx.createFeed(named: "f")
+            let unnamed = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 20, isDeclared: false)
+            let s = try tx.insertSection(feedID: feed.id, name: "s", title: nil, position: 10, isDeclared: false)
+            try tx.insertImages(feedID: feed.id, [
+                imageRow("c", key: orderKey(3), section: unnamed), imageRow("a", key: orderKey(1), section: s),
+                imageRow("d", key: orderKey(4), section: unnamed), imageRow("b", key: orderKey(2), section: s),
+            ])
+            _ = try tx.makeFeed("g", [(section: nil, images: ["zz"])])
+            return feed.id
+        }
+
+        // When the whole feed is logged under revision 1, then more is appended to it and to 2
+        try store.write { tx throws in
+            try tx.appendInsertChangesForWholeFeed(feedID: f, revision: 1)
+            try tx.appendChanges(feedID: f, revision: 1, [(.update, "a", "s")])
+            try tx.appendChanges(feedID: f, revision: 2, [(.remove, "d", nil)])
+        }
+
+        // Then the log lists the images in key order with their sections, then the rest
+        #expect(try store.read { tx in try tx.changes(feedID: f, since: 0).map(Self.line) } == [
+            "1 insert a s", "1 insert b s", "1 insert c -", "1 insert d -", "1 update a s", "2 remove d -",
+        ])
+    }
+
+    /// PostgreSQL sends change rows in batches of 10,000: the order must run across them.
+    @Test(arguments: TestEngine.all)
+    func tenThousandAndFiveChangesKeepTheirOrder(engine: TestEngine) throws {
+        let catalog = try ScratchCatalog(engine)
+        let store = try catalog.open()
+        defer { store.close() }
+        let f = try store.write { tx in try tx.createFeed(named: "f").id }
+        let changes = (0..<10_005).map { (kind: ChangeKind.allCases[$0 % 4], externalID: "i\($0)", section: $0 % 3 == 0 ? nil : "s\($0 % 7)") }
+        try store.write { tx throws in
+            try tx.appendChanges(feedID: f, revision: 1, [(.insert, "first", nil)])
+            try tx.appendChanges(feedID: f, revision: 1, changes)
+        }
+        let read = try store.read { tx in try tx.changes(feedID: f, since: 0) }
+        #expect(read.count == changes.count + 1)
+        #expect(read.dropFirst().map(\.externalID) == changes.map(\.externalID))
+        #expect(read.dropFirst().map(\.kind) == changes.map(\.kind))
+        #expect(read.dropFirst().map(\.section) == changes.map(\.section))
+    }
+}
