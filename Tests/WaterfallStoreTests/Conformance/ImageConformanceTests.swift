@@ -167,6 +167,21 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
+    func anIdentifiedScanGivesEveryImageOfTheFeedWithItsIDInCatalogOrder(engine: TestEngine) throws {
+        let catalog = try ScratchCatalog(engine)
+        let store = try catalog.open()
+        defer { store.close() }
+        let f = try Self.twoFeeds(store)
+        var seen: [(ImageGeometry, String)] = []
+        try store.read { tx in try tx.scanIdentifiedGeometry(feedID: f.id) { seen.append(($0, $1)) } }
+        // Then every image of this feed (none of the other), in key order, with its id
+        #expect(seen.map(\.1) == f.images.map(\.externalID))
+        #expect(seen.map(\.0) == f.images.map {
+            ImageGeometry(key: $0.key, sectionID: $0.sectionID, width: $0.width, height: $0.height, isFullSpan: $0.isFullSpan)
+        })
+    }
+
+    @Test(arguments: TestEngine.all)
     func anUpdateRewritesSizesSpanURLAndTitleOnly(engine: TestEngine) throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()

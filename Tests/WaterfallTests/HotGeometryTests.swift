@@ -1,0 +1,77 @@
+import Testing
+import WaterfallStore
+import WaterfallTestSupport
+@testable import Waterfall
+
+/// A server's hot copy of a feed (DESIGN section 12) in the awkward cases the random property
+/// test (``LayoutCacheTests``) rarely meets: order keys renumbered behind its back, and moves
+/// across sections of a large feed.
+@Suite struct HotGeometryTests {
+    static let layouts: [AnyLayoutConfiguration] = [
+        .waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44, footerHeight: 10)),
+        .waterfall(LayoutConfiguration(columns: 3, width: 400, rowSpacing: 3.3, scale: 3)),
+        .justified(JustifiedConfiguration(width: 400, rowHeight: 80, headerHeight: 20)),
+    ]
+
+    /// Every page and a few viewports of every layout, from the hot service and from one that
+    /// reads the database's cache, compared.
+    private func expectSameAnswers(_ hot: WaterfallService, _ cold: WaterfallService, _ context: String) throws {
+        let total = try cold.feeds().feeds[0].images
+        for layout in Self.layouts {
+            for offset in stride(from: 0, through: total, by: 7) {
+                let kept = try hot.page(feed: "f", layout: .inline(layout), offset: offset, limit: 9)
+                let fresh = try cold.page(feed: "f", layout: .inline(layout), offset: offset, limit: 9)
+                #expect(kept == fresh, "\(context): page at \(offset)")
+            }
+            let height = try cold.page(feed: "f", layout: .inline(layout), offset: 0, limit: 1).contentHeight
+            for y in stride(from: -20.0, through: height, by: height / 5) {
+                let kept = try hot.viewport(feed: "f", layout: .inline(layout), y: y, height: 300, pinOffset: 10)
+                let fresh = try cold.viewport(feed: "f", layout: .inline(layout), y: y, height: 300, pinOffset: 10)
+                #expect(kept == fresh, "\(context): viewport at \(y)")
+            }
+        }
+    }
+
+    @Test(arguments: TestEngine.all)
+    func movesIntoOneGapRenumberKeysTheChangeLogDoesNotListAndTheCopyStillAgrees(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine, stride: 4)
+        try catalog.importFeed((0..<60).map { "i\($0)@s\($0 / 20):\(100 + $0 * 7)x\(300 - $0 * 3)" })
+        let geometry = HotGeometry(budget: 1 << 20)
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
+        try expectSameAnswers(hot, catalog.service, "before")
+        func keys() throws -> [String: Int64] {
+            let feed = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
+            let images = try catalog.service.database.read { tx in try tx.allImages(feedID: feed.id) }
+            return Dictionary(uniqueKeysWithValues: images.map { ($0.externalID, $0.key) })
+        }
+        let keysBefore = try keys()
+        // 40 moves into the gap before i30, alternating two images: keys 2^32 apart are halved
+        // each time, so the gap is used up and a window of neighbours renumbered.
+        for move in 0..<40 {
+            _ = try catalog.service.move(feed: "f", id: move % 2 == 0 ? "i5" : "i50", to: .before("i30"))
+            if move % 8 == 7 { try expectSameAnswers(hot, catalog.service, "after move \(move)") }
+        }
+        let keysAfter = try keys()
+        #expect(keysBefore.contains { $0.key != "i5" && $0.key != "i50" && keysAfter[$0.key] != $0.value },
+                "no window was renumbered: the test lost its point")
+        try expectSameAnswers(hot, catalog.service, "after the renumbering")
+        let revision = try catalog.service.feeds().feeds[0].revision
+        #expect(geometry.report.map(\.revision) == [revision])
+    }
+
+    @Test(arguments: TestEngine.all)
+    func movesAcrossSectionsAndRemovalsEmptyingOneAreFollowed(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine, stride: 4)
+        try catalog.importFeed((0..<30).map { "i\($0)@s\($0 / 10):\(200 + $0)x\(150 + $0 * 5)\($0 % 9 == 4 ? "!" : "")" })
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 20))
+        try expectSameAnswers(hot, catalog.service, "before")
+        _ = try catalog.service.move(feed: "f", id: "i3", to: .after("i25"))
+        try expectSameAnswers(hot, catalog.service, "a move into the last section")
+        _ = try catalog.service.remove(feed: "f", ids: (10..<20).map { "i\($0)" })
+        try expectSameAnswers(hot, catalog.service, "the middle section emptied and gone")
+        _ = try catalog.service.move(feed: "f", id: "i29", to: .index(0))
+        try expectSameAnswers(hot, catalog.service, "a move to the top of its section")
+        try catalog.importFeed((0..<5).map { "n\($0)@s9:300x300" }, mode: .append)
+        try expectSameAnswers(hot, catalog.service, "an appended section")
+    }
+}
