@@ -20,6 +20,7 @@
 # (serve-*.txt) go to Benchmarks/out/ (git-ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 source=${1:-1000000}
 started=$SECONDS
 source Benchmarks/prepare.sh
@@ -151,6 +152,27 @@ name_of_feed=$name
 with_writer page-writer "$base$page?offset=$deep&limit=100"
 with_writer random-writer -s serve-random.lua "$base"
 
+# On PostgreSQL: a second instance over the same database, and how long a move through one
+# takes to show in the other's page.
+if [[ "$db" == postgres://* || "$db" == postgresql://* ]]; then
+    rm -f serve-second.txt
+    "$W" serve --db "$db" --port 0 >serve-second.txt 2>&1 &
+    second=$!
+    port2=
+    for _ in $(seq 600); do
+        port2=$(sed -n 's|^waterfall: serving .* at http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' serve-second.txt)
+        [ -n "$port2" ] && break
+        sleep 0.1
+    done
+    [ -n "$port2" ] || { cat serve-second.txt >&2; echo "serve.sh: the second instance did not start" >&2; exit 1; }
+    curl -s -o /dev/null "http://127.0.0.1:$port2$page?offset=0&limit=20"
+    python3 "$root/Benchmarks/visibility.py" "$port" "$port2" "$name" phone "${top[20]}" "${top[21]}" 20 > serve-visibility.txt
+    kill $second; wait $second 2>/dev/null || true
+    cat serve-visibility.txt >&2
+else
+    rm -f serve-visibility.txt
+fi
+
 # The server's peak resident memory over the whole run (the feed hot, 64 readers, the writer).
 peak_rss=$(awk '/^VmHWM:/ { print int($2 / 1024) }' /proc/$server/status)
 echo "$peak_rss" > serve-rss.txt
@@ -194,7 +216,7 @@ times = sorted(json.load(open("serve-cli.json"))["results"][0]["times"])
 mean = sum(times) / len(times)
 cli = (1 / mean, times[len(times) // 2] * 1000, times[min(len(times) - 1, int(len(times) * 0.99))] * 1000, len(times), None)
 ceiling = rows[0][1][0]
-print(f"| work, {images:,} images, 64 connections | requests/s | p50 | p99 | % of /healthz |")
+print(f"| work, {images:,} images, 64 connections | requests/s | p50 | p99 | of /healthz |")
 print("|---|---:|---:|---:|---:|")
 for name, (rate, p50, p99, _, _) in rows + [(f"CLI process per query, page at offset {deep:,}", cli)]:
     print(f"| {name} | {rate:,.0f} | {ms(p50)} | {ms(p99)} | {rate / ceiling * 100:.1f}% |")
@@ -202,6 +224,10 @@ print()
 for name, (_, _, _, requests, errors) in rows:
     print(f"- {name}: {requests:,} requests, {errors[0]} non-2xx, {errors[1]} socket errors")
 print(f"- the server's peak resident memory over the run: {open('serve-rss.txt').read().strip()} MiB")
+import os
+if os.path.exists("serve-visibility.txt"):
+    for line in open("serve-visibility.txt").read().splitlines():
+        print(f"- {line}")
 for name in ("page-writer", "random-writer"):
     print(f"- writer during {name}: " + "; ".join(open(f"serve-{name}-moves.txt").read().splitlines()[:3]))
 PY
