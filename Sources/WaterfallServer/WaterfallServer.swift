@@ -15,6 +15,13 @@ public struct ServerConfiguration: Sendable {
     public var databaseThreads = 8
     /// Whether reads need no key even when the database has keys (`--public-read`).
     public var publicRead = false
+    /// Whether a server that other machines can reach may answer without a key while the
+    /// database has none (`--allow-anonymous`). On loopback it always may.
+    public var allowAnonymous = false
+
+    /// Whether requests without a key are let through while the database has no key: on
+    /// loopback, or off it with `--allow-anonymous`.
+    var answersAnonymousCallers: Bool { allowAnonymous || ListeningAddress.isLoopback(host) }
 
     public init() {}
 }
@@ -56,7 +63,8 @@ public struct WaterfallServer: Sendable {
         runner = try ServiceRunner(service: service, threads: configuration.databaseThreads, keepsAnswers: keepsAnswers)
         self.configuration = configuration
         hub = EventHub(runner: runner)
-        gatekeeper = Gatekeeper(runner: runner, publicRead: configuration.publicRead)
+        gatekeeper = Gatekeeper(
+            runner: runner, publicRead: configuration.publicRead, answersAnonymousCallers: configuration.answersAnonymousCallers)
         routes = APIRoutes.all(runner, hub: hub, limits: configuration.limits)
     }
 

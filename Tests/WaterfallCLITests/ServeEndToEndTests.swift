@@ -814,12 +814,17 @@ final class ServeProcess {
     private let output = Pipe()
     private let errorPath: String
 
-    init(database: String, in folder: TemporaryDirectory, arguments: [String] = [], temporaryFolder: String? = nil) throws {
+    /// - Parameter host: the address to listen on (the client connects to 127.0.0.1 all the
+    ///   same, which `0.0.0.0` covers).
+    init(
+        database: String, in folder: TemporaryDirectory, arguments: [String] = [], temporaryFolder: String? = nil,
+        host: String = "127.0.0.1"
+    ) throws {
         self.database = database
         errorPath = folder.path("serve-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         process.executableURL = WaterfallProcess.executable
-        process.arguments = ["serve", "--db", database, "--port", "0", "--host", "127.0.0.1"] + arguments
+        process.arguments = ["serve", "--db", database, "--port", "0", "--host", host] + arguments
         process.currentDirectoryURL = folder.url
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "WATERFALL_DB")
@@ -845,8 +850,8 @@ final class ServeProcess {
             bytes += buffer[0..<count]
         }
         let line = String(decoding: bytes, as: UTF8.self)
-        // "waterfall: serving DATABASE at http://127.0.0.1:PORT/" (a PostgreSQL URL without its password).
-        let marker = " at http://127.0.0.1:"
+        // "waterfall: serving DATABASE at http://HOST:PORT/" (a PostgreSQL URL without its password).
+        let marker = " at http://\(host):"
         guard line.hasPrefix("waterfall: serving "), let at = line.range(of: marker, options: .backwards), line.hasSuffix("/\n"),
               let port = Int(line[at.upperBound...].dropLast(2)), port > 0
         else {

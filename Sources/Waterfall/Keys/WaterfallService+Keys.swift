@@ -41,6 +41,9 @@ public struct Keyring: Sendable {
     /// Whether the database has no key at all (a server then asks for none).
     public var isEmpty: Bool { keys.isEmpty }
 
+    /// Whether some key may write (what `serve` off loopback needs before it starts).
+    public var hasWriteKey: Bool { keys.contains { $0.canWrite } }
+
     /// The grant of the key whose secret is `secret`, or nil. The secret's SHA-256 is compared
     /// with every key's in constant time (all bytes of all keys, whatever matches), so the
     /// time taken says nothing about how close a guess was.

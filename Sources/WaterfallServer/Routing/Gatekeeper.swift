@@ -7,7 +7,9 @@ import Waterfall
 /// database, which it reloads after any commit (a `waterfall key add` or `key remove` in
 /// another process counts from the next request on).
 ///
-/// A database without keys asks for none: a server on 127.0.0.1 for one developer. Once a key
+/// A database without keys asks for none on loopback: a server on 127.0.0.1 for one developer.
+/// Off loopback it asks for one all the same (`serve` refuses to start there without a write
+/// key, and a key removed later does not open the server), unless `--allow-anonymous`. Once a key
 /// exists, every request but `/healthz` and `/openapi.json` needs one, reads excepted when the
 /// server runs with `--public-read`. A key that does not cover a feed finds no such feed
 /// (404), a read-only key may not write (403), no key or an unknown one is 401.
@@ -15,11 +17,13 @@ final class Gatekeeper: Sendable {
     private let runner: ServiceRunner
     private let watcher: (any ChangeWatcher)?
     private let publicRead: Bool
+    private let answersAnonymousCallers: Bool
     private let cached = NIOLockedValueBox<(version: Int64, keyring: Keyring)?>(nil)
 
-    init(runner: ServiceRunner, publicRead: Bool) {
+    init(runner: ServiceRunner, publicRead: Bool, answersAnonymousCallers: Bool = true) {
         self.runner = runner
         self.publicRead = publicRead
+        self.answersAnonymousCallers = answersAnonymousCallers
         watcher = try? runner.service.makeChangeWatcher()
     }
 
@@ -27,7 +31,13 @@ final class Gatekeeper: Sendable {
     func admit(_ request: Request, access: Route.Access, feed: String?) async throws -> FeedScope {
         guard access != .open else { return .all }
         let keyring = try await currentKeyring()
-        if keyring.isEmpty { return .all }
+        if keyring.isEmpty {
+            if answersAnonymousCallers || (access == .read && publicRead) { return .all }
+            throw Problem(
+                .unauthorized,
+                "this server is reachable from other machines and its database has no API key; make one with `waterfall key add NAME --write`.",
+                headers: [.wwwAuthenticate: "Bearer"])
+        }
         guard let secret = Self.bearer(request.headers[.authorization]) else {
             if access == .read && publicRead { return .all }
             throw Problem(

@@ -13,7 +13,9 @@ extension WaterfallCommand {
                 Routes, parameters and answers are described by GET /openapi.json. Errors are \
                 application/problem+json documents. SIGTERM or SIGINT stops taking connections, lets the \
                 requests in flight finish (up to 30 s) and exits 0. Once the database has API keys (`waterfall key \
-                add`), requests need one: Authorization: Bearer SECRET.
+                add`), requests need one: Authorization: Bearer SECRET. On an address other machines can reach \
+                (any but 127.0.0.0/8, ::1 and localhost) it refuses to start until the database has a write key, \
+                unless --allow-anonymous.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -25,6 +27,10 @@ extension WaterfallCommand {
         var maxBody = "1G"
         @Flag(help: "Answer reads without an API key (writes still need one once the database has keys).")
         var publicRead = false
+        @Flag(help: ArgumentHelp(
+            "Serve a database without a write key on an address other machines can reach, to whoever reaches it.",
+            discussion: "Off loopback, serve refuses to start without a write key unless given this, and then warns as it starts."))
+        var allowAnonymous = false
 
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port).") }
@@ -42,7 +48,15 @@ extension WaterfallCommand {
             configuration.port = port
             configuration.limits.maximumBodyBytes = Self.bytes(maxBody)!
             configuration.publicRead = publicRead
-            if try service.keys().keys.isEmpty {
+            configuration.allowAnonymous = allowAnonymous
+            let keyring = try service.keyring()
+            if !ListeningAddress.isLoopback(host) && !keyring.hasWriteKey {
+                guard allowAnonymous else {
+                    Terminal.error("waterfall: error: --host \(host) is reachable from other machines and the database has no write key, so anyone could change it; make one with `waterfall key add NAME --write`, or pass --allow-anonymous to serve it to anyone anyway.\n")
+                    throw ExitCode(64)
+                }
+                Terminal.error("waterfall: warning: --allow-anonymous: --host \(host) is reachable from other machines and the database has no write key; while it has no key at all, anyone who reaches the server may read, write and delete every feed.\n")
+            } else if keyring.isEmpty {
                 Terminal.error("waterfall: note: the database has no API keys, so anyone who reaches the server may read and write; `waterfall key add` makes it ask for one.\n")
             }
             let server = try WaterfallServer(service: service, configuration: configuration)

@@ -1,0 +1,92 @@
+// `waterfall serve` as an operator runs it, end to end through the built binary (DESIGN
+// section 9): safe by default (no anonymous writes off loopback) and observable.
+
+import Foundation
+import Testing
+import WaterfallTestSupport
+
+@Suite(.serialized) struct ServeOperatorTests {
+    let folder: TemporaryDirectory
+
+    init() throws {
+        folder = try TemporaryDirectory(prefix: "waterfall-operator")
+    }
+
+    /// A database holding the travel sample, and nothing else (no key).
+    func makeCatalog() throws -> String {
+        let database = folder.path("catalog.sqlite")
+        let run = try ServeCLI.run(["--db", database, "import", ServeEndToEndTests.sample("travel.json")], in: folder.url)
+        try #require(run.status == 0, "\(run.errors)")
+        return database
+    }
+
+    /// Runs `waterfall --db database arguments…` and returns its standard output, requiring success.
+    @discardableResult
+    func cli(_ database: String, _ arguments: [String]) throws -> String {
+        let run = try ServeCLI.run(["--db", database] + arguments, in: folder.url)
+        try #require(run.status == 0, "waterfall \(arguments): \(run.errors)")
+        return String(decoding: run.output, as: UTF8.self)
+    }
+
+    @Test func offLoopbackWithoutAWriteKeyTheServerRefusesToStart() throws {
+        defer { folder.remove() }
+        // Given a database without keys
+        let database = try makeCatalog()
+        for host in ["0.0.0.0", "::", "192.0.2.1"] {
+            // When it is served on an address other machines can reach
+            let run = try ServeCLI.run(["--db", database, "serve", "--host", host, "--port", "0"], in: folder.url)
+            // Then it refuses, in one sentence that says what to do, with the usage status
+            #expect(run.status == 64, "\(host): \(run.errors)")
+            let lines = run.errors.split(separator: "\n")
+            #expect(lines.count == 1, "\(host): \(run.errors)")
+            #expect(run.errors.hasPrefix("waterfall: error: --host \(host) is reachable from other machines"), "\(run.errors)")
+            #expect(run.errors.contains("`waterfall key add NAME --write`") && run.errors.contains("--allow-anonymous"), "\(run.errors)")
+            #expect(run.output.isEmpty)
+        }
+        // A key that may only read is not enough either.
+        try cli(database, ["key", "add", "dashboard"])
+        let readOnly = try ServeCLI.run(["--db", database, "serve", "--host", "0.0.0.0", "--port", "0"], in: folder.url)
+        #expect(readOnly.status == 64 && readOnly.errors.contains("no write key"), "\(readOnly.errors)")
+    }
+
+    @Test func allowAnonymousIsTheExplicitOptInAndWarns() throws {
+        defer { folder.remove() }
+        // Given a database without keys, served on every address with --allow-anonymous
+        let database = try makeCatalog()
+        let server = try ServeProcess(database: database, in: folder, arguments: ["--allow-anonymous"], host: "0.0.0.0")
+        defer { server.stop() }
+        // Then it answers without a key, and said at start what that means
+        let response = try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(server.errorTail.contains("warning") && server.errorTail.contains("--allow-anonymous:"), "\(server.errorTail)")
+    }
+
+    @Test func offLoopbackAWriteKeyLetsItStartAndEveryRequestNeedsAKey() throws {
+        defer { folder.remove() }
+        // Given a database with a write key, served on every address
+        let database = try makeCatalog()
+        let secret = try cli(database, ["key", "add", "app", "--write"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ServeProcess(database: database, in: folder, host: "0.0.0.0")
+        defer { server.stop() }
+        // Then a request without a key is refused, and one with the key answered
+        let anonymous = try ServeHTTPClient.request("DELETE", "/v1/feeds/travel", port: server.port)
+        #expect(anonymous.status == 401, "\(anonymous.text)")
+        let keyed = try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port, headers: ["Authorization": "Bearer \(secret)"])
+        #expect(keyed.status == 200, "\(keyed.text)")
+        // And when the last key is removed while it runs, it does not open up: 401 still.
+        try cli(database, ["key", "remove", "app"])
+        let afterRemoval = try ServeHTTPClient.request("DELETE", "/v1/feeds/travel", port: server.port)
+        #expect(afterRemoval.status == 401, "\(afterRemoval.text)")
+        #expect(afterRemoval.text.contains("waterfall key add NAME --write"), "\(afterRemoval.text)")
+    }
+
+    @Test func onLoopbackADatabaseWithoutKeysIsServedAsBefore() throws {
+        defer { folder.remove() }
+        let database = try makeCatalog()
+        let server = try ServeProcess(database: database, in: folder, host: "127.0.0.1")
+        defer { server.stop() }
+        let response = try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(!server.errorTail.contains("warning"), "\(server.errorTail)")
+    }
+}
