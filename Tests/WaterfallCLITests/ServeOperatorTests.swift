@@ -89,4 +89,42 @@ import WaterfallTestSupport
         #expect(response.status == 200, "\(response.text)")
         #expect(!server.errorTail.contains("warning"), "\(server.errorTail)")
     }
+
+    @Test func aKeyMadeToExpireWorksUntilThenAndIsRefusedAfter() throws {
+        defer { folder.remove() }
+        // Given a key that expires in 2 seconds, and a server
+        let database = try makeCatalog()
+        let secret = try cli(database, ["key", "add", "brief", "--expires", "2s"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ServeProcess(database: database, in: folder)
+        defer { server.stop() }
+        let bearer = ["Authorization": "Bearer \(secret)"]
+        // Then it reads now
+        let before = try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port, headers: bearer)
+        #expect(before.status == 200, "\(before.text)")
+        // And is refused once the time has passed, with a sentence saying it expired and when
+        usleep(3_000_000)
+        let after = try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port, headers: bearer)
+        #expect(after.status == 401 && after.header("Content-Type") == "application/problem+json", "\(after.text)")
+        #expect(after.text.contains("the API key \\\"brief\\\" expired at 20"), "\(after.text)")
+        // And `key list` shows its expiry (past) and its use
+        let list = try JSONSerialization.jsonObject(with: Data(try cli(database, ["key", "list", "--json"]).utf8)) as? [String: Any]
+        let key = try #require((list?["keys"] as? [[String: Any]])?.first)
+        #expect(key["name"] as? String == "brief" && key["write"] as? Bool == false && (key["feeds"] as? [String]) == [])
+        #expect((key["expires"] as? String)?.hasSuffix("Z") == true && (key["lastUsed"] as? String)?.hasSuffix("Z") == true, "\(key)")
+        let table = try cli(database, ["key", "list"])
+        #expect(table.contains("EXPIRES") && table.contains("LAST USED") && table.contains("(expired)"), "\(table)")
+    }
+
+    @Test func aBadExpiryIsOneSentenceAndUsage() throws {
+        defer { folder.remove() }
+        let database = try makeCatalog()
+        for value in ["soon", "0s", "2001-01-01T00:00:00Z"] {
+            let run = try ServeCLI.run(["--db", database, "key", "add", "app", "--expires", value], in: folder.url)
+            #expect(run.status == 64, "\(value): \(run.errors)")
+            #expect(run.errors.hasPrefix("waterfall: error: --expires ") && run.errors.split(separator: "\n").count == 1, "\(run.errors)")
+            #expect(run.output.isEmpty)
+        }
+        // Nothing was made.
+        #expect(try cli(database, ["key", "list", "--json"]) == "{\"keys\":[]}\n")
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
@@ -12,18 +13,21 @@ import Waterfall
 /// key, and a key removed later does not open the server), unless `--allow-anonymous`. Once a key
 /// exists, every request but `/healthz` and `/openapi.json` needs one, reads excepted when the
 /// server runs with `--public-read`. A key that does not cover a feed finds no such feed
-/// (404), a read-only key may not write (403), no key or an unknown one is 401.
+/// (404), a read-only key may not write (403), no key, an unknown one or an expired one is 401.
+/// Each key's last use is written at most once a minute (``KeyUsage``).
 final class Gatekeeper: Sendable {
     private let runner: ServiceRunner
     private let watcher: (any ChangeWatcher)?
     private let publicRead: Bool
     private let answersAnonymousCallers: Bool
     private let cached = NIOLockedValueBox<(version: Int64, keyring: Keyring)?>(nil)
+    private let usage: KeyUsage
 
     init(runner: ServiceRunner, publicRead: Bool, answersAnonymousCallers: Bool = true) {
         self.runner = runner
         self.publicRead = publicRead
         self.answersAnonymousCallers = answersAnonymousCallers
+        usage = KeyUsage(runner: runner)
         watcher = try? runner.service.makeChangeWatcher()
     }
 
@@ -47,6 +51,13 @@ final class Gatekeeper: Sendable {
         guard let grant = keyring.grant(forSecret: secret) else {
             throw Problem(.unauthorized, "the API key is not one of this server's.", headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
         }
+        let now = Date()
+        if let expires = grant.expires, expires <= now {
+            throw Problem(
+                .unauthorized, "the API key \(grant.name.quoted) expired at \(KeyExpiry.format(expires)); ask for a new one (`waterfall key add`).",
+                headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\", error_description=\"the key expired\""])
+        }
+        usage.note(grant.name, at: now)
         if let feed, !grant.covers(feed) { throw WaterfallError.unknownFeed(feed) }
         if access == .write && !grant.canWrite {
             throw Problem(.forbidden, "the API key \(grant.name.quoted) may read but not write; writes need a key made with write access.")

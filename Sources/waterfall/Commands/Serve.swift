@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Foundation
 import Waterfall
 import WaterfallServer
 
@@ -50,7 +51,7 @@ extension WaterfallCommand {
             configuration.publicRead = publicRead
             configuration.allowAnonymous = allowAnonymous
             let keyring = try service.keyring()
-            if !ListeningAddress.isLoopback(host) && !keyring.hasWriteKey {
+            if !ListeningAddress.isLoopback(host) && !keyring.hasWriteKey(at: Date()) {
                 guard allowAnonymous else {
                     Terminal.error("waterfall: error: --host \(host) is reachable from other machines and the database has no write key, so anyone could change it; make one with `waterfall key add NAME --write`, or pass --allow-anonymous to serve it to anyone anyway.\n")
                     throw ExitCode(64)
