@@ -74,7 +74,9 @@ public struct WaterfallServer: Sendable {
         var logger = Logger(label: "waterfall")
         logger.logLevel = .warning
         return Application(
-            responder: APIResponder(routes: routes, gatekeeper: gatekeeper, runner: runner),
+            responder: Edge(
+                identity: RequestIdentity(), problems: ProblemMapping(),
+                routing: APIResponder(routes: routes, gatekeeper: gatekeeper, runner: runner)),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },

@@ -127,4 +127,19 @@ import WaterfallTestSupport
         // Nothing was made.
         #expect(try cli(database, ["key", "list", "--json"]) == "{\"keys\":[]}\n")
     }
+
+    @Test func aClientsRequestIDIsEchoedAndNamesItsProblem() throws {
+        defer { folder.remove() }
+        let database = try makeCatalog()
+        let server = try ServeProcess(database: database, in: folder)
+        defer { server.stop() }
+        let read = try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port, headers: ["X-Request-ID": "lb-7f3a:42"])
+        #expect(read.status == 200 && read.header("X-Request-ID") == "lb-7f3a:42", "\(read.headers)")
+        let refused = try ServeHTTPClient.request("GET", "/v1/feeds/nope", port: server.port, headers: ["X-Request-ID": "lb-7f3a:43"])
+        #expect(refused.status == 404 && refused.header("X-Request-ID") == "lb-7f3a:43")
+        let problem = try JSONSerialization.jsonObject(with: refused.body) as? [String: Any]
+        #expect(problem?["instance"] as? String == "lb-7f3a:43", "\(refused.text)")
+        let unnamed = try ServeHTTPClient.request("GET", "/healthz", port: server.port, headers: ["X-Request-ID": "has space"])
+        #expect(unnamed.header("X-Request-ID").map { $0.count == 25 && !$0.contains(" ") } == true, "\(unnamed.headers)")
+    }
 }
