@@ -27,7 +27,7 @@ let package = Package(
         // PostgreSQL as the scale-out store (`--db postgres://…`): the maintained Swift driver,
         // pure Swift on SwiftNIO, so the release binary stays fully static (libpq would not).
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
@@ -75,6 +75,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Assets"],
             plugins: ["EmbedAssets"]),
@@ -84,6 +85,7 @@ let package = Package(
             dependencies: [
                 "Waterfall", "WaterfallRender", "WaterfallJSON", "WaterfallServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: [
                 // Release builds on Linux start faster (issue 5 times whole processes): a

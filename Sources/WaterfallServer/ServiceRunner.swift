@@ -89,7 +89,7 @@ final class ServiceRunner: Sendable {
         guard started else { return answer }
         // Kept only if nothing was committed meanwhile (the answer may show either state).
         if (try? watcher.version()) == version {
-            let kept = KeptAnswer(answer: answer, access: path.access, feed: path.values["feed"])
+            let kept = KeptAnswer(answer: answer, access: path.access, feed: path.values["feed"], route: path.route)
             answers.withLockedValue { $0.keep(kept, for: key, version: version) }
         }
         return answer
@@ -106,11 +106,13 @@ extension ServiceRunner {
     }
 }
 
-/// An answer and what admits a request to it: the route's access and the feed it is about.
+/// An answer and what admits a request to it: the route's access and the feed it is about;
+/// and the route's pattern, for the access log.
 struct KeptAnswer: Sendable {
     let answer: Answer
     let access: Route.Access
     let feed: String?
+    let route: String
 }
 
 /// Encoded answers of one database version, bounded in bytes.

@@ -55,11 +55,19 @@ public struct WaterfallServer: Sendable {
     let gatekeeper: Gatekeeper
     let configuration: ServerConfiguration
     let routes: [Route]
+    let logger: Logger
 
     /// A server over `service`.
-    /// - Parameter keepsAnswers: keep encoded read answers while the database is unchanged
-    ///   (needs a database file; off for an in-memory one).
-    public init(service: WaterfallService, configuration: ServerConfiguration, keepsAnswers: Bool = true) throws(WaterfallError) {
+    /// - Parameters:
+    ///   - keepsAnswers: keep encoded read answers while the database is unchanged (needs a
+    ///     database file; off for an in-memory one).
+    ///   - logger: where the access log goes (``AccessLog``): a line per request, successes at
+    ///     `info`, refusals at `notice`, failures at `error`; its level decides which are written.
+    public init(
+        service: WaterfallService, configuration: ServerConfiguration, keepsAnswers: Bool = true,
+        logger: Logger = Logger(label: "waterfall")
+    ) throws(WaterfallError) {
+        self.logger = logger
         runner = try ServiceRunner(service: service, threads: configuration.databaseThreads, keepsAnswers: keepsAnswers)
         self.configuration = configuration
         hub = EventHub(runner: runner)
@@ -71,16 +79,17 @@ public struct WaterfallServer: Sendable {
     /// The Hummingbird application: HTTP/1.1 with the idle timeout, answering through the route
     /// table. `onListening` is told the port once the server listens.
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        var logger = Logger(label: "waterfall")
-        logger.logLevel = .warning
+        // Hummingbird's own lines (a connection's failure) are warnings at least.
+        var frameworkLogger = logger
+        frameworkLogger.logLevel = max(logger.logLevel, .warning)
         return Application(
             responder: Edge(
-                identity: RequestIdentity(), problems: ProblemMapping(),
+                identity: RequestIdentity(), log: AccessLog(logger: logger), problems: ProblemMapping(),
                 routing: APIResponder(routes: routes, gatekeeper: gatekeeper, runner: runner)),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
-            logger: logger)
+            logger: frameworkLogger)
     }
 
     /// Serves until SIGTERM or SIGINT, then stops taking connections, lets the requests in

@@ -142,4 +142,50 @@ import WaterfallTestSupport
         let unnamed = try ServeHTTPClient.request("GET", "/healthz", port: server.port, headers: ["X-Request-ID": "has space"])
         #expect(unnamed.header("X-Request-ID").map { $0.count == 25 && !$0.contains(" ") } == true, "\(unnamed.headers)")
     }
+
+    @Test func accessLinesAreJSONAtInfoAndOnlyFailuresByDefault() throws {
+        defer { folder.remove() }
+        let database = try makeCatalog()
+        let secret = try cli(database, ["key", "add", "app"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        // Given a server logging every request as JSON
+        let server = try ServeProcess(database: database, in: folder, arguments: ["--log-level", "info", "--log-format", "json"])
+        let bearer = ["Authorization": "Bearer \(secret)"]
+        let read = try ServeHTTPClient.request("GET", "/v1/feeds/travel/images?limit=2", port: server.port, headers: bearer.merging(["X-Request-ID": "lb-1"]) { $1 })
+        #expect(read.status == 200)
+        _ = try ServeHTTPClient.request("GET", "/v1/feeds/nope", port: server.port, headers: ["X-Request-ID": "lb-2"])
+        server.terminate()
+        #expect(server.waitForExit(timeout: 30)?.status == 0)
+        // Then each request is one JSON line naming its route, status, bytes, key and id, and no secret
+        let lines = server.errorTail.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        let access = lines.filter { $0["request_id"] != nil }
+        #expect(access.count == 2, "\(server.errorTail)")
+        #expect(access.first?["message"] as? String == "GET /v1/feeds/{feed}/images 200")
+        #expect(access.first?["route"] as? String == "/v1/feeds/{feed}/images" && access.first?["status"] as? Int == 200)
+        #expect(access.first?["bytes"] as? Int == read.body.count && access.first?["key"] as? String == "app")
+        #expect(access.first?["level"] as? String == "info" && access.first?["request_id"] as? String == "lb-1")
+        #expect((access.first?["duration_ms"] as? Double).map { $0 >= 0 } == true && (access.first?["time"] as? String)?.hasSuffix("Z") == true)
+        #expect(access.last?["level"] as? String == "notice" && access.last?["status"] as? Int == 401 && access.last?["key"] as? String == "-")
+        #expect(!server.errorTail.contains(secret) && !server.errorTail.contains("limit=2"))
+
+        // And by default, a success writes nothing and a refusal one text line
+        let quiet = try ServeProcess(database: database, in: folder)
+        defer { quiet.stop() }
+        _ = try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: quiet.port, headers: bearer)
+        _ = try ServeHTTPClient.request("GET", "/v1/feeds/nope", port: quiet.port, headers: bearer.merging(["X-Request-ID": "lb-3"]) { $1 })
+        quiet.terminate()
+        _ = quiet.waitForExit(timeout: 30)
+        let text = quiet.errorTail.split(separator: "\n").filter { $0.contains("request_id=") }
+        #expect(text.count == 1 && text.first?.contains(" notice GET /v1/feeds/{feed} 404 request_id=lb-3 method=GET route=/v1/feeds/{feed} status=404 bytes=") == true, "\(quiet.errorTail)")
+    }
+
+    @Test func aBadLogFormatOrLevelIsUsage() throws {
+        defer { folder.remove() }
+        let database = try makeCatalog()
+        for arguments in [["--log-format", "xml"], ["--log-level", "loud"]] {
+            let run = try ServeCLI.run(["--db", database, "serve", "--port", "0"] + arguments, in: folder.url)
+            #expect(run.status == 64 && run.errors.split(separator: "\n").count == 1, "\(arguments): \(run.errors)")
+        }
+    }
 }

@@ -13,7 +13,8 @@ struct APIResponder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         if request.method == .get, let kept = runner.keptAnswer(for: request.uri.description) {
-            _ = try await gatekeeper.admit(request, access: kept.access, feed: kept.feed)
+            context.notes.route = kept.route
+            _ = try await gatekeeper.admit(request, access: kept.access, feed: kept.feed, notes: context.notes)
             return kept.answer.response(to: request)
         }
         let path = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
@@ -23,7 +24,8 @@ struct APIResponder: HTTPResponder {
             guard var parameters = try route.match(segments) else { continue }
             let isHead = route.method == .get && request.method == .head
             if route.method == request.method || isHead {
-                parameters.scope = try await gatekeeper.admit(request, access: route.access, feed: parameters.values["feed"])
+                context.notes.route = route.pattern
+                parameters.scope = try await gatekeeper.admit(request, access: route.access, feed: parameters.values["feed"], notes: context.notes)
                 let response = try await route.handler(request, parameters)
                 return isHead ? Response(status: response.status, headers: response.headers) : response
             }

@@ -31,8 +31,9 @@ final class Gatekeeper: Sendable {
         watcher = try? runner.service.makeChangeWatcher()
     }
 
-    /// The feeds the request may see, or a problem (401, 403, 404) refusing it.
-    func admit(_ request: Request, access: Route.Access, feed: String?) async throws -> FeedScope {
+    /// The feeds the request may see, or a problem (401, 403, 404) refusing it. The name of
+    /// the key it came with goes into `notes`, for the access log.
+    func admit(_ request: Request, access: Route.Access, feed: String?, notes: RequestNotes? = nil) async throws -> FeedScope {
         guard access != .open else { return .all }
         let keyring = try await currentKeyring()
         if keyring.isEmpty {
@@ -51,6 +52,7 @@ final class Gatekeeper: Sendable {
         guard let grant = keyring.grant(forSecret: secret) else {
             throw Problem(.unauthorized, "the API key is not one of this server's.", headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
         }
+        notes?.key = grant.name
         let now = Date()
         if let expires = grant.expires, expires <= now {
             throw Problem(

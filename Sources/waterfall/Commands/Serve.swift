@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Logging
 import Waterfall
 import WaterfallServer
 
@@ -32,6 +33,12 @@ extension WaterfallCommand {
             "Serve a database without a write key on an address other machines can reach, to whoever reaches it.",
             discussion: "Off loopback, serve refuses to start without a write key unless given this, and then warns as it starts."))
         var allowAnonymous = false
+        @Option(help: ArgumentHelp(
+            "The least level of the log lines on standard error: trace, debug, info (every request), notice (requests refused or failed, the default), warning, error or critical.",
+            valueName: "level"))
+        var logLevel: Logger.Level = .notice
+        @Option(help: ArgumentHelp("How log lines are written: text, or json (one object a line).", valueName: "format"))
+        var logFormat: LogFormat = .text
 
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port).") }
@@ -50,17 +57,21 @@ extension WaterfallCommand {
             configuration.limits.maximumBodyBytes = Self.bytes(maxBody)!
             configuration.publicRead = publicRead
             configuration.allowAnonymous = allowAnonymous
+            let format = logFormat
+            LoggingSystem.bootstrap { label in LogLineHandler(label: label, format: format) }
+            var logger = Logger(label: "waterfall")
+            logger.logLevel = logLevel
             let keyring = try service.keyring()
             if !ListeningAddress.isLoopback(host) && !keyring.hasWriteKey(at: Date()) {
                 guard allowAnonymous else {
                     Terminal.error("waterfall: error: --host \(host) is reachable from other machines and the database has no write key, so anyone could change it; make one with `waterfall key add NAME --write`, or pass --allow-anonymous to serve it to anyone anyway.\n")
                     throw ExitCode(64)
                 }
-                Terminal.error("waterfall: warning: --allow-anonymous: --host \(host) is reachable from other machines and the database has no write key; while it has no key at all, anyone who reaches the server may read, write and delete every feed.\n")
+                logger.warning("--allow-anonymous: --host \(host) is reachable from other machines and the database has no write key; while it has no key at all, anyone who reaches the server may read, write and delete every feed.")
             } else if keyring.isEmpty {
-                Terminal.error("waterfall: note: the database has no API keys, so anyone who reaches the server may read and write; `waterfall key add` makes it ask for one.\n")
+                logger.notice("the database has no API keys, so anyone who reaches the server may read and write; `waterfall key add` makes it ask for one.")
             }
-            let server = try WaterfallServer(service: service, configuration: configuration)
+            let server = try WaterfallServer(service: service, configuration: configuration, logger: logger)
             let host = host
             try Self.waitFor {
                 try await server.run { port in
