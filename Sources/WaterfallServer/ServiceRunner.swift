@@ -8,8 +8,9 @@ import Waterfall
 /// Swift's cooperative threads (and with them every other connection) never wait for a disk
 /// or a lock; and keeps the encoded answers of reads for as long as the database is unchanged.
 ///
-/// An answer is kept under the request's path and query, tagged with the database's version
-/// (``ChangeWatcher``) read *before* computing it; it is served only while the version is still
+/// An answer is kept under the request's path and query and the caller's scope
+/// (``KeptAnswerKey``: callers of different scopes never share one), tagged with the
+/// database's version (``ChangeWatcher``) read *before* computing it; it is served only while the version is still
 /// that one, so any commit, by this server or by another process, retires every kept answer.
 /// That costs one look at SQLite's WAL-index header in shared memory per read (no lock, no
 /// system call), and never a stale byte. Concurrent requests for the same answer wait for one
@@ -24,7 +25,7 @@ final class ServiceRunner: Sendable {
     private let answers = NIOLockedValueBox(KeptAnswers())
     /// Computations under way, by version and key: concurrent requests for the same answer
     /// (the 64 connections that all ask again after a commit) wait for one computation.
-    private let inFlight = NIOLockedValueBox([String: Task<Answer, any Error>]())
+    private let inFlight = NIOLockedValueBox([KeptAnswerFlight: Task<Answer, any Error>]())
 
     /// - Parameters:
     ///   - threads: threads for SQLite calls: readers run in parallel, one writer at a time.
@@ -57,14 +58,14 @@ final class ServiceRunner: Sendable {
         try await writer.runIfActive { [service] in try body(service) }
     }
 
-    /// The answer kept for the request (under its URI, or `key`) while the database is
-    /// unchanged; else `compute`'s, kept. `compute` gives the document and the revision of the
-    /// feed it shows.
+    /// The answer kept for the request (under its URI and the caller's scope, `path.scope`)
+    /// while the database is unchanged; else `compute`'s, kept. `compute` gives the document
+    /// and the revision of the feed it shows.
     func answer(
-        for request: Request, _ path: PathParameters, key: String? = nil,
+        for request: Request, _ path: PathParameters,
         _ compute: @escaping @Sendable (WaterfallService) throws -> ([UInt8], Int64?)
     ) async throws -> Answer {
-        let key = key ?? request.uri.description
+        let key = KeptAnswerKey(target: request.uri.description, scope: path.scope)
         // Without a version (no file to watch, or the WAL index busy being rebuilt after a
         // crash), the answer is computed and not kept.
         guard let watcher, let version = try? watcher.version() else {
@@ -74,7 +75,7 @@ final class ServiceRunner: Sendable {
         if let kept = answers.withLockedValue({ $0.answer(for: key, version: version) }) {
             return kept.answer
         }
-        let flight = "\(version) \(key)"
+        let flight = KeptAnswerFlight(version: version, key: key)
         let (task, started) = inFlight.withLockedValue { tasks in
             if let task = tasks[flight] { return (task, false) }
             let task = Task { [self] in
@@ -97,12 +98,12 @@ final class ServiceRunner: Sendable {
 }
 
 extension ServiceRunner {
-    /// The answer kept for exactly this URI at the database's current version, with what the
-    /// gatekeeper needs to admit the request to it: the fast path of repeated reads, which
-    /// skips routing and parameter parsing (they gave this very answer before).
-    func keptAnswer(for uri: String) -> KeptAnswer? {
+    /// The answer kept for exactly this URI and scope at the database's current version, with
+    /// what the gatekeeper needs to admit the request to it: the fast path of repeated reads,
+    /// which skips routing and parameter parsing (they gave this very answer before).
+    func keptAnswer(for key: KeptAnswerKey) -> KeptAnswer? {
         guard let watcher, let version = try? watcher.version() else { return nil }
-        return answers.withLockedValue { $0.answer(for: uri, version: version) }
+        return answers.withLockedValue { $0.answer(for: key, version: version) }
     }
 }
 
@@ -115,20 +116,26 @@ struct KeptAnswer: Sendable {
     let route: String
 }
 
+/// A computation under way: the answer of `key` at database version `version`.
+private struct KeptAnswerFlight: Hashable {
+    let version: Int64
+    let key: KeptAnswerKey
+}
+
 /// Encoded answers of one database version, bounded in bytes.
 private struct KeptAnswers {
     /// The most bytes kept; past it, everything kept is dropped and keeping starts again.
     static let budget = 64 << 20
     private var version = Int64.min
-    private var answers: [String: KeptAnswer] = [:]
+    private var answers: [KeptAnswerKey: KeptAnswer] = [:]
     private var bytes = 0
 
-    mutating func answer(for key: String, version: Int64) -> KeptAnswer? {
+    mutating func answer(for key: KeptAnswerKey, version: Int64) -> KeptAnswer? {
         guard version == self.version else { return nil }
         return answers[key]
     }
 
-    mutating func keep(_ kept: KeptAnswer, for key: String, version: Int64) {
+    mutating func keep(_ kept: KeptAnswer, for key: KeptAnswerKey, version: Int64) {
         let answer = kept.answer
         if version != self.version {
             // The caller checked that `version` is still the database's: the kept answers of

@@ -85,7 +85,8 @@ public struct WaterfallServer: Sendable {
         return Application(
             responder: Edge(
                 identity: RequestIdentity(), log: AccessLog(logger: logger), problems: ProblemMapping(),
-                routing: APIResponder(routes: routes, gatekeeper: gatekeeper, runner: runner)),
+                kept: KeptAnswerGate(runner: runner, gatekeeper: gatekeeper),
+                routing: APIResponder(routes: routes, gatekeeper: gatekeeper)),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },

@@ -53,7 +53,7 @@ import WaterfallServer
             let line = "\(entry.message) \(fields)"
             #expect(!line.contains(secret) && !line.contains("offset=") && !line.contains("secret=") && !line.contains("belem"), "\(line)")
         }
-        #expect(entries.map { "\($0.metadata["key"] ?? "")" } == ["app", "app", "-", "-"])
+        #expect(entries.map { "\($0.metadata["key"] ?? "")" } == ["app", "app", "-", "app"])
     }
 
     @Test func atTheDefaultLevelOnlyRefusalsAndFailuresAreWritten() async throws {

@@ -9,14 +9,8 @@ struct APIResponder: HTTPResponder {
 
     let routes: [Route]
     let gatekeeper: Gatekeeper
-    let runner: ServiceRunner
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        if request.method == .get, let kept = runner.keptAnswer(for: request.uri.description) {
-            context.notes.route = kept.route
-            _ = try await gatekeeper.admit(request, access: kept.access, feed: kept.feed, notes: context.notes)
-            return kept.answer.response(to: request)
-        }
         let path = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         let segments = Array(path)
         var allowed: [HTTPRequest.Method] = []
@@ -25,7 +19,11 @@ struct APIResponder: HTTPResponder {
             let isHead = route.method == .get && request.method == .head
             if route.method == request.method || isHead {
                 context.notes.route = route.pattern
-                parameters.scope = try await gatekeeper.admit(request, access: route.access, feed: parameters.values["feed"], notes: context.notes)
+                if route.access != .open {
+                    let caller = if let known = context.caller { known } else { try await gatekeeper.caller(of: request) }
+                    context.notes.key = caller.keyName
+                    parameters.scope = try gatekeeper.admit(caller, access: route.access, feed: parameters.values["feed"])
+                }
                 let response = try await route.handler(request, parameters)
                 return isHead ? Response(status: response.status, headers: response.headers) : response
             }

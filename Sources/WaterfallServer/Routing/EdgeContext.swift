@@ -8,6 +8,8 @@ struct EdgeContext: RequestContext {
     var requestID = ""
     /// The route and key of the request, noted on the way in, logged on the way out.
     let notes = RequestNotes()
+    /// Who sends the request, once ``KeptAnswerGate`` has asked the ``Gatekeeper``.
+    var caller: Caller?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
