@@ -17,6 +17,8 @@ import Waterfall
 /// computation.
 final class ServiceRunner: Sendable {
     let service: WaterfallService
+    /// Where kept-answer hits and misses are counted.
+    let metrics: ServerMetrics
     private let pool: NIOThreadPool
     /// A thread for writes alone: they run one at a time in the database anyway, and on a
     /// thread of their own a write never waits behind the reads queued for ``pool``.
@@ -30,8 +32,9 @@ final class ServiceRunner: Sendable {
     /// - Parameters:
     ///   - threads: threads for SQLite calls: readers run in parallel, one writer at a time.
     ///   - keepsAnswers: whether to keep encoded answers (needs a database file to watch).
-    init(service: WaterfallService, threads: Int, keepsAnswers: Bool) throws(WaterfallError) {
+    init(service: WaterfallService, threads: Int, keepsAnswers: Bool, metrics: ServerMetrics) throws(WaterfallError) {
         self.service = service
+        self.metrics = metrics
         pool = NIOThreadPool(numberOfThreads: max(1, threads))
         pool.start()
         writer = NIOThreadPool(numberOfThreads: 1)
@@ -69,12 +72,15 @@ final class ServiceRunner: Sendable {
         // Without a version (no file to watch, or the WAL index busy being rebuilt after a
         // crash), the answer is computed and not kept.
         guard let watcher, let version = try? watcher.version() else {
+            metrics.keptAnswer(hit: false)
             let (body, revision) = try await run(compute)
             return Answer(body: body, revision: revision)
         }
         if let kept = answers.withLockedValue({ $0.answer(for: key, version: version) }) {
+            metrics.keptAnswer(hit: true)
             return kept.answer
         }
+        metrics.keptAnswer(hit: false)
         let flight = KeptAnswerFlight(version: version, key: key)
         let (task, started) = inFlight.withLockedValue { tasks in
             if let task = tasks[flight] { return (task, false) }

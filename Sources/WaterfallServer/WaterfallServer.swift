@@ -43,7 +43,7 @@ public struct ServerLimits: Sendable {
 enum APIRoutes {
     static func all(_ runner: ServiceRunner, hub: EventHub, limits: ServerLimits) -> [Route] {
         systemRoutes(runner) + feedRoutes(runner, limits: limits) + layoutRoutes(runner, limits: limits) + queryRoutes(runner)
-            + eventRoutes(runner, hub: hub)
+            + eventRoutes(runner, hub: hub, metrics: runner.metrics)
             + galleryRoutes()
     }
 }
@@ -68,7 +68,8 @@ public struct WaterfallServer: Sendable {
         logger: Logger = Logger(label: "waterfall")
     ) throws(WaterfallError) {
         self.logger = logger
-        runner = try ServiceRunner(service: service, threads: configuration.databaseThreads, keepsAnswers: keepsAnswers)
+        runner = try ServiceRunner(
+            service: service, threads: configuration.databaseThreads, keepsAnswers: keepsAnswers, metrics: ServerMetrics())
         self.configuration = configuration
         hub = EventHub(runner: runner)
         gatekeeper = Gatekeeper(
@@ -84,9 +85,9 @@ public struct WaterfallServer: Sendable {
         frameworkLogger.logLevel = max(logger.logLevel, .warning)
         return Application(
             responder: Edge(
-                identity: RequestIdentity(), log: AccessLog(logger: logger), problems: ProblemMapping(),
-                kept: KeptAnswerGate(runner: runner, gatekeeper: gatekeeper),
-                routing: APIResponder(routes: routes, gatekeeper: gatekeeper)),
+                identity: RequestIdentity(), metrics: RequestMetrics(metrics: runner.metrics), log: AccessLog(logger: logger),
+                problems: ProblemMapping(), kept: KeptAnswerGate(runner: runner, gatekeeper: gatekeeper, metrics: runner.metrics),
+                routing: APIResponder(routes: routes, gatekeeper: gatekeeper, metrics: runner.metrics)),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },

@@ -188,4 +188,28 @@ import WaterfallTestSupport
             #expect(run.status == 64 && run.errors.split(separator: "\n").count == 1, "\(arguments): \(run.errors)")
         }
     }
+
+    @Test func metricsMoveWithTrafficAndNeedTheAccessOfStats() throws {
+        defer { folder.remove() }
+        let database = try makeCatalog()
+        let secret = try cli(database, ["key", "add", "ops"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ServeProcess(database: database, in: folder)
+        defer { server.stop() }
+        let bearer = ["Authorization": "Bearer \(secret)"]
+        #expect(try ServeHTTPClient.request("GET", "/metrics", port: server.port).status == 401)
+        func requests() throws -> Double {
+            let response = try ServeHTTPClient.request("GET", "/metrics", port: server.port, headers: bearer)
+            #expect(response.status == 200 && response.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+            return response.text.split(separator: "\n")
+                .filter { $0.hasPrefix("waterfall_http_requests_total{") }
+                .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
+                .reduce(0, +)
+        }
+        let before = try requests()
+        for _ in 1...25 {
+            #expect(try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port, headers: bearer).status == 200)
+        }
+        // The 25 reads, and the first look at /metrics, counted once it was answered.
+        #expect(try requests() - before == 26)
+    }
 }

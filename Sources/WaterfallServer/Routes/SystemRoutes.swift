@@ -3,7 +3,7 @@ import Waterfall
 import WaterfallJSON
 
 extension APIRoutes {
-    /// Liveness, the OpenAPI document and the database's statistics.
+    /// Liveness, the OpenAPI document, the server's metrics and the database's statistics.
     static func systemRoutes(_ runner: ServiceRunner) -> [Route] {
         let health = ByteBuffer(string: #"{"status":"ok"}"# + "\n")
         let openAPI = ByteBuffer(string: Assets.openAPI)
@@ -15,6 +15,12 @@ extension APIRoutes {
             Route(.get, "/openapi.json", "getOpenAPI", access: .open) { request, _ in
                 try RequestQuery(request).finish()
                 return .json(openAPI)
+            },
+            Route(.get, "/metrics", "getMetrics", access: .readAll) { request, _ in
+                try RequestQuery(request).finish()
+                return Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: runner.metrics.exposition())))
             },
             Route(.get, "/v1/stats", "getStats", access: .readAll) { request, _ in
                 try RequestQuery(request).finish()

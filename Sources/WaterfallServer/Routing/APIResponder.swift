@@ -9,6 +9,7 @@ struct APIResponder: HTTPResponder {
 
     let routes: [Route]
     let gatekeeper: Gatekeeper
+    let metrics: ServerMetrics
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
@@ -25,6 +26,7 @@ struct APIResponder: HTTPResponder {
                     parameters.scope = try gatekeeper.admit(caller, access: route.access, feed: parameters.values["feed"])
                 }
                 let response = try await route.handler(request, parameters)
+                if route.access == .write && response.status.kind == .successful { metrics.write(kind: route.operationID) }
                 return isHead ? Response(status: response.status, headers: response.headers) : response
             }
             allowed.append(route.method)

@@ -10,6 +10,7 @@ struct KeptAnswerGate: RouterMiddleware {
 
     let runner: ServiceRunner
     let gatekeeper: Gatekeeper
+    let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get else { return try await next(request, context) }
@@ -22,6 +23,7 @@ struct KeptAnswerGate: RouterMiddleware {
         }
         context.notes.route = kept.route
         _ = try gatekeeper.admit(caller, access: kept.access, feed: kept.feed)
+        metrics.keptAnswer(hit: true)
         return kept.answer.response(to: request)
     }
 }
