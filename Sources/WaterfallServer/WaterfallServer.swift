@@ -41,8 +41,8 @@ public struct ServerLimits: Sendable {
 /// The route table of the HTTP API (DESIGN section 9); each feature's routes are in
 /// `Routes/`.
 enum APIRoutes {
-    static func all(_ runner: ServiceRunner, hub: EventHub, limits: ServerLimits) -> [Route] {
-        systemRoutes(runner) + feedRoutes(runner, limits: limits) + layoutRoutes(runner, limits: limits) + queryRoutes(runner)
+    static func all(_ runner: ServiceRunner, hub: EventHub, gatekeeper: Gatekeeper, limits: ServerLimits) -> [Route] {
+        systemRoutes(runner, gatekeeper: gatekeeper) + feedRoutes(runner, limits: limits) + layoutRoutes(runner, limits: limits) + queryRoutes(runner)
             + eventRoutes(runner, hub: hub, metrics: runner.metrics)
             + galleryRoutes()
     }
@@ -74,7 +74,7 @@ public struct WaterfallServer: Sendable {
         hub = EventHub(runner: runner)
         gatekeeper = Gatekeeper(
             runner: runner, publicRead: configuration.publicRead, answersAnonymousCallers: configuration.answersAnonymousCallers)
-        routes = APIRoutes.all(runner, hub: hub, limits: configuration.limits)
+        routes = APIRoutes.all(runner, hub: hub, gatekeeper: gatekeeper, limits: configuration.limits)
     }
 
     /// The Hummingbird application: HTTP/1.1 with the idle timeout, answering through the route

@@ -122,6 +122,31 @@ import WaterfallServer
         }
     }
 
+    @Test func accessSaysWhatTheCallerMayDo() async throws {
+        // Given a read-only key of one feed, a write key of all, and an expired key
+        let fixture = try TestServer()
+        let reader = try fixture.service.addKey(name: "reader", feeds: ["travel"], canWrite: false)
+        let writer = try fixture.service.addKey(name: "writer", feeds: [], canWrite: true, expires: Date(timeIntervalSince1970: 4_102_444_800))
+        let old = try fixture.service.addKey(name: "old", feeds: [], canWrite: true, expires: Date().addingTimeInterval(-60))
+        try await fixture.test { client in
+            // Then /v1/access tells each what it may do (the gallery offers no drag to the first)
+            try await client.execute(uri: "/v1/access", method: .get, headers: bearer(reader)) {
+                #expect($0.status == .ok && $0.text == #"{"key":"reader","feeds":["travel"],"write":false}"# + "\n", "\($0.text)")
+            }
+            try await client.execute(uri: "/v1/access", method: .get, headers: bearer(writer)) {
+                #expect($0.text == #"{"key":"writer","write":true,"expires":"2100-01-01T00:00:00Z"}"# + "\n", "\($0.text)")
+            }
+            // And an expired key or none is 401, the first saying it expired
+            try await client.execute(uri: "/v1/access", method: .get, headers: bearer(old)) { $0.expectProblem(.unauthorized, "expired at") }
+            try await client.execute(uri: "/v1/access", method: .get) { $0.expectProblem(.unauthorized, "needs an API key") }
+        }
+        // Without keys, on loopback, anyone may write.
+        let open = try TestServer()
+        try await open.test { client in
+            try await client.execute(uri: "/v1/access", method: .get) { #expect($0.text == #"{"write":true}"# + "\n", "\($0.text)") }
+        }
+    }
+
     @Test func keyNamesAreCheckedAndUnique() throws {
         let fixture = try TestServer()
         _ = try fixture.service.addKey(name: "a", feeds: [], canWrite: false)

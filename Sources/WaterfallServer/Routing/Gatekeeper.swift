@@ -86,6 +86,22 @@ final class Gatekeeper: Sendable {
         }
     }
 
+    /// What `caller` may do on this server (`GET /v1/access`), or the problem (401) that
+    /// refuses it everywhere a key is needed: an expired key's says when it expired.
+    func access(of caller: Caller) throws -> CallerAccess {
+        switch caller {
+        case .keyless:
+            if answersAnonymousCallers { return CallerAccess(key: nil, feeds: nil, write: true, expires: nil) }
+            _ = try admit(caller, access: .read, feed: nil)
+            return CallerAccess(key: nil, feeds: nil, write: false, expires: nil)
+        case .anonymous, .refused:
+            _ = try admit(caller, access: .read, feed: nil)
+            return CallerAccess(key: nil, feeds: nil, write: false, expires: nil)
+        case .key(let grant):
+            return CallerAccess(key: grant.name, feeds: grant.feeds.map { $0.sorted() }, write: grant.canWrite, expires: grant.expires)
+        }
+    }
+
     /// The secret of `Authorization: Bearer SECRET`, or nil.
     private static func bearer(_ value: String?) -> String? {
         guard let value, value.count > 7, value.prefix(7).lowercased() == "bearer " else { return nil }
