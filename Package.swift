@@ -27,8 +27,11 @@ let package = Package(
         // PostgreSQL as the scale-out store (`--db postgres://…`): the maintained Swift driver,
         // pure Swift on SwiftNIO, so the release binary stays fully static (libpq would not).
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // `GET /metrics` of `waterfall serve`: swift-metrics instruments, Prometheus' text format.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Pure layout engine: configuration in, frames out. Imports nothing of ours, does no IO.
@@ -75,6 +78,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             exclude: ["Assets"],
             plugins: ["EmbedAssets"]),
@@ -84,6 +90,7 @@ let package = Package(
             dependencies: [
                 "Waterfall", "WaterfallRender", "WaterfallJSON", "WaterfallServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: [
                 // Release builds on Linux start faster (issue 5 times whole processes): a

@@ -62,7 +62,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// front end says it its own way (`--pin-offset`, `pinOffset`).
     public enum Parameter: String, Hashable, Sendable, CaseIterable {
         case feedName, layoutName, keyName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
-        case resetOrder, appendMode
+        case resetOrder, appendMode, expires
     }
 
     /// The one sentence saying what failed, where, and what was expected, with each request

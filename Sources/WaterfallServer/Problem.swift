@@ -3,11 +3,13 @@ import Waterfall
 import WaterfallJSON
 
 /// A failed request's answer: RFC 9457 problem details (`application/problem+json`),
-/// `{"type", "title", "status", "detail"}`, with `detail` one sentence that names the parameter,
-/// the body's place or the thing not found.
+/// `{"type", "title", "status", "detail", "instance"}`, with `detail` one sentence that names the
+/// parameter, the body's place or the thing not found, and `instance` the request's id.
 struct Problem: Error, HTTPResponseError, Encodable {
     let status: HTTPResponse.Status
     let detail: String
+    /// The id of the request it answers (``RequestIdentity``), set by ``ProblemMapping``.
+    var instance: String?
     /// Headers the answer carries besides its type (`Allow`, `Retry-After`).
     var headers: HTTPFields = [:]
 
@@ -58,7 +60,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    private enum CodingKeys: String, CodingKey { case type, title, status, detail }
+    private enum CodingKeys: String, CodingKey { case type, title, status, detail, instance }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -66,6 +68,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
         try container.encode(status.reasonPhrase, forKey: .title)
         try container.encode(status.code, forKey: .status)
         try container.encode(detail, forKey: .detail)
+        try container.encodeIfPresent(instance, forKey: .instance)
     }
 }
 

@@ -8,16 +8,19 @@ import Waterfall
 /// Swift's cooperative threads (and with them every other connection) never wait for a disk
 /// or a lock; and keeps the encoded answers of reads for as long as the database is unchanged.
 ///
-/// An answer is kept under the request's path and query, tagged with the database's version
-/// read *before* computing it: the ``ChangeWatcher``'s count of commits and this server's own
-/// count of its writes. It is served only while the version is still that one, so any commit
-/// retires every kept answer: on SQLite, any process's at once (one look at the WAL-index
-/// header in shared memory per read, no lock, no system call); on PostgreSQL, this server's
-/// own at once (read-your-writes) and another instance's when its notification arrives, a
-/// moment later (DESIGN section 12); while the notifications are not heard nothing is kept.
-/// Concurrent requests for the same answer wait for one computation.
+/// An answer is kept under the request's path and query and the caller's scope
+/// (``KeptAnswerKey``: callers of different scopes never share one), tagged with the database's
+/// version read *before* computing it: the ``ChangeWatcher``'s count of commits and this
+/// server's own count of its writes. It is served only while the version is still that one, so
+/// any commit retires every kept answer: on SQLite, any process's at once (one look at the
+/// WAL-index header in shared memory per read, no lock, no system call); on PostgreSQL, this
+/// server's own at once (read-your-writes) and another instance's when its notification
+/// arrives, a moment later (DESIGN section 12); while the notifications are not heard nothing
+/// is kept. Concurrent requests for the same answer wait for one computation.
 final class ServiceRunner: Sendable {
     let service: WaterfallService
+    /// Where kept-answer hits and misses are counted.
+    let metrics: ServerMetrics
     private let pool: NIOThreadPool
     /// A thread for writes alone: they run one at a time in the database anyway, and on a
     /// thread of their own a write never waits behind the reads queued for ``pool``.
@@ -29,13 +32,14 @@ final class ServiceRunner: Sendable {
     private let ownWrites = NIOLockedValueBox<Int64>(0)
     /// Computations under way, by version and key: concurrent requests for the same answer
     /// (the 64 connections that all ask again after a commit) wait for one computation.
-    private let inFlight = NIOLockedValueBox([String: Task<Answer, any Error>]())
+    private let inFlight = NIOLockedValueBox([KeptAnswerFlight: Task<Answer, any Error>]())
 
     /// - Parameters:
     ///   - threads: threads for SQLite calls: readers run in parallel, one writer at a time.
     ///   - keepsAnswers: whether to keep encoded answers (needs a database file to watch).
-    init(service: WaterfallService, threads: Int, keepsAnswers: Bool) throws(WaterfallError) {
+    init(service: WaterfallService, threads: Int, keepsAnswers: Bool, metrics: ServerMetrics) throws(WaterfallError) {
         self.service = service
+        self.metrics = metrics
         pool = NIOThreadPool(numberOfThreads: max(1, threads))
         pool.start()
         writer = NIOThreadPool(numberOfThreads: 1)
@@ -68,24 +72,27 @@ final class ServiceRunner: Sendable {
         return AnswerVersion(commits: commits, ownWrites: ownWrites.withLockedValue { $0 })
     }
 
-    /// The answer kept for the request (under its URI, or `key`) while the database is
-    /// unchanged; else `compute`'s, kept. `compute` gives the document and the revision of the
-    /// feed it shows.
+    /// The answer kept for the request (under its URI and the caller's scope, `path.scope`)
+    /// while the database is unchanged; else `compute`'s, kept. `compute` gives the document
+    /// and the revision of the feed it shows.
     func answer(
-        for request: Request, _ path: PathParameters, key: String? = nil,
+        for request: Request, _ path: PathParameters,
         _ compute: @escaping @Sendable (WaterfallService) throws -> ([UInt8], Int64?)
     ) async throws -> Answer {
-        let key = key ?? request.uri.description
+        let key = KeptAnswerKey(target: request.uri.description, scope: path.scope)
         // Without a version (no file to watch, or the WAL index busy being rebuilt after a
         // crash), the answer is computed and not kept.
         guard let version = currentVersion() else {
+            metrics.keptAnswer(hit: false)
             let (body, revision) = try await run(compute)
             return Answer(body: body, revision: revision)
         }
         if let kept = answers.withLockedValue({ $0.answer(for: key, version: version) }) {
+            metrics.keptAnswer(hit: true)
             return kept.answer
         }
-        let flight = "\(version.commits).\(version.ownWrites) \(key)"
+        metrics.keptAnswer(hit: false)
+        let flight = KeptAnswerFlight(version: version, key: key)
         let (task, started) = inFlight.withLockedValue { tasks in
             if let task = tasks[flight] { return (task, false) }
             let task = Task { [self] in
@@ -100,7 +107,7 @@ final class ServiceRunner: Sendable {
         guard started else { return answer }
         // Kept only if nothing was committed meanwhile (the answer may show either state).
         if currentVersion() == version {
-            let kept = KeptAnswer(answer: answer, access: path.access, feed: path.values["feed"])
+            let kept = KeptAnswer(answer: answer, access: path.access, feed: path.values["feed"], route: path.route)
             answers.withLockedValue { $0.keep(kept, for: key, version: version) }
         }
         return answer
@@ -108,20 +115,28 @@ final class ServiceRunner: Sendable {
 }
 
 extension ServiceRunner {
-    /// The answer kept for exactly this URI at the database's current version, with what the
-    /// gatekeeper needs to admit the request to it: the fast path of repeated reads, which
-    /// skips routing and parameter parsing (they gave this very answer before).
-    func keptAnswer(for uri: String) -> KeptAnswer? {
+    /// The answer kept for exactly this URI and scope at the database's current version, with
+    /// what the gatekeeper needs to admit the request to it: the fast path of repeated reads,
+    /// which skips routing and parameter parsing (they gave this very answer before).
+    func keptAnswer(for key: KeptAnswerKey) -> KeptAnswer? {
         guard let version = currentVersion() else { return nil }
-        return answers.withLockedValue { $0.answer(for: uri, version: version) }
+        return answers.withLockedValue { $0.answer(for: key, version: version) }
     }
 }
 
-/// An answer and what admits a request to it: the route's access and the feed it is about.
+/// An answer and what admits a request to it: the route's access and the feed it is about;
+/// and the route's pattern, for the access log.
 struct KeptAnswer: Sendable {
     let answer: Answer
     let access: Route.Access
     let feed: String?
+    let route: String
+}
+
+/// A computation under way: the answer of `key` at database version `version`.
+private struct KeptAnswerFlight: Hashable {
+    let version: AnswerVersion
+    let key: KeptAnswerKey
 }
 
 /// What a kept answer is valid for: the watcher's count of commits and this server's writes.
@@ -135,15 +150,15 @@ private struct KeptAnswers {
     /// The most bytes kept; past it, everything kept is dropped and keeping starts again.
     static let budget = 64 << 20
     private var version = AnswerVersion(commits: .min, ownWrites: .min)
-    private var answers: [String: KeptAnswer] = [:]
+    private var answers: [KeptAnswerKey: KeptAnswer] = [:]
     private var bytes = 0
 
-    mutating func answer(for key: String, version: AnswerVersion) -> KeptAnswer? {
+    mutating func answer(for key: KeptAnswerKey, version: AnswerVersion) -> KeptAnswer? {
         guard version == self.version else { return nil }
         return answers[key]
     }
 
-    mutating func keep(_ kept: KeptAnswer, for key: String, version: AnswerVersion) {
+    mutating func keep(_ kept: KeptAnswer, for key: KeptAnswerKey, version: AnswerVersion) {
         let answer = kept.answer
         if version != self.version {
             // The caller checked that `version` is still the database's: the kept answers of

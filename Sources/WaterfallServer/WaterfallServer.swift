@@ -17,6 +17,13 @@ public struct ServerConfiguration: Sendable {
     public var publicRead = false
     /// Bytes of feeds' geometry kept in memory (`--hot-memory`, DESIGN section 12); 0 keeps none.
     public var hotMemory = 256 << 20
+    /// Whether a server that other machines can reach may answer without a key while the
+    /// database has none (`--allow-anonymous`). On loopback it always may.
+    public var allowAnonymous = false
+
+    /// Whether requests without a key are let through while the database has no key: on
+    /// loopback, or off it with `--allow-anonymous`.
+    var answersAnonymousCallers: Bool { allowAnonymous || ListeningAddress.isLoopback(host) }
 
     public init() {}
 }
@@ -36,9 +43,9 @@ public struct ServerLimits: Sendable {
 /// The route table of the HTTP API (DESIGN section 9); each feature's routes are in
 /// `Routes/`.
 enum APIRoutes {
-    static func all(_ runner: ServiceRunner, hub: EventHub, limits: ServerLimits) -> [Route] {
-        systemRoutes(runner) + feedRoutes(runner, limits: limits) + layoutRoutes(runner, limits: limits) + queryRoutes(runner)
-            + eventRoutes(runner, hub: hub)
+    static func all(_ runner: ServiceRunner, hub: EventHub, gatekeeper: Gatekeeper, limits: ServerLimits) -> [Route] {
+        systemRoutes(runner, gatekeeper: gatekeeper) + feedRoutes(runner, limits: limits) + layoutRoutes(runner, limits: limits) + queryRoutes(runner)
+            + eventRoutes(runner, hub: hub, metrics: runner.metrics)
             + galleryRoutes()
     }
 }
@@ -50,30 +57,44 @@ public struct WaterfallServer: Sendable {
     let gatekeeper: Gatekeeper
     let configuration: ServerConfiguration
     let routes: [Route]
+    let logger: Logger
 
     /// A server over `service`.
-    /// - Parameter keepsAnswers: keep encoded read answers while the database is unchanged
-    ///   (needs a database file; off for an in-memory one).
-    public init(service: WaterfallService, configuration: ServerConfiguration, keepsAnswers: Bool = true) throws(WaterfallError) {
+    /// - Parameters:
+    ///   - keepsAnswers: keep encoded read answers while the database is unchanged (needs a
+    ///     database file; off for an in-memory one).
+    ///   - logger: where the access log goes (``AccessLog``): a line per request, successes at
+    ///     `info`, refusals at `notice`, failures at `error`; its level decides which are written.
+    public init(
+        service: WaterfallService, configuration: ServerConfiguration, keepsAnswers: Bool = true,
+        logger: Logger = Logger(label: "waterfall")
+    ) throws(WaterfallError) {
+        self.logger = logger
         let hot = configuration.hotMemory > 0 ? service.keepingHotGeometry(HotGeometry(budget: configuration.hotMemory)) : service
-        runner = try ServiceRunner(service: hot, threads: configuration.databaseThreads, keepsAnswers: keepsAnswers)
+        runner = try ServiceRunner(
+            service: hot, threads: configuration.databaseThreads, keepsAnswers: keepsAnswers, metrics: ServerMetrics())
         self.configuration = configuration
         hub = EventHub(runner: runner)
-        gatekeeper = Gatekeeper(runner: runner, publicRead: configuration.publicRead)
-        routes = APIRoutes.all(runner, hub: hub, limits: configuration.limits)
+        gatekeeper = Gatekeeper(
+            runner: runner, publicRead: configuration.publicRead, answersAnonymousCallers: configuration.answersAnonymousCallers)
+        routes = APIRoutes.all(runner, hub: hub, gatekeeper: gatekeeper, limits: configuration.limits)
     }
 
     /// The Hummingbird application: HTTP/1.1 with the idle timeout, answering through the route
     /// table. `onListening` is told the port once the server listens.
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        var logger = Logger(label: "waterfall")
-        logger.logLevel = .warning
+        // Hummingbird's own lines (a connection's failure) are warnings at least.
+        var frameworkLogger = logger
+        frameworkLogger.logLevel = max(logger.logLevel, .warning)
         return Application(
-            responder: APIResponder(routes: routes, gatekeeper: gatekeeper, runner: runner),
+            responder: Edge(
+                identity: RequestIdentity(), metrics: RequestMetrics(metrics: runner.metrics), log: AccessLog(logger: logger),
+                problems: ProblemMapping(), kept: KeptAnswerGate(runner: runner, gatekeeper: gatekeeper, metrics: runner.metrics),
+                routing: APIResponder(routes: routes, gatekeeper: gatekeeper, metrics: runner.metrics)),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
-            logger: logger)
+            logger: frameworkLogger)
     }
 
     /// Serves until SIGTERM or SIGINT, then stops taking connections, lets the requests in

@@ -170,6 +170,9 @@ public protocol APIKeyRows {
     func insertAPIKey(_ key: APIKeyRecord) throws -> Bool
     /// Deletes the key `name`; `false` when there was none.
     func deleteAPIKey(named name: String) throws -> Bool
+    /// Records that the key `name` was used at `time` (Unix seconds), unless a later use is
+    /// recorded already; nothing when there is no such key.
+    func recordAPIKeyUse(named name: String, at time: Int64) throws
 }
 
 

@@ -111,7 +111,8 @@ import Darwin
         let text = response.text
         #expect(text.hasSuffix("}\n") && text.filter({ $0 == "\n" }).count == 1, "\(label): not one line: \(text)", sourceLocation: sourceLocation)
         let document = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
-        #expect(Set(document?.keys.map { $0 } ?? []) == ["type", "title", "status", "detail"], "\(label): \(text)", sourceLocation: sourceLocation)
+        #expect(Set(document?.keys.map { $0 } ?? []) == ["type", "title", "status", "detail", "instance"], "\(label): \(text)", sourceLocation: sourceLocation)
+        #expect(document?["instance"] as? String == response.header("X-Request-ID"), "\(label): \(text)", sourceLocation: sourceLocation)
         #expect(document?["type"] as? String == "about:blank", "\(label): \(text)", sourceLocation: sourceLocation)
         #expect((document?["title"] as? String)?.isEmpty == false, "\(label): \(text)", sourceLocation: sourceLocation)
         #expect(document?["status"] as? Int == response.status, "\(label): \(text)", sourceLocation: sourceLocation)
@@ -229,7 +230,10 @@ import Darwin
         for target in pipelined {
             let alone = try ServeHTTPClient.request("GET", target, port: server.port)
             let answer = try connection.readResponse()
-            #expect(answer.status == alone.status && answer.body == alone.body, "pipelined GET \(target): \(answer.status) \(answer.text.prefix(200))")
+            // The same but for a problem's instance, the id of each request.
+            let sameBody = answer.text.replacingOccurrences(of: #","instance":"[!-~]+"\}"#, with: "}", options: .regularExpression)
+                == alone.text.replacingOccurrences(of: #","instance":"[!-~]+"\}"#, with: "}", options: .regularExpression)
+            #expect(answer.status == alone.status && sameBody, "pipelined GET \(target): \(answer.status) \(answer.text.prefix(200))")
         }
     }
 
@@ -814,12 +818,17 @@ final class ServeProcess {
     private let output = Pipe()
     private let errorPath: String
 
-    init(database: String, in folder: TemporaryDirectory, arguments: [String] = [], temporaryFolder: String? = nil) throws {
+    /// - Parameter host: the address to listen on (the client connects to 127.0.0.1 all the
+    ///   same, which `0.0.0.0` covers).
+    init(
+        database: String, in folder: TemporaryDirectory, arguments: [String] = [], temporaryFolder: String? = nil,
+        host: String = "127.0.0.1"
+    ) throws {
         self.database = database
         errorPath = folder.path("serve-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         process.executableURL = WaterfallProcess.executable
-        process.arguments = ["serve", "--db", database, "--port", "0", "--host", "127.0.0.1"] + arguments
+        process.arguments = ["serve", "--db", database, "--port", "0", "--host", host] + arguments
         process.currentDirectoryURL = folder.url
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "WATERFALL_DB")
@@ -845,8 +854,8 @@ final class ServeProcess {
             bytes += buffer[0..<count]
         }
         let line = String(decoding: bytes, as: UTF8.self)
-        // "waterfall: serving DATABASE at http://127.0.0.1:PORT/" (a PostgreSQL URL without its password).
-        let marker = " at http://127.0.0.1:"
+        // "waterfall: serving DATABASE at http://HOST:PORT/" (a PostgreSQL URL without its password).
+        let marker = " at http://\(host):"
         guard line.hasPrefix("waterfall: serving "), let at = line.range(of: marker, options: .backwards), line.hasSuffix("/\n"),
               let port = Int(line[at.upperBound...].dropLast(2)), port > 0
         else {

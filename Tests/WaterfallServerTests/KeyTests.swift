@@ -84,6 +84,69 @@ import WaterfallServer
         }
     }
 
+    @Test func anExpiredKeyIsRefusedSayingWhenItExpired() async throws {
+        // Given a key that expired a second ago and one that works for an hour
+        let fixture = try TestServer()
+        let now = Date()
+        let expired = try fixture.service.addKey(name: "old", feeds: [], canWrite: false, expires: now.addingTimeInterval(-1))
+        let current = try fixture.service.addKey(name: "new", feeds: [], canWrite: false, expires: now.addingTimeInterval(3600))
+        let when = KeyExpiry.format(Date(timeIntervalSince1970: (now.timeIntervalSince1970 - 1).rounded(.up)))
+        try await fixture.test { client in
+            // Then the first is 401 saying so and when, from the kept answer too, and the second reads
+            for _ in 1...2 {
+                try await client.execute(uri: "/v1/feeds/travel", method: .get, headers: bearer(current)) { #expect($0.status == .ok) }
+                try await client.execute(uri: "/v1/feeds/travel", method: .get, headers: bearer(expired)) { response in
+                    response.expectProblem(.unauthorized, "the API key \"old\" expired at \(when);")
+                    #expect(response.headers[.wwwAuthenticate]?.contains("invalid_token") == true)
+                }
+            }
+        }
+    }
+
+    @Test func aKeysLastUseIsWrittenOffTheRequest() async throws {
+        // Given a key never used
+        let fixture = try TestServer()
+        let secret = try fixture.service.addKey(name: "app", feeds: ["travel"], canWrite: false)
+        #expect(try fixture.service.keys().keys.first?.lastUsed == nil)
+        let before = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        // When it reads
+        try await fixture.test { client in
+            try await client.execute(uri: "/v1/feeds/travel", method: .get, headers: bearer(secret)) { #expect($0.status == .ok) }
+            // Then its last use is written soon after, by the server's writer
+            var lastUsed: Date?
+            for _ in 0..<200 where lastUsed == nil {
+                lastUsed = try fixture.service.keys().keys.first?.lastUsed
+                if lastUsed == nil { try await Task.sleep(for: .milliseconds(25)) }
+            }
+            #expect(lastUsed.map { $0 >= before && $0 <= Date() } == true, "\(String(describing: lastUsed))")
+        }
+    }
+
+    @Test func accessSaysWhatTheCallerMayDo() async throws {
+        // Given a read-only key of one feed, a write key of all, and an expired key
+        let fixture = try TestServer()
+        let reader = try fixture.service.addKey(name: "reader", feeds: ["travel"], canWrite: false)
+        let writer = try fixture.service.addKey(name: "writer", feeds: [], canWrite: true, expires: Date(timeIntervalSince1970: 4_102_444_800))
+        let old = try fixture.service.addKey(name: "old", feeds: [], canWrite: true, expires: Date().addingTimeInterval(-60))
+        try await fixture.test { client in
+            // Then /v1/access tells each what it may do (the gallery offers no drag to the first)
+            try await client.execute(uri: "/v1/access", method: .get, headers: bearer(reader)) {
+                #expect($0.status == .ok && $0.text == #"{"key":"reader","feeds":["travel"],"write":false}"# + "\n", "\($0.text)")
+            }
+            try await client.execute(uri: "/v1/access", method: .get, headers: bearer(writer)) {
+                #expect($0.text == #"{"key":"writer","write":true,"expires":"2100-01-01T00:00:00Z"}"# + "\n", "\($0.text)")
+            }
+            // And an expired key or none is 401, the first saying it expired
+            try await client.execute(uri: "/v1/access", method: .get, headers: bearer(old)) { $0.expectProblem(.unauthorized, "expired at") }
+            try await client.execute(uri: "/v1/access", method: .get) { $0.expectProblem(.unauthorized, "needs an API key") }
+        }
+        // Without keys, on loopback, anyone may write.
+        let open = try TestServer()
+        try await open.test { client in
+            try await client.execute(uri: "/v1/access", method: .get) { #expect($0.text == #"{"write":true}"# + "\n", "\($0.text)") }
+        }
+    }
+
     @Test func keyNamesAreCheckedAndUnique() throws {
         let fixture = try TestServer()
         _ = try fixture.service.addKey(name: "a", feeds: [], canWrite: false)

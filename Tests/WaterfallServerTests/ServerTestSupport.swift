@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Testing
 import Waterfall
 import WaterfallJSON
@@ -14,7 +15,8 @@ struct TestServer {
     let service: WaterfallService
     let server: WaterfallServer
 
-    init(limits: ServerLimits = ServerLimits(), publicRead: Bool = false) throws {
+    /// - Parameter logger: where the access log goes; by default nowhere.
+    init(limits: ServerLimits = ServerLimits(), publicRead: Bool = false, logger: Logger = Logger(label: "waterfall", factory: { _ in SwiftLogNoOpLogHandler() })) throws {
         folder = try TemporaryDirectory()
         service = try WaterfallService.openForServing(path: folder.path("server.sqlite"))
         _ = try service.importFeed(contentsOf: Self.sampleData("travel.json"), options: .init())
@@ -22,7 +24,7 @@ struct TestServer {
         var configuration = ServerConfiguration()
         configuration.limits = limits
         configuration.publicRead = publicRead
-        server = try WaterfallServer(service: service, configuration: configuration)
+        server = try WaterfallServer(service: service, configuration: configuration, logger: logger)
     }
 
     /// Runs `body` with a client of the server.

@@ -58,6 +58,32 @@ import WaterfallTestSupport
         #expect(try database.read { tx in try Bool.fetchOne(tx.db, sql: "PRAGMA foreign_keys") } == true)
     }
 
+    @Test func keysMadeBeforeMigration0005NeverExpireAndCanBeUsed() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let path = folder.path("keys.sqlite")
+        // Given a database of migration 0004 holding a key
+        let queue = try DatabaseQueue(path: path)
+        var migrator = DatabaseMigrator()
+        for migration in SQLiteCatalog.migrations.prefix(4) {
+            migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
+        }
+        try migrator.migrate(queue)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO api_key (name, secret_sha256, can_write) VALUES ('old', zeroblob(32), 1)")
+        }
+        try queue.close()
+
+        // When Waterfall opens it and records the key's use
+        let database = try SQLiteCatalog.open(atPath: path)
+        defer { database.close() }
+        try database.write { tx in try tx.recordAPIKeyUse(named: "old", at: 1_800_000_000) }
+
+        // Then the key is there, without expiry, with its use
+        let keys = try database.read { tx in try tx.apiKeys() }
+        #expect(keys == [APIKeyRecord(name: "old", secretSHA256: Array(repeating: 0, count: 32), canWrite: true, feeds: [], lastUsedAt: 1_800_000_000)])
+    }
+
     @Test func aDatabaseOfTheFirstSchemasIsMigratedForwardKeepingItsChangeLog() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

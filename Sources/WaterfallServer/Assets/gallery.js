@@ -171,6 +171,7 @@
     justifiedInline: false, // whether inline viewport queries take kind=justified
     revision: 0,          // newest revision seen
     etag: null,           // ETag of the last viewport answer: If-Match of a move
+    canWrite: true,       // whether the key (or no key) may move images (`GET /v1/access`)
   };
 
   // ---------------------------------------------------------------- images and placeholders
@@ -882,7 +883,7 @@
   let drag = null;    // the drag under way
 
   function onPointerDown(event) {
-    if (state.view === 'coverflow' || drag || event.button !== 0) return;
+    if (state.view === 'coverflow' || drag || event.button !== 0 || !state.canWrite) return;
     const el = event.target.closest('.tile');
     if (!el || !wf.answer) return;
     cancelPress();
@@ -1176,6 +1177,11 @@
         dropGrabbed(true);
         return;
       }
+      return;
+    }
+    if (((event.altKey && key in arrows) || key === ' ') && !state.canWrite) {
+      event.preventDefault();
+      announce('This API key may read but not write: images cannot be moved.');
       return;
     }
     if (event.altKey && key in arrows) {
@@ -1773,6 +1779,11 @@
   }
 
   function failed(error) {
+    if (error.status === 401 && /expired/.test(error.message)) {
+      showNotice(`Your API key expired: ${error.message}`, 'error', 8000);
+      openKeyPanel(`This key has expired (${error.message.replace(/^the API key /, '')}). Ask for a new one and paste it here.`);
+      return;
+    }
     if (error.status === 401) {
       showNotice('This server asks for an API key: enter one under the key button.', 'error', 6000);
       openKeyPanel('This server asks for an API key (the database has keys). Paste one; it is kept in this browser only.');
@@ -1814,6 +1825,23 @@
   }
   function renderKeyButton() { ui.keyButton.dataset.set = apiKey() ? 'true' : 'false'; }
 
+  // ---------------------------------------------------------------- what the key may do
+
+  /** Asks the server what the key (or no key) may do: a read-only key turns moves off, and the
+   *  page says so; an expired key's 401 goes to the caller. A server without the route (older)
+   *  is taken to allow moves, which it still refuses with 403 if it must. */
+  async function loadAccess() {
+    try {
+      const { body } = await apiGet('/v1/access');
+      state.canWrite = body.write === true;
+    } catch (error) {
+      if (error.status === 401) throw error;
+      state.canWrite = true;
+    }
+    document.documentElement.dataset.readOnly = state.canWrite ? 'false' : 'true';
+    if (!state.canWrite) showNotice('This API key may read but not write: moving images is off.', 'info', 6000);
+  }
+
   // ---------------------------------------------------------------- start
 
   async function boot() {
@@ -1824,6 +1852,7 @@
     if (wanted.view === 'coverflow' || wanted.view === 'justified' || wanted.view === 'waterfall') state.view = wanted.view;
     try {
       await detectKinds();
+      await loadAccess();
       const name = await loadFeeds(wanted.feed);
       if (!name) {
         showEmpty({ title: 'No feeds yet', text: 'Import one with <code>waterfall import FILE</code> (or <code>PUT /v1/feeds/NAME</code>) and reload this page.' });
@@ -1832,7 +1861,11 @@
       await selectFeed(name, { layout: wanted.feed === name ? wanted.layout || 'fit' : 'fit', view: state.view });
     } catch (error) {
       failed(error);
-      if (error.status === 401) showEmpty({ title: 'An API key is needed', text: 'This server’s database has API keys. Enter one with the key button, or run <code>waterfall serve --public-read</code>.' });
+      if (error.status === 401 && /expired/.test(error.message)) {
+        showEmpty({ title: 'The API key expired', text: 'The key saved in this browser has expired. Ask for a new one (<code>waterfall key add</code>) and enter it with the key button.' });
+      } else if (error.status === 401) {
+        showEmpty({ title: 'An API key is needed', text: 'This server’s database has API keys. Enter one with the key button, or run <code>waterfall serve --public-read</code>.' });
+      }
     }
   }
 

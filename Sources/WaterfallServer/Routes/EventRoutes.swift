@@ -8,7 +8,7 @@ import WaterfallJSON
 extension APIRoutes {
     /// A feed's changes as Server-Sent Events: one `change` event per revision after `since`
     /// (or the `Last-Event-ID` a reconnecting client sends), then live as the feed moves on.
-    static func eventRoutes(_ runner: ServiceRunner, hub: EventHub) -> [Route] {
+    static func eventRoutes(_ runner: ServiceRunner, hub: EventHub, metrics: ServerMetrics) -> [Route] {
         [
             Route(.get, "/v1/feeds/{feed}/events", "streamEvents") { request, path in
                 var query = try RequestQuery(request)
@@ -28,6 +28,8 @@ extension APIRoutes {
                 let start = since
                 return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                     var stream = EventStream(feed: feed, since: start, runner: runner)
+                    metrics.eventStream(opened: true)
+                    defer { metrics.eventStream(opened: false) }
                     // SIGTERM ends every stream, so that draining the server does not wait for them.
                     try? await withGracefulShutdownHandler {
                         try await stream.run(signals, into: &writer)

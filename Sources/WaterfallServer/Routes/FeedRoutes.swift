@@ -9,7 +9,7 @@ extension APIRoutes {
             Route(.get, "/v1/feeds", "listFeeds") { request, path in
                 try RequestQuery(request).finish()
                 let scope = path.scope
-                return try await runner.answer(for: request, path, key: "\(request.uri.description) \(scope)") { service in
+                return try await runner.answer(for: request, path) { service in
                     var answer = try service.feeds()
                     answer.feeds.removeAll { !scope.covers($0.name) }
                     return (try StableJSON.document(of: answer), nil)

@@ -3,8 +3,9 @@ import Waterfall
 import WaterfallJSON
 
 extension APIRoutes {
-    /// Liveness, the OpenAPI document and the database's statistics.
-    static func systemRoutes(_ runner: ServiceRunner) -> [Route] {
+    /// Liveness, the OpenAPI document, what the caller may do, the server's metrics and the
+    /// database's statistics.
+    static func systemRoutes(_ runner: ServiceRunner, gatekeeper: Gatekeeper) -> [Route] {
         let health = ByteBuffer(string: #"{"status":"ok"}"# + "\n")
         let openAPI = ByteBuffer(string: Assets.openAPI)
         return [
@@ -15,6 +16,18 @@ extension APIRoutes {
             Route(.get, "/openapi.json", "getOpenAPI", access: .open) { request, _ in
                 try RequestQuery(request).finish()
                 return .json(openAPI)
+            },
+            // Open: it answers who calls, a 401 included (an expired key's says when it expired).
+            Route(.get, "/v1/access", "getAccess", access: .open) { request, _ in
+                try RequestQuery(request).finish()
+                let access = try gatekeeper.access(of: try await gatekeeper.caller(of: request))
+                return .json(ByteBuffer(bytes: try StableJSON.document(of: access)))
+            },
+            Route(.get, "/metrics", "getMetrics", access: .readAll) { request, _ in
+                try RequestQuery(request).finish()
+                return Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: runner.metrics.exposition())))
             },
             Route(.get, "/v1/stats", "getStats", access: .readAll) { request, _ in
                 try RequestQuery(request).finish()

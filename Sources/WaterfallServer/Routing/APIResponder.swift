@@ -2,51 +2,42 @@ import Hummingbird
 import Waterfall
 
 /// Answers every request through the route table: the matching route's handler, else 404
-/// for an unknown path or 405 (with `Allow`) for a known path and another method. Every
-/// failure leaves as a problem document; nothing a client sends gives a 500.
+/// for an unknown path or 405 (with `Allow`) for a known path and another method. It throws
+/// its refusals; ``ProblemMapping`` before it makes them problem documents.
 struct APIResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = EdgeContext
 
     let routes: [Route]
     let gatekeeper: Gatekeeper
-    let runner: ServiceRunner
+    let metrics: ServerMetrics
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        do {
-            if request.method == .get, let kept = runner.keptAnswer(for: request.uri.description) {
-                _ = try await gatekeeper.admit(request, access: kept.access, feed: kept.feed)
-                return kept.answer.response(to: request)
-            }
-            let path = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-            let segments = Array(path)
-            var allowed: [HTTPRequest.Method] = []
-            for route in routes {
-                guard var parameters = try route.match(segments) else { continue }
-                let isHead = route.method == .get && request.method == .head
-                if route.method == request.method || isHead {
-                    parameters.scope = try await gatekeeper.admit(request, access: route.access, feed: parameters.values["feed"])
-                    let response = try await route.handler(request, parameters)
-                    return isHead ? Response(status: response.status, headers: response.headers) : response
+        let path = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let segments = Array(path)
+        var allowed: [HTTPRequest.Method] = []
+        for route in routes {
+            guard var parameters = try route.match(segments) else { continue }
+            let isHead = route.method == .get && request.method == .head
+            if route.method == request.method || isHead {
+                context.notes.route = route.pattern
+                if route.access != .open {
+                    let caller = if let known = context.caller { known } else { try await gatekeeper.caller(of: request) }
+                    context.notes.key = caller.keyName
+                    parameters.scope = try gatekeeper.admit(caller, access: route.access, feed: parameters.values["feed"])
                 }
-                allowed.append(route.method)
+                let response = try await route.handler(request, parameters)
+                if route.access == .write && response.status.kind == .successful { metrics.write(kind: route.operationID) }
+                return isHead ? Response(status: response.status, headers: response.headers) : response
             }
-            guard !allowed.isEmpty else {
-                throw Problem(.notFound, "no route answers \(request.uri.path.quoted); /openapi.json lists the routes.")
-            }
-            if allowed.contains(.get) { allowed.append(.head) }
-            let methods = allowed.map(\.rawValue).joined(separator: ", ")
-            throw Problem(
-                .methodNotAllowed, "\(request.uri.path.quoted) does not take \(request.method.rawValue); it takes \(methods).",
-                headers: [.allow: methods])
-        } catch let problem as Problem {
-            return problem.response
-        } catch let error as WaterfallError {
-            return Problem(error).response
-        } catch let error as any HTTPResponseError {
-            return Problem(error.status, "the request cannot be read: \(error.status.reasonPhrase.lowercased()).").response
-        } catch {
-            context.logger.error("unexpected failure: \(error)")
-            return Problem(.internalServerError, "unexpected failure: \(error).").response
+            allowed.append(route.method)
         }
+        guard !allowed.isEmpty else {
+            throw Problem(.notFound, "no route answers \(request.uri.path.quoted); /openapi.json lists the routes.")
+        }
+        if allowed.contains(.get) { allowed.append(.head) }
+        let methods = allowed.map(\.rawValue).joined(separator: ", ")
+        throw Problem(
+            .methodNotAllowed, "\(request.uri.path.quoted) does not take \(request.method.rawValue); it takes \(methods).",
+            headers: [.allow: methods])
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
@@ -7,44 +8,98 @@ import Waterfall
 /// database, which it reloads after any commit (a `waterfall key add` or `key remove` in
 /// another process counts from the next request on).
 ///
-/// A database without keys asks for none: a server on 127.0.0.1 for one developer. Once a key
+/// A database without keys asks for none on loopback: a server on 127.0.0.1 for one developer.
+/// Off loopback it asks for one all the same (`serve` refuses to start there without a write
+/// key, and a key removed later does not open the server), unless `--allow-anonymous`. Once a key
 /// exists, every request but `/healthz` and `/openapi.json` needs one, reads excepted when the
 /// server runs with `--public-read`. A key that does not cover a feed finds no such feed
-/// (404), a read-only key may not write (403), no key or an unknown one is 401.
+/// (404), a read-only key may not write (403), no key, an unknown one or an expired one is 401.
+/// Each key's last use is written at most once a minute (``KeyUsage``).
+///
+/// It works in two steps, so that a kept answer can be found by the caller's scope before any
+/// route is chosen: ``caller(of:)`` tells who sends the request (refusing nothing yet, since
+/// some routes are open to anyone), ``admit(_:access:feed:)`` lets them in to a route or not.
 final class Gatekeeper: Sendable {
     private let runner: ServiceRunner
     private let watcher: (any ChangeWatcher)?
     private let publicRead: Bool
+    private let answersAnonymousCallers: Bool
     private let cached = NIOLockedValueBox<(version: Int64, keyring: Keyring)?>(nil)
+    private let usage: KeyUsage
 
-    init(runner: ServiceRunner, publicRead: Bool) {
+    init(runner: ServiceRunner, publicRead: Bool, answersAnonymousCallers: Bool = true) {
         self.runner = runner
         self.publicRead = publicRead
+        self.answersAnonymousCallers = answersAnonymousCallers
+        usage = KeyUsage(runner: runner)
         watcher = try? runner.service.makeChangeWatcher()
     }
 
-    /// The feeds the request may see, or a problem (401, 403, 404) refusing it.
-    func admit(_ request: Request, access: Route.Access, feed: String?) async throws -> FeedScope {
-        guard access != .open else { return .all }
+    /// Who sends `request`, by its `Authorization` header and the database's keys.
+    func caller(of request: Request) async throws -> Caller {
         let keyring = try await currentKeyring()
-        if keyring.isEmpty { return .all }
-        guard let secret = Self.bearer(request.headers[.authorization]) else {
+        if keyring.isEmpty { return .keyless }
+        guard let secret = Self.bearer(request.headers[.authorization]) else { return .anonymous }
+        guard let grant = keyring.grant(forSecret: secret) else {
+            return .refused(
+                Problem(.unauthorized, "the API key is not one of this server's.", headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""]),
+                key: nil)
+        }
+        let now = Date()
+        if let expires = grant.expires, expires <= now {
+            return .refused(
+                Problem(
+                    .unauthorized, "the API key \(grant.name.quoted) expired at \(KeyExpiry.format(expires)); ask for a new one (`waterfall key add`).",
+                    headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\", error_description=\"the key expired\""]),
+                key: grant.name)
+        }
+        usage.note(grant.name, at: now)
+        return .key(grant)
+    }
+
+    /// The feeds `caller` may see on a route of `access` about `feed`, or a problem (401, 403,
+    /// 404) refusing it.
+    func admit(_ caller: Caller, access: Route.Access, feed: String?) throws -> FeedScope {
+        guard access != .open else { return .all }
+        switch caller {
+        case .keyless:
+            if answersAnonymousCallers || (access == .read && publicRead) { return .all }
+            throw Problem(
+                .unauthorized,
+                "this server is reachable from other machines and its database has no API key; make one with `waterfall key add NAME --write`.",
+                headers: [.wwwAuthenticate: "Bearer"])
+        case .anonymous:
             if access == .read && publicRead { return .all }
             throw Problem(
-                .unauthorized, "this server needs an API key: send Authorization: Bearer SECRET.",
-                headers: [.wwwAuthenticate: "Bearer"])
+                .unauthorized, "this server needs an API key: send Authorization: Bearer SECRET.", headers: [.wwwAuthenticate: "Bearer"])
+        case .refused(let problem, _):
+            throw problem
+        case .key(let grant):
+            if let feed, !grant.covers(feed) { throw WaterfallError.unknownFeed(feed) }
+            if access == .write && !grant.canWrite {
+                throw Problem(.forbidden, "the API key \(grant.name.quoted) may read but not write; writes need a key made with write access.")
+            }
+            if access == .readAll && grant.feeds != nil {
+                throw Problem(.forbidden, "the API key \(grant.name.quoted) covers some feeds only; this route answers about the whole database.")
+            }
+            return caller.scope
         }
-        guard let grant = keyring.grant(forSecret: secret) else {
-            throw Problem(.unauthorized, "the API key is not one of this server's.", headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
+    }
+
+    /// What `caller` may do on this server (`GET /v1/access`), or the problem (401) that
+    /// refuses it everywhere a key is needed: an expired key's says when it expired.
+    func access(of caller: Caller) throws -> CallerAccess {
+        switch caller {
+        case .keyless:
+            if answersAnonymousCallers { return CallerAccess(key: nil, feeds: nil, write: true, expires: nil) }
+            _ = try admit(caller, access: .read, feed: nil)
+            return CallerAccess(key: nil, feeds: nil, write: false, expires: nil)
+        case .anonymous, .refused:
+            _ = try admit(caller, access: .read, feed: nil)
+            return CallerAccess(key: nil, feeds: nil, write: false, expires: nil)
+        case .key(let grant):
+            return CallerAccess(key: grant.name, feeds: grant.feeds.map { $0.sorted() }, write: grant.canWrite, expires: grant.expires)
         }
-        if let feed, !grant.covers(feed) { throw WaterfallError.unknownFeed(feed) }
-        if access == .write && !grant.canWrite {
-            throw Problem(.forbidden, "the API key \(grant.name.quoted) may read but not write; writes need a key made with write access.")
-        }
-        if access == .readAll && grant.feeds != nil {
-            throw Problem(.forbidden, "the API key \(grant.name.quoted) covers some feeds only; this route answers about the whole database.")
-        }
-        return grant.feeds.map(FeedScope.only) ?? .all
     }
 
     /// The secret of `Authorization: Bearer SECRET`, or nil.
@@ -62,6 +117,34 @@ final class Gatekeeper: Sendable {
         let keyring = try await runner.run { try $0.keyring() }
         cached.withLockedValue { $0 = (version, keyring) }
         return keyring
+    }
+}
+
+/// Who sends a request, as its `Authorization` header says.
+enum Caller: Sendable {
+    /// Anyone: the database has no key at all.
+    case keyless
+    /// Someone without a key, to a database with keys.
+    case anonymous
+    /// Someone with a key that is not one of the server's, or has expired: refused wherever a
+    /// key is needed, with this problem. `key` names an expired key.
+    case refused(Problem, key: String?)
+    /// The holder of a key.
+    case key(KeyGrant)
+
+    /// The feeds the caller's answers may show: its key's, or every feed.
+    var scope: FeedScope {
+        if case .key(let grant) = self, let feeds = grant.feeds { return .only(feeds) }
+        return .all
+    }
+
+    /// The name of the key it came with, for the access log.
+    var keyName: String? {
+        switch self {
+        case .key(let grant): grant.name
+        case .refused(_, let key): key
+        case .keyless, .anonymous: nil
+        }
     }
 }
 

@@ -25,6 +25,9 @@ struct Route: Sendable {
     let method: HTTPRequest.Method
     let segments: [Segment]
     let access: Access
+    /// The pattern as the OpenAPI document writes it (`/v1/feeds/{feed}`): the route template
+    /// of the access log.
+    let pattern: String
     /// The `operationId` of this route in `openapi.json`.
     let operationID: String
     let handler: @Sendable (Request, PathParameters) async throws -> Response
@@ -41,19 +44,14 @@ struct Route: Sendable {
         self.segments = pattern == "/" ? [.literal("")] : pattern.split(separator: "/").map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
-        self.operationID = operationID
-        self.handler = handler
-    }
-
-    /// The pattern as the OpenAPI document writes it.
-    var pattern: String {
-        if segments == [.literal("")] { return "/" }
-        return "/" + segments.map { segment in
+        self.pattern = pattern == "/" ? "/" : "/" + segments.map { segment in
             switch segment {
             case .literal(let text): text
             case .parameter(let name): "{\(name)}"
             }
         }.joined(separator: "/")
+        self.operationID = operationID
+        self.handler = handler
     }
 
     /// The path parameters when the raw (still percent-encoded) path segments match, else nil.
@@ -62,6 +60,7 @@ struct Route: Sendable {
         guard path.count == segments.count else { return nil }
         var parameters = PathParameters()
         parameters.access = access
+        parameters.route = pattern
         for (segment, part) in zip(segments, path) {
             switch segment {
             case .literal(let text):
@@ -85,6 +84,8 @@ struct PathParameters: Sendable {
     var scope = FeedScope.all
     /// Who may call the route.
     var access = Route.Access.read
+    /// The route's pattern (`/v1/feeds/{feed}`).
+    var route = ""
 
     /// The parameter `name` of the route's pattern (always present once matched).
     subscript(_ name: String) -> String {

@@ -7,6 +7,8 @@ import PostgresNIO
 /// A value bound to a statement's `$n` parameter.
 enum PostgresValue {
     case int(Int64)
+    /// An integer, or SQL NULL.
+    case optionalInt(Int64?)
     case int32(Int32)
     case text(String?)
     case bool(Bool)
@@ -81,6 +83,8 @@ final class PostgresSession: @unchecked Sendable {
         for value in values {
             switch value {
             case .int(let int): binds.append(int)
+            case .optionalInt(let int?): binds.append(int)
+            case .optionalInt(nil): binds.appendNull()
             case .int32(let int): binds.append(int)
             case .text(let text): binds.append(text)
             case .bool(let bool): binds.append(bool)

@@ -1,19 +1,26 @@
 import Foundation
 import GRDB
 
-/// An API key as stored: its name, the SHA-256 of its secret, whether it may write, and the
-/// feeds it covers (empty: all of them).
+/// An API key as stored: its name, the SHA-256 of its secret, whether it may write, the feeds
+/// it covers (empty: all of them), when it expires and when it was last used.
 public struct APIKeyRecord: Hashable, Sendable {
     public var name: String
     public var secretSHA256: [UInt8]
     public var canWrite: Bool
     public var feeds: [String]
+    /// The Unix time, in seconds, from which the key is refused; nil: never.
+    public var expiresAt: Int64?
+    /// The Unix time, in seconds, of a recent request made with it (written at most once a
+    /// minute); nil: not used yet.
+    public var lastUsedAt: Int64?
 
-    public init(name: String, secretSHA256: [UInt8], canWrite: Bool, feeds: [String]) {
+    public init(name: String, secretSHA256: [UInt8], canWrite: Bool, feeds: [String], expiresAt: Int64? = nil, lastUsedAt: Int64? = nil) {
         self.name = name
         self.secretSHA256 = secretSHA256
         self.canWrite = canWrite
         self.feeds = feeds
+        self.expiresAt = expiresAt
+        self.lastUsedAt = lastUsedAt
     }
 }
 
@@ -22,10 +29,11 @@ extension SQLiteTransaction {
     public func apiKeys() throws -> [APIKeyRecord] {
         var keys: [Int64: APIKeyRecord] = [:]
         var order: [Int64] = []
-        for row in try Row.fetchAll(db, sql: "SELECT id, name, secret_sha256, can_write FROM api_key ORDER BY name") {
+        let sql = "SELECT id, name, secret_sha256, can_write, expires_at, last_used_at FROM api_key ORDER BY name"
+        for row in try Row.fetchAll(db, sql: sql) {
             let id: Int64 = row[0]
             let hash: [UInt8] = Array((row[2] as Data?) ?? Data())
-            keys[id] = APIKeyRecord(name: row[1], secretSHA256: hash, canWrite: row[3], feeds: [])
+            keys[id] = APIKeyRecord(name: row[1], secretSHA256: hash, canWrite: row[3], feeds: [], expiresAt: row[4], lastUsedAt: row[5])
             order.append(id)
         }
         for row in try Row.fetchAll(db, sql: "SELECT key_id, feed_name FROM api_key_feed ORDER BY feed_name") {
@@ -45,8 +53,8 @@ extension SQLiteTransaction {
             return false
         }
         try db.execute(
-            sql: "INSERT INTO api_key (name, secret_sha256, can_write) VALUES (?, ?, ?)",
-            arguments: [key.name, Data(key.secretSHA256), key.canWrite])
+            sql: "INSERT INTO api_key (name, secret_sha256, can_write, expires_at) VALUES (?, ?, ?, ?)",
+            arguments: [key.name, Data(key.secretSHA256), key.canWrite, key.expiresAt])
         let id = db.lastInsertedRowID
         for feed in Set(key.feeds) {
             try db.execute(sql: "INSERT INTO api_key_feed (key_id, feed_name) VALUES (?, ?)", arguments: [id, feed])
@@ -58,5 +66,13 @@ extension SQLiteTransaction {
     public func deleteAPIKey(named name: String) throws -> Bool {
         try db.execute(sql: "DELETE FROM api_key WHERE name = ?", arguments: [name])
         return db.changesCount > 0
+    }
+
+    /// Records that the key `name` was used at `time` (Unix seconds), unless a later use is
+    /// recorded already.
+    public func recordAPIKeyUse(named name: String, at time: Int64) throws {
+        try db.execute(
+            sql: "UPDATE api_key SET last_used_at = ?1 WHERE name = ?2 AND (last_used_at IS NULL OR last_used_at < ?1)",
+            arguments: [time, name])
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Waterfall
 
 extension WaterfallCommand {
@@ -10,7 +11,8 @@ extension WaterfallCommand {
             discussion: """
                 A database without keys is served to anyone who can reach the server. Once a key exists, every \
                 request needs one (Authorization: Bearer SECRET), reads excepted with `serve --public-read`. \
-                Only a key's SHA-256 is stored: its secret is printed once, by `key add`.
+                Only a key's SHA-256 is stored: its secret is printed once, by `key add`. A key made with \
+                --expires is refused from then on (401, saying it expired and when).
                 """,
             subcommands: [Add.self, List.self, Remove.self])
 
@@ -25,9 +27,15 @@ extension WaterfallCommand {
             var feeds: [String] = []
             @Flag(help: "Let the key write (import, reorder, remove, save layouts), not only read.")
             var write = false
+            @Option(help: ArgumentHelp(
+                "When the key stops working: a duration (45s, 30m, 12h, 90d) or an ISO 8601 time (2027-01-31T18:00:00Z). Without it, never.",
+                valueName: "when"))
+            var expires: String?
 
             func run() throws {
-                Terminal.print(try database.open().addKey(name: name, feeds: feeds, canWrite: write))
+                let now = Date()
+                let expiry = try expires.map { text throws(WaterfallError) in try KeyExpiry.date(from: text, now: now) }
+                Terminal.print(try database.open().addKey(name: name, feeds: feeds, canWrite: write, expires: expiry))
             }
         }
 
@@ -41,9 +49,13 @@ extension WaterfallCommand {
                 let list = try database.open().keys()
                 if output.json { return Terminal.printJSON(list) }
                 if list.keys.isEmpty { return Terminal.print("no API keys: `waterfall serve` answers anyone who reaches it") }
-                var table = Table("KEY", "ACCESS", "FEEDS")
+                let now = Date()
+                var table = Table("KEY", "ACCESS", "FEEDS", "EXPIRES", "LAST USED")
                 for key in list.keys {
-                    table.add(cell(key.name), key.write ? "read, write" : "read", key.feeds.isEmpty ? "(all)" : key.feeds.map { cell($0) }.joined(separator: ", "))
+                    let expires = key.expires.map { KeyExpiry.format($0) + (key.isExpired(at: now) ? " (expired)" : "") } ?? "never"
+                    table.add(
+                        cell(key.name), key.write ? "read, write" : "read", key.feeds.isEmpty ? "(all)" : key.feeds.map { cell($0) }.joined(separator: ", "),
+                        expires, key.lastUsed.map(KeyExpiry.format) ?? "never")
                 }
                 Terminal.print(table.rendered)
             }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Dispatch
+import Foundation
+import Logging
 import Waterfall
 import WaterfallServer
 
@@ -13,7 +15,9 @@ extension WaterfallCommand {
                 Routes, parameters and answers are described by GET /openapi.json. Errors are \
                 application/problem+json documents. SIGTERM or SIGINT stops taking connections, lets the \
                 requests in flight finish (up to 30 s) and exits 0. Once the database has API keys (`waterfall key \
-                add`), requests need one: Authorization: Bearer SECRET.
+                add`), requests need one: Authorization: Bearer SECRET. On an address other machines can reach \
+                (any but 127.0.0.0/8, ::1 and localhost) it refuses to start until the database has a write key, \
+                unless --allow-anonymous.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -29,6 +33,16 @@ extension WaterfallCommand {
             "Memory for feeds' geometry kept hot (28 bytes an image; a feed beyond it is served from the layout cache), in bytes or with K, M or G; 0 keeps none.",
             valueName: "size"))
         var hotMemory = "256M"
+        @Flag(help: ArgumentHelp(
+            "Serve a database without a write key on an address other machines can reach, to whoever reaches it.",
+            discussion: "Off loopback, serve refuses to start without a write key unless given this, and then warns as it starts."))
+        var allowAnonymous = false
+        @Option(help: ArgumentHelp(
+            "The least level of the log lines on standard error: trace, debug, info (every request), notice (requests refused or failed, the default), warning, error or critical.",
+            valueName: "level"))
+        var logLevel: Logger.Level = .notice
+        @Option(help: ArgumentHelp("How log lines are written: text, or json (one object a line).", valueName: "format"))
+        var logFormat: LogFormat = .text
 
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port).") }
@@ -50,10 +64,22 @@ extension WaterfallCommand {
             configuration.limits.maximumBodyBytes = Self.bytes(maxBody)!
             configuration.publicRead = publicRead
             configuration.hotMemory = Self.bytes(hotMemory) ?? 0
-            if try service.keys().keys.isEmpty {
-                Terminal.error("waterfall: note: the database has no API keys, so anyone who reaches the server may read and write; `waterfall key add` makes it ask for one.\n")
+            configuration.allowAnonymous = allowAnonymous
+            let format = logFormat
+            LoggingSystem.bootstrap { label in LogLineHandler(label: label, format: format) }
+            var logger = Logger(label: "waterfall")
+            logger.logLevel = logLevel
+            let keyring = try service.keyring()
+            if !ListeningAddress.isLoopback(host) && !keyring.hasWriteKey(at: Date()) {
+                guard allowAnonymous else {
+                    Terminal.error("waterfall: error: --host \(host) is reachable from other machines and the database has no write key, so anyone could change it; make one with `waterfall key add NAME --write`, or pass --allow-anonymous to serve it to anyone anyway.\n")
+                    throw ExitCode(64)
+                }
+                logger.warning("--allow-anonymous: --host \(host) is reachable from other machines and the database has no write key; while it has no key at all, anyone who reaches the server may read, write and delete every feed.")
+            } else if keyring.isEmpty {
+                logger.notice("the database has no API keys, so anyone who reaches the server may read and write; `waterfall key add` makes it ask for one.")
             }
-            let server = try WaterfallServer(service: service, configuration: configuration)
+            let server = try WaterfallServer(service: service, configuration: configuration, logger: logger)
             let host = host
             try Self.waitFor {
                 try await server.run { port in

@@ -55,6 +55,7 @@ extension WaterfallError.Parameter {
         case .viewportWidth: "--viewport-width"
         case .resetOrder: "--reset-order"
         case .appendMode: "--append"
+        case .expires: "--expires"
         }
     }
 }
