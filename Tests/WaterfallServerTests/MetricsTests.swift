@@ -62,6 +62,15 @@ import WaterfallServer
             #expect(hits + misses >= 25 && hits >= 20 && misses >= 1, "\(hits) hits, \(misses) misses")
             #expect(moved(#"waterfall_writes_total{kind="reorderFeed"}"#) == 1)
             #expect(after[#"waterfall_event_streams_open"#] == 0)
+
+            // And a page keeps its feed's geometry hot, which the gauges report
+            #expect(before["waterfall_hot_feeds"] == 0)
+            try await client.execute(uri: "/v1/feeds/travel/page?columns=2&width=375&limit=3", method: .get, headers: bearer) {
+                #expect($0.status == .ok)
+            }
+            let hot = try await read()
+            #expect(hot["waterfall_hot_feeds"] == 1)
+            #expect((hot["waterfall_hot_geometry_bytes"] ?? 0) >= 12 * 28, "\(hot)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import CoreMetrics
 import NIOConcurrencyHelpers
 import Prometheus
+import Waterfall
 
 /// What `GET /metrics` reports, in Prometheus' text format: swift-metrics instruments on a
 /// registry of this server's own (never the process-wide bootstrap, so servers in one process
@@ -15,6 +16,8 @@ import Prometheus
 /// - `waterfall_event_streams_open`: event streams open now.
 /// - `waterfall_writes_total{kind}`: writes that succeeded, by the operation (`importFeed`,
 ///   `reorderFeed`, `deleteImage`, `deleteFeed`, `putLayout`, `deleteLayout`).
+/// - `waterfall_hot_geometry_bytes` and `waterfall_hot_feeds`: the bytes of feeds' geometry the
+///   server keeps in memory (DESIGN section 12, bounded by `--hot-memory`) and how many feeds.
 final class ServerMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
@@ -24,6 +27,8 @@ final class ServerMetrics: Sendable {
     private let keptHits: CoreMetrics.Counter
     private let keptMisses: CoreMetrics.Counter
     private let openStreams: Meter
+    private let hotBytes: Meter
+    private let hotFeeds: Meter
 
     private struct RequestLabels: Hashable {
         let route: String
@@ -48,6 +53,10 @@ final class ServerMetrics: Sendable {
         keptMisses = CoreMetrics.Counter(label: "waterfall_kept_answers_total", dimensions: [("result", "miss")], factory: factory)
         openStreams = Meter(label: "waterfall_event_streams_open", dimensions: [], factory: factory)
         openStreams.set(0)
+        hotBytes = Meter(label: "waterfall_hot_geometry_bytes", dimensions: [], factory: factory)
+        hotBytes.set(0)
+        hotFeeds = Meter(label: "waterfall_hot_feeds", dimensions: [], factory: factory)
+        hotFeeds.set(0)
     }
 
     /// Counts a request that ended with `status` after `duration` (to its answer's head).
@@ -95,8 +104,10 @@ final class ServerMetrics: Sendable {
         counter.increment()
     }
 
-    /// Every metric in Prometheus' text format (version 0.0.4).
-    func exposition() -> [UInt8] {
-        registry.emitToBuffer()
+    /// Every metric in Prometheus' text format (version 0.0.4), with the hot feeds as they are now.
+    func exposition(hot: [HotFeedReport]) -> [UInt8] {
+        hotBytes.set(hot.reduce(0) { $0 + $1.bytes })
+        hotFeeds.set(hot.count)
+        return registry.emitToBuffer()
     }
 }

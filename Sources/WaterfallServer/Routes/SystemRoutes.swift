@@ -27,7 +27,7 @@ extension APIRoutes {
                 try RequestQuery(request).finish()
                 return Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                    body: .init(byteBuffer: ByteBuffer(bytes: runner.metrics.exposition())))
+                    body: .init(byteBuffer: ByteBuffer(bytes: runner.metrics.exposition(hot: runner.service.hot?.report ?? []))))
             },
             Route(.get, "/v1/stats", "getStats", access: .readAll) { request, _ in
                 try RequestQuery(request).finish()
