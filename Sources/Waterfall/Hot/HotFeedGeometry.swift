@@ -98,7 +98,9 @@ struct HotFeedGeometry {
     mutating func follow(to feed: FeedRecord, _ tx: any CatalogTransaction) throws -> Bool {
         precondition(feed.revision >= revision)
         if feed.revision == revision { return true }
-        if feed.revision - revision > Int64(Self.followLimit) { return false }
+        // Many revisions, or many images more or fewer (a large import), load anew at once
+        // rather than read a long change log first.
+        if feed.revision - revision > Int64(Self.followLimit) || abs(feed.imageCount - count) > Self.followLimit { return false }
         var changed: [String] = []
         var seen: Set<String> = []
         for change in try tx.changes(feedID: feedID, since: revision) where seen.insert(change.externalID).inserted {
