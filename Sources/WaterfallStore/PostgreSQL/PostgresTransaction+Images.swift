@@ -2,18 +2,14 @@ import Foundation
 import PostgresNIO
 
 extension PostgresTransaction {
-    private static let imageColumns = "sort_key, external_id, section_id, width, height, full_span, url, title"
+    private static let imageColumns = SharedSQL.imageColumns
 
     public func image(feedID: Int64, externalID: String) throws -> ImageRecord? {
-        try session.rows("""
-            SELECT \(Self.imageColumns) FROM image WHERE feed_id = $1 AND external_id = $2
-            """, .int(feedID), .text(externalID)).first.map(ImageRecord.init(postgres:))
+        try session.rows(SharedSQL.imageByID.postgres, .int(feedID), .text(externalID)).first.map(ImageRecord.init(postgres:))
     }
 
     public func image(feedID: Int64, key: Int64) throws -> ImageRecord? {
-        try session.rows("""
-            SELECT \(Self.imageColumns) FROM image WHERE feed_id = $1 AND sort_key = $2
-            """, .int(feedID), .int(key)).first.map(ImageRecord.init(postgres:))
+        try session.rows(SharedSQL.imageByKey.postgres, .int(feedID), .int(key)).first.map(ImageRecord.init(postgres:))
     }
 
     /// Read in batches along the primary key, so that no result holds the whole feed twice.
@@ -29,15 +25,11 @@ extension PostgresTransaction {
     }
 
     public func images(feedID: Int64, fromKey key: Int64, limit: Int) throws -> [ImageRecord] {
-        try session.rows("""
-            SELECT \(Self.imageColumns) FROM image WHERE feed_id = $1 AND sort_key >= $2 ORDER BY sort_key LIMIT $3
-            """, .int(feedID), .int(key), .int(Int64(limit))).map(ImageRecord.init(postgres:))
+        try session.rows(SharedSQL.imagesFromKey.postgres, .int(feedID), .int(key), .int(Int64(limit))).map(ImageRecord.init(postgres:))
     }
 
     public func images(feedID: Int64, offset: Int, limit: Int) throws -> [ImageRecord] {
-        try session.rows("""
-            SELECT \(Self.imageColumns) FROM image WHERE feed_id = $1 ORDER BY sort_key LIMIT $2 OFFSET $3
-            """, .int(feedID), .int(Int64(limit)), .int(Int64(offset))).map(ImageRecord.init(postgres:))
+        try session.rows(SharedSQL.imagesFromOffset.postgres, .int(feedID), .int(Int64(limit)), .int(Int64(offset))).map(ImageRecord.init(postgres:))
     }
 
     /// Reads batches that grow from 512 rows (a page needs a few hundred) to 16,384 (a rebuild
@@ -81,33 +73,23 @@ extension PostgresTransaction {
     }
 
     public func key(feedID: Int64, before key: Int64) throws -> Int64? {
-        try session.scalar(Int64.self, """
-            SELECT sort_key FROM image WHERE feed_id = $1 AND sort_key < $2 ORDER BY sort_key DESC LIMIT 1
-            """, .int(feedID), .int(key))
+        try session.scalar(Int64.self, SharedSQL.keyBefore.postgres, .int(feedID), .int(key))
     }
 
     public func key(feedID: Int64, after key: Int64) throws -> Int64? {
-        try session.scalar(Int64.self, """
-            SELECT sort_key FROM image WHERE feed_id = $1 AND sort_key > $2 ORDER BY sort_key LIMIT 1
-            """, .int(feedID), .int(key))
+        try session.scalar(Int64.self, SharedSQL.keyAfter.postgres, .int(feedID), .int(key))
     }
 
     public func keys(feedID: Int64, atOrBelow key: Int64, limit: Int) throws -> [Int64] {
-        try session.rows("""
-            SELECT sort_key FROM image WHERE feed_id = $1 AND sort_key <= $2 ORDER BY sort_key DESC LIMIT $3
-            """, .int(feedID), .int(key), .int(Int64(limit))).map { try $0.decode(Int64.self) }
+        try session.rows(SharedSQL.keysAtOrBelow.postgres, .int(feedID), .int(key), .int(Int64(limit))).map { try $0.decode(Int64.self) }
     }
 
     public func keys(feedID: Int64, atOrAbove key: Int64, limit: Int) throws -> [Int64] {
-        try session.rows("""
-            SELECT sort_key FROM image WHERE feed_id = $1 AND sort_key >= $2 ORDER BY sort_key LIMIT $3
-            """, .int(feedID), .int(key), .int(Int64(limit))).map { try $0.decode(Int64.self) }
+        try session.rows(SharedSQL.keysAtOrAbove.postgres, .int(feedID), .int(key), .int(Int64(limit))).map { try $0.decode(Int64.self) }
     }
 
     public func key(sectionID: Int64, index: Int) throws -> Int64? {
-        try session.scalar(Int64.self, """
-            SELECT sort_key FROM image WHERE section_id = $1 ORDER BY sort_key LIMIT 1 OFFSET $2
-            """, .int(sectionID), .int(Int64(index)))
+        try session.scalar(Int64.self, SharedSQL.keyInSection.postgres, .int(sectionID), .int(Int64(index)))
     }
 
     public func index(sectionID: Int64, key: Int64) throws -> Int {

@@ -21,7 +21,7 @@ extension PostgresTransaction {
     }
 
     public func hasAPIKeys() throws -> Bool {
-        try session.scalar(Bool.self, "SELECT EXISTS (SELECT 1 FROM api_key)") ?? false
+        try session.scalar(Bool.self, SharedSQL.hasAPIKeys.postgres) ?? false
     }
 
     public func insertAPIKey(_ key: APIKeyRecord) throws -> Bool {
@@ -39,7 +39,7 @@ extension PostgresTransaction {
     }
 
     public func deleteAPIKey(named name: String) throws -> Bool {
-        try session.execute("DELETE FROM api_key WHERE name = $1", .text(name)) > 0
+        try session.execute(SharedSQL.deleteAPIKey.postgres, .text(name)) > 0
     }
 
     public func recordAPIKeyUse(named name: String, at time: Int64) throws {

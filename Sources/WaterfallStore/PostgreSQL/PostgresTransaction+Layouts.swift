@@ -13,22 +13,19 @@ extension PostgresTransaction {
     }
 
     public func layout(feedID: Int64, name: String) throws -> NamedLayoutRecord? {
-        try session.rows("SELECT name, configuration FROM layout WHERE feed_id = $1 AND name = $2", .int(feedID), .text(name)).first.map {
+        try session.rows(SharedSQL.layoutByName.postgres, .int(feedID), .text(name)).first.map {
             let (name, configuration) = try $0.decode((String, String).self)
             return NamedLayoutRecord(name: name, configuration: configuration)
         }
     }
 
     public func saveLayout(feedID: Int64, _ layout: NamedLayoutRecord) throws {
-        try session.execute("""
-            INSERT INTO layout (feed_id, name, configuration) VALUES ($1, $2, $3)
-            ON CONFLICT (feed_id, name) DO UPDATE SET configuration = excluded.configuration
-            """, .int(feedID), .text(layout.name), .text(layout.configuration))
+        try session.execute(SharedSQL.saveLayout.postgres, .int(feedID), .text(layout.name), .text(layout.configuration))
     }
 
     public func removeLayout(feedID: Int64, name: String) throws -> Bool {
         guard let layout = try layout(feedID: feedID, name: name) else { return false }
-        try session.execute("DELETE FROM layout WHERE feed_id = $1 AND name = $2", .int(feedID), .text(name))
+        try session.execute(SharedSQL.deleteLayout.postgres, .int(feedID), .text(name))
         try session.execute("""
             DELETE FROM layout_cache WHERE feed_id = $1 AND configuration = $2
               AND NOT EXISTS (SELECT 1 FROM layout WHERE feed_id = $1 AND configuration = $2)
@@ -67,10 +64,7 @@ extension PostgresTransaction {
     }
 
     public func checkpoint(cacheID: Int64, atOrBelow index: Int) throws -> CheckpointRecord? {
-        try session.rows("""
-            SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint
-            WHERE cache_id = $1 AND idx <= $2 ORDER BY idx DESC LIMIT 1
-            """, .int(cacheID), .int(Int64(index))).first.map { row in
+        try session.rows(SharedSQL.checkpointAtOrBelow.postgres, .int(cacheID), .int(Int64(index))).first.map { row in
             let (index, key, section, state, top, bottom) = try row.decode((Int64, Int64, Int64, ByteBuffer, Double, Double).self)
             return CheckpointRecord(
                 index: Int(index), key: key, sectionID: section, state: Array(buffer: state), bandTop: top, bandBottom: bottom)
@@ -78,9 +72,7 @@ extension PostgresTransaction {
     }
 
     public func checkpointBands(cacheID: Int64) throws -> [(index: Int, top: Double, bottom: Double)] {
-        try session.rows("""
-            SELECT idx, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = $1 ORDER BY idx
-            """, .int(cacheID)).map { row in
+        try session.rows(SharedSQL.checkpointBands.postgres, .int(cacheID)).map { row in
             let (index, top, bottom) = try row.decode((Int64, Double, Double).self)
             return (index: Int(index), top: top, bottom: bottom)
         }
@@ -102,7 +94,7 @@ extension PostgresTransaction {
         cacheID: Int64, feedID: Int64, revision: Int64,
         checkpoints: [CheckpointRecord], sections: [SectionExtentRecord], end: LayoutEndRecord?
     ) throws -> Bool {
-        let current = try session.scalar(Int64.self, "SELECT revision FROM feed WHERE id = $1", .int(feedID))
+        let current = try session.scalar(Int64.self, SharedSQL.feedRevision.postgres, .int(feedID))
         let exists = try session.scalar(Bool.self, "SELECT EXISTS (SELECT 1 FROM layout_cache WHERE id = $1)", .int(cacheID)) ?? false
         guard current == revision, exists else { return false }
         for start in stride(from: 0, to: checkpoints.count, by: Self.batch) {
@@ -128,10 +120,7 @@ extension PostgresTransaction {
                 .doubles(sections.map(\.startY)), .doubles(sections.map(\.endY)))
         }
         if let end {
-            try session.execute("""
-                UPDATE layout_cache SET end_revision = $1, total_items = $2, content_height = $3, tail_top = $4, tail_bottom = $5
-                WHERE id = $6
-                """, .int(end.revision), .int(Int64(end.totalItems)), .double(end.contentHeight), .double(end.tailTop),
+            try session.execute(SharedSQL.saveLayoutEnd.postgres, .int(end.revision), .int(Int64(end.totalItems)), .double(end.contentHeight), .double(end.tailTop),
                 .double(end.tailBottom), .int(cacheID))
         }
         return true
@@ -146,10 +135,7 @@ extension PostgresTransaction {
                 FROM layout_cache c WHERE c.feed_id = $1) f
             WHERE p.cache_id = f.id AND f.first IS NOT NULL AND p.idx >= f.first
             """, .int(feedID), .int(key))
-        try session.execute("""
-            DELETE FROM layout_section
-            WHERE cache_id IN (SELECT id FROM layout_cache WHERE feed_id = $1) AND until_key >= $2
-            """, .int(feedID), .int(key))
+        try session.execute(SharedSQL.invalidateSectionExtents.postgres, .int(feedID), .int(key))
     }
 
     public func cacheCoverage() throws -> [LayoutCacheCoverage] {

@@ -13,7 +13,7 @@ public struct PostgresTransaction: CatalogTransaction {
     // MARK: Feeds
 
     public func feed(named name: String) throws -> FeedRecord? {
-        try session.rows("SELECT id, name, revision, image_count FROM feed WHERE name = $1", .text(name)).first.map(FeedRecord.init(postgres:))
+        try session.rows(SharedSQL.feedByName.postgres, .text(name)).first.map(FeedRecord.init(postgres:))
     }
 
     public func feeds() throws -> [FeedRecord] {
@@ -42,7 +42,7 @@ public struct PostgresTransaction: CatalogTransaction {
 
     public func feedRevisions() throws -> [String: Int64] {
         var revisions: [String: Int64] = [:]
-        for row in try session.rows("SELECT name, revision FROM feed") {
+        for row in try session.rows(SharedSQL.feedRevisions.postgres) {
             let (name, revision) = try row.decode((String, Int64).self)
             revisions[name] = revision
         }
@@ -50,7 +50,7 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func deleteFeed(id: Int64) throws {
-        try session.execute("DELETE FROM feed WHERE id = $1", .int(id))
+        try session.execute(SharedSQL.deleteFeed.postgres, .int(id))
     }
 
     public func createFeed(named name: String) throws -> FeedRecord {
@@ -59,7 +59,7 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func adjustImageCount(feedID: Int64, by delta: Int) throws {
-        try session.execute("UPDATE feed SET image_count = image_count + $1 WHERE id = $2", .int(Int64(delta)), .int(feedID))
+        try session.execute(SharedSQL.adjustImageCount.postgres, .int(Int64(delta)), .int(feedID))
     }
 
     public func bumpRevision(feedID: Int64) throws -> Int64 {
@@ -75,9 +75,7 @@ public struct PostgresTransaction: CatalogTransaction {
         feedID: Int64, revision: Int64, _ changes: [(kind: ChangeKind, externalID: String, section: String?)]
     ) throws {
         guard !changes.isEmpty else { return }
-        var seq = try session.scalar(Int64.self, """
-            SELECT coalesce(max(seq) + 1, 0) FROM change WHERE feed_id = $1 AND revision = $2
-            """, .int(feedID), .int(revision)) ?? 0
+        var seq = try session.scalar(Int64.self, SharedSQL.nextChangeSequence.postgres, .int(feedID), .int(revision)) ?? 0
         for start in stride(from: 0, to: changes.count, by: Self.batch) {
             let slice = changes[start..<min(changes.count, start + Self.batch)]
             try session.execute("""
@@ -102,10 +100,7 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
-        try session.rows("""
-            SELECT revision, kind, external_id, section FROM change
-            WHERE feed_id = $1 AND revision > $2 ORDER BY revision, seq
-            """, .int(feedID), .int(revision)).map { row in
+        try session.rows(SharedSQL.changesSince.postgres, .int(feedID), .int(revision)).map { row in
             let (revision, kind, id, section) = try row.decode((Int64, String, String, String?).self)
             return ChangeRecord(revision: revision, kind: ChangeKind(rawValue: kind)!, externalID: id, section: section)
         }
@@ -113,15 +108,15 @@ public struct PostgresTransaction: CatalogTransaction {
 
     // MARK: Sections
 
-    private static let sectionColumns = "id, name, title, position, declared"
+    private static let sectionColumns = SharedSQL.sectionColumns
 
     public func sections(feedID: Int64) throws -> [SectionRecord] {
-        try session.rows("SELECT \(Self.sectionColumns) FROM section WHERE feed_id = $1 ORDER BY position", .int(feedID))
+        try session.rows(SharedSQL.sectionsOfFeed.postgres, .int(feedID))
             .map(SectionRecord.init(postgres:))
     }
 
     public func sectionIDs(feedID: Int64) throws -> [Int64] {
-        try session.rows("SELECT id FROM section WHERE feed_id = $1 ORDER BY position", .int(feedID))
+        try session.rows(SharedSQL.sectionIDsOfFeed.postgres, .int(feedID))
             .map { try $0.decode(Int64.self) }
     }
 
@@ -143,7 +138,7 @@ public struct PostgresTransaction: CatalogTransaction {
 
     public func updateSection(_ section: SectionRecord) throws {
         try session.execute(
-            "UPDATE section SET title = $1, position = $2, declared = $3 WHERE id = $4",
+            SharedSQL.updateSection.postgres,
             .text(section.title), .int(section.position), .bool(section.isDeclared), .int(section.id))
     }
 
@@ -159,7 +154,7 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func deleteSection(id: Int64) throws {
-        try session.execute("DELETE FROM section WHERE id = $1", .int(id))
+        try session.execute(SharedSQL.deleteSection.postgres, .int(id))
     }
 
     @discardableResult

@@ -3,22 +3,18 @@ import CSQLiteSwitches
 import GRDB
 
 extension SQLiteTransaction {
-    private static let imageColumns = "sort_key, external_id, section_id, width, height, full_span, url, title"
+    private static let imageColumns = SharedSQL.imageColumns
 
     /// The image of a feed with id `externalID`, or `nil`.
     /// Prepared once per connection: order lists and reorder files look up one id per entry.
     public func image(feedID: Int64, externalID: String) throws -> ImageRecord? {
-        let statement = try db.cachedStatement(sql: """
-            SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? AND external_id = ?
-            """)
+        let statement = try db.cachedStatement(sql: SharedSQL.imageByID.sqlite)
         return try Row.fetchOne(statement, arguments: [feedID, externalID]).map(ImageRecord.init(row:))
     }
 
     /// The image of a feed at order key `key`, or `nil`.
     public func image(feedID: Int64, key: Int64) throws -> ImageRecord? {
-        try Row.fetchOne(db, sql: """
-            SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? AND sort_key = ?
-            """, arguments: [feedID, key]).map(ImageRecord.init(row:))
+        try Row.fetchOne(db, sql: SharedSQL.imageByKey.sqlite, arguments: [feedID, key]).map(ImageRecord.init(row:))
     }
 
     /// Every image of a feed, in catalog order. O(n): for imports, which compare whole feeds.
@@ -36,9 +32,7 @@ extension SQLiteTransaction {
     public func images(feedID: Int64, fromKey key: Int64, limit: Int) throws -> [ImageRecord] {
         var result: [ImageRecord] = []
         result.reserveCapacity(min(limit, 4096))
-        let statement = try RawStatement(cached: db, """
-            SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?
-            """)
+        let statement = try RawStatement(cached: db, SharedSQL.imagesFromKey.sqlite)
         statement.bind(1, feedID)
         statement.bind(2, key)
         statement.bind(3, Int64(limit))
@@ -51,9 +45,7 @@ extension SQLiteTransaction {
     /// Up to `limit` images from catalog index `offset`, in catalog order. O(offset + limit).
     public func images(feedID: Int64, offset: Int, limit: Int) throws -> [ImageRecord] {
         var result: [ImageRecord] = []
-        let statement = try RawStatement(cached: db, """
-            SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? ORDER BY sort_key LIMIT ? OFFSET ?
-            """)
+        let statement = try RawStatement(cached: db, SharedSQL.imagesFromOffset.sqlite)
         statement.bind(1, feedID)
         statement.bind(2, Int64(limit))
         statement.bind(3, Int64(offset))
@@ -103,37 +95,27 @@ extension SQLiteTransaction {
 
     /// The greatest order key below `key`, or `nil` when `key` is first.
     public func key(feedID: Int64, before key: Int64) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT sort_key FROM image WHERE feed_id = ? AND sort_key < ? ORDER BY sort_key DESC LIMIT 1
-            """), arguments: [feedID, key])
+        try Int64.fetchOne(db.cachedStatement(sql: SharedSQL.keyBefore.sqlite), arguments: [feedID, key])
     }
 
     /// The least order key above `key`, or `nil` when `key` is last.
     public func key(feedID: Int64, after key: Int64) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT sort_key FROM image WHERE feed_id = ? AND sort_key > ? ORDER BY sort_key LIMIT 1
-            """), arguments: [feedID, key])
+        try Int64.fetchOne(db.cachedStatement(sql: SharedSQL.keyAfter.sqlite), arguments: [feedID, key])
     }
 
     /// Up to `limit` order keys of a feed at or below `key`, greatest first.
     public func keys(feedID: Int64, atOrBelow key: Int64, limit: Int) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: """
-            SELECT sort_key FROM image WHERE feed_id = ? AND sort_key <= ? ORDER BY sort_key DESC LIMIT ?
-            """, arguments: [feedID, key, limit])
+        try Int64.fetchAll(db, sql: SharedSQL.keysAtOrBelow.sqlite, arguments: [feedID, key, limit])
     }
 
     /// Up to `limit` order keys of a feed at or above `key`, least first.
     public func keys(feedID: Int64, atOrAbove key: Int64, limit: Int) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: """
-            SELECT sort_key FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?
-            """, arguments: [feedID, key, limit])
+        try Int64.fetchAll(db, sql: SharedSQL.keysAtOrAbove.sqlite, arguments: [feedID, key, limit])
     }
 
     /// The order key of the image at index `index` of a section (0-based), or `nil`. O(index).
     public func key(sectionID: Int64, index: Int) throws -> Int64? {
-        try Int64.fetchOne(db, sql: """
-            SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key LIMIT 1 OFFSET ?
-            """, arguments: [sectionID, index])
+        try Int64.fetchOne(db, sql: SharedSQL.keyInSection.sqlite, arguments: [sectionID, index])
     }
 
     /// The index of the image at `key` inside its section: how many of the section's images sort

@@ -44,7 +44,7 @@ extension SQLiteTransaction {
 
     /// Whether any API key exists (a server then asks for one).
     public func hasAPIKeys() throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM api_key)") ?? false
+        try Bool.fetchOne(db, sql: SharedSQL.hasAPIKeys.sqlite) ?? false
     }
 
     /// Stores a new key. Returns `false` when a key of that name exists (nothing is written).
@@ -64,7 +64,7 @@ extension SQLiteTransaction {
 
     /// Deletes the key `name`; `false` when there was none.
     public func deleteAPIKey(named name: String) throws -> Bool {
-        try db.execute(sql: "DELETE FROM api_key WHERE name = ?", arguments: [name])
+        try db.execute(sql: SharedSQL.deleteAPIKey.sqlite, arguments: [name])
         return db.changesCount > 0
     }
 

@@ -12,7 +12,7 @@ extension SQLiteTransaction {
 
     /// The named layout `name` of a feed, or `nil`.
     public func layout(feedID: Int64, name: String) throws -> NamedLayoutRecord? {
-        let statement = try RawStatement(cached: db, "SELECT name, configuration FROM layout WHERE feed_id = ? AND name = ?")
+        let statement = try RawStatement(cached: db, SharedSQL.layoutByName.sqlite)
         statement.bind(1, feedID)
         statement.bind(2, name)
         return try statement.first { NamedLayoutRecord(name: $0.string(0) ?? "", configuration: $0.string(1) ?? "") }
@@ -20,17 +20,14 @@ extension SQLiteTransaction {
 
     /// Saves a named layout, replacing one of the same name.
     public func saveLayout(feedID: Int64, _ layout: NamedLayoutRecord) throws {
-        try db.execute(sql: """
-            INSERT INTO layout (feed_id, name, configuration) VALUES (?, ?, ?)
-            ON CONFLICT (feed_id, name) DO UPDATE SET configuration = excluded.configuration
-            """, arguments: [feedID, layout.name, layout.configuration])
+        try db.execute(sql: SharedSQL.saveLayout.sqlite, arguments: [feedID, layout.name, layout.configuration])
     }
 
     /// Removes a named layout, and its cache entry when no other name uses the configuration.
     /// Returns `false` when there was no such layout.
     public func removeLayout(feedID: Int64, name: String) throws -> Bool {
         guard let layout = try layout(feedID: feedID, name: name) else { return false }
-        try db.execute(sql: "DELETE FROM layout WHERE feed_id = ? AND name = ?", arguments: [feedID, name])
+        try db.execute(sql: SharedSQL.deleteLayout.sqlite, arguments: [feedID, name])
         try db.execute(sql: """
             DELETE FROM layout_cache WHERE feed_id = ? AND configuration = ?
               AND NOT EXISTS (SELECT 1 FROM layout WHERE feed_id = ? AND configuration = ?)
@@ -80,10 +77,7 @@ extension SQLiteTransaction {
 
     /// The checkpoint with the greatest index not above `index`, or `nil`.
     public func checkpoint(cacheID: Int64, atOrBelow index: Int) throws -> CheckpointRecord? {
-        let statement = try RawStatement(cached: db, """
-            SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint
-            WHERE cache_id = ? AND idx <= ? ORDER BY idx DESC LIMIT 1
-            """)
+        let statement = try RawStatement(cached: db, SharedSQL.checkpointAtOrBelow.sqlite)
         statement.bind(1, cacheID)
         statement.bind(2, Int64(index))
         return try statement.first(CheckpointRecord.init(statement:))
@@ -91,9 +85,7 @@ extension SQLiteTransaction {
 
     /// Every checkpoint's index and band, in index order (small: one row per stride images).
     public func checkpointBands(cacheID: Int64) throws -> [(index: Int, top: Double, bottom: Double)] {
-        let statement = try RawStatement(cached: db, """
-            SELECT idx, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? ORDER BY idx
-            """)
+        let statement = try RawStatement(cached: db, SharedSQL.checkpointBands.sqlite)
         statement.bind(1, cacheID)
         return try statement.all { (index: Int($0.int64(0)), top: $0.double(1), bottom: $0.double(2)) }
     }
@@ -121,7 +113,7 @@ extension SQLiteTransaction {
         cacheID: Int64, feedID: Int64, revision: Int64,
         checkpoints: [CheckpointRecord], sections: [SectionExtentRecord], end: LayoutEndRecord?
     ) throws -> Bool {
-        let current = try Int64.fetchOne(db, sql: "SELECT revision FROM feed WHERE id = ?", arguments: [feedID])
+        let current = try Int64.fetchOne(db, sql: SharedSQL.feedRevision.sqlite, arguments: [feedID])
         let exists = try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM layout_cache WHERE id = ?", arguments: [cacheID]) ?? false
         guard current == revision, exists else { return false }
         let saveCheckpoint = try RawStatement(db, """
@@ -150,10 +142,7 @@ extension SQLiteTransaction {
             try saveSection.run()
         }
         if let end {
-            try db.execute(sql: """
-                UPDATE layout_cache SET end_revision = ?, total_items = ?, content_height = ?, tail_top = ?, tail_bottom = ?
-                WHERE id = ?
-                """, arguments: [end.revision, end.totalItems, end.contentHeight, end.tailTop, end.tailBottom, cacheID])
+            try db.execute(sql: SharedSQL.saveLayoutEnd.sqlite, arguments: [end.revision, end.totalItems, end.contentHeight, end.tailTop, end.tailBottom, cacheID])
         }
         return true
     }
@@ -180,10 +169,7 @@ extension SQLiteTransaction {
             delete.bind(2, index)
             try delete.run()
         }
-        try db.execute(sql: """
-            DELETE FROM layout_section
-            WHERE cache_id IN (SELECT id FROM layout_cache WHERE feed_id = ?) AND until_key >= ?
-            """, arguments: [feedID, key])
+        try db.execute(sql: SharedSQL.invalidateSectionExtents.sqlite, arguments: [feedID, key])
     }
 
     /// How much of every cached layout is valid.

@@ -10,7 +10,7 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// The feed named `name`, or `nil`.
     public func feed(named name: String) throws -> FeedRecord? {
-        let statement = try RawStatement(cached: db, "SELECT id, name, revision, image_count FROM feed WHERE name = ?")
+        let statement = try RawStatement(cached: db, SharedSQL.feedByName.sqlite)
         statement.bind(1, name)
         return try statement.first(FeedRecord.init(statement:))
     }
@@ -44,7 +44,7 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// Every feed's revision, by name: what a watcher compares to see which feeds changed.
     public func feedRevisions() throws -> [String: Int64] {
         var revisions: [String: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT name, revision FROM feed") {
+        for row in try Row.fetchAll(db, sql: SharedSQL.feedRevisions.sqlite) {
             revisions[row[0]] = row[1]
         }
         return revisions
@@ -53,7 +53,7 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// Deletes a feed and, through the schema's cascades, everything of it: sections, images,
     /// the change log, named layouts and the layout cache.
     public func deleteFeed(id: Int64) throws {
-        try db.execute(sql: "DELETE FROM feed WHERE id = ?", arguments: [id])
+        try db.execute(sql: SharedSQL.deleteFeed.sqlite, arguments: [id])
     }
 
     /// Creates an empty feed at revision 0.
@@ -65,14 +65,14 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// Adjusts the stored image count by `delta` (bulk writers that know their counts use this
     /// rather than a recount).
     public func adjustImageCount(feedID: Int64, by delta: Int) throws {
-        try db.execute(sql: "UPDATE feed SET image_count = image_count + ? WHERE id = ?", arguments: [delta, feedID])
+        try db.execute(sql: SharedSQL.adjustImageCount.sqlite, arguments: [delta, feedID])
     }
 
     /// Bumps the feed's revision and returns the new one (writers keep `image_count` right
     /// with ``adjustImageCount(feedID:by:)``).
     public func bumpRevision(feedID: Int64) throws -> Int64 {
         try db.execute(sql: "UPDATE feed SET revision = revision + 1 WHERE id = ?", arguments: [feedID])
-        return try Int64.fetchOne(db, sql: "SELECT revision FROM feed WHERE id = ?", arguments: [feedID])!
+        return try Int64.fetchOne(db, sql: SharedSQL.feedRevision.sqlite, arguments: [feedID])!
     }
 
     /// Appends change-log rows under `revision`, in order, after any it already has.
@@ -80,7 +80,7 @@ public struct SQLiteTransaction: CatalogTransaction {
         feedID: Int64, revision: Int64, _ changes: [(kind: ChangeKind, externalID: String, section: String?)]
     ) throws {
         guard !changes.isEmpty else { return }
-        let next = try RawStatement(db, "SELECT coalesce(max(seq) + 1, 0) FROM change WHERE feed_id = ? AND revision = ?")
+        let next = try RawStatement(db, SharedSQL.nextChangeSequence.sqlite)
         next.bind(1, feedID)
         next.bind(2, revision)
         var seq = try next.first { $0.int64(0) } ?? 0
@@ -117,10 +117,7 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// The change log of a feed after `revision`, oldest first.
     public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
-        try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT revision, kind, external_id, section FROM change
-            WHERE feed_id = ? AND revision > ? ORDER BY revision, seq
-            """), arguments: [feedID, revision]).map {
+        try Row.fetchAll(db.cachedStatement(sql: SharedSQL.changesSince.sqlite), arguments: [feedID, revision]).map {
             ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
         }
     }
@@ -129,19 +126,17 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// The sections of a feed, in order.
     public func sections(feedID: Int64) throws -> [SectionRecord] {
-        let statement = try RawStatement(cached: db, """
-            SELECT \(Self.sectionColumns) FROM section WHERE feed_id = ? ORDER BY position
-            """)
+        let statement = try RawStatement(cached: db, SharedSQL.sectionsOfFeed.sqlite)
         statement.bind(1, feedID)
         return try statement.all(SectionRecord.init(statement:))
     }
 
     /// The columns `SectionRecord.init(statement:)` reads, in its order.
-    private static let sectionColumns = "id, name, title, position, declared"
+    private static let sectionColumns = SharedSQL.sectionColumns
 
     /// The ids of a feed's sections, in order.
     public func sectionIDs(feedID: Int64) throws -> [Int64] {
-        let statement = try RawStatement(cached: db, "SELECT id FROM section WHERE feed_id = ? ORDER BY position")
+        let statement = try RawStatement(cached: db, SharedSQL.sectionIDsOfFeed.sqlite)
         statement.bind(1, feedID)
         return try statement.all { $0.int64(0) }
     }
@@ -174,7 +169,7 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// Updates a section's title, position and declared flag.
     public func updateSection(_ section: SectionRecord) throws {
-        try db.execute(sql: "UPDATE section SET title = ?, position = ?, declared = ? WHERE id = ?",
+        try db.execute(sql: SharedSQL.updateSection.sqlite,
                        arguments: [section.title, section.position, section.isDeclared, section.id])
     }
 
@@ -191,7 +186,7 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// Deletes a section (its images must be gone or moved already).
     public func deleteSection(id: Int64) throws {
-        try db.execute(sql: "DELETE FROM section WHERE id = ?", arguments: [id])
+        try db.execute(sql: SharedSQL.deleteSection.sqlite, arguments: [id])
     }
 
     /// Deletes the sections of a feed that hold no image and are not declared; returns their ids.

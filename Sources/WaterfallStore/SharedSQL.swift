@@ -1,0 +1,92 @@
+/// The SQL both engines run alike, written once (issue 24): each statement with `?` placeholders,
+/// which SQLite takes as written and PostgreSQL numbered `$1`, `$2`, … in order. What differs
+/// between the dialects (upserts with `RETURNING`, arrays, `COLLATE "C"`, bulk loads, locks)
+/// stays in each engine's folder. `Tests/WaterfallStoreTests/Conformance` runs both.
+enum SharedSQL {
+    /// The columns of an image row, in ``ImageRecord``'s order.
+    static let imageColumns = "sort_key, external_id, section_id, width, height, full_span, url, title"
+    /// The columns of a section row, in ``SectionRecord``'s order.
+    static let sectionColumns = "id, name, title, position, declared"
+
+    /// Adjusts a feed's stored image count.
+    static let adjustImageCount = SharedStatement("UPDATE feed SET image_count = image_count + ? WHERE id = ?")
+    /// The change log of a feed after a revision, oldest first.
+    static let changesSince = SharedStatement("SELECT revision, kind, external_id, section FROM change WHERE feed_id = ? AND revision > ? ORDER BY revision, seq")
+    /// The checkpoint with the greatest index not above an index.
+    static let checkpointAtOrBelow = SharedStatement("SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? AND idx <= ? ORDER BY idx DESC LIMIT 1")
+    /// Every checkpoint's index and band, in index order.
+    static let checkpointBands = SharedStatement("SELECT idx, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? ORDER BY idx")
+    /// Deletes the API key of a name.
+    static let deleteAPIKey = SharedStatement("DELETE FROM api_key WHERE name = ?")
+    /// Deletes a feed (the rest goes by cascade).
+    static let deleteFeed = SharedStatement("DELETE FROM feed WHERE id = ?")
+    /// Deletes a named layout.
+    static let deleteLayout = SharedStatement("DELETE FROM layout WHERE feed_id = ? AND name = ?")
+    /// Deletes a section.
+    static let deleteSection = SharedStatement("DELETE FROM section WHERE id = ?")
+    /// The feed of a name.
+    static let feedByName = SharedStatement("SELECT id, name, revision, image_count FROM feed WHERE name = ?")
+    /// A feed's revision.
+    static let feedRevision = SharedStatement("SELECT revision FROM feed WHERE id = ?")
+    /// Every feed's revision.
+    static let feedRevisions = SharedStatement("SELECT name, revision FROM feed")
+    /// Whether any API key exists.
+    static let hasAPIKeys = SharedStatement("SELECT EXISTS (SELECT 1 FROM api_key)")
+    /// The image of a feed with an id.
+    static let imageByID = SharedStatement("SELECT \(imageColumns) FROM image WHERE feed_id = ? AND external_id = ?")
+    /// The image of a feed at an order key.
+    static let imageByKey = SharedStatement("SELECT \(imageColumns) FROM image WHERE feed_id = ? AND sort_key = ?")
+    /// Images from an order key on, in catalog order (a page's rows).
+    static let imagesFromKey = SharedStatement("SELECT \(imageColumns) FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?")
+    /// Images from a catalog index on, in catalog order.
+    static let imagesFromOffset = SharedStatement("SELECT \(imageColumns) FROM image WHERE feed_id = ? ORDER BY sort_key LIMIT ? OFFSET ?")
+    /// Deletes the section extents of a feed's cached layouts that end at or after a key.
+    static let invalidateSectionExtents = SharedStatement("DELETE FROM layout_section WHERE cache_id IN (SELECT id FROM layout_cache WHERE feed_id = ?) AND until_key >= ?")
+    /// The least order key above a key.
+    static let keyAfter = SharedStatement("SELECT sort_key FROM image WHERE feed_id = ? AND sort_key > ? ORDER BY sort_key LIMIT 1")
+    /// The greatest order key below a key.
+    static let keyBefore = SharedStatement("SELECT sort_key FROM image WHERE feed_id = ? AND sort_key < ? ORDER BY sort_key DESC LIMIT 1")
+    /// The order key of the image at an index of a section.
+    static let keyInSection = SharedStatement("SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key LIMIT 1 OFFSET ?")
+    /// Order keys at or above a key, least first.
+    static let keysAtOrAbove = SharedStatement("SELECT sort_key FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?")
+    /// Order keys at or below a key, greatest first.
+    static let keysAtOrBelow = SharedStatement("SELECT sort_key FROM image WHERE feed_id = ? AND sort_key <= ? ORDER BY sort_key DESC LIMIT ?")
+    /// The named layout of a feed.
+    static let layoutByName = SharedStatement("SELECT name, configuration FROM layout WHERE feed_id = ? AND name = ?")
+    /// The next sequence number of a revision's change-log rows.
+    static let nextChangeSequence = SharedStatement("SELECT coalesce(max(seq) + 1, 0) FROM change WHERE feed_id = ? AND revision = ?")
+    /// Saves a named layout, replacing one of the same name.
+    static let saveLayout = SharedStatement("INSERT INTO layout (feed_id, name, configuration) VALUES (?, ?, ?) ON CONFLICT (feed_id, name) DO UPDATE SET configuration = excluded.configuration")
+    /// Stores the end of a cached layout.
+    static let saveLayoutEnd = SharedStatement("UPDATE layout_cache SET end_revision = ?, total_items = ?, content_height = ?, tail_top = ?, tail_bottom = ? WHERE id = ?")
+    /// The ids of a feed's sections, in order.
+    static let sectionIDsOfFeed = SharedStatement("SELECT id FROM section WHERE feed_id = ? ORDER BY position")
+    /// The sections of a feed, in order.
+    static let sectionsOfFeed = SharedStatement("SELECT \(sectionColumns) FROM section WHERE feed_id = ? ORDER BY position")
+    /// Stores a section's title, position and declared flag.
+    static let updateSection = SharedStatement("UPDATE section SET title = ?, position = ?, declared = ? WHERE id = ?")
+}
+
+/// One statement in both dialects.
+struct SharedStatement: Sendable {
+    /// The statement with `?` placeholders.
+    let sqlite: String
+    /// The statement with `$1`, `$2`, … placeholders.
+    let postgres: String
+
+    init(_ sql: String) {
+        sqlite = sql
+        var numbered = ""
+        var count = 0
+        for character in sql {
+            if character == "?" {
+                count += 1
+                numbered += "$\(count)"
+            } else {
+                numbered.append(character)
+            }
+        }
+        postgres = numbered
+    }
+}
