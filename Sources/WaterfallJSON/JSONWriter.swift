@@ -1,7 +1,8 @@
 import Waterfall
 
 /// Compact JSON written straight into bytes: the writing half of ``OrderedJSONEncoder``, and
-/// what the answers of `page` and `viewport` write themselves with (``JSONWritable``).
+/// what the answers of `page`, `viewport` and the section index write themselves with
+/// (``JSONWritable``).
 public struct JSONWriter {
     /// The JSON written so far.
     public private(set) var bytes: [UInt8] = []
@@ -211,6 +212,38 @@ extension ViewportPage: JSONWritable {
         json.key("height")
         try json.number(height)
         try json.elements(items: items, headers: headers, footers: footers)
+        json.endObject()
+    }
+}
+
+extension SectionIndex.Section: JSONWritable {
+    public func write(to json: inout JSONWriter) throws {
+        json.beginObject()
+        json.key("section")
+        json.string(section)
+        json.key("title")
+        json.string(title)
+        json.key("index")
+        json.integer(index)
+        json.key("count")
+        json.integer(count)
+        json.key("y")
+        try json.number(y)
+        json.key("height")
+        try json.number(height)
+        json.endObject()
+    }
+}
+
+extension SectionIndex: JSONWritable {
+    public func write(to json: inout JSONWriter) throws {
+        json.beginObject()
+        json.key("revision")
+        json.integer(revision)
+        json.key("contentHeight")
+        try json.number(contentHeight)
+        json.key("sections")
+        try json.array(sections)
         json.endObject()
     }
 }

@@ -107,6 +107,44 @@ import WaterfallTestSupport
         #expect(list.standardOutput.contains(#""columns":4"#))
     }
 
+    @Test func sectionIndexFollowsSection14() throws {
+        _ = try waterfall("import", try travel())
+        #expect(try waterfall("layout", "add", "phone", "--columns", "2", "--width", "375", "--header-height", "44").status == 0)
+        // As in pageJSONFollowsTheContract: 2024-05 (titled) from 0 to 322, then 2024-06 (named by
+        // its image only, so its title is its id) to 558.
+        let expected = """
+            {"revision":1,"contentHeight":558,"sections":[\
+            {"section":"2024-05","title":"May 2024","index":0,"count":2,"y":0,"height":322},\
+            {"section":"2024-06","title":"2024-06","index":2,"count":1,"y":322,"height":236}]}
+
+            """
+        let named = try waterfall("sections", "--feed", "travel", "--layout", "phone", "--json")
+        #expect(named.status == 0, "\(named.standardError)")
+        #expect(named.standardOutput == expected)
+        let inline = try waterfall("sections", "--columns", "2", "--width", "375", "--header-height", "44", "--json")
+        #expect(inline.standardOutput == expected)
+        #expect(try waterfall("sections", "--layout", "phone").standardOutput == """
+            SECTION  TITLE     INDEX  IMAGES    Y  HEIGHT
+            2024-05  May 2024      0       2    0     322
+            2024-06  2024-06       2       1  322     236
+            feed travel, revision 1, layout phone: 2 sections, 3 images, content height 558
+
+            """)
+        // Without a layout, `sections` still lists the catalog's sections.
+        #expect(try waterfall("sections", "--json").standardOutput.hasPrefix(#"{"feed":"travel","revision":1,"sections":[{"id":"2024-05""#))
+        for (arguments, status, fragment) in [
+            (["sections", "--layout", "nope"], 65, "unknown layout \"nope\""),
+            (["sections", "--feed", "nope", "--layout", "phone"], 65, "unknown feed \"nope\""),
+            (["sections", "--layout", "phone", "--columns", "2"], 64, "give either --layout NAME or configuration flags"),
+        ] as [([String], Int32, String)] {
+            let result = try WaterfallProcess.run(["--db", folder.path("test.sqlite")] + arguments, in: folder.url)
+            #expect(result.status == status, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains(fragment), "\(arguments): \(result.standardError)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "\(arguments): \(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+    }
+
     @Test func badInputGetsOneSentenceAndTheDocumentedStatus() throws {
         let file = try travel()
         _ = try waterfall("import", file)

@@ -147,6 +147,8 @@ import Darwin
             ("/v1/feeds/travel/layouts/phone/page?offset=0&limit=13", ["page", "--feed", "travel", "--layout", "phone", "--offset", "0", "--limit", "13"]),
             ("/v1/feeds/travel/layouts/phone/viewport?y=100&height=600&pinHeaders=true",
              ["viewport", "--feed", "travel", "--layout", "phone", "--y", "100", "--height", "600", "--pin-headers"]),
+            ("\(c)/layouts/phone/sections", ["sections", "--layout", "phone"] + coco),
+            ("/v1/feeds/travel/layouts/phone/sections", ["sections", "--feed", "travel", "--layout", "phone"]),
             ("/v1/feeds/travel/coverflow?itemHeight=200&viewportWidth=375&x=300",
              ["coverflow", "--feed", "travel", "--item-height", "200", "--viewport-width", "375", "--x", "300"]),
         ]

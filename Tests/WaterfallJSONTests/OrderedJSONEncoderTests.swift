@@ -110,8 +110,8 @@ import WaterfallTestSupport
     }
 }
 
-/// `page` and `viewport` write their JSON directly (`JSONWriter.swift`); it must be the bytes
-/// their `Encodable` form encodes to.
+/// `page`, `viewport` and the section index write their JSON directly (`JSONWriter.swift`); it
+/// must be the bytes their `Encodable` form encodes to.
 @Suite struct JSONWritableTests {
     @Test func pagesAndViewportsWriteWhatTheyEncode() throws {
         let folder = try TemporaryDirectory()
@@ -144,6 +144,7 @@ import WaterfallTestSupport
                 try expectSame(try service.viewport(feed: "f", layout: .inline(configuration), y: y, height: 900))
                 try expectSame(try service.viewport(feed: "f", layout: .inline(configuration), y: y, height: 900, pinOffset: 20))
             }
+            try expectSame(try service.sectionIndex(feed: "f", layout: .inline(configuration)))
         }
     }
 }

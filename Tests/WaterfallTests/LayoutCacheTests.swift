@@ -4,7 +4,8 @@ import WaterfallTestSupport
 @testable import Waterfall
 
 /// The cache is an optimisation only: after any sequence of imports, moves, order lists and
-/// removals, every page and viewport answer equals a fresh computation from the catalog.
+/// removals, every page, viewport and section index answer equals a fresh computation from the
+/// catalog.
 @Suite struct LayoutCacheTests {
     static let configurations: [AnyLayoutConfiguration] = [
         .waterfall(LayoutConfiguration(columns: 3, width: 400)),
@@ -111,6 +112,14 @@ import WaterfallTestSupport
                 for server in [hot, tight] {
                     let kept = try server.viewport(feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
                     #expect(kept == viewport, "hot copy, seed \(seed) step \(step) y \(y) height \(height) pin \(String(describing: pin))")
+                }
+
+                // The section index (DESIGN section 14): from the cache, and from the hot copies.
+                let index = try catalog.service.sectionIndex(feed: "f", layout: .inline(configuration))
+                #expect(index.sections == fresh.sectionIndex(expected), "seed \(seed) step \(step)")
+                #expect(index.contentHeight == expected.contentHeight)
+                for server in [hot, tight] {
+                    #expect(try server.sectionIndex(feed: "f", layout: .inline(configuration)) == index, "hot copy, seed \(seed) step \(step)")
                 }
             }
             // The answers above came from the hot copy, followed to the catalog's revision.
@@ -269,6 +278,20 @@ struct FreshLayouts {
             }
         }
         return (items, headers, footers)
+    }
+
+    /// The section index: each section from its start to the next one's (the last to the
+    /// content's bottom: these configurations have no minimum content height).
+    func sectionIndex(_ layout: Layout) -> [SectionIndex.Section] {
+        var index = 0
+        return sections.indices.map { ordinal in
+            let start = layout.sections[ordinal].sectionStartY
+            let end = ordinal + 1 < sections.count ? layout.sections[ordinal + 1].sectionStartY : layout.contentHeight
+            defer { index += sections[ordinal].items.count }
+            return SectionIndex.Section(
+                section: sections[ordinal].name, title: sections[ordinal].title ?? sections[ordinal].name, index: index,
+                count: sections[ordinal].items.count, y: start, height: end - start)
+        }
     }
 
     func viewport(_ layout: Layout, y: Double, height: Double, pinOffset: Double?) -> (items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {

@@ -167,20 +167,27 @@ public struct JustifiedLayout: Sendable {
         }
         state.y += config.sectionInset.bottom
         let sectionEnd = state.y
-        var footer: Frame?
-        if config.footerHeight > 0 {
-            state.y += config.footerInset.top
-            footer = Frame(
-                x: config.footerInset.left, y: state.y,
-                width: config.width - config.footerInset.left - config.footerInset.right,
-                height: config.footerHeight)
-            state.y += config.footerHeight + config.footerInset.bottom
-        }
+        let footer = footer(below: sectionEnd)
+        state.y = footer.end
         state.rowTop = state.y
         state.previousRowHeight = nil
         state.imagesInSection = 0
         state.isSectionOpen = false
-        return SectionEnd(footer: footer, sectionEnd: sectionEnd)
+        return SectionEnd(footer: footer.frame, sectionEnd: sectionEnd)
+    }
+
+    /// The footer of a section whose content ends at `sectionEnd` (points: the bottom of its
+    /// last row plus `sectionInset.bottom`), or `nil` when `footerHeight` is 0, and the `y`
+    /// below it where the next section opens: what ``closeSection(_:_:)`` places, bit for bit.
+    public func footer(below sectionEnd: Double) -> (frame: Frame?, end: Double) {
+        let config = configuration
+        guard config.footerHeight > 0 else { return (nil, sectionEnd) }
+        let y = sectionEnd + config.footerInset.top
+        let frame = Frame(
+            x: config.footerInset.left, y: y,
+            width: config.width - config.footerInset.left - config.footerInset.right,
+            height: config.footerHeight)
+        return (frame, y + (config.footerHeight + config.footerInset.bottom))
     }
 
     /// The height of the whole content, in points: `max(state.y, minimumContentHeight)`.

@@ -54,6 +54,11 @@ public struct CoverFlowStream: StreamingLayoutKind {
         return SectionEnd(footer: nil, sectionEnd: 0)
     }
 
+    /// No footer: a cover flow's sections are one row, without headers or footers.
+    public func footer(below sectionEnd: Double) -> (frame: Frame?, end: Double) {
+        (nil, sectionEnd)
+    }
+
     /// The row's content width: the last image's right edge plus `sectionInset.right`, or
     /// `sectionInset.left + sectionInset.right` before any image (``CoverFlowLayout/contentWidth(frames:)``).
     public func contentHeight(_ state: CoverFlowState) -> Double {

@@ -60,6 +60,11 @@ public protocol StreamingLayoutKind: Sendable {
     /// The height of the whole content, in points. Precondition: no section is open.
     func contentHeight(_ state: State) -> Double
 
+    /// The footer of a section whose content ends at `sectionEnd` (``SectionEnd/sectionEnd``,
+    /// points), or `nil` without footers, and the `y` below it where the next section opens:
+    /// exactly what ``closeSection(_:_:)`` places after `sectionEnd`.
+    func footer(below sectionEnd: Double) -> (frame: Frame?, end: Double)
+
     /// Where a section's header is drawn when headers are pinned under `pinOffset` points from
     /// the top of a viewport at `viewportY` (DESIGN section 2, pinned headers).
     func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double) -> PinnedHeader

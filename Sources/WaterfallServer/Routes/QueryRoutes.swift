@@ -3,7 +3,8 @@ import Waterfall
 import WaterfallJSON
 
 extension APIRoutes {
-    /// Pages and viewports of a named or an inline layout, and the cover flow.
+    /// Pages and viewports of a named or an inline layout, a named layout's section index, and
+    /// the cover flow.
     static func queryRoutes(_ runner: ServiceRunner) -> [Route] {
         [
             Route(.get, "/v1/feeds/{feed}/layouts/{name}/page", "getLayoutPage") { request, path in
@@ -11,6 +12,14 @@ extension APIRoutes {
             },
             Route(.get, "/v1/feeds/{feed}/layouts/{name}/viewport", "getLayoutViewport") { request, path in
                 try await viewport(request, path, layout: .named(path["name"]), runner)
+            },
+            Route(.get, "/v1/feeds/{feed}/layouts/{name}/sections", "getLayoutSectionIndex") { request, path in
+                try RequestQuery(request).finish()
+                let (feed, name) = (path["feed"], path["name"])
+                return try await runner.answer(for: request, path) { service in
+                    let answer = try service.sectionIndex(feed: feed, layout: .named(name))
+                    return (try StableJSON.document(of: answer), answer.revision)
+                }.response(to: request)
             },
             Route(.get, "/v1/feeds/{feed}/page", "getPage") { request, path in
                 try await page(request, path, layout: nil, runner)

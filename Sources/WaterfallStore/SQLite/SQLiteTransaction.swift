@@ -203,9 +203,16 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// The number of images of each section of a feed, by section id (sections without images
     /// are left out). One pass over the feed's section index.
     public func imageCounts(feedID: Int64) throws -> [Int64: Int] {
+        // Counted per section through `image_section` (section_id, sort_key): a range of the
+        // index each, where `GROUP BY section_id` over the feed's rows sorted them all in a
+        // temporary B-tree first (1M images in 200 sections: about 4 times slower).
+        let statement = try RawStatement(cached: db, """
+            SELECT id, (SELECT COUNT(*) FROM image WHERE section_id = section.id) FROM section WHERE feed_id = ?
+            """)
+        statement.bind(1, feedID)
         var counts: [Int64: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT section_id, COUNT(*) FROM image WHERE feed_id = ? GROUP BY section_id", arguments: [feedID]) {
-            counts[row[0]] = row[1]
+        for (id, count) in try statement.all({ ($0.int64(0), Int($0.int64(1))) }) where count > 0 {
+            counts[id] = count
         }
         return counts
     }

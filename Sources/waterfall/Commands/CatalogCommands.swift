@@ -47,17 +47,45 @@ extension WaterfallCommand {
         }
     }
 
-    /// `waterfall sections`.
+    /// `waterfall sections [--layout NAME | configuration flags]`.
     struct Sections: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "sections", abstract: "List a feed's sections in order, with their titles and image counts.")
+            commandName: "sections",
+            abstract: "List a feed's sections in order, with their titles and image counts; with a layout, its section index.",
+            discussion: """
+                With --layout NAME (or configuration flags) it prints the layout's section index: every section \
+                with the catalog index of its first image, its image count, and where it begins (y) and how \
+                tall it is in the layout, header and footer included: what a timeline scrubber needs.
+                """)
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
+        @Option(help: ArgumentHelp("Print the section index of this layout saved with `layout add`.", valueName: "name"))
+        var layout: String?
+        @OptionGroup(title: "Layout configuration (for the section index of an inline layout)")
+        var layoutConfiguration: ConfigurationOptions
         @OptionGroup var output: OutputOptions
 
+        /// The layout flags' values.
+        var layoutFlags: LayoutFlags {
+            LayoutFlags(layout: layout, configuration: layoutConfiguration.flags)
+        }
+
+        /// Whether a layout is given: then the command prints its section index.
+        var hasLayout: Bool { layout != nil || layoutConfiguration.flags.isGiven }
+
+        func validate() throws {
+            if hasLayout { _ = try layoutFlags.source() }
+        }
+
         func run() throws {
-            let list = try database.open().sections(feed: feed.feed)
+            let service = try database.open()
+            if hasLayout {
+                let index = try service.sectionIndex(feed: feed.feed, layout: try layoutFlags.source())
+                if output.json { return Terminal.printJSON(index) }
+                return printSectionIndex(index)
+            }
+            let list = try service.sections(feed: feed.feed)
             if output.json { return Terminal.printJSON(list) }
             var table = Table("SECTION", "TITLE", "IMAGES", rightAligned: [2])
             for section in list.sections {
@@ -126,4 +154,18 @@ extension WaterfallCommand {
             Terminal.print(caches.rendered)
         }
     }
+}
+
+/// Prints a section index as a table: one row per section (the unnamed section's id and title
+/// as "—", as every table shows it), then a line about the whole.
+func printSectionIndex(_ index: SectionIndex) {
+    var table = Table("SECTION", "TITLE", "INDEX", "IMAGES", "Y", "HEIGHT", rightAligned: [2, 3, 4, 5])
+    for section in index.sections {
+        table.add(
+            cell(section.section), cell(section.title),
+            "\(section.index)", "\(section.count)", points(section.y), points(section.height))
+    }
+    Terminal.print(table.rendered)
+    let count = index.sections.count
+    Terminal.print("feed \(cell(index.feed)), revision \(index.revision), layout \(cell(index.layout ?? "(inline)")): \(count) section\(count == 1 ? "" : "s"), \(index.totalItems) images, content height \(points(index.contentHeight))")
 }

@@ -1,0 +1,117 @@
+import WaterfallLayout
+import WaterfallStore
+
+/// Keeps where each section began, for a pass over the whole feed.
+private struct SectionStartSink: LayoutSink {
+    var starts: [Int64: Double] = [:]
+
+    mutating func place(_ element: PlacedElement) {}
+
+    mutating func closed(_ section: SectionExtentRecord) {
+        starts[section.sectionID] = section.startY
+    }
+}
+
+extension WaterfallService {
+    /// The section index of a layout (DESIGN section 14): every section of the feed in catalog
+    /// order, empty ones included, with the catalog index of its first image, its image count,
+    /// and where it begins and ends in the layout.
+    ///
+    /// Reads no image row when a server's hot copy holds the feed (O(sections)); otherwise
+    /// answers from the layout cache's section extents and the sections' image counts,
+    /// completing the cache first when it is stale (and storing it), or, when the cache lacks
+    /// a section's extent, from one pass over the feed's geometry.
+    /// - Throws: ``WaterfallError``: `usage` for a bad configuration, `invalidData` for an
+    ///   unknown feed or layout.
+    public func sectionIndex(feed: String?, layout: LayoutSource) throws(WaterfallError) -> SectionIndex {
+        // With a hot copy, a reader whose snapshot is older than the copy reads again in a new
+        // transaction (at most twice; then the layout cache answers), as a page does.
+        for attempt in 0..<3 {
+            let useHot = hot != nil && attempt < 2
+            let answer = try perform {
+                try database.read { tx -> (SectionIndex, CacheUpdate?)? in
+                    let feed = try resolveFeed(feed, tx)
+                    let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
+                    return try configuration.withEngine(SectionIndexWork(
+                        service: self, configuration: configuration, name: name, feed: feed, useHot: useHot, tx: tx))
+                }
+            }
+            if let (index, update) = answer {
+                save(update)
+                return index
+            }
+        }
+        throw WaterfallError.database("the feed kept changing while its section index was read; try again.")
+    }
+
+    /// ``sectionIndex(feed:layout:)`` from the database's layout cache, for one kind of layout.
+    fileprivate func sectionIndexOfKind(
+        engine: some StreamingLayoutKind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
+        _ tx: any CatalogTransaction
+    ) throws -> (SectionIndex, CacheUpdate?) {
+        let cache = try CachedLayout(
+            tx: tx, feed: feed, name: name, engine: engine, key: configuration.canonicalJSON, stride: stride)
+        let records = try tx.sections(feedID: feed.id)
+        guard records.map(\.id) == cache.sections else {
+            throw WaterfallError.database("the feed's sections changed while its section index was read; try again.")
+        }
+        let counts = try tx.imageCounts(feedID: feed.id)
+        let bounds = try cachedBounds(cache, tx) ?? laidOutBounds(engine: engine, sections: cache.sections, feed: feed, tx)
+        let index = SectionIndex(
+            feed: feed, layout: name, configuration: configuration, contentHeight: cache.end.contentHeight,
+            records: records, counts: { counts[records[$0].id] ?? 0 }, bounds: bounds)
+        return (index, cache.update)
+    }
+
+    /// Where the sections begin and the last ends, from the cache's section extents (the end
+    /// below the last one's footer, placed by the engine as closing the section places it);
+    /// `nil` when the cache lacks the extent of a section.
+    func cachedBounds(_ cache: CachedLayout<some StreamingLayoutKind>, _ tx: any CatalogTransaction) throws -> SectionBounds? {
+        let extents = try cache.extents(of: cache.sections, tx)
+        var starts: [Double] = []
+        starts.reserveCapacity(cache.sections.count)
+        for id in cache.sections {
+            guard let extent = extents[id] else { return nil }
+            starts.append(extent.startY)
+        }
+        let end = cache.sections.last.map { cache.engine.footer(below: extents[$0]!.endY).end } ?? cache.engine.initialState.y
+        return SectionBounds(starts: starts, end: end)
+    }
+
+    /// Where the sections begin and the last ends, from one pass over the feed's geometry.
+    func laidOutBounds<Kind: StreamingLayoutKind>(
+        engine: Kind, sections: [Int64], feed: FeedRecord, _ tx: any CatalogTransaction
+    ) throws -> SectionBounds {
+        var runner = try LayoutRunner(engine: engine, sections: sections, checkpoint: nil)
+        var sink = SectionStartSink()
+        try tx.scanGeometry(feedID: feed.id, fromKey: Int64.min) { image in
+            try runner.place(image, into: &sink)
+            return true
+        }
+        _ = runner.finish(into: &sink)
+        return SectionBounds(starts: sections.map { sink.starts[$0]! }, end: runner.state.y)
+    }
+}
+
+/// ``WaterfallService/sectionIndex(feed:layout:)`` with the engine of the layout's kind.
+private struct SectionIndexWork: EngineWork {
+    let service: WaterfallService
+    let configuration: AnyLayoutConfiguration
+    let name: String?
+    let feed: FeedRecord
+    /// Whether to answer from the service's hot copy when it has the feed.
+    let useHot: Bool
+    let tx: any CatalogTransaction
+
+    /// The index, or `nil` when the hot copy is newer than `tx` (read again).
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (SectionIndex, CacheUpdate?)? {
+        if useHot {
+            switch try service.hotSectionIndex(engine: engine, configuration: configuration, name: name, feed: feed, tx) {
+            case .answer(let index): return (index, nil)
+            case .ahead: return nil
+            case .notKept: break
+            }
+        }
+        return try service.sectionIndexOfKind(engine: engine, configuration: configuration, name: name, feed: feed, tx)
+    }
+}
