@@ -15,8 +15,8 @@ import Waterfall
 /// any commit retires every kept answer: on SQLite, any process's at once (one look at the
 /// WAL-index header in shared memory per read, no lock, no system call); on PostgreSQL, this
 /// server's own at once (read-your-writes) and another instance's when its notification
-/// arrives, a moment later (DESIGN section 12); while the notifications are not heard nothing
-/// is kept. Concurrent requests for the same answer wait for one computation.
+/// arrives, a moment later (DESIGN section 12); while the notifications are not heard every
+/// version is new, so nothing kept is served. Concurrent requests for the same answer wait for one computation.
 final class ServiceRunner: Sendable {
     let service: WaterfallService
     /// Where kept-answer hits and misses are counted.

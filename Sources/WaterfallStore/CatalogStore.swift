@@ -47,8 +47,8 @@ public protocol CatalogStore: Sendable {
 public protocol ChangeWatcher: AnyObject, Sendable {
     /// A number that changes whenever anything is committed; equal numbers mean nothing was
     /// committed in between (as far as the watcher has heard: see ``seesCommitsAtOnce``).
-    /// - Throws: ``StoreError`` when the catalog cannot be asked, or the watcher cannot hear
-    ///   commits now (then nothing may be kept on its word).
+    /// - Throws: ``StoreError`` when the catalog cannot be asked. A watcher that cannot hear
+    ///   commits now answers a new number at every call, so that nothing is kept on its word.
     func version() throws -> Int64
 
     /// Whether ``version()`` has changed by the time any commit returns to its writer, in this

@@ -11,9 +11,9 @@ import PostgresNIO
 /// A notification reaches another instance a moment after the commit, so ``seesCommitsAtOnce``
 /// is false: a server that keeps answers over PostgreSQL serves, for that moment, the answer
 /// from before another instance's commit (DESIGN section 12; its own commits it counts itself).
-/// While the connection is down ``version()`` throws, so that nothing is kept or served from
-/// what was kept until it is back; each time it is made again the count moves on (commits may
-/// have been missed), and the task reconnects every second.
+/// While the connection is down every ``version()`` is a new one, so that nothing is kept or
+/// served from what was kept until it is back; each time it is made again the count moves on
+/// (commits may have been missed), and the task reconnects every second.
 final class PostgresChangeWatcher: ChangeWatcher, Sendable {
     /// The channel every write transaction notifies.
     static let channel = "waterfall_commit"
@@ -67,9 +67,12 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
     }
 
     func version() throws -> Int64 {
-        guard listening.withLockedValue({ $0 }) else {
-            throw StoreError(.cannotOpen, "the PostgreSQL server's commit notifications are not being received.")
+        // While no LISTEN is in place nothing can be vouched for: every call is a new version,
+        // so nothing kept on an earlier one is served (and nothing waits for the connection).
+        let isListening = listening.withLockedValue { $0 }
+        return count.withLockedValue { count in
+            if !isListening { count += 1 }
+            return count
         }
-        return count.withLockedValue { $0 }
     }
 }
