@@ -8,8 +8,8 @@ import WaterfallTestSupport
 /// moment later otherwise (PostgreSQL's notifications).
 @Suite struct ChangeWatcherConformanceTests {
     /// The watcher's version once it differs from `other` (any version when `nil`), asked
-    /// again and again while the watcher cannot hear commits (PostgreSQL's listens from a task
-    /// of its own, and throws until its LISTEN is in place) or has not heard the commit yet.
+    /// again and again while the watcher has not heard the commit yet (PostgreSQL's listens from
+    /// a task of its own, and answers a new version at every call until its LISTEN is in place).
     /// Waits asleep in a task, not holding a cooperative thread that the listening task may
     /// need; gives up after a minute.
     private static func version(of watcher: any ChangeWatcher, differentFrom other: Int64? = nil) async throws -> Int64 {
