@@ -20,6 +20,10 @@ public struct WaterfallService: Sendable {
     /// Feeds' geometry and layouts kept in memory by a server (``keepingHotGeometry(_:)``);
     /// `nil` for a process per command, which reads the layout cache in the database.
     public internal(set) var hot: HotGeometry?
+    /// Whether a hot copy newer than a read's transaction may be a concurrent reader's (read
+    /// again); on a read's second try it cannot be (a new transaction sees every commit a copy
+    /// was made from), so it is a feed removed and made anew under the same id: loaded anew.
+    var hotCopyMayBeAhead = true
 
     /// Creates a service over an open catalog.
     public init(database: any CatalogStore, stride: Int = 256) {

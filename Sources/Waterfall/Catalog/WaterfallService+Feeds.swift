@@ -49,12 +49,16 @@ extension WaterfallService {
     /// one transaction.
     /// - Throws: ``WaterfallError/unknownFeed(_:)``.
     public func removeFeed(named name: String) throws(WaterfallError) {
-        try perform {
+        let id = try perform {
             try database.write { tx in
                 let feed = try resolveFeed(name, tx)
                 try tx.deleteFeed(id: feed.id)
+                return feed.id
             }
         }
+        // What a server kept of it goes too (a removal by another process is noticed when a
+        // read finds the copy disagreeing with the catalog).
+        hot?.forget(feedID: id, removingEntry: true)
     }
 
     /// Reads, validates and imports a feed document that a front end received as a stream and

@@ -97,7 +97,7 @@ struct HotFeedGeometry {
     /// the copy expects): the caller loads the feed anew.
     mutating func follow(to feed: FeedRecord, _ tx: any CatalogTransaction) throws -> Bool {
         precondition(feed.revision >= revision)
-        if feed.revision == revision { return true }
+        if feed.revision == revision { return count == feed.imageCount }
         // Many revisions, or many images more or fewer (a large import), load anew at once
         // rather than read a long change log first.
         if feed.revision - revision > Int64(Self.followLimit) || abs(feed.imageCount - count) > Self.followLimit { return false }

@@ -41,8 +41,11 @@ public final class HotGeometry: @unchecked Sendable {
     /// The geometry and the placement of `engine`'s layout at `feed`'s revision, brought there
     /// inside the caller's read transaction `tx` (which shows `feed`), computed once for every
     /// reader of that revision.
+    /// - Parameter mayBeAhead: whether a copy at a newer revision than `feed`'s may be another
+    ///   reader's (then `.ahead`: read again); if not, the feed was removed and made anew under
+    ///   the same id (SQLite reuses the greatest id), and the copy is loaded anew.
     func placement<Kind: StreamingLayoutKind>(
-        feed: FeedRecord, engine: Kind, key: String, stride: Int, _ tx: any CatalogTransaction
+        feed: FeedRecord, engine: Kind, key: String, stride: Int, mayBeAhead: Bool, _ tx: any CatalogTransaction
     ) throws -> HotLookup<Kind> {
         // Admitted by the feed's image count, which the reader's snapshot gives for free: a feed
         // that has outgrown what the other feeds leave of the budget is dropped.
@@ -63,7 +66,11 @@ public final class HotGeometry: @unchecked Sendable {
         }
         guard let entry else { return .notKept }
         return try entry.lock.withLock { () throws -> HotLookup<Kind> in
-            if let geometry = entry.geometry, geometry.revision > feed.revision { return .ahead }
+            if let geometry = entry.geometry, geometry.revision > feed.revision {
+                if mayBeAhead { return .ahead }
+                entry.geometry = nil
+                entry.layouts.removeAll()
+            }
             // Followed on a copy (sharing every untouched section): a failure half-way leaves
             // the kept copy as it was.
             if var followed = entry.geometry, try followed.follow(to: feed, tx) {
@@ -86,9 +93,12 @@ public final class HotGeometry: @unchecked Sendable {
     }
 
     /// Forgets what is kept of a feed (its copy disagreed with the catalog): the next reader
-    /// loads it anew.
-    func forget(feedID: Int64) {
-        let entry = lock.withLock { feeds[feedID] }
+    /// loads it anew. `removingEntry`: the feed is gone, and so is its share of the budget.
+    func forget(feedID: Int64, removingEntry: Bool = false) {
+        let entry = lock.withLock {
+            defer { if removingEntry { feeds[feedID] = nil } }
+            return feeds[feedID]
+        }
         entry?.lock.withLock {
             entry?.geometry = nil
             entry?.layouts.removeAll()

@@ -10,6 +10,14 @@ extension WaterfallService {
         return service
     }
 
+    /// The same service, telling the hot copy whether a copy newer than the read may be a
+    /// concurrent reader's (``hotCopyMayBeAhead``).
+    func hotCopy(mayBeAhead: Bool) -> WaterfallService {
+        var service = self
+        service.hotCopyMayBeAhead = mayBeAhead
+        return service
+    }
+
     /// ``page(feed:layout:offset:limit:)`` from the hot copy, inside the read transaction that
     /// resolved `feed`: lays out, in memory, from the section checkpoint before `offset` to the
     /// end of the page's last row and one image more (which closes its section), then reads the
@@ -20,7 +28,7 @@ extension WaterfallService {
     ) throws -> HotAnswer<LayoutPage> {
         guard let hot else { return .notKept }
         let geometry: HotFeedGeometry, placement: HotPlacement<Kind>
-        switch try hot.placement(feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, tx) {
+        switch try hot.placement(feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, mayBeAhead: hotCopyMayBeAhead, tx) {
         case .placed(let kept, let placed): (geometry, placement) = (kept, placed)
         case .ahead: return .ahead
         case .notKept: return .notKept
@@ -133,7 +141,7 @@ extension WaterfallService {
     ) throws -> HotAnswer<ViewportPage> {
         guard let hot else { return .notKept }
         let geometry: HotFeedGeometry, placement: HotPlacement<Kind>
-        switch try hot.placement(feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, tx) {
+        switch try hot.placement(feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, mayBeAhead: hotCopyMayBeAhead, tx) {
         case .placed(let kept, let placed): (geometry, placement) = (kept, placed)
         case .ahead: return .ahead
         case .notKept: return .notKept

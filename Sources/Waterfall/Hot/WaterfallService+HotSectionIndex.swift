@@ -10,7 +10,7 @@ extension WaterfallService {
     ) throws -> HotAnswer<SectionIndex> {
         guard let hot else { return .notKept }
         let geometry: HotFeedGeometry, placement: HotPlacement<Kind>
-        switch try hot.placement(feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, tx) {
+        switch try hot.placement(feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, mayBeAhead: hotCopyMayBeAhead, tx) {
         case .placed(let kept, let placed): (geometry, placement) = (kept, placed)
         case .ahead: return .ahead
         case .notKept: return .notKept

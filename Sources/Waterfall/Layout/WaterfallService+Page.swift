@@ -32,12 +32,13 @@ extension WaterfallService {
         // transaction (at most twice; then the layout cache answers).
         for attempt in 0..<3 {
             let useHot = hot != nil && attempt < 2
+            let service = self.hotCopy(mayBeAhead: attempt == 0)
             let answer = try perform {
                 try database.read { tx -> (LayoutPage, CacheUpdate?)? in
                     let feed = try resolveFeed(feed, tx)
                     let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
                     let work = PageWork(
-                        service: self, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit,
+                        service: service, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit,
                         useHot: useHot, tx: tx)
                     return try configuration.withEngine(work)
                 }
@@ -114,12 +115,13 @@ extension WaterfallService {
         }
         for attempt in 0..<3 {
             let useHot = hot != nil && attempt < 2
+            let service = self.hotCopy(mayBeAhead: attempt == 0)
             let answer = try perform {
                 try database.read { tx -> (ViewportPage, CacheUpdate?)? in
                     let feed = try resolveFeed(feed, tx)
                     let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
                     return try configuration.withEngine(ViewportWork(
-                        service: self, configuration: configuration, name: name, feed: feed, y: y, height: height,
+                        service: service, configuration: configuration, name: name, feed: feed, y: y, height: height,
                         pinOffset: pinOffset, useHot: useHot, tx: tx))
                 }
             }

@@ -28,12 +28,13 @@ extension WaterfallService {
         // transaction (at most twice; then the layout cache answers), as a page does.
         for attempt in 0..<3 {
             let useHot = hot != nil && attempt < 2
+            let service = self.hotCopy(mayBeAhead: attempt == 0)
             let answer = try perform {
                 try database.read { tx -> (SectionIndex, CacheUpdate?)? in
                     let feed = try resolveFeed(feed, tx)
                     let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
                     return try configuration.withEngine(SectionIndexWork(
-                        service: self, configuration: configuration, name: name, feed: feed, useHot: useHot, tx: tx))
+                        service: service, configuration: configuration, name: name, feed: feed, useHot: useHot, tx: tx))
                 }
             }
             if let (index, update) = answer {
