@@ -48,7 +48,9 @@ public final class HotGeometry: @unchecked Sendable {
         feed: FeedRecord, engine: Kind, key: String, stride: Int, mayBeAhead: Bool, _ tx: any CatalogTransaction
     ) throws -> HotLookup<Kind> {
         // Admitted by the feed's image count, which the reader's snapshot gives for free: a feed
-        // that has outgrown what the other feeds leave of the budget is dropped.
+        // that has outgrown what the other feeds leave of the budget is dropped. A feed name
+        // names one feed at a time, so a kept feed of this name and another id was removed.
+        if lock.withLock({ feeds[feed.id] == nil }) { try dropRemovedFeeds(tx) }
         let entry: HotFeedEntry? = lock.withLock {
             let others = feeds.reduce(0) { $0 + ($1.key == feed.id ? 0 : $1.value.reservedBytes) }
             let needed = feed.imageCount * HotFeedGeometry.bytesPerImage
@@ -90,6 +92,17 @@ public final class HotGeometry: @unchecked Sendable {
             }
             return .placed(geometry, layout.placement(for: geometry))
         }
+    }
+
+    /// Drops what is kept of feeds the catalog no longer has (removed by another process or
+    /// server), which would otherwise hold their share of the budget for good. Runs when a
+    /// feed not kept yet is asked for: a few look-ups by name, one per kept feed.
+    private func dropRemovedFeeds(_ tx: any CatalogTransaction) throws {
+        let kept = lock.withLock { feeds.map { (id: $0.key, name: $0.value.name) } }
+        var removed: [Int64] = []
+        for (id, name) in kept where try tx.feed(named: name)?.id != id { removed.append(id) }
+        guard !removed.isEmpty else { return }
+        lock.withLock { for id in removed { feeds[id] = nil } }
     }
 
     /// Forgets what is kept of a feed (its copy disagreed with the catalog): the next reader
