@@ -23,6 +23,7 @@ public struct WaterfallService: Sendable {
     /// Whether a hot copy newer than a read's transaction may be a concurrent reader's (read
     /// again); on a read's second try it cannot be (a new transaction sees every commit a copy
     /// was made from), so it is a feed removed and made anew under the same id: loaded anew.
+    /// Set per try by ``readLayoutAnswer(feed:layout:what:_:)``.
     var hotCopyMayBeAhead = true
 
     /// Creates a service over an open catalog.

@@ -10,12 +10,14 @@ extension WaterfallService {
         return service
     }
 
-    /// The same service, telling the hot copy whether a copy newer than the read may be a
-    /// concurrent reader's (``hotCopyMayBeAhead``).
-    func hotCopy(mayBeAhead: Bool) -> WaterfallService {
-        var service = self
-        service.hotCopyMayBeAhead = mayBeAhead
-        return service
+    /// The hot copy's geometry and placement of `engine`'s layout at `feed`'s revision, for a
+    /// read inside the transaction `tx` that resolved `feed` (``HotGeometry/placement``).
+    func hotLookup<Kind: StreamingLayoutKind>(
+        engine: Kind, configuration: AnyLayoutConfiguration, feed: FeedRecord, _ tx: any CatalogTransaction
+    ) throws -> HotLookup<Kind> {
+        guard let hot else { return .notKept }
+        return try hot.placement(
+            feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, mayBeAhead: hotCopyMayBeAhead, tx)
     }
 
     /// ``page(feed:layout:offset:limit:)`` from the hot copy, inside the read transaction that
@@ -26,13 +28,8 @@ extension WaterfallService {
         engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
         offset: Int, limit: Int, _ tx: any CatalogTransaction
     ) throws -> HotAnswer<LayoutPage> {
-        guard let hot else { return .notKept }
-        let geometry: HotFeedGeometry, placement: HotPlacement<Kind>
-        switch try hot.placement(feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, mayBeAhead: hotCopyMayBeAhead, tx) {
-        case .placed(let kept, let placed): (geometry, placement) = (kept, placed)
-        case .ahead: return .ahead
-        case .notKept: return .notKept
-        }
+        let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
+        guard let hot, case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
         let total = geometry.count
         let range = offset..<(offset + limit)
         let expected = max(0, min(range.upperBound, total) - offset)
@@ -60,6 +57,14 @@ extension WaterfallService {
             feed: feed.name, revision: feed.revision, layout: name, contentHeight: placement.contentHeight,
             totalItems: total, nextOffset: offset + limit < total ? offset + limit : nil,
             items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration))
+    }
+}
+
+extension HotLookup {
+    /// What a read answers when the copy has no placement for it: read again, or from the cache.
+    func unanswered<Answer>() -> HotAnswer<Answer> {
+        if case .ahead = self { return .ahead }
+        return .notKept
     }
 }
 
@@ -139,13 +144,8 @@ extension WaterfallService {
         engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
         y: Double, height: Double, pinOffset: Double?, _ tx: any CatalogTransaction
     ) throws -> HotAnswer<ViewportPage> {
-        guard let hot else { return .notKept }
-        let geometry: HotFeedGeometry, placement: HotPlacement<Kind>
-        switch try hot.placement(feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, mayBeAhead: hotCopyMayBeAhead, tx) {
-        case .placed(let kept, let placed): (geometry, placement) = (kept, placed)
-        case .ahead: return .ahead
-        case .notKept: return .notKept
-        }
+        let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
+        guard let hot, case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
         var sink = CollectingSink { $0.frame.meetsBand(y: y, height: height) }
         if let (first, last) = Self.chunks(meeting: y, height, placement, geometry) {
             var runner: LayoutRunner<Kind>

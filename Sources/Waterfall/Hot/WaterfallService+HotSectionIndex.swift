@@ -8,13 +8,8 @@ extension WaterfallService {
     func hotSectionIndex<Kind: StreamingLayoutKind>(
         engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord, _ tx: any CatalogTransaction
     ) throws -> HotAnswer<SectionIndex> {
-        guard let hot else { return .notKept }
-        let geometry: HotFeedGeometry, placement: HotPlacement<Kind>
-        switch try hot.placement(feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, mayBeAhead: hotCopyMayBeAhead, tx) {
-        case .placed(let kept, let placed): (geometry, placement) = (kept, placed)
-        case .ahead: return .ahead
-        case .notKept: return .notKept
-        }
+        let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
+        guard let hot, case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
         let records = try tx.sections(feedID: feed.id)
         guard records.count == geometry.sections.count, zip(records, geometry.sections).allSatisfy({ $0.id == $1.id }) else {
             hot.forget(feedID: feed.id)

@@ -28,27 +28,39 @@ extension WaterfallService {
     ///   an unknown feed or layout.
     public func page(feed: String?, layout: LayoutSource, offset: Int, limit: Int) throws(WaterfallError) -> LayoutPage {
         try Self.validateSlice(offset: offset, limit: limit)
-        // With a hot copy, a reader whose snapshot is older than the copy reads again in a new
-        // transaction (at most twice; then the layout cache answers).
+        return try readLayoutAnswer(feed: feed, layout: layout, what: "page") { service, feed, name, configuration, tx in
+            try configuration.withEngine(PageWork(
+                service: service, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx: tx))
+        }
+    }
+
+    /// Reads an answer about a layout in one read transaction that resolves the feed and the
+    /// layout, and stores what it computed for the layout cache. With a hot copy, a reader
+    /// whose snapshot is older than the copy (`answer` gives `nil`) reads again in a new
+    /// transaction; on that second try a newer copy cannot be a concurrent reader's
+    /// (``hotCopyMayBeAhead``); a third try answers from the layout cache alone.
+    /// - Parameter what: the answer's name, for the error when every try met a newer copy.
+    func readLayoutAnswer<Answer>(
+        feed: String?, layout: LayoutSource, what: String,
+        _ answer: (WaterfallService, FeedRecord, String?, AnyLayoutConfiguration, any CatalogTransaction) throws -> (Answer, CacheUpdate?)?
+    ) throws(WaterfallError) -> Answer {
         for attempt in 0..<3 {
-            let useHot = hot != nil && attempt < 2
-            let service = self.hotCopy(mayBeAhead: attempt == 0)
-            let answer = try perform {
-                try database.read { tx -> (LayoutPage, CacheUpdate?)? in
+            var service = self
+            service.hotCopyMayBeAhead = attempt == 0
+            if attempt == 2 { service.hot = nil }
+            let result = try perform {
+                try database.read { tx -> (Answer, CacheUpdate?)? in
                     let feed = try resolveFeed(feed, tx)
                     let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                    let work = PageWork(
-                        service: service, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit,
-                        useHot: useHot, tx: tx)
-                    return try configuration.withEngine(work)
+                    return try answer(service, feed, name, configuration, tx)
                 }
             }
-            if let (page, update) = answer {
+            if let (value, update) = result {
                 save(update)
-                return page
+                return value
             }
         }
-        throw WaterfallError.database("the feed kept changing while its page was read; try again.")
+        throw WaterfallError.database("the feed kept changing while its \(what) was read; try again.")
     }
 
     /// ``page(feed:layout:offset:limit:)`` for one kind of layout: reads from the checkpoint
@@ -113,24 +125,11 @@ extension WaterfallService {
         if let pinOffset, !pinOffset.isFinite || abs(pinOffset) > 1e12 {
             throw WaterfallError.invalidValue(.pinOffset, "must be a finite number of points, got \(pinOffset).")
         }
-        for attempt in 0..<3 {
-            let useHot = hot != nil && attempt < 2
-            let service = self.hotCopy(mayBeAhead: attempt == 0)
-            let answer = try perform {
-                try database.read { tx -> (ViewportPage, CacheUpdate?)? in
-                    let feed = try resolveFeed(feed, tx)
-                    let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                    return try configuration.withEngine(ViewportWork(
-                        service: service, configuration: configuration, name: name, feed: feed, y: y, height: height,
-                        pinOffset: pinOffset, useHot: useHot, tx: tx))
-                }
-            }
-            if let (viewport, update) = answer {
-                save(update)
-                return viewport
-            }
+        return try readLayoutAnswer(feed: feed, layout: layout, what: "viewport") { service, feed, name, configuration, tx in
+            try configuration.withEngine(ViewportWork(
+                service: service, configuration: configuration, name: name, feed: feed, y: y, height: height,
+                pinOffset: pinOffset, tx: tx))
         }
-        throw WaterfallError.database("the feed kept changing while its viewport was read; try again.")
     }
 
     /// ``viewport(feed:layout:y:height:pinOffset:)`` for one kind of layout: lays out the
@@ -217,19 +216,15 @@ private struct PageWork: EngineWork {
     let feed: FeedRecord
     let offset: Int
     let limit: Int
-    /// Whether to answer from the service's hot copy when it has the feed.
-    let useHot: Bool
     let tx: any CatalogTransaction
 
     /// The page, or `nil` when the hot copy is newer than `tx` (read again).
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (LayoutPage, CacheUpdate?)? {
-        if useHot {
-            switch try service.hotPage(
-                engine: engine, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx) {
-            case .answer(let page): return (page, nil)
-            case .ahead: return nil
-            case .notKept: break
-            }
+        switch try service.hotPage(
+            engine: engine, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx) {
+        case .answer(let page): return (page, nil)
+        case .ahead: return nil
+        case .notKept: break
         }
         return try service.pageOfKind(
             engine: engine, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx)
@@ -246,20 +241,16 @@ private struct ViewportWork: EngineWork {
     let y: Double
     let height: Double
     let pinOffset: Double?
-    /// Whether to answer from the service's hot copy when it has the feed.
-    let useHot: Bool
     let tx: any CatalogTransaction
 
     /// The viewport, or `nil` when the hot copy is newer than `tx` (read again).
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (ViewportPage, CacheUpdate?)? {
-        if useHot {
-            switch try service.hotViewport(
-                engine: engine, configuration: configuration, name: name, feed: feed, y: y, height: height,
-                pinOffset: pinOffset, tx) {
-            case .answer(let viewport): return (viewport, nil)
-            case .ahead: return nil
-            case .notKept: break
-            }
+        switch try service.hotViewport(
+            engine: engine, configuration: configuration, name: name, feed: feed, y: y, height: height,
+            pinOffset: pinOffset, tx) {
+        case .answer(let viewport): return (viewport, nil)
+        case .ahead: return nil
+        case .notKept: break
         }
         return try service.viewportOfKind(
             engine: engine, configuration: configuration, name: name, feed: feed, y: y, height: height, pinOffset: pinOffset, tx)

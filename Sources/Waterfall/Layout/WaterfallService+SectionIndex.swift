@@ -24,25 +24,10 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError``: `usage` for a bad configuration, `invalidData` for an
     ///   unknown feed or layout.
     public func sectionIndex(feed: String?, layout: LayoutSource) throws(WaterfallError) -> SectionIndex {
-        // With a hot copy, a reader whose snapshot is older than the copy reads again in a new
-        // transaction (at most twice; then the layout cache answers), as a page does.
-        for attempt in 0..<3 {
-            let useHot = hot != nil && attempt < 2
-            let service = self.hotCopy(mayBeAhead: attempt == 0)
-            let answer = try perform {
-                try database.read { tx -> (SectionIndex, CacheUpdate?)? in
-                    let feed = try resolveFeed(feed, tx)
-                    let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                    return try configuration.withEngine(SectionIndexWork(
-                        service: service, configuration: configuration, name: name, feed: feed, useHot: useHot, tx: tx))
-                }
-            }
-            if let (index, update) = answer {
-                save(update)
-                return index
-            }
+        try readLayoutAnswer(feed: feed, layout: layout, what: "section index") { service, feed, name, configuration, tx in
+            try configuration.withEngine(SectionIndexWork(
+                service: service, configuration: configuration, name: name, feed: feed, tx: tx))
         }
-        throw WaterfallError.database("the feed kept changing while its section index was read; try again.")
     }
 
     /// ``sectionIndex(feed:layout:)`` from the database's layout cache, for one kind of layout.
@@ -100,18 +85,14 @@ private struct SectionIndexWork: EngineWork {
     let configuration: AnyLayoutConfiguration
     let name: String?
     let feed: FeedRecord
-    /// Whether to answer from the service's hot copy when it has the feed.
-    let useHot: Bool
     let tx: any CatalogTransaction
 
     /// The index, or `nil` when the hot copy is newer than `tx` (read again).
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (SectionIndex, CacheUpdate?)? {
-        if useHot {
-            switch try service.hotSectionIndex(engine: engine, configuration: configuration, name: name, feed: feed, tx) {
-            case .answer(let index): return (index, nil)
-            case .ahead: return nil
-            case .notKept: break
-            }
+        switch try service.hotSectionIndex(engine: engine, configuration: configuration, name: name, feed: feed, tx) {
+        case .answer(let index): return (index, nil)
+        case .ahead: return nil
+        case .notKept: break
         }
         return try service.sectionIndexOfKind(engine: engine, configuration: configuration, name: name, feed: feed, tx)
     }
