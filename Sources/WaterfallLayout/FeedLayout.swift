@@ -83,7 +83,7 @@ public struct FeedLayout: Sendable {
     ///
     /// `headers` holds the header of every section that has an element (its header at the
     /// natural position, an image, or its footer) meeting the band, placed by
-    /// ``WaterfallLayout/pinnedHeader(natural:sectionEnd:viewportY:pinOffset:)`` with the band's
+    /// ``SectionChrome/pinnedHeader(natural:sectionEnd:viewportY:pinOffset:)`` with the band's
     /// `y` and `pinOffset` (points below the band's top, e.g. a navigation bar's height), and
     /// flagged `isPinned` when moved. Empty when `headerHeight` is 0.
     /// O(columns × log n + answer × log answer).
@@ -105,13 +105,12 @@ public struct FeedLayout: Sendable {
             }
             if touched.last != section { touched.append(section) }
         }
-        let headerHeight = configuration.headerHeight
+        let chrome = configuration.chrome
         var seen = Set<Int>()
         let headers = touched.sorted().compactMap { index -> ViewportHeader? in
             guard seen.insert(index).inserted, let natural = sections[index].header else { return nil }
-            let pinned = WaterfallLayout.pinnedHeader(
-                natural: natural, sectionEnd: sections[index].sectionEnd, viewportY: y, pinOffset: pinOffset,
-                headerHeight: headerHeight)
+            let pinned = chrome.pinnedHeader(
+                natural: natural, sectionEnd: sections[index].sectionEnd, viewportY: y, pinOffset: pinOffset)
             return ViewportHeader(section: index, frame: pinned.frame, isPinned: pinned.isPinned)
         }
         return Viewport(items: items, headers: headers, footers: footers)

@@ -53,19 +53,10 @@ public struct WaterfallLayout: Sendable {
     /// Precondition: no section is open in `state`.
     public func openSection(_ state: inout LayoutState) -> Frame? {
         precondition(!state.isSectionOpen, "openSection called while a section is open")
-        let config = configuration
         state.sectionStartY = state.y
-        var header: Frame?
-        if config.headerHeight > 0 {
-            state.y += config.headerInset.top
-            header = Frame(
-                x: config.headerInset.left, y: state.y,
-                width: config.width - config.headerInset.left - config.headerInset.right,
-                height: config.headerHeight)
-            state.y += config.headerHeight + config.headerInset.bottom
-        }
-        state.y += config.sectionInset.top
-        state.columnBottoms = Array(repeating: state.y, count: config.columns)
+        let (header, contentTop) = configuration.chrome.open(at: state.y)
+        state.y = contentTop
+        state.columnBottoms = Array(repeating: state.y, count: configuration.columns)
         state.placedInSection = 0
         state.imagesInSection = 0
         state.isSectionOpen = true
@@ -75,14 +66,7 @@ public struct WaterfallLayout: Sendable {
     /// The natural header frame of a section opened at `sectionStartY` (points), or `nil` when
     /// `headerHeight` is 0. The same frame ``openSection(_:)`` returns. O(1).
     public func headerFrame(sectionStartY: Double) -> Frame? {
-        let config = configuration
-        guard config.headerHeight > 0 else { return nil }
-        var y = sectionStartY
-        y += config.headerInset.top
-        return Frame(
-            x: config.headerInset.left, y: y,
-            width: config.width - config.headerInset.left - config.headerInset.right,
-            height: config.headerHeight)
+        configuration.chrome.headerFrame(sectionStartY: sectionStartY)
     }
 
     /// Places one image in the open section and returns its frame, in points.
@@ -143,14 +127,7 @@ public struct WaterfallLayout: Sendable {
     /// last image plus `sectionInset.bottom`), or `nil` when `footerHeight` is 0, and the `y`
     /// below it where the next section opens: what ``closeSection(_:)`` places, bit for bit.
     public func footer(below sectionEnd: Double) -> (frame: Frame?, end: Double) {
-        let config = configuration
-        guard config.footerHeight > 0 else { return (nil, sectionEnd) }
-        let y = sectionEnd + config.footerInset.top
-        let frame = Frame(
-            x: config.footerInset.left, y: y,
-            width: config.width - config.footerInset.left - config.footerInset.right,
-            height: config.footerHeight)
-        return (frame, y + (config.footerHeight + config.footerInset.bottom))
+        configuration.chrome.footer(below: sectionEnd)
     }
 
     /// The height of the whole content, in points: `max(state.y, minimumContentHeight)`.
@@ -168,19 +145,7 @@ public struct WaterfallLayout: Sendable {
     /// sticks under the pin offset while its section is on screen and is pushed up by the
     /// section's end. `isPinned` is true when `y` differs from `natural.y`. O(1).
     public func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double) -> PinnedHeader {
-        Self.pinnedHeader(
-            natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset,
-            headerHeight: configuration.headerHeight)
-    }
-
-    /// DESIGN's pinned-header formula for a given `headerHeight`.
-    static func pinnedHeader(
-        natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double, headerHeight: Double
-    ) -> PinnedHeader {
-        let y = min(max(viewportY + pinOffset, natural.y), sectionEnd - headerHeight)
-        var frame = natural
-        frame.y = y
-        return PinnedHeader(frame: frame, isPinned: y != natural.y)
+        configuration.chrome.pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
     }
 
     // MARK: - Arithmetic shared by every path

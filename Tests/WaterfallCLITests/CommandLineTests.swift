@@ -145,6 +145,53 @@ import WaterfallTestSupport
         }
     }
 
+    @Test func sectionOverridesFollowSection14() throws {
+        _ = try waterfall("import", try travel())
+        let add = try waterfall(
+            "layout", "add", "steer", "--columns", "3", "--width", "375",
+            "--section", "2024-06:kind=justified,row-height=100,inset=0,5,0,5", "--section", "2024-05:columns=1")
+        #expect(add.status == 0, "\(add.standardError)")
+        // Kept as given, in the order given.
+        let list = try waterfall("layout", "list", "--json").standardOutput
+        #expect(list.contains(#""sections":[{"section":"2024-06","kind":"justified","rowHeight":100,"sectionInset":{"top":0,"left":5,"bottom":0,"right":5}},{"section":"2024-05","columns":1}]"#), "\(list)")
+        struct Page: Decodable {
+            struct Item: Decodable { var section: String?; var x: Double; var y: Double; var width: Double; var height: Double }
+            var items: [Item]
+        }
+        struct Index: Decodable {
+            struct Section: Decodable { var section: String?; var y: Double; var height: Double }
+            var sections: [Section]
+        }
+        let page = try JSONDecoder().decode(Page.self, from: Data(try waterfall("page", "--layout", "steer", "--json").standardOutput.utf8))
+        let index = try JSONDecoder().decode(Index.self, from: Data(try waterfall("sections", "--layout", "steer", "--json").standardOutput.utf8))
+        // 2024-05: one column across the content width; 2024-06: a justified row from its own
+        // inset, starting where 2024-05 ends.
+        let may = page.items.filter { $0.section == "2024-05" }
+        let june = page.items.filter { $0.section == "2024-06" }
+        #expect(may.count == 2 && may.allSatisfy { $0.x == 10 && $0.width == 355 })
+        #expect(may[1].y == may[0].y + may[0].height + 10)
+        #expect(index.sections.map(\.section) == ["2024-05", "2024-06"])
+        #expect(index.sections[1].y == may[1].y + may[1].height + 10)
+        #expect(june.count == 1 && june[0].x == 5 && june[0].y == index.sections[1].y && june[0].height <= 200)
+        for (arguments, fragment) in [
+            (["--section", "2024-05:columns=1", "--section", "2024-05:columns=2"], "--section 2024-05:columns=2: sections[1].section names \"2024-05\" again"),
+            (["--section", "2024-05:width=300"], "sections[0].width cannot differ per section"),
+            (["--section", "2024-05:row-height=100"], "sections[0].rowHeight does not apply to a waterfall section"),
+            (["--section", "2024-05:kind=justified"], "sections[0].rowHeight is required"),
+            (["--section", "2024-05:columns=65"], "sections[0].columns must be a whole number from 1 to 64, got 65."),
+            (["--section", "2024-05:columns=two"], "expected a number, got \"two\""),
+            (["--section", "columns=1"], "expected ID:KEY=VALUE"),
+            (["--section", "2024-05:colums=1"], "\"colums\" is not a layout setting"),
+        ] as [([String], String)] {
+            let result = try WaterfallProcess.run(
+                ["--db", folder.path("test.sqlite"), "layout", "add", "bad", "--columns", "3", "--width", "375"] + arguments, in: folder.url)
+            #expect(result.status == 64, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains(fragment), "\(arguments): \(result.standardError)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "\(arguments): \(result.standardError)")
+        }
+        #expect(!(try waterfall("layout", "list").standardOutput.contains("bad")))
+    }
+
     @Test func badInputGetsOneSentenceAndTheDocumentedStatus() throws {
         let file = try travel()
         _ = try waterfall("import", file)

@@ -169,8 +169,11 @@ func optionNames(of command: String) -> [String] {
     }
 
     @Test func everyLayoutKeyIsAFlagAndEveryFlagAKey() throws {
-        let keys = LayoutKind.allCases.reduce(into: Set<String>()) { $0.formUnion(AnyLayoutConfiguration.keys(of: $1)) }
+        // `sections` is the repeatable `--section ID:KEY=VALUE,…` (``SectionFlag``), not a text flag.
+        var keys = LayoutKind.allCases.reduce(into: Set<String>()) { $0.formUnion(AnyLayoutConfiguration.keys(of: $1)) }
+        #expect(keys.remove("sections") != nil)
         #expect(Self.declared(try ConfigurationOptions.parse([])) == keys)
+        #expect(try ConfigurationOptions.parse(["--section", "a:columns=1", "--section", "b:row-height=2"]).sections == ["a:columns=1", "b:row-height=2"])
         // …and the fast lane knows each flag by the same name.
         for key in keys {
             let flag = ConfigurationFlags.flag(for: key)

@@ -22,6 +22,29 @@ import WaterfallTestSupport
         .justified(JustifiedConfiguration(width: 1024, rowHeight: 120, rowHeightTolerance: 0.5, columnSpacing: 4, rowSpacing: 3,
                                           lastRow: .justify, headerHeight: 30, headerInset: EdgeInsets(top: 4, left: 0, bottom: 6, right: 0),
                                           scale: 2)),
+        // Per-section overrides (DESIGN section 14), mixed kinds: moves cross sections of
+        // different kinds; the last is off the half-point grid (scale 3), so hot sections after
+        // a change are laid out again rather than moved.
+        .sectioned(try! SectionedConfiguration(
+            base: .waterfall(LayoutConfiguration(columns: 3, width: 400, headerHeight: 30, footerHeight: 12)),
+            entries: [
+                ["section": .string("s1"), "columns": .number(1)],
+                ["section": .string("s2"), "kind": .string("justified"), "rowHeight": .number(80), "lastRow": .string("center")],
+                ["section": .string("s4"), "kind": .string("justified"), "rowHeight": .number(60), "headerHeight": .number(0)],
+                ["section": .string("s9"), "columns": .number(5)],
+            ])),
+        .sectioned(try! SectionedConfiguration(
+            base: .justified(JustifiedConfiguration(width: 375, rowHeight: 90, headerHeight: 44, footerHeight: 20, captionHeight: 18)),
+            entries: [
+                ["section": .string("s2"), "kind": .string("waterfall"), "columns": .number(2), "captionHeight": .number(0)],
+                ["section": .string("s0"), "rowHeight": .number(40), "footerHeight": .number(0)],
+                ["section": .string("s3"), "kind": .string("waterfall"), "columns": .number(4), "order": .string("left-to-right")],
+            ])),
+        .sectioned(try! SectionedConfiguration(
+            base: .waterfall(LayoutConfiguration(columns: 4, width: 1024, headerHeight: 25, scale: 3)),
+            entries: [
+                ["section": .string("s1"), "kind": .string("justified"), "rowHeight": .number(100.3), "headerHeight": .number(31.7)],
+            ])),
     ]
 
     @Test(arguments: TestEngine.all, 1...6)
@@ -231,7 +254,8 @@ struct FreshLayouts {
         var itemFrames: [Frame]
         var sections: [SectionLayout]
         var contentHeight: Double
-        var pinnedHeader: (_ natural: Frame, _ sectionEnd: Double, _ viewportY: Double, _ pinOffset: Double) -> PinnedHeader
+        /// Where section `index`'s header is pinned.
+        var pinnedHeader: (_ section: Int, _ natural: Frame, _ sectionEnd: Double, _ viewportY: Double, _ pinOffset: Double) -> PinnedHeader
     }
 
     func layout(_ configuration: AnyLayoutConfiguration) -> Layout {
@@ -241,13 +265,54 @@ struct FreshLayouts {
             let engine = try! WaterfallLayout(configuration)
             let layout = engine.layout(items)
             return Layout(itemFrames: layout.itemFrames, sections: layout.sections, contentHeight: layout.contentHeight,
-                          pinnedHeader: engine.pinnedHeader)
+                          pinnedHeader: { engine.pinnedHeader(natural: $1, sectionEnd: $2, viewportY: $3, pinOffset: $4) })
         case .justified(let configuration):
             let engine = try! JustifiedLayout(configuration)
             let layout = engine.layout(items)
             return Layout(itemFrames: layout.itemFrames, sections: layout.sections, contentHeight: layout.contentHeight,
-                          pinnedHeader: engine.pinnedHeader)
+                          pinnedHeader: { engine.pinnedHeader(natural: $1, sectionEnd: $2, viewportY: $3, pinOffset: $4) })
+        case .sectioned(let sectioned):
+            return stacked(sectioned, items)
         }
+    }
+
+    /// DESIGN section 14 read literally: each section laid out by its own kind's engine, alone,
+    /// from the `y` where the previous one ended.
+    private func stacked(_ configuration: SectionedConfiguration, _ items: [[LayoutItem]]) -> Layout {
+        var frames: [Frame] = []
+        var laidOut: [SectionLayout] = []
+        var chromes: [SectionChrome] = []
+        var y = 0.0
+        for (ordinal, section) in sections.enumerated() {
+            let own = configuration.overrides.first { $0.section == section.name }?.configuration ?? configuration.base
+            let one: (frames: [Frame], section: SectionLayout, end: Double)
+            switch own {
+            case .waterfall(let own): one = Self.section(try! WaterfallLayout(own), items[ordinal], at: y, first: frames.count)
+            case .justified(let own): one = Self.section(try! JustifiedLayout(own), items[ordinal], at: y, first: frames.count)
+            case .sectioned: fatalError("a section's configuration has no sections")
+            }
+            chromes.append(own.chrome)
+            frames += one.frames
+            laidOut.append(one.section)
+            y = one.end
+        }
+        return Layout(itemFrames: frames, sections: laidOut, contentHeight: max(y, configuration.base.minimumContentHeight)) { section, natural, sectionEnd, viewportY, pinOffset in
+            chromes[section].pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
+        }
+    }
+
+    /// One section opened at `y` and laid out image by image.
+    private static func section<Kind: StreamingLayoutKind>(
+        _ engine: Kind, _ items: [LayoutItem], at y: Double, first: Int
+    ) -> (frames: [Frame], section: SectionLayout, end: Double) {
+        var state = engine.state(betweenSectionsAt: y)
+        let header = engine.openSection(&state)
+        var frames = Array(repeating: Frame(x: 0, y: 0, width: 0, height: 0), count: items.count)
+        for item in items { engine.append(item, &state) { frames[$0] = $1 } }
+        let end = engine.closeSection(&state) { frames[$0] = $1 }
+        let section = SectionLayout(
+            header: header, footer: end.footer, items: first..<(first + items.count), sectionStartY: y, sectionEnd: end.sectionEnd)
+        return (frames, section, state.y)
     }
 
     /// The catalog index whose page carries a section's header and footer (DESIGN section 2).
@@ -308,7 +373,7 @@ struct FreshLayouts {
                 || section.items.contains { meets(layout.itemFrames[$0]) }
             if let pinOffset, let header = section.header {
                 if visible {
-                    let pinned = layout.pinnedHeader(header, section.sectionEnd, y, pinOffset)
+                    let pinned = layout.pinnedHeader(index, header, section.sectionEnd, y, pinOffset)
                     headers.append(PlacedSupplement(section: name, frame: pinned.frame, pinned: pinned.isPinned, title: sections[index].title))
                 }
             } else if let header = section.header, meets(header) {
@@ -321,3 +386,4 @@ struct FreshLayouts {
         return (items, headers, footers)
     }
 }
+

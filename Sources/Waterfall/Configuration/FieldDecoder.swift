@@ -33,6 +33,8 @@ public final class FieldDecoder {
             throw error
         } catch let error as ConfigurationKeyError {
             throw FieldDecodingError(error.sentence(naming: naming))
+        } catch let error as LayoutConfigurationError {
+            throw FieldDecodingError(error.message)
         } catch DecodingError.keyNotFound(let key, _) {
             throw FieldDecodingError("\(naming(key.stringValue)) is required.", missingField: key.stringValue)
         } catch DecodingError.dataCorrupted(let context) {

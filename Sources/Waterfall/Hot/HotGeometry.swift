@@ -90,7 +90,7 @@ public final class HotGeometry: @unchecked Sendable {
                 layout = HotLayout(engine: engine, stride: stride)
                 entry.layouts[key] = layout
             }
-            return .placed(geometry, layout.placement(for: geometry))
+            return .placed(geometry, try layout.placement(for: geometry) { try engine.variants(of: geometry.sectionIDs, tx: tx) })
         }
     }
 

@@ -5,6 +5,8 @@ import WaterfallLayout
 struct HotSectionPlan<State: ResumableLayoutState>: Sendable {
     /// The ``HotSection/version`` it was laid out from.
     var version: UInt64
+    /// The engine's variant it was laid out with (``StreamingLayoutKind/variant(ofSection:)``).
+    var variant: Int
     /// `y` where the section opened (before its header).
     var origin: Double
     /// `y` after it closed (after its footer): where the next section opens.
@@ -31,7 +33,12 @@ struct HotPlacement<Kind: StreamingLayoutKind>: Sendable {
     var plans: [HotSectionPlan<Kind.State>]
     /// Add to a plan's `y`s to place it now (0 when it was laid out where it stands).
     var shifts: [Double]
+    /// The engine's variant of each section, by ordinal (empty: all 0).
+    var variants: [Int]
     var contentHeight: Double
+
+    /// The engine's variant of section `ordinal`.
+    func variant(of ordinal: Int) -> Int { variants.isEmpty ? 0 : variants[ordinal] }
 
     /// The `y` where section `ordinal` opens now.
     func origin(of ordinal: Int) -> Double { plans[ordinal].origin + shifts[ordinal] }
@@ -73,9 +80,11 @@ final class HotLayout<Kind: StreamingLayoutKind> {
         self.stride = stride
     }
 
-    /// The placement at `geometry`'s revision, computed once for all readers of it.
-    func placement(for geometry: HotFeedGeometry) -> HotPlacement<Kind> {
+    /// The placement at `geometry`'s revision, computed once for all readers of it;
+    /// `variants` reads the engine's variant of each of its sections (only then).
+    func placement(for geometry: HotFeedGeometry, variants: () throws -> [Int]) rethrows -> HotPlacement<Kind> {
         if let placement, placement.revision == geometry.revision { return placement }
+        let variants = try variants()
         let exact = engine.shiftsExactly
         var y = engine.initialState.y
         var current: [HotSectionPlan<Kind.State>] = []
@@ -83,10 +92,13 @@ final class HotLayout<Kind: StreamingLayoutKind> {
         current.reserveCapacity(geometry.sections.count)
         shifts.reserveCapacity(geometry.sections.count)
         var live: [Int64: HotSectionPlan<Kind.State>] = [:]
-        for section in geometry.sections {
+        for (ordinal, section) in geometry.sections.enumerated() {
+            let variant = variants.isEmpty ? 0 : variants[ordinal]
             var plan = plans[section.id]
-            if let kept = plan, kept.version != section.version || (!exact && kept.origin != y) { plan = nil }
-            let laidOut = plan ?? layOut(section, at: y)
+            if let kept = plan, kept.version != section.version || kept.variant != variant || (!exact && kept.origin != y) {
+                plan = nil
+            }
+            let laidOut = plan ?? layOut(section, variant: variant, at: y)
             let shift = y - laidOut.origin
             current.append(laidOut)
             shifts.append(shift)
@@ -95,7 +107,7 @@ final class HotLayout<Kind: StreamingLayoutKind> {
         }
         plans = live
         let placement = HotPlacement<Kind>(
-            revision: geometry.revision, plans: current, shifts: shifts,
+            revision: geometry.revision, plans: current, shifts: shifts, variants: variants,
             contentHeight: engine.contentHeight(engine.state(betweenSectionsAt: y)))
         self.placement = placement
         return placement
@@ -103,13 +115,13 @@ final class HotLayout<Kind: StreamingLayoutKind> {
 
     /// Lays one section out from `y`, keeping checkpoints every `stride` images where nothing
     /// is pending (DESIGN section 5, in memory).
-    private func layOut(_ section: HotSection, at y: Double) -> HotSectionPlan<Kind.State> {
+    private func layOut(_ section: HotSection, variant: Int, at y: Double) -> HotSectionPlan<Kind.State> {
         var state = engine.state(betweenSectionsAt: y)
         var band = (top: Double.infinity, bottom: -Double.infinity)
         func widen(_ frame: Frame) {
             band = (min(band.top, frame.minY), max(band.bottom, frame.maxY))
         }
-        engine.openSection(&state).map(widen)
+        engine.openSection(&state, variant: variant).map(widen)
         var checkpoints: [(index: Int, state: Kind.State)] = []
         var bands: [(top: Double, bottom: Double)] = []
         var previous = 0
@@ -126,6 +138,6 @@ final class HotLayout<Kind: StreamingLayoutKind> {
         end.footer.map(widen)
         bands.append(band)
         return HotSectionPlan(
-            version: section.version, origin: y, end: state.y, sectionEnd: end.sectionEnd, checkpoints: checkpoints, bands: bands)
+            version: section.version, variant: variant, origin: y, end: state.y, sectionEnd: end.sectionEnd, checkpoints: checkpoints, bands: bands)
     }
 }

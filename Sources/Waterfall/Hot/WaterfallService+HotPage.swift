@@ -115,21 +115,21 @@ struct HotCursor<Kind: StreamingLayoutKind> {
         let ids = geometry.sectionIDs
         guard geometry.count > 0 else {
             images = HotImages(geometry, from: (geometry.sections.count, 0))
-            runner = LayoutRunner(engine: engine, sections: ids, state: engine.initialState, ordinal: -1, nextIndex: 0)
+            runner = LayoutRunner(engine: engine, sections: ids, variants: placement.variants, state: engine.initialState, ordinal: -1, nextIndex: 0)
             return
         }
         let target = geometry.locate(index)
         if let checkpoint = placement.checkpoint(section: target.section, atOrBefore: target.local) {
             images = HotImages(geometry, from: (target.section, checkpoint.index))
             runner = LayoutRunner(
-                engine: engine, sections: ids, state: checkpoint.state, ordinal: target.section,
+                engine: engine, sections: ids, variants: placement.variants, state: checkpoint.state, ordinal: target.section,
                 nextIndex: geometry.start(of: target.section) + checkpoint.index)
         } else {
             var first = target.section
             while first > 0 && geometry.sections[first - 1].keys.isEmpty { first -= 1 }
             images = HotImages(geometry, from: (target.section, 0))
             runner = LayoutRunner(
-                engine: engine, sections: ids, state: engine.state(betweenSectionsAt: placement.origin(of: first)),
+                engine: engine, sections: ids, variants: placement.variants, state: engine.state(betweenSectionsAt: placement.origin(of: first)),
                 ordinal: first - 1, nextIndex: geometry.start(of: target.section))
         }
     }
@@ -153,13 +153,13 @@ extension WaterfallService {
             let start = plan.chunk(first.chunk, count: geometry.sections[first.section].keys.count).lowerBound
             if first.chunk == 0 {
                 runner = LayoutRunner(
-                    engine: engine, sections: geometry.sectionIDs,
+                    engine: engine, sections: geometry.sectionIDs, variants: placement.variants,
                     state: engine.state(betweenSectionsAt: placement.origin(of: first.section)),
                     ordinal: first.section - 1, nextIndex: geometry.start(of: first.section))
             } else {
                 let checkpoint = placement.checkpoint(section: first.section, atOrBefore: start)!
                 runner = LayoutRunner(
-                    engine: engine, sections: geometry.sectionIDs, state: checkpoint.state, ordinal: first.section,
+                    engine: engine, sections: geometry.sectionIDs, variants: placement.variants, state: checkpoint.state, ordinal: first.section,
                     nextIndex: geometry.start(of: first.section) + checkpoint.index)
             }
             let lastPlan = placement.plans[last.section]
@@ -185,15 +185,18 @@ extension WaterfallService {
         }
         let labels = try SectionLabels(elements.lazy.map(\.sectionID), tx)
         var parts = assemble(elements, rows: rows, firstIndex: firstIndex, labels: labels)
-        if let pinOffset, configuration.headerHeight > 0 {
+        if let pinOffset, configuration.hasHeaders {
             var visible: [Int64] = []
             var seen: Set<Int64> = []
             for element in elements where seen.insert(element.sectionID).inserted { visible.append(element.sectionID) }
             let ordinals = Dictionary(uniqueKeysWithValues: geometry.sectionIDs.enumerated().map { ($1, $0) })
             parts.headers = visible.compactMap { id in
-                guard let ordinal = ordinals[id], let natural = engine.headerFrame(sectionStartY: placement.origin(of: ordinal)) else { return nil }
+                guard let ordinal = ordinals[id],
+                      let natural = engine.headerFrame(sectionStartY: placement.origin(of: ordinal), variant: placement.variant(of: ordinal))
+                else { return nil }
                 let sectionEnd = placement.plans[ordinal].sectionEnd + placement.shifts[ordinal]
-                let pinned = engine.pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: y, pinOffset: pinOffset)
+                let pinned = engine.pinnedHeader(
+                    natural: natural, sectionEnd: sectionEnd, viewportY: y, pinOffset: pinOffset, variant: placement.variant(of: ordinal))
                 return PlacedSupplement(section: labels.name(id), frame: pinned.frame, pinned: pinned.isPinned, title: labels.title(id))
             }
         }

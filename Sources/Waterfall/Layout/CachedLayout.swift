@@ -50,11 +50,19 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
     /// The feed's section ids, in order (names and titles are read only for the sections an
     /// answer shows: ``SectionLabels``).
     let sections: [Int64]
+    /// The engine's variant of each section, by ordinal (empty: all 0).
+    let variants: [Int]
     let entry: LayoutCacheRecord?
     let end: LayoutEndRecord
     let stride: Int
     /// Rows computed by this query (nil when the cache was up to date).
     let update: CacheUpdate?
+
+    /// The engine's variant of section `id` (0 when the layout's sections do not differ).
+    func variant(of id: Int64) -> Int {
+        guard !variants.isEmpty, let ordinal = sections.firstIndex(of: id) else { return 0 }
+        return variants[ordinal]
+    }
 
     /// Loads (and if needed completes) the cached layout of `engine`'s configuration, stored
     /// under `key` (its canonical JSON). Reads O(stride) rows when the cache is up to date;
@@ -64,6 +72,7 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
         self.name = name
         self.engine = engine
         sections = try tx.sectionIDs(feedID: feed.id)
+        variants = try engine.variants(of: sections, tx: tx)
         entry = try tx.cacheEntry(feedID: feed.id, configuration: key)
         stride = entry?.stride ?? defaultStride
         if let end = entry?.end, end.revision == feed.revision {
@@ -72,7 +81,7 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
             return
         }
         let last = try entry.flatMap { try tx.checkpoint(cacheID: $0.id, atOrBelow: Int.max) }
-        var runner = try LayoutRunner(engine: engine, sections: sections, checkpoint: last)
+        var runner = try LayoutRunner(engine: engine, sections: sections, variants: variants, checkpoint: last)
         var sink = WarmSink()
         var checkpoints: [CheckpointRecord] = []
         let stride = self.stride

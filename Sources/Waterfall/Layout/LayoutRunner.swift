@@ -29,6 +29,9 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
     let engine: Kind
     /// The feed's section ids, in order.
     let sections: [Int64]
+    /// The engine's variant of each section (``StreamingLayoutKind/variant(ofSection:)``), by
+    /// ordinal; empty when every section is variant 0.
+    let variants: [Int]
     private let ordinalByID: [Int64: Int]
     private(set) var state: Kind.State
     /// The index in `sections` of the open section, -1 before the first.
@@ -37,25 +40,27 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
     private(set) var nextIndex: Int
 
     /// Starts before the first section, or resumes from `checkpoint`.
-    init(engine: Kind, sections: [Int64], checkpoint: CheckpointRecord?) throws {
+    init(engine: Kind, sections: [Int64], variants: [Int], checkpoint: CheckpointRecord?) throws {
         guard let checkpoint else {
-            self.init(engine: engine, sections: sections, state: engine.initialState, ordinal: -1, nextIndex: 0)
+            self.init(engine: engine, sections: sections, variants: variants, state: engine.initialState, ordinal: -1, nextIndex: 0)
             return
         }
         guard let ordinal = sections.firstIndex(of: checkpoint.sectionID) else {
             throw WaterfallError.database("the layout cache refers to a section that no longer exists; run the command again.")
         }
         self.init(
-            engine: engine, sections: sections, state: try Kind.State(serialized: checkpoint.state), ordinal: ordinal,
-            nextIndex: checkpoint.index)
+            engine: engine, sections: sections, variants: variants, state: try Kind.State(serialized: checkpoint.state),
+            ordinal: ordinal, nextIndex: checkpoint.index)
     }
 
     /// Resumes from a state held in memory (a server's hot layout): `state` is the state before
     /// the image at catalog index `nextIndex`, `ordinal` the index in `sections` of the section
     /// open in it, or of the last one closed when no section is open (-1 before the first).
-    init(engine: Kind, sections: [Int64], state: Kind.State, ordinal: Int, nextIndex: Int) {
+    init(engine: Kind, sections: [Int64], variants: [Int], state: Kind.State, ordinal: Int, nextIndex: Int) {
+        precondition(variants.isEmpty || variants.count == sections.count, "one variant per section")
         self.engine = engine
         self.sections = sections
+        self.variants = variants
         var ordinals: [Int64: Int] = [:]
         ordinals.reserveCapacity(sections.count)
         for (index, section) in sections.enumerated() { ordinals[section] = index }
@@ -104,7 +109,7 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
 
     private mutating func open(_ ordinal: Int, owner: Int, into sink: inout some LayoutSink) {
         openOrdinal = ordinal
-        if let header = engine.openSection(&state) {
+        if let header = engine.openSection(&state, variant: variants.isEmpty ? 0 : variants[ordinal]) {
             sink.place(PlacedElement(kind: .header, frame: header, sectionID: sections[ordinal], owner: owner))
         }
     }
@@ -120,5 +125,19 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
             sink.place(PlacedElement(kind: .footer, frame: footer, sectionID: id, owner: owner))
         }
         sink.closed(SectionExtentRecord(sectionID: id, untilKey: untilKey, startY: startY, endY: end.sectionEnd))
+    }
+}
+
+extension StreamingLayoutKind {
+    /// The variant of each of a feed's `sections` (ids, in order) for a layout whose sections
+    /// may differ (DESIGN section 14), read from the catalog by the sections' names; empty,
+    /// with nothing read, when every section is variant 0.
+    func variants(of sections: [Int64], tx: any CatalogTransaction) throws -> [Int] {
+        guard hasSectionVariants, !sections.isEmpty else { return [] }
+        var names: [Int64: String] = [:]
+        for section in try tx.sections(ids: sections) {
+            names[section.id] = section.name
+        }
+        return sections.map { names[$0].map(variant(ofSection:)) ?? 0 }
     }
 }

@@ -19,7 +19,7 @@ extension AnyLayoutConfiguration {
         switch self {
         case .waterfall(let configuration):
             return configuration.canonicalJSON
-        case .justified:
+        case .justified, .sectioned:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             // A validated configuration holds finite numbers only, which always encode.
@@ -46,6 +46,7 @@ extension AnyLayoutConfiguration {
         switch self {
         case .waterfall(let configuration): try work.run(WaterfallLayout(configuration))
         case .justified(let configuration): try work.run(JustifiedLayout(configuration))
+        case .sectioned(let configuration): try work.run(SectionedLayout(configuration))
         }
     }
 }

@@ -77,7 +77,7 @@ extension WaterfallService {
                 let start = chunks[first].start == 0 ? nil : try cache.checkpoint(atOrBelow: chunks[first].start, tx)
                 let from = start?.index ?? 0
                 let rows = try tx.images(feedID: feed.id, fromKey: start?.key ?? Int64.min, limit: chunks[last].end - from)
-                var runner = try LayoutRunner(engine: stream, sections: cache.sections, checkpoint: start)
+                var runner = try LayoutRunner(engine: stream, sections: cache.sections, variants: cache.variants, checkpoint: start)
                 var sink = CoverFlowSink(target: x + viewportWidth / 2, x: x, end: end)
                 for row in rows { try runner.place(row.geometry, into: &sink) }
                 let labels = try SectionLabels(sink.visible.lazy.map { index, _ in rows[index - from].sectionID }, tx)

@@ -74,7 +74,7 @@ extension WaterfallService {
             tx: tx, feed: feed, name: name, engine: engine, key: configuration.canonicalJSON, stride: stride)
         let start = try cache.checkpoint(atOrBelow: offset, tx)
         let from = start?.index ?? 0
-        var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, checkpoint: start)
+        var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, variants: cache.variants, checkpoint: start)
         let range = offset..<(offset + limit)
         let expected = max(0, min(range.upperBound, cache.end.totalItems) - offset)
         var sink = CollectingSink { range.contains($0.owner) }
@@ -148,7 +148,7 @@ extension WaterfallService {
         if let first = matched.first, let last = matched.last {
             let start = first.start == 0 ? nil : try cache.checkpoint(atOrBelow: first.start, tx)
             from = start?.index ?? 0
-            var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, checkpoint: start)
+            var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, variants: cache.variants, checkpoint: start)
             var sink = CollectingSink { $0.frame.meetsBand(y: y, height: height) }
             rows = try tx.images(feedID: feed.id, fromKey: start?.key ?? Int64.min, limit: last.end - from)
             for row in rows { try runner.place(row.geometry, into: &sink) }
@@ -157,14 +157,18 @@ extension WaterfallService {
         }
         let labels = try SectionLabels(elements.lazy.map(\.sectionID), tx)
         var parts = assemble(elements, rows: rows, firstIndex: from, labels: labels)
-        if let pinOffset, configuration.headerHeight > 0 {
+        if let pinOffset, configuration.hasHeaders {
             var visible: [Int64] = []
             var seen: Set<Int64> = []
             for element in elements where seen.insert(element.sectionID).inserted { visible.append(element.sectionID) }
             let extents = try cache.extents(of: visible, tx)
             parts.headers = visible.compactMap { id in
-                guard let extent = extents[id], let natural = cache.engine.headerFrame(sectionStartY: extent.startY) else { return nil }
-                let pinned = cache.engine.pinnedHeader(natural: natural, sectionEnd: extent.endY, viewportY: y, pinOffset: pinOffset)
+                let variant = cache.variant(of: id)
+                guard let extent = extents[id],
+                      let natural = cache.engine.headerFrame(sectionStartY: extent.startY, variant: variant)
+                else { return nil }
+                let pinned = cache.engine.pinnedHeader(
+                    natural: natural, sectionEnd: extent.endY, viewportY: y, pinOffset: pinOffset, variant: variant)
                 return PlacedSupplement(
                     section: labels.name(id), frame: pinned.frame, pinned: pinned.isPinned, title: labels.title(id))
             }

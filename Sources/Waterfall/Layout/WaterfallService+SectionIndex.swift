@@ -60,7 +60,8 @@ extension WaterfallService {
             guard let extent = extents[id] else { return nil }
             starts.append(extent.startY)
         }
-        let end = cache.sections.last.map { cache.engine.footer(below: extents[$0]!.endY).end } ?? cache.engine.initialState.y
+        let end = cache.sections.last.map { cache.engine.footer(below: extents[$0]!.endY, variant: cache.variant(of: $0)).end }
+            ?? cache.engine.initialState.y
         return SectionBounds(starts: starts, end: end)
     }
 
@@ -68,7 +69,7 @@ extension WaterfallService {
     func laidOutBounds<Kind: StreamingLayoutKind>(
         engine: Kind, sections: [Int64], feed: FeedRecord, _ tx: any CatalogTransaction
     ) throws -> SectionBounds {
-        var runner = try LayoutRunner(engine: engine, sections: sections, checkpoint: nil)
+        var runner = try LayoutRunner(engine: engine, sections: sections, variants: try engine.variants(of: sections, tx: tx), checkpoint: nil)
         var sink = SectionStartSink()
         try tx.scanGeometry(feedID: feed.id, fromKey: Int64.min) { image in
             try runner.place(image, into: &sink)

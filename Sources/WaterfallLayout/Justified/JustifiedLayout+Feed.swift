@@ -125,13 +125,12 @@ public struct JustifiedFeedLayout: Sendable {
             }
             if touched.last != section { touched.append(section) }
         }
-        let headerHeight = configuration.headerHeight
+        let chrome = configuration.chrome
         var seen = Set<Int>()
         let headers = touched.sorted().compactMap { index -> ViewportHeader? in
             guard seen.insert(index).inserted, let natural = sections[index].header else { return nil }
-            let pinned = WaterfallLayout.pinnedHeader(
-                natural: natural, sectionEnd: sections[index].sectionEnd, viewportY: y, pinOffset: pinOffset,
-                headerHeight: headerHeight)
+            let pinned = chrome.pinnedHeader(
+                natural: natural, sectionEnd: sections[index].sectionEnd, viewportY: y, pinOffset: pinOffset)
             return ViewportHeader(section: index, frame: pinned.frame, isPinned: pinned.isPinned)
         }
         return Viewport(items: items, headers: headers, footers: footers)

@@ -72,18 +72,9 @@ public struct JustifiedLayout: Sendable {
     /// Precondition: no section is open in `state`.
     public func openSection(_ state: inout JustifiedState) -> Frame? {
         precondition(!state.isSectionOpen, "openSection called while a section is open")
-        let config = configuration
         state.sectionStartY = state.y
-        var header: Frame?
-        if config.headerHeight > 0 {
-            state.y += config.headerInset.top
-            header = Frame(
-                x: config.headerInset.left, y: state.y,
-                width: config.width - config.headerInset.left - config.headerInset.right,
-                height: config.headerHeight)
-            state.y += config.headerHeight + config.headerInset.bottom
-        }
-        state.y += config.sectionInset.top
+        let (header, contentTop) = configuration.chrome.open(at: state.y)
+        state.y = contentTop
         state.rowTop = state.y
         state.previousRowHeight = nil
         state.clearPending()
@@ -95,14 +86,7 @@ public struct JustifiedLayout: Sendable {
     /// The natural header frame of a section opened at `sectionStartY` (points), or `nil` when
     /// `headerHeight` is 0. The same frame ``openSection(_:)`` returns. O(1).
     public func headerFrame(sectionStartY: Double) -> Frame? {
-        let config = configuration
-        guard config.headerHeight > 0 else { return nil }
-        var y = sectionStartY
-        y += config.headerInset.top
-        return Frame(
-            x: config.headerInset.left, y: y,
-            width: config.width - config.headerInset.left - config.headerInset.right,
-            height: config.headerHeight)
+        configuration.chrome.headerFrame(sectionStartY: sectionStartY)
     }
 
     /// Appends one image to the open section and reports the frames of the images it places.
@@ -180,14 +164,7 @@ public struct JustifiedLayout: Sendable {
     /// last row plus `sectionInset.bottom`), or `nil` when `footerHeight` is 0, and the `y`
     /// below it where the next section opens: what ``closeSection(_:_:)`` places, bit for bit.
     public func footer(below sectionEnd: Double) -> (frame: Frame?, end: Double) {
-        let config = configuration
-        guard config.footerHeight > 0 else { return (nil, sectionEnd) }
-        let y = sectionEnd + config.footerInset.top
-        let frame = Frame(
-            x: config.footerInset.left, y: y,
-            width: config.width - config.footerInset.left - config.footerInset.right,
-            height: config.footerHeight)
-        return (frame, y + (config.footerHeight + config.footerInset.bottom))
+        configuration.chrome.footer(below: sectionEnd)
     }
 
     /// The height of the whole content, in points: `max(state.y, minimumContentHeight)`.
@@ -200,11 +177,9 @@ public struct JustifiedLayout: Sendable {
 
     /// Where a section's header is drawn when headers are pinned under `pinOffset` points
     /// from the top of a viewport at `viewportY`: the same formula as
-    /// ``WaterfallLayout/pinnedHeader(natural:sectionEnd:viewportY:pinOffset:)``. O(1).
+    /// ``SectionChrome/pinnedHeader(natural:sectionEnd:viewportY:pinOffset:)``. O(1).
     public func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double) -> PinnedHeader {
-        WaterfallLayout.pinnedHeader(
-            natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset,
-            headerHeight: configuration.headerHeight)
+        configuration.chrome.pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
     }
 
     /// Places the state's pending row as a last row and empties it.

@@ -15,16 +15,34 @@ public enum LayoutKind: String, Hashable, Codable, Sendable, CaseIterable {
 /// same layout, and nothing needs rewriting. Decoding reads `kind` (absent: `waterfall`) and
 /// then the kind's fields; a field of another kind is refused with a sentence naming it, so a
 /// misplaced `rowHeight` never falls back silently to a waterfall.
+///
+/// A configuration with per-section overrides (DESIGN section 14) is ``sectioned(_:)``: its
+/// kind, width and the like are those of the layout's own configuration.
 public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
     case waterfall(LayoutConfiguration)
     case justified(JustifiedConfiguration)
+    /// A layout whose sections may differ: its own configuration and the overrides.
+    case sectioned(SectionedConfiguration)
 
-    /// Which kind of layout this is.
+    /// Which kind of layout this is (for a layout with overrides, the layout's own kind).
     public var kind: LayoutKind {
         switch self {
         case .waterfall: .waterfall
         case .justified: .justified
+        case .sectioned(let configuration): configuration.base.kind
         }
+    }
+
+    /// The layout's own configuration, without per-section overrides.
+    public var base: AnyLayoutConfiguration {
+        if case .sectioned(let configuration) = self { return configuration.base }
+        return self
+    }
+
+    /// The per-section overrides, in the order given (empty for most layouts).
+    public var sectionOverrides: [SectionOverride] {
+        if case .sectioned(let configuration) = self { return configuration.overrides }
+        return []
     }
 
     /// Checks every bound of the kind's configuration (``LayoutConfiguration/validate()``,
@@ -34,6 +52,7 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
         switch self {
         case .waterfall(let configuration): try configuration.validate()
         case .justified(let configuration): try configuration.validate()
+        case .sectioned(let configuration): try configuration.validate()
         }
     }
 
@@ -42,6 +61,7 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
         switch self {
         case .waterfall(let configuration): configuration.width
         case .justified(let configuration): configuration.width
+        case .sectioned(let configuration): configuration.base.width
         }
     }
 
@@ -50,6 +70,31 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
         switch self {
         case .waterfall(let configuration): configuration.headerHeight
         case .justified(let configuration): configuration.headerHeight
+        case .sectioned(let configuration): configuration.base.headerHeight
+        }
+    }
+
+    /// Whether any section has a header: the layout's own `headerHeight` or an override's is
+    /// above 0.
+    public var hasHeaders: Bool {
+        base.headerHeight > 0 || sectionOverrides.contains { $0.configuration.headerHeight > 0 }
+    }
+
+    /// The chrome of the layout's own sections (``SectionChrome``): header, footer, insets.
+    public var chrome: SectionChrome {
+        switch self {
+        case .waterfall(let configuration): configuration.chrome
+        case .justified(let configuration): configuration.chrome
+        case .sectioned(let configuration): configuration.base.chrome
+        }
+    }
+
+    /// The least content height reported, in points (the layout's own, for every section).
+    public var minimumContentHeight: Double {
+        switch self {
+        case .waterfall(let configuration): configuration.minimumContentHeight
+        case .justified(let configuration): configuration.minimumContentHeight
+        case .sectioned(let configuration): configuration.base.minimumContentHeight
         }
     }
 
@@ -58,6 +103,7 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
         switch self {
         case .waterfall(let configuration): configuration.captionHeight
         case .justified(let configuration): configuration.captionHeight
+        case .sectioned(let configuration): configuration.base.captionHeight
         }
     }
 
@@ -69,6 +115,8 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
             "\(configuration.columns) column\(configuration.columns == 1 ? "" : "s"), \(Self.points(configuration.width)) pt"
         case .justified(let configuration):
             "rows of \(Self.points(configuration.rowHeight)) pt, \(Self.points(configuration.width)) pt"
+        case .sectioned(let configuration):
+            "\(configuration.base.shape), \(configuration.overrides.count) section override\(configuration.overrides.count == 1 ? "" : "s")"
         }
     }
 
@@ -76,9 +124,10 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
         LayoutConfigurationError.format(value)
     }
 
-    /// The JSON keys that belong to a kind: those its configuration encodes, and `kind`.
+    /// The JSON keys that belong to a kind: those its configuration encodes, `kind` and
+    /// `sections`.
     public static func keys(of kind: LayoutKind) -> Set<String> {
-        var keys: Set<String> = ["kind"]
+        var keys: Set<String> = ["kind", "sections"]
         switch kind {
         case .waterfall: keys.formUnion(LayoutConfiguration.CodingKeys.allCases.map(\.stringValue))
         case .justified: keys.formUnion(JustifiedConfiguration.CodingKeys.allCases.map(\.stringValue))
@@ -113,10 +162,19 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
                 throw ConfigurationKeyError(key: key, kind: kind, owner: other)
             }
         }
+        let base: AnyLayoutConfiguration
         switch kind {
-        case .waterfall: self = .waterfall(try LayoutConfiguration(from: decoder))
-        case .justified: self = .justified(try JustifiedConfiguration(from: decoder))
+        case .waterfall: base = .waterfall(try LayoutConfiguration(from: decoder))
+        case .justified: base = .justified(try JustifiedConfiguration(from: decoder))
         }
+        let sections = AnyKey(stringValue: "sections")
+        guard all.contains(sections), let entries = try all.decodeIfPresent([[String: ConfigurationValue]].self, forKey: sections),
+              !entries.isEmpty
+        else {
+            self = base
+            return
+        }
+        self = .sectioned(try SectionedConfiguration(base: base, entries: entries))
     }
 
     /// Encodes the kind's configuration, after `"kind"` unless it is the default.
@@ -130,6 +188,10 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
             var container = encoder.container(keyedBy: KindKey.self)
             try container.encode(LayoutKind.justified, forKey: .kind)
             try configuration.encode(to: encoder)
+        case .sectioned(let configuration):
+            try configuration.base.encode(to: encoder)
+            var container = encoder.container(keyedBy: AnyKey.self)
+            try container.encode(configuration.overrides.map { ConfigurationValue.object($0.json) }, forKey: AnyKey(stringValue: "sections"))
         }
     }
 }

@@ -76,6 +76,51 @@ public protocol StreamingLayoutKind: Sendable {
     /// `Double`'s exact integers, and sums do not round. A server that keeps section layouts
     /// in memory then moves the sections after a change instead of laying them out again.
     var shiftsExactly: Bool { get }
+
+    /// Whether sections may be laid out differently (a layout with per-section overrides,
+    /// DESIGN section 14): then a caller asks ``variant(ofSection:)`` for each section and
+    /// passes the answer to the `variant:` forms below. False for a layout of one kind and
+    /// configuration, whose variant is always 0.
+    var hasSectionVariants: Bool { get }
+
+    /// Which of the layout's section configurations the section with catalog id `id` uses:
+    /// 0 for the layout's own, else its override's place in `sections` plus 1.
+    func variant(ofSection id: String) -> Int
+
+    /// ``openSection(_:)`` for a section of the given variant.
+    func openSection(_ state: inout State, variant: Int) -> Frame?
+
+    /// ``headerFrame(sectionStartY:)`` for a section of the given variant.
+    func headerFrame(sectionStartY: Double, variant: Int) -> Frame?
+
+    /// ``footer(below:)`` for a section of the given variant.
+    func footer(below sectionEnd: Double, variant: Int) -> (frame: Frame?, end: Double)
+
+    /// ``pinnedHeader(natural:sectionEnd:viewportY:pinOffset:)`` for a section of the given variant.
+    func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double, variant: Int) -> PinnedHeader
+}
+
+/// A layout of one kind and configuration: every section is variant 0.
+extension StreamingLayoutKind {
+    public var hasSectionVariants: Bool { false }
+
+    public func variant(ofSection id: String) -> Int { 0 }
+
+    public func openSection(_ state: inout State, variant: Int) -> Frame? {
+        openSection(&state)
+    }
+
+    public func headerFrame(sectionStartY: Double, variant: Int) -> Frame? {
+        headerFrame(sectionStartY: sectionStartY)
+    }
+
+    public func footer(below sectionEnd: Double, variant: Int) -> (frame: Frame?, end: Double) {
+        footer(below: sectionEnd)
+    }
+
+    public func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double, variant: Int) -> PinnedHeader {
+        pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
+    }
 }
 
 extension StreamingLayoutKind {
@@ -131,9 +176,7 @@ extension JustifiedState: ResumableLayoutState {
 extension JustifiedLayout: StreamingLayoutKind {
     public var shiftsExactly: Bool {
         let c = configuration
-        return (c.scale == 1 || c.scale == 2)
-            && [c.rowSpacing, c.sectionInset.top, c.sectionInset.bottom, c.headerHeight, c.footerHeight,
-                c.headerInset.top, c.headerInset.bottom, c.footerInset.top, c.footerInset.bottom, c.captionHeight]
-            .allSatisfy(isHalfPointMultiple)
+        return (c.scale == 1 || c.scale == 2) && c.chrome.isOnHalfPointGrid
+            && isHalfPointMultiple(c.rowSpacing) && isHalfPointMultiple(c.captionHeight)
     }
 }

@@ -36,9 +36,7 @@ extension WaterfallLayout: StreamingLayoutKind {
 
     public var shiftsExactly: Bool {
         let c = configuration
-        return (c.scale == 1 || c.scale == 2)
-            && [c.rowSpacing, c.sectionInset.top, c.sectionInset.bottom, c.headerHeight, c.footerHeight,
-                c.headerInset.top, c.headerInset.bottom, c.footerInset.top, c.footerInset.bottom, c.captionHeight]
-            .allSatisfy(isHalfPointMultiple)
+        return (c.scale == 1 || c.scale == 2) && c.chrome.isOnHalfPointGrid
+            && isHalfPointMultiple(c.rowSpacing) && isHalfPointMultiple(c.captionHeight)
     }
 }

@@ -70,6 +70,8 @@ extension AnyLayoutConfiguration {
             throw problem
         } catch let error as ConfigurationKeyError {
             throw Problem(.unprocessableContent, "request body: \(error.sentence(naming: { $0 }))")
+        } catch let error as LayoutConfigurationError {
+            throw Problem(.unprocessableContent, "request body: \(error.message)")
         } catch let DecodingError.keyNotFound(key, _) {
             throw Problem(.unprocessableContent, "request body: \(key.stringValue) is required.")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {

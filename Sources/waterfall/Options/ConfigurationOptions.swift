@@ -65,9 +65,14 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Pixel grid: 1, 2 or 3 pixels per point (default 1).", valueName: "1|2|3"))
     var scale: String?
 
+    @Option(name: .customLong("section"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
+        "One section's own settings: its id, a colon, then settings as KEY=VALUE separated by commas (keys are the flags above without dashes); may be repeated. E.g. --section 2024-05:columns=1 --section 2024-06:kind=justified,row-height=150.",
+        valueName: "id:key=value,…"))
+    var sections: [String] = []
+
     /// The flags' values by JSON key.
     var flags: ConfigurationFlags {
-        ConfigurationFlags(values: flagValues(of: self))
+        ConfigurationFlags(values: flagValues(of: self), sections: sections)
     }
 
     /// The configuration the flags describe, validated.
@@ -90,10 +95,12 @@ func flagValues(of options: some ParsableArguments) -> [String: String] {
 /// The values of the configuration flags, by the configuration's JSON keys, and what they mean.
 struct ConfigurationFlags: Equatable {
     var values: [String: String] = [:]
+    /// The arguments of `--section`, in order (``SectionFlag``).
+    var sections: [String] = []
 
     /// Whether any configuration flag was given.
     var isGiven: Bool {
-        !values.isEmpty
+        !values.isEmpty || !sections.isEmpty
     }
 
     /// The flag of a configuration key: the key in kebab case (`rowHeight` → `--row-height`),
@@ -115,15 +122,18 @@ struct ConfigurationFlags: Equatable {
     static let keysByFlag: [Substring: String] = {
         var keys: [Substring: String] = [:]
         for kind in LayoutKind.allCases {
-            for key in AnyLayoutConfiguration.keys(of: kind) { keys[Substring(flag(for: key).dropFirst(2))] = key }
+            for key in AnyLayoutConfiguration.keys(of: kind) where key != "sections" {
+                keys[Substring(flag(for: key).dropFirst(2))] = key
+            }
         }
         return keys
     }()
 
     /// The configuration the flags describe, validated: a waterfall unless `--kind` says
-    /// otherwise. A flag of another kind is refused with a sentence, never ignored.
+    /// otherwise, with the `--section` overrides. A flag of another kind is refused with a
+    /// sentence, never ignored.
     func configuration() throws -> AnyLayoutConfiguration {
-        let configuration: AnyLayoutConfiguration
+        var configuration: AnyLayoutConfiguration
         do {
             configuration = try FieldDecoder(values, naming: Self.flag(for:)).decode(AnyLayoutConfiguration.self)
         } catch {
@@ -133,10 +143,18 @@ struct ConfigurationFlags: Equatable {
             }
             throw ValidationError(error.message)
         }
+        if !sections.isEmpty {
+            let entries = try sections.map(SectionFlag.entry)
+            do throws(LayoutConfigurationError) {
+                configuration = .sectioned(try SectionedConfiguration(base: configuration, entries: entries))
+            } catch {
+                throw ValidationError(SectionFlag.sentence(error, arguments: sections))
+            }
+        }
         do throws(LayoutConfigurationError) {
             try configuration.validate()
         } catch {
-            throw ValidationError(error.message)
+            throw ValidationError(SectionFlag.sentence(error, arguments: sections))
         }
         return configuration
     }
@@ -144,10 +162,14 @@ struct ConfigurationFlags: Equatable {
 
 extension ConfigurationFlags: FastLaneFields {
     static func kind(of name: Substring) -> FastLaneOptionKind? {
-        keysByFlag[name] == nil ? nil : .value(unconditional: true)
+        keysByFlag[name] == nil && name != "section" ? nil : .value(unconditional: true)
     }
 
     mutating func set(_ name: Substring, _ value: String?) -> Bool {
+        if name == "section", let value {
+            sections.append(value)
+            return true
+        }
         guard let key = Self.keysByFlag[name], let value else { return false }
         values[key] = value
         return true
