@@ -25,6 +25,17 @@ Checks, each printed as `ok: …` (any failure prints `FAIL: …` and exits 1):
      page is refused with 412, which the page answers by refreshing and saying so;
   and the cover flow snaps, with every cover where the coverflow API says;
   g. the kind switch shows justified rows where the inline justified viewport says;
+  h. the section scrubber: a role="slider" whose value is the section (aria-valuetext its
+     title) as the section index says; arrows, Page Up/Down, Home go to sections and End to
+     the very end (the last images of the 1M feed on screen); a click on its track; it follows
+     the scroll;
+  i. deep in the 1M feed a wheel notch moves content y about 100 px, an arrow key 40, Page Down
+     and Space about one window (not the spacer's scaled amounts), boxes still exact;
+  j. the lightbox: Enter (or a click) on an image opens a role="dialog" aria-modal of it, the
+     arrows show its neighbours, Escape closes and gives the focus back; a drag opens nothing;
+  k. the live badge says "Connecting…" while the events stream is not open (held back), and
+     "Offline — retrying" when it fails (blocked), "Live" only once it is open;
+  l. the header fits at 1280 and 375 px wide (no element of it wider than its box, counts shown);
   f. no console errors (failed loads of the feed's own image urls, unreachable from a test
      machine, excepted; the 412 of check e excepted).
 """
@@ -294,6 +305,7 @@ class Run:
         shown = sorted((t for t in snapshot["tiles"] if t["index"] < 4), key=lambda t: t["index"])
         check([t["id"] for t in shown] == expected, f"the page shows {[t['id'] for t in shown]} after the drag")
         self.expect_boxes_match("after the drag")
+        check(self.js("return document.getElementById('lightbox').hidden"), "the click that ended a drag opened the lightbox")
         print(f"ok: c. dragging position 3 ({before[3]}) onto position 0 persisted as move --before {before[0]}")
 
         # Touch: a long press picks an image up and a drag moves it; a plain swipe scrolls.
@@ -525,6 +537,303 @@ class Run:
         self.screenshot("gallery-justified.png")
         print(f"ok: g. justified rows are where the viewport API says ({len(rows)} rows at the top, mid-feed too)")
 
+    # ------------------------------------------------------------------ (h) the scrubber
+
+    SLIDER = r"""
+      const s = document.querySelector('[role="slider"]');
+      if (!s) return null;
+      const r = s.getBoundingClientRect();
+      return {now: +s.getAttribute('aria-valuenow'), min: +s.getAttribute('aria-valuemin'), max: +s.getAttribute('aria-valuemax'),
+              text: s.getAttribute('aria-valuetext'), visible: r.width > 0 && r.height > 0 && !s.closest('[hidden]'),
+              left: r.left, top: r.top, width: r.width, height: r.height, focused: document.activeElement === s,
+              mappedTop: gallery.mappedTop, contentHeight: gallery.contentHeight, height_: gallery.viewportHeight};
+    """
+
+    def section_index(self):
+        query = self.js("return gallery.layoutQuery")
+        if query["params"]:
+            feed = query["base"].split("/")[3]
+            path = f"/v1/feeds/{feed}/section-index?{query['params'].rstrip('&')}"
+        else:
+            path = f"{query['base']}sections"
+        answer, _ = self.api(path)
+        return answer
+
+    def scrubber_key(self, key, label):
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(self.driver).send_keys(key).perform()
+        time.sleep(0.05)
+        self.wait_idle()
+        return self.js(self.SLIDER)
+
+    def expect_section(self, slider, index, ordinal, label, at_end=False):
+        entry = index["sections"][ordinal - 1]
+        title = entry["title"] if entry["title"] is not None else "No section"
+        check(slider["now"] == ordinal, f"{label}: the scrubber says section {slider['now']}, expected {ordinal}")
+        check(slider["text"] == title, f"{label}: aria-valuetext {slider['text']!r}, expected {title!r}")
+        end = slider["contentHeight"] - slider["height_"]
+        expected = end if at_end else min(entry["y"], end)
+        check(abs(slider["mappedTop"] - expected) < 0.01,
+              f"{label}: the feed's top is at {slider['mappedTop']}, expected {expected} (section {ordinal} begins at {entry['y']})")
+
+    def check_scrubber(self):
+        from selenium.webdriver.common.keys import Keys
+        from selenium.webdriver.common.action_chains import ActionChains
+        feeds = [(self.feed, None)] + ([(self.big_feed, LAST_INDEX)] if self.big_feed else [])
+        for feed, last_index in feeds:
+            self.open(f"feed={urllib.parse.quote(feed)}")
+            index = self.section_index()
+            sections = index["sections"]
+            slider = self.js(self.SLIDER)
+            check(slider and slider["visible"], f"{feed}: no visible role=slider scrubber: {slider}")
+            check(slider["min"] == 1 and slider["max"] == len(sections),
+                  f"{feed}: the scrubber runs {slider['min']}…{slider['max']}, the index has {len(sections)} sections")
+            self.expect_section(slider, index, 1, f"{feed} at the top")
+            self.js("document.querySelector('[role=\"slider\"]').focus()")
+            slider = self.scrubber_key(Keys.ARROW_DOWN, "ArrowDown")
+            self.expect_section(slider, index, 2, f"{feed}: ArrowDown on the scrubber")
+            self.expect_boxes_match(f"{feed} after ArrowDown on the scrubber")
+            slider = self.scrubber_key(Keys.PAGE_DOWN, "PageDown")
+            self.expect_section(slider, index, min(12, len(sections)), f"{feed}: PageDown on the scrubber")
+            slider = self.scrubber_key(Keys.ARROW_UP, "ArrowUp")
+            self.expect_section(slider, index, min(12, len(sections)) - 1, f"{feed}: ArrowUp on the scrubber")
+            slider = self.scrubber_key(Keys.HOME, "Home")
+            self.expect_section(slider, index, 1, f"{feed}: Home on the scrubber")
+            slider = self.scrubber_key(Keys.END, "End")
+            self.expect_section(slider, index, len(sections), f"{feed}: End on the scrubber", at_end=True)
+            snapshot, _ = self.expect_boxes_match(f"{feed} after End on the scrubber")
+            last = last_index if last_index is not None else self.api(f"/v1/feeds/{urllib.parse.quote(feed, safe='')}")[0]["images"] - 1
+            tile = next((t for t in snapshot["tiles"] if t["index"] == last), None)
+            check(tile is not None and tile["top"] >= snapshot["stageTop"] - 0.5 and tile["bottom"] <= snapshot["stageBottom"] + 0.5,
+                  f"{feed}: after End on the scrubber, image {last} is not on screen: {tile}")
+            # It follows the scroll: the section under the top of the feed.
+            middle = len(sections) // 2
+            self.scroll_to_content(sections[middle]["y"] + 5)
+            slider = self.js(self.SLIDER)
+            check(slider["now"] == middle + 1 and slider["text"] == (sections[middle]["title"] or "No section"),
+                  f"{feed}: scrolled into section {middle + 1}, the scrubber says {slider['now']} ({slider['text']!r})")
+            # A click on the track goes to the section at that point.
+            ActionChains(self.driver).move_to_element_with_offset(
+                self.driver.find_element("css selector", '[role="slider"]'), 0, -int(slider["height"] * 0.25)).click().perform()
+            time.sleep(0.05)
+            self.wait_idle()
+            slider = self.js(self.SLIDER)
+            check(1 <= slider["now"] < middle + 1, f"{feed}: a click a quarter down the scrubber went to section {slider['now']}")
+            self.expect_section(slider, index, slider["now"], f"{feed}: a click on the scrubber")
+            self.expect_boxes_match(f"{feed} after a click on the scrubber")
+        self.screenshot("gallery-scrubber.png")
+        print(f"ok: h. the scrubber (role=slider, aria-valuetext the section's title) goes by arrows, Page Up/Down, Home, "
+              f"a click, and End to the last images ({len(sections)} sections of {feeds[-1][0]}); it follows the scroll")
+
+    # ------------------------------------------------------------------ (i) scroll amounts at depth
+
+    def check_scroll_amounts(self):
+        if not self.big_feed:
+            print("skip: i. no --big-feed")
+            return
+        from selenium.webdriver.common.keys import Keys
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+        self.open(f"feed={urllib.parse.quote(self.big_feed)}")
+        content = self.js("return gallery.contentHeight")
+        window_height = self.js("return window.innerHeight")
+        amounts = {}
+        for fraction in (0.4, 0.9):
+            self.scroll_to_content(content * fraction + 0.3)
+            self.js("document.activeElement && document.activeElement.blur()")
+            for name, act in (
+                ("wheel", lambda: ActionChains(self.driver).scroll_from_origin(ScrollOrigin.from_viewport(500, 400), 0, 100).perform()),
+                ("ArrowDown", lambda: ActionChains(self.driver).send_keys(Keys.ARROW_DOWN).perform()),
+                ("PageDown", lambda: ActionChains(self.driver).send_keys(Keys.PAGE_DOWN).perform()),
+                ("Space", lambda: ActionChains(self.driver).send_keys(Keys.SPACE).perform()),
+                ("PageUp", lambda: ActionChains(self.driver).send_keys(Keys.PAGE_UP).perform()),
+            ):
+                before = self.js("return [gallery.mappedTop, window.scrollY]")
+                act()
+                time.sleep(0.1)
+                self.wait_idle()
+                after = self.js("return [gallery.mappedTop, window.scrollY]")
+                amounts[(fraction, name)] = after[0] - before[0]
+                check(after[1] != before[1] or abs(after[0] - before[0]) < 10,
+                      f"{name} at {fraction:.0%}: the content moved {after[0] - before[0]} px but the scroll bar did not")
+            self.expect_boxes_match(f"{self.big_feed} at {fraction:.0%} after the wheel and keys")
+        for (fraction, name), moved in amounts.items():
+            where = f"{name} at {fraction:.0%} of {self.big_feed}"
+            if name == "wheel":
+                check(abs(moved - 100) <= 2, f"{where} moved the content {moved} px, not a notch of about 100")
+            elif name == "ArrowDown":
+                check(20 <= moved <= 80, f"{where} moved the content {moved} px, not an arrow's 40")
+            elif name == "PageUp":
+                check(-window_height * 1.05 <= moved <= -window_height * 0.75, f"{where} moved the content {moved} px, not a window up")
+            else:
+                check(window_height * 0.75 <= moved <= window_height * 1.05, f"{where} moved the content {moved} px, not about one window ({window_height})")
+        # And the scroll bar still reaches the very end (check b), the wheel there stays at the end.
+        self.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+        time.sleep(0.1)
+        self.wait_idle()
+        ActionChains(self.driver).scroll_from_origin(ScrollOrigin.from_viewport(500, 400), 0, 100).perform()
+        time.sleep(0.1)
+        self.wait_idle()
+        top = self.js("return gallery.mappedTop")
+        check(abs(top - (content - self.js("return gallery.viewportHeight"))) < 0.01, f"a wheel notch at the end left the top at {top}")
+        shown = {name: round(moved) for (fraction, name), moved in amounts.items() if fraction == 0.9}
+        print(f"ok: i. deep in the {content:,.0f}-point feed a wheel notch, ArrowDown, Page Down, Space, Page Up move {shown} px of content")
+
+    # ------------------------------------------------------------------ (j) the lightbox
+
+    LIGHTBOX = r"""
+      const d = document.getElementById('lightbox');
+      const dialog = document.querySelector('[role="dialog"][aria-modal="true"]:not([hidden])');
+      const a = document.activeElement;
+      return {open: !!dialog && dialog === d, index: d.dataset.index, id: d.dataset.id || null, title: document.getElementById('lightbox-title').textContent,
+              focusInside: !!dialog && dialog.contains(a), focusedId: a && a.dataset ? a.dataset.id || null : null};
+    """
+
+    def lightbox_state(self, want_open, want_id=None, timeout=5):
+        deadline = time.time() + timeout
+        state = None
+        while time.time() < deadline:
+            state = self.js(self.LIGHTBOX)
+            if state["open"] == want_open and (want_id is None or state["id"] == want_id):
+                return state
+            time.sleep(0.05)
+        raise Failure(f"the lightbox is not {'open' if want_open else 'closed'}{' on ' + want_id if want_id else ''}: {state}")
+
+    def check_lightbox(self):
+        from selenium.webdriver.common.keys import Keys
+        from selenium.webdriver.common.action_chains import ActionChains
+        self.open(f"feed={urllib.parse.quote(self.feed)}")
+        ids, _ = self.first_ids(self.feed, 4)
+        tile = self.driver.find_element("css selector", '#list .tile[data-index="1"]')
+        self.js("arguments[0].focus()", tile)
+        ActionChains(self.driver).send_keys(Keys.ENTER).perform()
+        state = self.lightbox_state(True, ids[1])
+        check(state["focusInside"], f"the lightbox opened without the focus: {state}")
+        ActionChains(self.driver).send_keys(Keys.ARROW_RIGHT).perform()
+        self.lightbox_state(True, ids[2])
+        ActionChains(self.driver).send_keys(Keys.ARROW_RIGHT).perform()
+        self.lightbox_state(True, ids[3])
+        ActionChains(self.driver).send_keys(Keys.ARROW_LEFT).perform()
+        self.lightbox_state(True, ids[2])
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        state = self.lightbox_state(False)
+        check(state["focusedId"] == ids[1], f"after Escape the focus is on {state['focusedId']}, not the image the lightbox came from ({ids[1]})")
+        _, revision = self.first_ids(self.feed, 1)
+        # A click opens it too; a click that was a drag does not (check c); no move was made.
+        ActionChains(self.driver).click(self.driver.find_element("css selector", '#list .tile[data-index="0"]')).perform()
+        self.lightbox_state(True, ids[0])
+        self.screenshot("gallery-lightbox.png")
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        state = self.lightbox_state(False)
+        check(state["focusedId"] == ids[0], f"after a click and Escape the focus is on {state['focusedId']}, not {ids[0]}")
+        _, now = self.first_ids(self.feed, 1)
+        check(now == revision, "opening and closing the lightbox moved an image")
+        # Deep in the 1M feed, the neighbours come from the images list.
+        if self.big_feed:
+            self.open(f"feed={urllib.parse.quote(self.big_feed)}")
+            self.scroll_to_content(self.js("return gallery.contentHeight") * 0.77)
+            tile = self.driver.find_element("css selector", "#list .tile")
+            index = int(tile.get_attribute("data-index"))
+            self.js("arguments[0].focus()", tile)
+            ActionChains(self.driver).send_keys(Keys.ENTER).perform()
+            self.lightbox_state(True, f"m{index}")
+            ActionChains(self.driver).send_keys(Keys.ARROW_RIGHT).perform()
+            self.lightbox_state(True, f"m{index + 1}")
+            ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+            state = self.lightbox_state(False)
+            check(state["focusedId"] == f"m{index}", f"deep in {self.big_feed}, after Escape the focus is on {state['focusedId']}, not m{index}")
+        print("ok: j. Enter and a click open an image in a role=dialog, arrows show its neighbours, Escape closes and the focus returns")
+
+    # ------------------------------------------------------------------ (k) the live badge
+
+    def badge(self):
+        return self.js("const b = document.getElementById('live'); return {state: b.dataset.state, text: b.textContent.trim()}")
+
+    def check_badge(self):
+        # The stream held back (its fetch never answers): connecting, not live.
+        script = self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            const realFetch = window.fetch;
+            window.fetch = (input, init) => String(input).includes('/events?')
+                ? new Promise((_, reject) => init && init.signal && init.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))
+                : realFetch(input, init);
+        """})
+        try:
+            self.open(f"feed={urllib.parse.quote(self.feed)}")
+            time.sleep(0.5)
+            held = self.badge()
+            check(held["state"] != "on" and "live" not in held["text"].lower() and "connecting" in held["text"].lower(),
+                  f"with the events stream not open the badge says {held}")
+        finally:
+            self.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+        # The stream refused (blocked): offline and retrying, not live.
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/events?*"]})
+        self.allowed_log.append(lambda e: "/events?" in e["message"] and "ERR_BLOCKED_BY_CLIENT" in e["message"])
+        try:
+            self.open(f"feed={urllib.parse.quote(self.feed)}")
+            deadline = time.time() + 3
+            blocked = self.badge()
+            while time.time() < deadline and "retrying" not in blocked["text"].lower():
+                time.sleep(0.05)
+                blocked = self.badge()
+            check(blocked["state"] != "on" and "offline" in blocked["text"].lower() and "retrying" in blocked["text"].lower(),
+                  f"with the events stream blocked the badge says {blocked}")
+        finally:
+            self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+            self.driver.execute_cdp_cmd("Network.disable", {})
+        # Open: live.
+        self.open(f"feed={urllib.parse.quote(self.feed)}")
+        deadline = time.time() + 3
+        live = self.badge()
+        while time.time() < deadline and live["state"] != "on":
+            time.sleep(0.05)
+            live = self.badge()
+        check(live["state"] == "on" and live["text"] == "Live", f"with the events stream open the badge says {live}")
+        print(f"ok: k. the live badge says {held['text']!r} while the stream is held, {blocked['text']!r} when it fails, {live['text']!r} once open")
+
+    # ------------------------------------------------------------------ (l) the header fits
+
+    HEADER_FIT = r"""
+      const bar = document.getElementById('bar');
+      const problems = [];
+      const width = document.documentElement.clientWidth;
+      for (const e of [bar, ...bar.querySelectorAll('*')]) {
+        if (e.closest('[hidden]') || e.closest('svg') || e.closest('.sr-only')) continue;
+        const style = getComputedStyle(e);
+        if (style.display === 'none' || style.visibility === 'hidden') continue;
+        const r = e.getBoundingClientRect();
+        if (r.width <= 1 && r.height <= 1) continue;  // nothing, or visually hidden (a label for screen readers)
+        const name = e.id || e.className || e.tagName;
+        if (e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0) problems.push(`${name}: scrollWidth ${e.scrollWidth} > clientWidth ${e.clientWidth}`);
+        if (r.right > width + 0.5 || r.left < -0.5) problems.push(`${name}: ${r.left}…${r.right} outside the ${width} px window`);
+      }
+      const meta = document.getElementById('meta');
+      const shown = meta.getBoundingClientRect().width > 0 && getComputedStyle(meta).display !== 'none';
+      const stage = document.getElementById('stage').getBoundingClientRect();
+      return {problems, meta: meta.textContent, shown, barBottom: bar.getBoundingClientRect().bottom, stageTop: stage.top};
+    """
+
+    def check_header_fit(self):
+        results = {}
+        try:
+            for width in (1280, 375):
+                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                            {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+                feed = self.big_feed or self.feed
+                self.open(f"feed={urllib.parse.quote(feed)}")
+                fit = self.js(self.HEADER_FIT)
+                check(not fit["problems"], f"at {width} px the header overflows: {fit['problems']}")
+                check(fit["shown"] and "images" in fit["meta"] and "sections" in fit["meta"],
+                      f"at {width} px the header's counts are not shown: {fit['meta']!r}")
+                check(abs(fit["barBottom"] - fit["stageTop"]) < 1.5, f"at {width} px the feed starts at {fit['stageTop']}, the header ends at {fit['barBottom']}")
+                results[width] = round(fit["barBottom"])
+                if width == 375:
+                    self.screenshot("gallery-375.png")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                        {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+        print(f"ok: l. the header fits at 1280 and 375 px wide, counts shown (header heights {results})")
+
     # ------------------------------------------------------------------ (f) the console
 
     def check_console(self):
@@ -552,6 +861,11 @@ class Run:
             self.check_drag()
             self.check_live()
             self.check_keyboard_and_conflict()
+            self.check_scrubber()
+            self.check_scroll_amounts()
+            self.check_lightbox()
+            self.check_badge()
+            self.check_header_fit()
             self.check_console()
         finally:
             self.driver.quit()

@@ -5,7 +5,10 @@
 // images, and holds the page against the API and the command line: every box where the
 // viewport API says, the last image of the million reachable by scrolling, a drag persisted
 // exactly as `move --before`, a command-line move (and another tab's drag) live in the page
-// within 2 s, a keyboard move, a stale move refused with 412 and said, no console errors.
+// within 2 s, a keyboard move, a stale move refused with 412 and said, the section scrubber
+// (keys, click, End to the last images), wheel and page scrolls of their usual amounts deep in
+// the million, the lightbox, a live badge that says "Live" only while the stream is open, a
+// header that fits at 1280 and 375 px, no console errors.
 // Debian: `apt-get install -y chromium chromium-driver` and `python3 -m pip install selenium`;
 // without them the test is skipped, and says so.
 //
@@ -138,6 +141,11 @@ struct GalleryBrowserTests {
             "ok: d. a command-line move showed in the open page",
             "ok: d. a drag in another tab showed",
             "ok: e. Alt+ArrowLeft and Space, arrows, Space move the focused image",
+            "ok: h. the scrubber (role=slider, aria-valuetext the section's title)",
+            "ok: i. deep in the",
+            "ok: j. Enter and a click open an image in a role=dialog",
+            "ok: k. the live badge says 'Connecting…' while the stream is held",
+            "ok: l. the header fits at 1280 and 375 px wide",
             "ok: f. no console errors",
             "all gallery checks passed",
         ] {

@@ -8,8 +8,13 @@
 //
 //   mappedTop = scrollY / (spacerHeight - viewportHeight) * (contentHeight - viewportHeight)
 //
-// (1:1 while the content fits under the cap). Only the boxes near the visible band are in the
-// page; they come from viewport queries made as you scroll (debounced, stale ones aborted).
+// (1:1 while the content fits under the cap). That mapping is for dragging the scroll bar, which
+// must reach the very end; small relative scrolls (the wheel, arrow keys, Page Up/Down, Space)
+// move content y by their usual amounts instead: they are taken over, and the page scrolls to
+// the scroll position nearest the new content y with the mapping anchored there (an anchor
+// holds while the scroll position stays where it put it). Only the boxes near the visible band
+// are in the page; they come from viewport queries made as you scroll (debounced, stale ones
+// aborted).
 (() => {
   'use strict';
 
@@ -30,6 +35,11 @@
     keyInput: $('key-input'), keyClear: $('key-clear'), keyText: $('key-text'),
     stage: $('stage'), canvas: $('canvas'), list: $('list'), headers: $('headers'), marker: $('marker'),
     empty: $('empty'), position: $('position'), spacer: $('spacer'), notice: $('notice'), announcer: $('announcer'),
+    main: $('main'), scrubber: $('scrubber'), scrubberTrack: $('scrubber-track'), scrubberTicks: $('scrubber-ticks'),
+    scrubberThumb: $('scrubber-thumb'), scrubberLabel: $('scrubber-label'),
+    lightbox: $('lightbox'), lightboxBackdrop: $('lightbox-backdrop'), lightboxFrame: $('lightbox-frame'),
+    lightboxTitle: $('lightbox-title'), lightboxSub: $('lightbox-sub'), lightboxPrev: $('lightbox-prev'),
+    lightboxNext: $('lightbox-next'), lightboxClose: $('lightbox-close'),
     coverflow: $('coverflow'), cfScroller: $('cf-scroller'), cfStage: $('cf-stage'), cfList: $('cf-list'),
     cfSpacer: $('cf-spacer'), cfCaption: $('cf-caption'),
   };
@@ -306,6 +316,7 @@
     spacerHeight: 0,
     W: 0, H: 0,           // the stage's size
     top: 0,               // content y at the stage's top (mappedTop)
+    anchor: null,         // { scrollY, top }: content y `top` at scroll position `scrollY` exactly
     left: 0,              // the canvas's left in the stage
     answer: null,         // the last viewport answers, merged (see applyAnswer)
     tiles: new Map(),     // id -> tile
@@ -319,6 +330,7 @@
   };
 
   function stageSize() {
+    placeScrubber();
     const barHeight = Math.ceil(ui.bar.getBoundingClientRect().height);
     document.documentElement.style.setProperty('--bar-h', barHeight + 'px');
     wf.W = ui.stage.clientWidth || document.documentElement.clientWidth;
@@ -369,11 +381,13 @@
   // --- the scroll mapping
 
   function setContentHeight(height) {
+    if (height !== wf.contentHeight) wf.anchor = null;
     wf.contentHeight = height;
     wf.spacerHeight = Math.min(height, MAX_SPACER);
     const barHeight = Math.ceil(ui.bar.getBoundingClientRect().height);
     // The document's height: the spacer's, so that the largest scrollY is spacerHeight - H.
     ui.spacer.style.height = (Math.max(wf.spacerHeight, wf.H) + barHeight) + 'px';
+    if (scrub.key === wf.key) drawTicks();
     const layoutWidth = wf.config ? wf.config.width : 0;
     ui.spacer.style.width = Math.max(1, Math.ceil(layoutWidth) > wf.W ? Math.ceil(layoutWidth) : 1) + 'px';
   }
@@ -381,6 +395,8 @@
   function mappedTop(scrollY = window.scrollY) {
     const C = wf.contentHeight, S = wf.spacerHeight, H = wf.H;
     if (!(C > H)) return 0;
+    const anchor = wf.anchor;
+    if (anchor && Math.abs(scrollY - anchor.scrollY) < 0.5) return clamp(anchor.top, 0, C - H);
     const y = Math.max(0, scrollY);
     if (S >= C) return Math.min(y, C - H);
     return Math.min(C - H, (y / (S - H)) * (C - H));
@@ -393,6 +409,23 @@
     if (S >= C) return y;
     return (y / (C - H)) * (S - H);
   }
+  /** Whether scroll positions stand for more than one content px each (content over the cap). */
+  function scaledScroll() { return wf.contentHeight > wf.spacerHeight && wf.spacerHeight > wf.H; }
+  /** Puts content y `contentY` at the stage's top, exactly: scrolls to the nearest scroll
+   *  position and anchors the mapping there. Draws at once (the scroll position may not move). */
+  function scrollToContent(contentY) {
+    const y = clamp(contentY, 0, Math.max(0, wf.contentHeight - wf.H));
+    wf.anchor = null;
+    window.scrollTo(window.scrollX, scrollYFor(y));
+    if (scaledScroll()) wf.anchor = { scrollY: window.scrollY, top: y };
+    onScroll();
+  }
+  /** Moves the content by `dy` px (a wheel notch, an arrow key, a page), whatever its height. */
+  function scrollByContent(dy) {
+    scrollToContent(mappedTop() + dy);
+  }
+  /** A page: what the browser's Page Down moves (7/8 of the scrolled window). */
+  function pageAmount() { return Math.max(40, Math.round(document.documentElement.clientHeight * 0.875)); }
 
   // --- fetching
 
@@ -430,6 +463,7 @@
       window.scrollTo(0, 0);
     }
     fetchViewport();
+    loadSectionIndex({ force: true });
   }
 
   function positionCanvas() {
@@ -520,13 +554,14 @@
       footers: body.footers,
     };
     noteRevision(body.revision);
+    if (body.revision > scrub.revision && scrub.key === key) scheduleSectionIndex();
     state.etag = (pinned || natural).etag || state.etag;
     if (body.contentHeight !== wf.contentHeight) {
       setContentHeight(body.contentHeight);
       if (wf.restoreFraction !== null) {
         const fraction = wf.restoreFraction;
         wf.restoreFraction = null;
-        window.scrollTo(window.scrollX, scrollYFor(fraction * Math.max(0, body.contentHeight - wf.H)));
+        scrollToContent(fraction * Math.max(0, body.contentHeight - wf.H));
       }
     }
     showEmpty(body.totalItems === 0 ? emptyFeedMessage() : null);
@@ -567,6 +602,7 @@
     ui.canvas.dataset.mappedTop = String(top);
     ui.list.dataset.mappedTop = String(top);
     positionCanvas();
+    renderScrubber();
     if (!a || a.key !== wf.key) return;
     const low = top - KEEP_MARGIN, high = top + wf.H + KEEP_MARGIN;
     const wanted = [];
@@ -877,6 +913,203 @@
     flashPositionPill();
   }
 
+  // ---------------------------------------------------------------- the section scrubber
+
+  // The layout's section index (`…/layouts/{name}/sections`, or `…/section-index` of an inline
+  // layout) drawn as a slider beside the feed: its value is the section (1 to the count), its
+  // thumb sits where the scroll position is, and moving it (drag, click, keys) puts the top of
+  // the chosen section at the top of the stage. End goes to the very end of the content, so
+  // that the last images show.
+  const scrub = {
+    key: '',              // wf.key of the index in hand
+    sections: [],         // [{ section, title, index, count, y, height }]
+    revision: -1,
+    controller: null, timer: 0,
+    chosen: null,         // { ordinal, top }: the section chosen here, while the feed stays at top
+    dragging: false, pointerId: null, shown: -1,
+    labelTimer: 0,
+  };
+
+  /** Whether the scrubber has room beside the feed: waterfall and justified views of feeds of
+   *  two sections or more (known from the feed's summary before the first answer). */
+  function scrubberWanted() {
+    if (state.view === 'coverflow') return false;
+    const feed = state.feeds.find((f) => f.name === state.feed);
+    return !!feed && feed.sections >= 2;
+  }
+  function placeScrubber() {
+    const wanted = scrubberWanted();
+    document.body.classList.toggle('has-scrubber', wanted);
+    ui.scrubber.hidden = !wanted;
+  }
+
+  function scrubberPath() {
+    const layout = currentLayout();
+    if (layout.params === '') return `${layout.base}sections`;
+    return `/v1/feeds/${enc(state.feed)}/section-index?${layout.params.replace(/&$/, '')}`;
+  }
+
+  /** Reads the section index for the layout shown, again when the revision moved on. */
+  function loadSectionIndex({ force = false } = {}) {
+    clearTimeout(scrub.timer);
+    scrub.timer = 0;
+    if (!state.feed || state.view === 'coverflow' || !scrubberWanted()) return;
+    const key = wf.key;
+    if (!force && scrub.key === key && scrub.revision >= state.revision) return;
+    if (scrub.controller) scrub.controller.abort();
+    const controller = new AbortController();
+    scrub.controller = controller;
+    apiGet(scrubberPath(), controller.signal).then(({ body }) => {
+      if (controller.signal.aborted || key !== wf.key) return;
+      scrub.controller = null;
+      scrub.key = key;
+      scrub.revision = body.revision;
+      scrub.sections = body.sections;
+      scrub.chosen = null;
+      scrub.shown = -1;
+      drawTicks();
+      renderScrubber();
+    }).catch((error) => {
+      if (scrub.controller === controller) scrub.controller = null;
+      if (!isAbort(error)) scrub.sections = [];
+    });
+  }
+  function scheduleSectionIndex() {
+    clearTimeout(scrub.timer);
+    scrub.timer = setTimeout(() => loadSectionIndex(), 250);
+  }
+
+  function scrubberTitle(entry) {
+    if (!entry) return '';
+    return entry.title || sectionName(entry.section);
+  }
+  /** The thumb's travel: [0, 1] along the track for a content top. */
+  function scrubberFraction(top) {
+    const range = wf.contentHeight - wf.H;
+    return range > 0 ? clamp(top / range, 0, 1) : 0;
+  }
+  /** The ordinal (1…) of the section under content y `y`: the last one beginning at or above it. */
+  function sectionOrdinalAt(y) {
+    const sections = scrub.sections;
+    let low = 0, high = sections.length - 1, found = 0;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (sections[mid].y <= y + 0.5) { found = mid; low = mid + 1; } else high = mid - 1;
+    }
+    // Several sections may begin at one y (empty ones): the last of them holds what shows.
+    return found + 1;
+  }
+  function currentOrdinal() {
+    const top = mappedTop();
+    if (scrub.chosen && Math.abs(scrub.chosen.top - top) < 0.5) return scrub.chosen.ordinal;
+    scrub.chosen = null;
+    return sectionOrdinalAt(top);
+  }
+
+  function drawTicks() {
+    ui.scrubberTicks.textContent = '';
+    const sections = scrub.sections;
+    if (sections.length > 400) return;
+    const fragment = document.createDocumentFragment();
+    for (const entry of sections) {
+      const tick = document.createElement('span');
+      tick.className = 'scrubber-tick';
+      tick.style.top = (scrubberFraction(entry.y) * 100) + '%';
+      fragment.appendChild(tick);
+    }
+    ui.scrubberTicks.appendChild(fragment);
+  }
+
+  /** Follows the scroll: the thumb where the content top is, the value the section there. */
+  function renderScrubber() {
+    if (ui.scrubber.hidden || !scrub.sections.length || scrub.key !== wf.key) return;
+    const track = ui.scrubberTrack;
+    const fraction = scrubberFraction(mappedTop());
+    ui.scrubberThumb.style.top = `calc(${(fraction * 100).toFixed(4)}% - ${(fraction * ui.scrubberThumb.offsetHeight).toFixed(2)}px)`;
+    const ordinal = currentOrdinal();
+    if (ordinal === scrub.shown) return;
+    scrub.shown = ordinal;
+    const entry = scrub.sections[ordinal - 1];
+    track.setAttribute('aria-valuemax', String(scrub.sections.length));
+    track.setAttribute('aria-valuenow', String(ordinal));
+    track.setAttribute('aria-valuetext', scrubberTitle(entry));
+    ui.scrubber.dataset.section = entry.section === null ? '' : entry.section;
+    renderScrubberLabel(entry, ordinal);
+  }
+  function renderScrubberLabel(entry, ordinal) {
+    ui.scrubberLabel.textContent = '';
+    const title = document.createElement('strong');
+    title.textContent = scrubberTitle(entry);
+    const sub = document.createElement('span');
+    sub.textContent = `${fmtInt.format(entry.count)} image${entry.count === 1 ? '' : 's'} · section ${fmtInt.format(ordinal)} of ${fmtInt.format(scrub.sections.length)}`;
+    ui.scrubberLabel.append(title, sub);
+    const fraction = scrubberFraction(mappedTop());
+    ui.scrubberLabel.style.top = `calc(${(fraction * 100).toFixed(4)}% + ${((0.5 - fraction) * 60).toFixed(2)}px)`;
+  }
+  function showScrubberLabel(ms) {
+    ui.scrubber.classList.add('active');
+    clearTimeout(scrub.labelTimer);
+    if (ms) scrub.labelTimer = setTimeout(() => { if (!scrub.dragging) ui.scrubber.classList.remove('active'); }, ms);
+  }
+
+  /** Goes to section `ordinal` (1…): its top at the stage's top (as near as the end allows);
+   *  `toEnd` goes to the very end of the content instead (End: the last images). */
+  function goToSection(ordinal, { toEnd = false } = {}) {
+    const sections = scrub.sections;
+    if (!sections.length) return;
+    ordinal = clamp(ordinal, 1, sections.length);
+    const entry = sections[ordinal - 1];
+    const end = Math.max(0, wf.contentHeight - wf.H);
+    const top = toEnd ? end : clamp(entry.y, 0, end);
+    scrollToContent(top);
+    scrub.chosen = { ordinal, top: mappedTop() };
+    scrub.shown = -1;
+    renderScrubber();
+  }
+
+  function onScrubberKeyDown(event) {
+    if (!scrub.sections.length || event.altKey || event.ctrlKey || event.metaKey) return;
+    const now = currentOrdinal();
+    const last = scrub.sections.length;
+    const steps = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1, PageDown: 10, PageUp: -10 };
+    if (event.key in steps) goToSection(now + steps[event.key]);
+    else if (event.key === 'Home') goToSection(1);
+    else if (event.key === 'End') goToSection(last, { toEnd: true });
+    else return;
+    event.preventDefault();
+    showScrubberLabel(1400);
+  }
+
+  /** The section under a pointer on the track (the thumb's travel maps to the content's). */
+  function scrubTo(clientY) {
+    const rect = ui.scrubberTrack.getBoundingClientRect();
+    const thumb = ui.scrubberThumb.offsetHeight;
+    const fraction = clamp((clientY - rect.top - thumb / 2) / Math.max(1, rect.height - thumb), 0, 1);
+    if (fraction >= 0.999) { goToSection(scrub.sections.length, { toEnd: true }); return; }
+    goToSection(sectionOrdinalAt(fraction * Math.max(0, wf.contentHeight - wf.H)));
+  }
+  function onScrubberPointerDown(event) {
+    if (event.button !== 0 || !scrub.sections.length) return;
+    event.preventDefault();
+    ui.scrubberTrack.focus({ preventScroll: true });
+    scrub.dragging = true;
+    scrub.pointerId = event.pointerId;
+    try { ui.scrubberTrack.setPointerCapture(event.pointerId); } catch { /* a pointer made by a script */ }
+    ui.scrubber.classList.add('dragging');
+    showScrubberLabel(0);
+    scrubTo(event.clientY);
+  }
+  function onScrubberPointerMove(event) {
+    if (!scrub.dragging || event.pointerId !== scrub.pointerId) return;
+    scrubTo(event.clientY);
+  }
+  function onScrubberPointerUp(event) {
+    if (!scrub.dragging || event.pointerId !== scrub.pointerId) return;
+    scrub.dragging = false;
+    ui.scrubber.classList.remove('dragging');
+    showScrubberLabel(900);
+  }
+
   // ---------------------------------------------------------------- drag and drop
 
   let press = null;   // a pointer down on a tile, not yet a drag
@@ -937,7 +1170,7 @@
       // Released over another image without a drag being seen (events made by a script,
       // without coordinates): the same move as a drag.
       const other = tileOf(event, id);
-      if (other && event.pointerType !== 'touch') { queueMove(() => moveImage(id, { before: other.dataset.id }, `before ${other.dataset.id}`)); return; }
+      if (other && event.pointerType !== 'touch') { lastDragEnd = performance.now(); queueMove(() => moveImage(id, { before: other.dataset.id }, `before ${other.dataset.id}`)); return; }
       if (el.isConnected) el.focus({ preventScroll: true });
     }
   }
@@ -970,6 +1203,7 @@
     el.classList.add('dragging');
     document.body.classList.add('is-dragging');
     const scale = clamp(150 / Math.max(rect.width, rect.height), 0.35, 0.85);
+    lastDragEnd = Infinity;
     drag = { id, item, pointerId, el, ghost, label, scale, offsetX: x - rect.left, offsetY: y - rect.top, x, y, target: null, raf: 0, lastFrame: performance.now() };
     announce(`Picked up image ${id}. Release it over another image to put it before that image; Escape cancels.`);
     moveDrag();
@@ -1019,8 +1253,8 @@
     else if (drag.y > rect.bottom - edge) speed = (drag.y - (rect.bottom - edge)) / edge;
     if (speed) {
       const pixels = clamp(speed, -1.5, 1.5) * 0.9 * dt; // up to ~1.35 px/ms
-      const ratio = wf.contentHeight > wf.spacerHeight && wf.spacerHeight > wf.H ? (wf.contentHeight - wf.H) / (wf.spacerHeight - wf.H) : 1;
-      window.scrollBy(0, pixels / ratio);
+      if (scaledScroll()) scrollByContent(pixels);
+      else window.scrollBy(0, pixels);
       moveDrag();
     }
     drag.raf = requestAnimationFrame(autoScroll);
@@ -1032,6 +1266,7 @@
     if (commit) moveDrag();
     cancelAnimationFrame(d.raf);
     drag = null;
+    lastDragEnd = performance.now();
     d.ghost.remove();
     d.el.classList.remove('dragging');
     if (d.target) { const t = wf.tiles.get(d.target); if (t) t.el.classList.remove('drop-target'); }
@@ -1112,8 +1347,7 @@
     if (item.y < top + headerHeight + 4) target = item.y - headerHeight - 12;
     else if (item.y + item.height > top + wf.H - 4) target = item.y + item.height - wf.H + 12;
     if (target !== null) {
-      window.scrollTo(window.scrollX, scrollYFor(target));
-      renderWaterfall(null);
+      scrollToContent(target);
       fetchViewport();
     }
     if (!focus) return;
@@ -1190,6 +1424,11 @@
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (key === 'Enter') {
+      event.preventDefault();
+      openLightbox(item, el, wf.answer.totalItems);
+      return;
+    }
     if (key === ' ') {
       event.preventDefault();
       grabbed = id;
@@ -1223,6 +1462,121 @@
     if (tile) { tile.el.classList.remove('grabbed'); tile.el.removeAttribute('aria-pressed'); }
     if (say) announce(`Put down image ${grabbed}.`);
     grabbed = null;
+  }
+
+  // ---------------------------------------------------------------- the lightbox
+
+  // An image large, in a modal dialog: opened by a click (not one that ended a drag) or Enter on
+  // an image; the arrow keys show its neighbours in catalog order (at any depth: one image of
+  // the images list each); Escape closes and gives the focus back to the image it came from.
+  const lightbox = { open: false, opener: null, openerId: null, index: -1, total: 0, token: 0 };
+  let lastDragEnd = -Infinity;  // when a drag (or a drop made by a script) last ended
+
+  function openLightbox(item, opener, total) {
+    if (!state.feed || !item) return;
+    dropGrabbed(false);
+    lightbox.open = true;
+    lightbox.opener = opener || null;
+    lightbox.openerId = item.id;
+    lightbox.total = total;
+    ui.main.inert = true;
+    ui.bar.inert = true;
+    ui.lightbox.hidden = false;
+    document.documentElement.classList.add('lightbox-open');
+    ui.lightbox.focus({ preventScroll: true });
+    showLightbox(item.index);
+  }
+
+  function closeLightbox() {
+    if (!lightbox.open) return;
+    lightbox.open = false;
+    lightbox.token++;
+    ui.lightbox.hidden = true;
+    ui.lightboxFrame.textContent = '';
+    ui.main.inert = false;
+    ui.bar.inert = false;
+    document.documentElement.classList.remove('lightbox-open');
+    const opener = lightbox.opener && lightbox.opener.isConnected ? lightbox.opener : null;
+    const tile = opener || (wf.tiles.get(lightbox.openerId) || {}).el;
+    if (tile) tile.focus({ preventScroll: true });
+    else if (state.view === 'coverflow') ui.cfScroller.focus({ preventScroll: true });
+    else { wf.pendingFocus = lightbox.openerId; requestRender(); }
+  }
+
+  /** Shows the image at catalog `index` (clamped to the feed). */
+  async function showLightbox(index) {
+    const total = lightbox.total;
+    if (!(total > 0)) return;
+    index = clamp(index, 0, total - 1);
+    lightbox.index = index;
+    const token = ++lightbox.token;
+    ui.lightbox.dataset.index = String(index);
+    ui.lightboxPrev.setAttribute('aria-disabled', index <= 0 ? 'true' : 'false');
+    ui.lightboxNext.setAttribute('aria-disabled', index >= total - 1 ? 'true' : 'false');
+    ui.lightboxSub.textContent = `${fmtInt.format(index + 1)} of ${fmtInt.format(total)}`;
+    let body;
+    try {
+      ({ body } = await apiGet(`/v1/feeds/${enc(state.feed)}/images?offset=${index}&limit=1`));
+    } catch (error) {
+      if (token === lightbox.token) failed(error);
+      return;
+    }
+    if (token !== lightbox.token || !lightbox.open) return;
+    const image = body.images[0];
+    if (!image) return;
+    lightbox.total = body.totalItems;
+    details.set(image.id, { width: image.width, height: image.height, title: image.title });
+    renderLightboxImage(image, body.totalItems);
+  }
+
+  function renderLightboxImage(image, total) {
+    ui.lightbox.dataset.id = image.id;
+    ui.lightboxFrame.textContent = '';
+    const el = document.createElement('div');
+    el.className = 'lb-photo';
+    const media = document.createElement('div');
+    media.className = 'media';
+    media.style.bottom = '0';
+    const { ph, ratio } = makePlaceholder(image.id);
+    ratio.textContent = pixelRatioLabel(image.width, image.height);
+    media.appendChild(ph);
+    el.appendChild(media);
+    ui.lightboxFrame.appendChild(el);
+    lightbox.size = { width: image.width, height: image.height };
+    sizeLightbox();
+    const holder = { el, media, ratio, id: image.id, img: null, broken: false, waiting: null, detailed: true };
+    if (image.url) wantImage(holder, image.url);
+    ui.lightboxTitle.textContent = image.title || `Image ${image.id}`;
+    ui.lightboxSub.textContent = `${image.title ? image.id + ' · ' : ''}${fmtInt.format(image.index + 1)} of ${fmtInt.format(total)} · ${image.width} × ${image.height} · ${sectionName(image.section)}`;
+  }
+
+  /** The image as large as the window allows, in its own aspect ratio. */
+  function sizeLightbox() {
+    const el = ui.lightboxFrame.firstElementChild;
+    if (!lightbox.open || !el || !lightbox.size) return;
+    const { width, height } = lightbox.size;
+    const narrow = window.innerWidth < 600;
+    const maxWidth = Math.max(80, window.innerWidth - (narrow ? 24 : 150));
+    const maxHeight = Math.max(80, window.innerHeight - (narrow ? 170 : 130));
+    const scale = Math.min(maxWidth / width, maxHeight / height);
+    el.style.width = Math.round(width * scale) + 'px';
+    el.style.height = Math.round(height * scale) + 'px';
+  }
+
+  function onLightboxKeyDown(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const steps = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, PageUp: -10, PageDown: 10 };
+    if (event.key === 'Escape') { event.preventDefault(); event.stopPropagation(); closeLightbox(); return; }
+    if (event.key in steps) { event.preventDefault(); showLightbox(lightbox.index + steps[event.key]); return; }
+    if (event.key === 'Home' || event.key === 'End') { event.preventDefault(); showLightbox(event.key === 'Home' ? 0 : lightbox.total - 1); return; }
+    if (event.key === 'Tab') {
+      // The focus stays in the dialog: its three buttons, round.
+      const buttons = [ui.lightboxPrev, ui.lightboxNext, ui.lightboxClose];
+      const at = buttons.indexOf(document.activeElement);
+      const next = at < 0 ? (event.shiftKey ? buttons.length - 1 : 0) : (at + (event.shiftKey ? buttons.length - 1 : 1)) % buttons.length;
+      event.preventDefault();
+      buttons[next].focus();
+    }
   }
 
   // ---------------------------------------------------------------- cover flow
@@ -1478,7 +1832,11 @@
   // page share one stream per feed (a Web Lock elects the tab that reads it; it passes every
   // event on over a BroadcastChannel): browsers give a server only six HTTP/1.1 connections,
   // and six open galleries must not take them all.
-  const live = { controller: null, timer: 0, retry: 1000, feed: null, lock: null, leading: false, generation: 0 };
+  //
+  // The badge says what is true: "Connecting…" until the stream's answer is open (its headers
+  // in, status 200), "Live" only while it is, "Offline — retrying" after it failed or ended
+  // (until a retry opens it again); a tab that shares another tab's stream shows that tab's.
+  const live = { controller: null, timer: 0, retry: 1000, feed: null, lock: null, leading: false, generation: 0, status: null };
   const channel = 'BroadcastChannel' in window ? new BroadcastChannel('waterfall-gallery-events') : null;
   const sharing = !!(channel && navigator.locks && navigator.locks.request);
 
@@ -1489,6 +1847,7 @@
   }
   function liveStatus(mode, text, title) {
     setLive(mode, text, title);
+    live.status = { mode, text, title };
     if (sharing && live.leading) channel.postMessage({ kind: 'status', feed: live.feed, mode, text, title });
   }
 
@@ -1501,7 +1860,9 @@
     if (!sharing) { openStream(feed, generation); return; }
     const release = new AbortController();
     live.lock = release;
-    setLive('on', 'Live', 'Live updates, read by another tab of this gallery');
+    setLive('connecting', 'Connecting…', 'Connecting to the feed’s event stream (or to the tab of this gallery that reads it)');
+    // A tab that already reads this feed's stream says how it is.
+    channel.postMessage({ kind: 'ask', feed });
     navigator.locks.request(`waterfall-gallery-events:${feed}`, { signal: release.signal }, () => {
       if (release.signal.aborted || generation !== live.generation) return null;
       live.leading = true;
@@ -1513,6 +1874,7 @@
   function openStream(feed, generation) {
     const controller = new AbortController();
     live.controller = controller;
+    if (!live.status || live.status.mode !== 'off') liveStatus('connecting', 'Connecting…', 'Connecting to the feed’s event stream');
     const path = `/v1/feeds/${enc(feed)}/events?since=${state.revision}`;
     (async () => {
       try {
@@ -1560,7 +1922,7 @@
           liveStatus('locked', 'No live updates', `Live updates refused: ${error.message}`);
           live.retry = 15000;
         } else {
-          liveStatus('off', 'Reconnecting…');
+          liveStatus('off', 'Offline — retrying', `The feed’s event stream is not open (${error.message}); trying again in ${Math.round(live.retry / 1000)} s`);
         }
         live.timer = setTimeout(() => { if (generation === live.generation) openStream(feed, generation); }, live.retry);
         live.retry = Math.min(live.retry * 2, 15000);
@@ -1576,12 +1938,17 @@
     if (live.lock) live.lock.abort();
     live.lock = null;
     live.leading = false;
-    setLive('off', 'Offline');
+    live.status = null;
+    setLive('off', 'Offline', 'No feed’s event stream is open');
   }
 
   if (channel) {
     channel.addEventListener('message', (message) => {
       const m = message.data;
+      if (m && m.kind === 'ask' && live.leading && m.feed === live.feed && live.status) {
+        channel.postMessage({ kind: 'status', feed: live.feed, ...live.status });
+        return;
+      }
       if (!m || live.leading || m.feed !== state.feed || !live.lock) return;
       if (m.kind === 'event') onLiveEvent(m.type, m.data);
       else if (m.kind === 'status') setLive(m.mode, m.text, m.title);
@@ -1622,7 +1989,15 @@
     if (!feed) { ui.meta.textContent = ''; return; }
     const images = `${fmtInt.format(feed.images)} image${feed.images === 1 ? '' : 's'}`;
     const sections = `${fmtInt.format(feed.sections)} section${feed.sections === 1 ? '' : 's'}`;
-    ui.meta.textContent = `${images} · ${sections} · rev. ${fmtInt.format(Math.max(state.revision, feed.revision))}`;
+    // In parts that wrap whole, so that a narrow bar wraps the counts rather than cutting them off.
+    const parts = [images, ` · ${sections}`, ` · rev. ${fmtInt.format(Math.max(state.revision, feed.revision))}`];
+    ui.meta.textContent = '';
+    for (const part of parts) {
+      const span = document.createElement('span');
+      span.className = 'meta-part';
+      span.textContent = part;
+      ui.meta.appendChild(span);
+    }
     ui.meta.title = `${images}, ${sections}, revision ${fmtInt.format(Math.max(state.revision, feed.revision))}`;
   }
 
@@ -1855,11 +2230,13 @@
       await loadAccess();
       const name = await loadFeeds(wanted.feed);
       if (!name) {
+        stopLive();
         showEmpty({ title: 'No feeds yet', text: 'Import one with <code>waterfall import FILE</code> (or <code>PUT /v1/feeds/NAME</code>) and reload this page.' });
         return;
       }
       await selectFeed(name, { layout: wanted.feed === name ? wanted.layout || 'fit' : 'fit', view: state.view });
     } catch (error) {
+      stopLive();
       failed(error);
       if (error.status === 401 && /expired/.test(error.message)) {
         showEmpty({ title: 'The API key expired', text: 'The key saved in this browser has expired. Ask for a new one (<code>waterfall key add</code>) and enter it with the key button.' });
@@ -1923,6 +2300,39 @@
   });
 
   window.addEventListener('scroll', onScroll, { passive: true });
+  // Over content taller than the spacer, the wheel and the scrolling keys move content y by
+  // their usual amounts (see the scroll mapping at the top); below the cap the browser scrolls.
+  window.addEventListener('wheel', (event) => {
+    if (event.defaultPrevented || event.ctrlKey || state.view === 'coverflow' || !scaledScroll() || lightbox.open) return;
+    if (Math.abs(event.deltaX) > Math.abs(event.deltaY)) return;
+    if (event.target.closest && event.target.closest('.popover, select')) return;
+    const unit = event.deltaMode === 1 ? 40 : event.deltaMode === 2 ? pageAmount() : 1;
+    event.preventDefault();
+    scrollByContent(event.deltaY * unit);
+  }, { passive: false });
+  document.addEventListener('keydown', (event) => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (state.view === 'coverflow' || !scaledScroll() || lightbox.open) return;
+    const target = event.target;
+    if (target.closest && target.closest('input, select, textarea, [contenteditable], [role="slider"], [role="dialog"], .coverflow')) return;
+    const onButton = target.closest && target.closest('button, a[href]');
+    let dy = null;
+    switch (event.key) {
+      case 'ArrowDown': dy = 40; break;
+      case 'ArrowUp': dy = -40; break;
+      case 'PageDown': dy = pageAmount(); break;
+      case 'PageUp': dy = -pageAmount(); break;
+      case ' ': if (!onButton) dy = event.shiftKey ? -pageAmount() : pageAmount(); break;
+      case 'Home': dy = -Infinity; break;
+      case 'End': dy = Infinity; break;
+      default: break;
+    }
+    if (dy === null) return;
+    event.preventDefault();
+    if (dy === -Infinity) scrollToContent(0);
+    else if (dy === Infinity) scrollToContent(wf.contentHeight);
+    else scrollByContent(dy);
+  });
   // Capture: pointer events made by scripts reach these even when they do not bubble.
   ui.list.addEventListener('pointerdown', onPointerDown, { capture: true });
   window.addEventListener('pointermove', onPointerMove, { passive: true, capture: true });
@@ -1932,6 +2342,19 @@
   document.addEventListener('touchmove', (event) => { if (drag) event.preventDefault(); }, { passive: false });
   ui.list.addEventListener('contextmenu', (event) => { if (drag || press) event.preventDefault(); });
   ui.list.addEventListener('dragstart', (event) => event.preventDefault());
+  // A click on an image opens it large; the click that ends a drag does not.
+  ui.list.addEventListener('click', (event) => {
+    if (drag || performance.now() - lastDragEnd < 400 || !wf.answer) return;
+    const el = event.target.closest && event.target.closest('.tile');
+    const item = el && wf.answer.byId.get(el.dataset.id);
+    if (item) openLightbox(item, el, wf.answer.totalItems);
+  });
+  ui.lightbox.addEventListener('keydown', onLightboxKeyDown);
+  ui.lightboxBackdrop.addEventListener('click', () => closeLightbox());
+  ui.lightboxClose.addEventListener('click', () => closeLightbox());
+  ui.lightboxPrev.addEventListener('click', () => showLightbox(lightbox.index - 1));
+  ui.lightboxNext.addEventListener('click', () => showLightbox(lightbox.index + 1));
+  window.addEventListener('resize', () => sizeLightbox());
   ui.list.addEventListener('keydown', (event) => { onListKeyDown(event).catch(failed); });
   ui.list.addEventListener('focusout', () => {
     // Redrawing may move the focused box in the page (and give it its focus back): only a
@@ -1942,6 +2365,17 @@
       if (grabbed && !(active && active.dataset && active.dataset.id === grabbed)) dropGrabbed(true);
     }, 0);
   });
+
+  ui.scrubberTrack.addEventListener('pointerdown', onScrubberPointerDown);
+  ui.scrubberTrack.addEventListener('pointermove', onScrubberPointerMove);
+  ui.scrubberTrack.addEventListener('pointerup', onScrubberPointerUp);
+  ui.scrubberTrack.addEventListener('pointercancel', onScrubberPointerUp);
+  ui.scrubberTrack.addEventListener('lostpointercapture', onScrubberPointerUp);
+  ui.scrubberTrack.addEventListener('keydown', onScrubberKeyDown);
+  ui.scrubberTrack.addEventListener('focus', () => showScrubberLabel(0));
+  ui.scrubberTrack.addEventListener('blur', () => { if (!scrub.dragging) ui.scrubber.classList.remove('active'); });
+  ui.scrubber.addEventListener('pointerenter', () => showScrubberLabel(0));
+  ui.scrubber.addEventListener('pointerleave', () => { if (!scrub.dragging && document.activeElement !== ui.scrubberTrack) showScrubberLabel(300); });
 
   ui.cfScroller.addEventListener('scroll', onCoverScroll, { passive: true });
   ui.cfScroller.addEventListener('scrollend', () => { snapCover(); });
@@ -1963,6 +2397,12 @@
     el.focus({ preventScroll: true });
   });
   ui.coverflow.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && cf.centre && cf.answer && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      const cover = cf.items.get(cf.centre.id);
+      openLightbox(cf.centre, cover ? cover.el : null, cf.answer.totalItems);
+      return;
+    }
     if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
       event.preventDefault();
       coverStep(event.key === 'ArrowLeft' ? -1 : 1);
@@ -2029,7 +2469,7 @@
     /** True when no request is in flight or waiting. */
     get idle() { return inFlight === 0 && !wf.timer && !cf.timer && !wf.controller && !cf.controller; },
     /** Scrolls the waterfall so that content y `y` is at the top of the stage. */
-    scrollToContentY(y) { window.scrollTo(window.scrollX, scrollYFor(y)); },
+    scrollToContentY(y) { scrollToContent(y); },
   });
 
   boot();

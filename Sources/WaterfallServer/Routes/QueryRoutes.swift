@@ -3,8 +3,7 @@ import Waterfall
 import WaterfallJSON
 
 extension APIRoutes {
-    /// Pages and viewports of a named or an inline layout, a named layout's section index, and
-    /// the cover flow.
+    /// Pages, viewports and section indexes of a named or an inline layout, and the cover flow.
     static func queryRoutes(_ runner: ServiceRunner) -> [Route] {
         [
             Route(.get, "/v1/feeds/{feed}/layouts/{name}/page", "getLayoutPage") { request, path in
@@ -18,6 +17,16 @@ extension APIRoutes {
                 let (feed, name) = (path["feed"], path["name"])
                 return try await runner.answer(for: request, path) { service in
                     let answer = try service.sectionIndex(feed: feed, layout: .named(name))
+                    return (try StableJSON.document(of: answer), answer.revision)
+                }.response(to: request)
+            },
+            Route(.get, "/v1/feeds/{feed}/section-index", "getSectionIndex") { request, path in
+                var query = try RequestQuery(request)
+                let source = LayoutSource.inline(try query.decode(AnyLayoutConfiguration.self))
+                try query.finish()
+                let feed = path["feed"]
+                return try await runner.answer(for: request, path) { service in
+                    let answer = try service.sectionIndex(feed: feed, layout: source)
                     return (try StableJSON.document(of: answer), answer.revision)
                 }.response(to: request)
             },
