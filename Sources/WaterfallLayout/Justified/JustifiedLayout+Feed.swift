@@ -49,16 +49,14 @@ public struct JustifiedFeedLayout: Sendable {
     /// Every image's frame, in points, in catalog order across all sections.
     public let itemFrames: [Frame]
     /// The sections in order, with their headers, footers and image ranges.
-    public let sections: [SectionLayout]
+    public var sections: [SectionLayout] { bands.sections }
     /// The height of the whole content, in points (at least `minimumContentHeight`).
     public let contentHeight: Double
 
     /// Every image, in catalog order.
     private let itemIndex: BandIndex
-    /// Headers, by section index.
-    private let headerIndex: BandIndex
-    /// Footers, by section index.
-    private let footerIndex: BandIndex
+    /// The sections' headers and footers, searchable.
+    private let bands: SectionBands
 
     /// Creates a layout from frames computed elsewhere and builds its search lists.
     ///
@@ -68,7 +66,7 @@ public struct JustifiedFeedLayout: Sendable {
     ) {
         self.configuration = configuration
         self.itemFrames = itemFrames
-        self.sections = sections
+        bands = SectionBands(sections)
         self.contentHeight = contentHeight
         var items = BandIndex()
         for (index, frame) in itemFrames.enumerated() {
@@ -76,16 +74,6 @@ public struct JustifiedFeedLayout: Sendable {
         }
         items.finish()
         itemIndex = items
-        var headers = BandIndex()
-        var footers = BandIndex()
-        for (index, section) in sections.enumerated() {
-            if let header = section.header { headers.append(id: index, frame: header) }
-            if let footer = section.footer { footers.append(id: index, frame: footer) }
-        }
-        headers.finish()
-        footers.finish()
-        headerIndex = headers
-        footerIndex = footers
     }
 
     /// Everything whose frame meets the band `[y, y + height)` (points): images, headers at
@@ -93,14 +81,7 @@ public struct JustifiedFeedLayout: Sendable {
     ///
     /// O(log n + answer).
     public func viewport(y: Double, height: Double) -> Viewport {
-        let items = items(meeting: y, height: height)
-        var headers: [ViewportHeader] = []
-        headerIndex.forEach(meeting: y, height: height, frame: { sections[$0].header! }) { section in
-            headers.append(ViewportHeader(section: section, frame: sections[section].header!, isPinned: false))
-        }
-        var footers: [Int] = []
-        footerIndex.forEach(meeting: y, height: height, frame: { sections[$0].footer! }) { footers.append($0) }
-        return Viewport(items: items, headers: headers, footers: footers)
+        bands.viewport(items: items(meeting: y, height: height), y: y, height: height)
     }
 
     /// Like ``viewport(y:height:)``, with pinned (floating) section headers, exactly as
@@ -109,49 +90,15 @@ public struct JustifiedFeedLayout: Sendable {
     /// `min(max(y + pinOffset, natural.y), sectionEnd - headerHeight)`, flagged `isPinned`
     /// when moved. Empty when `headerHeight` is 0. O(log n + answer × log answer).
     public func viewport(y: Double, height: Double, pinOffset: Double) -> Viewport {
-        let items = items(meeting: y, height: height)
-        var footers: [Int] = []
-        footerIndex.forEach(meeting: y, height: height, frame: { sections[$0].footer! }) { footers.append($0) }
-        guard configuration.headerHeight > 0 else {
-            return Viewport(items: items, headers: [], footers: footers)
-        }
-        var touched: [Int] = []
-        headerIndex.forEach(meeting: y, height: height, frame: { sections[$0].header! }) { touched.append($0) }
-        touched += footers
-        var section = 0
-        for item in items {
-            if section >= sections.count || !sections[section].items.contains(item) {
-                section = self.section(ofItem: item)
-            }
-            if touched.last != section { touched.append(section) }
-        }
         let chrome = configuration.chrome
-        var seen = Set<Int>()
-        let headers = touched.sorted().compactMap { index -> ViewportHeader? in
-            guard seen.insert(index).inserted, let natural = sections[index].header else { return nil }
-            let pinned = chrome.pinnedHeader(
-                natural: natural, sectionEnd: sections[index].sectionEnd, viewportY: y, pinOffset: pinOffset)
-            return ViewportHeader(section: index, frame: pinned.frame, isPinned: pinned.isPinned)
-        }
-        return Viewport(items: items, headers: headers, footers: footers)
+        return bands.viewport(
+            items: items(meeting: y, height: height), y: y, height: height, pinOffset: pinOffset,
+            hasHeaders: chrome.headerHeight > 0) { _ in chrome }
     }
 
     /// The index of the section holding global image `item`. O(log sections).
     func section(ofItem item: Int) -> Int {
-        var low = 0
-        var high = sections.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if sections[middle].items.upperBound <= item {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        while low < sections.count, !sections[low].items.contains(item) {
-            low += 1
-        }
-        return low
+        bands.section(ofItem: item)
     }
 
     /// Global indices of the images meeting the band, ascending.

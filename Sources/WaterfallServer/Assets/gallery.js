@@ -511,7 +511,7 @@
     const height = Math.max(1, Math.ceil(top + wf.H + over) - y);
     const pinOffset = top - y;
     const band = `${layout.base}viewport?${layout.params}y=${y}&height=${height}`;
-    const wantsHeaders = wf.config && wf.config.headerHeight > 0;
+    const wantsHeaders = hasHeaders(wf.config);
     try {
       const [natural, pinned] = await Promise.all([
         apiGet(band, controller.signal),
@@ -729,6 +729,23 @@
   }
 
   /**
+   * A setting of one section of a layout (DESIGN section 14): its override's when it gives one,
+   * else the layout's own (every setting this page reads is one the kinds share, so a section
+   * of another kind inherits it too).
+   */
+  function sectionSetting(config, section, key) {
+    if (!config) return undefined;
+    const override = (config.sections || []).find((o) => o.section === section);
+    return override && override[key] !== undefined ? override[key] : config[key];
+  }
+
+  /** Whether any section of a layout has a header. */
+  function hasHeaders(config) {
+    if (!config) return false;
+    return config.headerHeight > 0 || (config.sections || []).some((o) => o.headerHeight > 0);
+  }
+
+  /**
    * Where each header is drawn. A header pins at the visible top while its section has an
    * element in the visible band, pushed up by the section's end:
    * y = min(max(top, naturalY), sectionEnd - headerHeight) (DESIGN section 2, pinOffset 0).
@@ -736,8 +753,7 @@
    * between answers (while scrolling) the same formula runs on what the answers tell.
    */
   function headerPlacements(a, top) {
-    const headerHeight = wf.config ? wf.config.headerHeight : 0;
-    if (!(headerHeight > 0)) return [];
+    if (!hasHeaders(wf.config)) return [];
     const bottom = top + wf.H;
     const meets = (y, h) => y < bottom && y + h > top;
     const natural = new Map(), pinned = new Map();
@@ -764,12 +780,15 @@
       note(f.section, f.y);
       if (meets(f.y, f.height) && !touched.has(k)) touched.set(k, f.section);
     }
-    const insetBottom = wf.config.sectionInset ? wf.config.sectionInset.bottom : 10;
-    const footerInsetTop = wf.config.footerInset ? wf.config.footerInset.top : 0;
     const bandEnd = a.y + a.height;
     const exact = Math.abs(top - a.pinTop) < 0.01;
     const placements = [];
     for (const [k, section] of touched) {
+      const headerHeight = sectionSetting(wf.config, section, 'headerHeight') || 0;
+      const sectionInset = sectionSetting(wf.config, section, 'sectionInset');
+      const footerInset = sectionSetting(wf.config, section, 'footerInset');
+      const insetBottom = sectionInset ? sectionInset.bottom : 10;
+      const footerInsetTop = footerInset ? footerInset.top : 0;
       const answered = pinned.get(k);
       if (exact && answered) { placements.push({ key: k, section, frame: answered, pinned: answered.pinned }); continue; }
       const frame = answered || natural.get(k);
@@ -2055,9 +2074,11 @@
         const option = document.createElement('option');
         option.value = layout.name;
         const c = layout.configuration;
-        option.textContent = kind === 'justified'
+        const overrides = (c.sections || []).length;
+        option.textContent = (kind === 'justified'
           ? `${layout.name} — rows of ${c.rowHeight}, ${c.width} wide`
-          : `${layout.name} — ${c.columns} column${c.columns === 1 ? '' : 's'}, ${c.width} wide`;
+          : `${layout.name} — ${c.columns} column${c.columns === 1 ? '' : 's'}, ${c.width} wide`)
+          + (overrides ? `, ${overrides} section${overrides === 1 ? '' : 's'} of their own` : '');
         group.appendChild(option);
       }
       ui.layout.appendChild(group);
