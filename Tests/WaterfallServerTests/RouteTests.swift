@@ -205,6 +205,28 @@ import WaterfallTestSupport
                                      body: ByteBuffer(#"{"kind": "justified", "width": 414, "rowHeight": 120, "rowheight": 3}"#)) {
                 $0.expectProblem(.unprocessableContent, "unknown key \"rowheight\"")
             }
+            // Per-section overrides (DESIGN section 14), kept in the order given.
+            let steer = #"{"columns": 3, "width": 414, "sections": [{"section": "2024-06", "kind": "justified", "rowHeight": 90}, {"section": "2024-05", "columns": 1}]}"#
+            try await client.execute(uri: "/v1/feeds/travel/layouts/steer", method: .put, headers: json, body: ByteBuffer(string: steer)) { response in
+                #expect(response.status == .created)
+                #expect(response.text.contains(#""sections":[{"section":"2024-06","kind":"justified","rowHeight":90},{"section":"2024-05","columns":1}]"#), "\(response.text)")
+            }
+            try await client.execute(uri: "/v1/feeds/travel/layouts/steer/page?offset=0&limit=50", method: .get) { response in
+                let saved = try JSONDecoder().decode(AnyLayoutConfiguration.self, from: Data(steer.utf8))
+                let expected = try document(service.page(feed: "travel", layout: .inline(saved), offset: 0, limit: 50))
+                #expect(response.text == expected.replacingOccurrences(of: #""layout":null"#, with: #""layout":"steer""#))
+            }
+            for (sections, fragment) in [
+                (#"[{"section": "a", "columns": 1}, {"section": "a", "columns": 2}]"#, #"sections[1].section names "a" again"#),
+                (#"[{"section": "a", "columns": 65}]"#, "sections[0].columns must be a whole number from 1 to 64, got 65."),
+                (#"[{"section": "a", "width": 300}]"#, "sections[0].width cannot differ per section"),
+                (#"[{"section": "a", "kind": "justified"}]"#, "sections[0].rowHeight is required"),
+            ] {
+                try await client.execute(uri: "/v1/feeds/travel/layouts/bad", method: .put, headers: json,
+                                         body: ByteBuffer(string: #"{"columns": 3, "width": 414, "sections": "# + sections + "}")) {
+                    $0.expectProblem(.unprocessableContent, fragment)
+                }
+            }
         }
     }
 
