@@ -55,6 +55,22 @@ enum Fixture {
         return service
     }()
 
+    /// A layout whose sections differ (DESIGN section 14): every tenth section one column, every
+    /// tenth from the fifth justified rows.
+    static let steered = LayoutSource.inline(.sectioned(try! SectionedConfiguration(
+        base: .waterfall(LayoutConfiguration(columns: 3, width: 414, headerHeight: 40)),
+        entries: (0..<20).map { ["section": .string("s\($0 * 10)"), "columns": .number(1)] }
+            + (0..<20).map { ["section": .string("s\($0 * 10 + 5)"), "kind": .string("justified"), "rowHeight": .number(150)] })))
+
+    /// The million-image feed served with a hot copy (DESIGN section 12), warm for `layout`
+    /// and `steered`.
+    static let hotMillion: WaterfallService = {
+        let service = million.keepingHotGeometry(HotGeometry(budget: 256 << 20))
+        _ = try! service.sectionIndex(feed: "bench", layout: layout)
+        _ = try! service.sectionIndex(feed: "bench", layout: steered)
+        return service
+    }()
+
     static func fresh(_ name: String) -> WaterfallService {
         let path = folder.appending(path: "\(name)-\(UUID().uuidString).sqlite").path
         return try! WaterfallService.open(path: path)
@@ -103,6 +119,31 @@ let benchmarks: @Sendable () -> Void = {
         let width = try service.coverFlow(feed: "bench", configuration: Fixture.coverFlow, x: 0, viewportWidth: 1_000).contentWidth
         benchmark.startMeasurement()
         blackHole(try service.coverFlow(feed: "bench", configuration: Fixture.coverFlow, x: width * 0.99, viewportWidth: 1_000))
+    }
+
+    Benchmark("section index of 1M images in 200 sections, warm cache", configuration: fast) { benchmark in
+        let service = Fixture.million
+        _ = try service.sectionIndex(feed: "bench", layout: Fixture.layout)
+        benchmark.startMeasurement()
+        blackHole(try service.sectionIndex(feed: "bench", layout: Fixture.layout))
+    }
+
+    Benchmark("section index of 1M images in 200 sections, hot copy", configuration: fast) { benchmark in
+        let service = Fixture.hotMillion
+        benchmark.startMeasurement()
+        blackHole(try service.sectionIndex(feed: "bench", layout: Fixture.layout))
+    }
+
+    Benchmark("section index of 1M images, sections of mixed kinds, hot copy", configuration: fast) { benchmark in
+        let service = Fixture.hotMillion
+        benchmark.startMeasurement()
+        blackHole(try service.sectionIndex(feed: "bench", layout: Fixture.steered))
+    }
+
+    Benchmark("page 100 at 99% depth of 1M images, sections of mixed kinds, hot copy", configuration: fast) { benchmark in
+        let service = Fixture.hotMillion
+        benchmark.startMeasurement()
+        blackHole(try service.page(feed: "bench", layout: Fixture.steered, offset: 990_000, limit: 100))
     }
 
     Benchmark("move one image in the middle", configuration: fast) { benchmark in

@@ -53,19 +53,9 @@ public struct SectionedLayout: StreamingLayoutKind {
     public func openSection(_ state: inout SectionedState, variant: Int) -> Frame? {
         precondition(!state.isSectionOpen, "openSection called while a section is open")
         state = engines[variant].state(betweenSectionsAt: state.y, variant: variant)
-        return state.update(engines[variant]) { engine, inner in
-            switch (engine, inner) {
-            case (.waterfall(let engine), .waterfall(var state)):
-                let header = engine.openSection(&state)
-                inner = .waterfall(state)
-                return header
-            case (.justified(let engine), .justified(var state)):
-                let header = engine.openSection(&state)
-                inner = .justified(state)
-                return header
-            default:
-                preconditionFailure("a state of another kind than its section's engine")
-            }
+        switch engines[variant] {
+        case .waterfall(let engine): return state.withWaterfall { engine.openSection(&$0) }
+        case .justified(let engine): return state.withJustified { engine.openSection(&$0) }
         }
     }
 
@@ -78,19 +68,9 @@ public struct SectionedLayout: StreamingLayoutKind {
     }
 
     public func append(_ item: LayoutItem, _ state: inout SectionedState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) {
-        state.update(engines[state.variant]) { engine, inner in
-            switch (engine, inner) {
-            case (.waterfall(let engine), .waterfall(var state)):
-                inner = .moving
-                engine.append(item, &state, emit)
-                inner = .waterfall(state)
-            case (.justified(let engine), .justified(var state)):
-                inner = .moving
-                engine.append(item, &state, emit)
-                inner = .justified(state)
-            default:
-                preconditionFailure("a state of another kind than its section's engine")
-            }
+        switch engines[state.variant] {
+        case .waterfall(let engine): state.withWaterfall { engine.append(item, &$0, emit) }
+        case .justified(let engine): state.withJustified { engine.append(item, &$0, emit) }
         }
     }
 
@@ -98,36 +78,16 @@ public struct SectionedLayout: StreamingLayoutKind {
         contentsOf items: UnsafeBufferPointer<LayoutItem>, into frames: UnsafeMutableBufferPointer<Frame>,
         _ state: inout SectionedState
     ) -> Int {
-        state.update(engines[state.variant]) { engine, inner in
-            switch (engine, inner) {
-            case (.waterfall(let engine), .waterfall(var state)):
-                inner = .moving
-                defer { inner = .waterfall(state) }
-                return engine.append(contentsOf: items, into: frames, &state)
-            case (.justified(let engine), .justified(var state)):
-                inner = .moving
-                defer { inner = .justified(state) }
-                return engine.append(contentsOf: items, into: frames, &state)
-            default:
-                preconditionFailure("a state of another kind than its section's engine")
-            }
+        switch engines[state.variant] {
+        case .waterfall(let engine): state.withWaterfall { engine.append(contentsOf: items, into: frames, &$0) }
+        case .justified(let engine): state.withJustified { engine.append(contentsOf: items, into: frames, &$0) }
         }
     }
 
     public func closeSection(_ state: inout SectionedState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) -> SectionEnd {
-        state.update(engines[state.variant]) { engine, inner in
-            switch (engine, inner) {
-            case (.waterfall(let engine), .waterfall(var state)):
-                inner = .moving
-                defer { inner = .waterfall(state) }
-                return engine.closeSection(&state, emit)
-            case (.justified(let engine), .justified(var state)):
-                inner = .moving
-                defer { inner = .justified(state) }
-                return engine.closeSection(&state, emit)
-            default:
-                preconditionFailure("a state of another kind than its section's engine")
-            }
+        switch engines[state.variant] {
+        case .waterfall(let engine): state.withWaterfall { engine.closeSection(&$0, emit) }
+        case .justified(let engine): state.withJustified { engine.closeSection(&$0, emit) }
         }
     }
 
@@ -225,10 +185,22 @@ public struct SectionedState: ResumableLayoutState {
         self.inner = inner
     }
 
-    /// Runs `body` on the engine and the inner state; `body` may set the inner state to
-    /// ``Inner/moving`` while it works and must put a state back.
-    mutating func update<R>(_ engine: SectionEngine, _ body: (SectionEngine, inout Inner) -> R) -> R {
-        body(engine, &inner)
+    /// Runs `body` on the waterfall state inside, taken out while it works (so that its
+    /// arrays stay uniquely referenced and are not copied on every image).
+    /// Precondition: the section is a waterfall's.
+    mutating func withWaterfall<R>(_ body: (inout LayoutState) -> R) -> R {
+        guard case .waterfall(var state) = inner else { preconditionFailure("a state of another kind than its section's engine") }
+        inner = .moving
+        defer { inner = .waterfall(state) }
+        return body(&state)
+    }
+
+    /// ``withWaterfall(_:)`` for a justified section.
+    mutating func withJustified<R>(_ body: (inout JustifiedState) -> R) -> R {
+        guard case .justified(var state) = inner else { preconditionFailure("a state of another kind than its section's engine") }
+        inner = .moving
+        defer { inner = .justified(state) }
+        return body(&state)
     }
 
     private func read<R>(_ waterfall: (LayoutState) -> R, _ justified: (JustifiedState) -> R) -> R {
