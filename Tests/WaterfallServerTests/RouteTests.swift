@@ -216,6 +216,16 @@ import WaterfallTestSupport
                 let expected = try document(service.page(feed: "travel", layout: .inline(saved), offset: 0, limit: 50))
                 #expect(response.text == expected.replacingOccurrences(of: #""layout":null"#, with: #""layout":"steer""#))
             }
+            // Inline, the same overrides are the `sections` query parameter, as JSON.
+            let inline = "columns=3&width=414&sections=" + #"[{"section":"2024-06","kind":"justified","rowHeight":90},{"section":"2024-05","columns":1}]"#
+                .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            try await client.execute(uri: "/v1/feeds/travel/page?offset=0&limit=50&\(inline)", method: .get) { response in
+                let saved = try JSONDecoder().decode(AnyLayoutConfiguration.self, from: Data(steer.utf8))
+                #expect(response.text == (try document(service.page(feed: "travel", layout: .inline(saved), offset: 0, limit: 50))))
+            }
+            try await client.execute(uri: "/v1/feeds/travel/page?columns=3&width=414&sections=columns", method: .get) {
+                $0.expectProblem(.badRequest, "sections takes the JSON list of the sections' own settings")
+            }
             for (sections, fragment) in [
                 (#"[{"section": "a", "columns": 1}, {"section": "a", "columns": 2}]"#, #"sections[1].section names "a" again"#),
                 (#"[{"section": "a", "columns": 65}]"#, "sections[0].columns must be a whole number from 1 to 64, got 65."),

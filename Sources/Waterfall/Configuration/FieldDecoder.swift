@@ -1,3 +1,4 @@
+import Foundation
 import WaterfallLayout
 
 /// Decodes a `Decodable` value (a layout or cover-flow configuration) from named text values:
@@ -9,8 +10,8 @@ import WaterfallLayout
 /// Values are text: integers and numbers are parsed strictly (decimal; `nan` and `inf` pass on
 /// to the range checks), and a nested object (the insets) is one number for all its members or
 /// its members' numbers in order, comma-separated (`10` or `10,20,10,20` for top, left, bottom,
-/// right). Every field the type reads is recorded in ``consumed``, so that the caller can
-/// refuse the rest.
+/// right); a layout's `sections` is its JSON list, as in a request body. Every field the type
+/// reads is recorded in ``consumed``, so that the caller can refuse the rest.
 public final class FieldDecoder {
     private let values: [String: String]
     /// The front end's name of a field, for messages: the key itself, `--row-height`.
@@ -133,6 +134,13 @@ private struct FieldValue: Decoder, SingleValueDecodingContainer {
         case is Int.Type: return try value.decode(Int.self) as! T
         case is Double.Type: return try value.decode(Double.self) as! T
         case is String.Type: return text as! T
+        case is [[String: ConfigurationValue]].Type:
+            // A layout's per-section overrides (DESIGN section 14): their JSON, as in a body.
+            guard let value = try? JSONDecoder().decode(T.self, from: Data(text.utf8)) else {
+                throw FieldDecodingError(
+                    "\(name) takes the JSON list of the sections' own settings, e.g. [{\"section\":\"2024-05\",\"columns\":1}], got \(text.quoted).")
+            }
+            return value
         default:
             do {
                 return try T(from: value)
