@@ -48,9 +48,11 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
         guard let ordinal = sections.firstIndex(of: checkpoint.sectionID) else {
             throw WaterfallError.database("the layout cache refers to a section that no longer exists; run the command again.")
         }
-        self.init(
-            engine: engine, sections: sections, variants: variants, state: try Kind.State(serialized: checkpoint.state),
-            ordinal: ordinal, nextIndex: checkpoint.index)
+        let state = try Kind.State(serialized: checkpoint.state)
+        guard engine.canResume(from: state) else {
+            throw WaterfallError.database("the layout cache holds a state of another layout; run the command again.")
+        }
+        self.init(engine: engine, sections: sections, variants: variants, state: state, ordinal: ordinal, nextIndex: checkpoint.index)
     }
 
     /// Resumes from a state held in memory (a server's hot layout): `state` is the state before

@@ -77,6 +77,11 @@ public protocol StreamingLayoutKind: Sendable {
     /// in memory then moves the sections after a change instead of laying them out again.
     var shiftsExactly: Bool { get }
 
+    /// Whether `state`, read back from storage, is one this layout can resume from (a
+    /// waterfall's column count, a sectioned layout's variant and that variant's kind): a
+    /// cache row edited or written by another layout is refused rather than trusted.
+    func canResume(from state: State) -> Bool
+
     /// Whether sections may be laid out differently (a layout with per-section overrides,
     /// DESIGN section 14): then a caller asks ``variant(ofSection:)`` for each section and
     /// passes the answer to the `variant:` forms below. False for a layout of one kind and
@@ -102,6 +107,8 @@ public protocol StreamingLayoutKind: Sendable {
 
 /// A layout of one kind and configuration: every section is variant 0.
 extension StreamingLayoutKind {
+    public func canResume(from state: State) -> Bool { true }
+
     public var hasSectionVariants: Bool { false }
 
     public func variant(ofSection id: String) -> Int { 0 }

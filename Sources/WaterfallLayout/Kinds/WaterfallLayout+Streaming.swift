@@ -34,6 +34,11 @@ extension WaterfallLayout: StreamingLayoutKind {
         closeSection(&state)
     }
 
+    /// A state between sections, or one with a bottom for each of this layout's columns.
+    public func canResume(from state: LayoutState) -> Bool {
+        !state.isSectionOpen || state.columnBottoms.count == configuration.columns
+    }
+
     public var shiftsExactly: Bool {
         let c = configuration
         return (c.scale == 1 || c.scale == 2) && c.chrome.isOnHalfPointGrid

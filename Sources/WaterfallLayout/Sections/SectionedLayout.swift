@@ -34,6 +34,16 @@ public struct SectionedLayout: StreamingLayoutKind {
 
     public var hasSectionVariants: Bool { true }
 
+    /// A variant of this layout, holding the state of that variant's kind (and shape).
+    public func canResume(from state: SectionedState) -> Bool {
+        guard engines.indices.contains(state.variant) else { return false }
+        switch (engines[state.variant], state.inner) {
+        case (.waterfall(let engine), .waterfall(let inner)): return engine.canResume(from: inner)
+        case (.justified(let engine), .justified(let inner)): return engine.canResume(from: inner)
+        default: return false
+        }
+    }
+
     public func variant(ofSection id: String) -> Int {
         variants[id] ?? 0
     }

@@ -204,6 +204,12 @@ struct SectionOverrideTests {
             }
             _ = engine.closeSection(&state) { _, _ in }
         }
+        // A state read back from storage is checked against the layout before it is resumed.
+        #expect(engine.canResume(from: state))
+        var foreign = [UInt8(ascii: "S"), 9] + JustifiedState().serialized()
+        #expect(!engine.canResume(from: try SectionedState(serialized: foreign)), "variant 9 of a layout with 4")
+        foreign = [UInt8(ascii: "S"), 1] + JustifiedState().serialized()
+        #expect(!engine.canResume(from: try SectionedState(serialized: foreign)), "variant 1 is a waterfall's")
         #expect(throws: LayoutStateDecodingError.self) { try SectionedState(serialized: [0x53]) }
         #expect(throws: LayoutStateDecodingError.self) { try SectionedState(serialized: LayoutState().serialized()) }
     }
