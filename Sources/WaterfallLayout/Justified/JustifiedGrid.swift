@@ -93,31 +93,3 @@ func truncatedInRange(_ value: Double) -> Double {
         Double(Int64(value))
     #endif
 }
-
-/// Operations on two `Double`s at once for the bulk path, each lane exactly the scalar
-/// operation. On x86-64 they are SSE2 instructions (in the baseline, so in every build); they
-/// also keep LLVM from splitting the division that feeds them into two `divsd`, which it
-/// does when the lanes of a `SIMD2` quotient are only used apart.
-enum PairMath {
-    /// `truncatedInRange` of both lanes, for lanes in `0..<2^31` (the grid's values are under
-    /// 3,000,000 pixels; see ``FastGrid``).
-    @inline(__always)
-    static func truncatedInRange(_ values: SIMD2<Double>) -> SIMD2<Double> {
-        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-            _mm_cvtepi32_pd(_mm_cvttpd_epi32(values))
-        #else
-            SIMD2(Double(Int64(values[0])), Double(Int64(values[1])))
-        #endif
-    }
-
-    /// `min(max(values[i], lows[i]), highs[i])` in each lane, as Swift's `min` and `max` give
-    /// it for values that are not NaN.
-    @inline(__always)
-    static func clamped(_ values: SIMD2<Double>, _ lows: SIMD2<Double>, _ highs: SIMD2<Double>) -> SIMD2<Double> {
-        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-            _mm_min_pd(_mm_max_pd(values, lows), highs)
-        #else
-            SIMD2(min(max(values[0], lows[0]), highs[0]), min(max(values[1], lows[1]), highs[1]))
-        #endif
-    }
-}
