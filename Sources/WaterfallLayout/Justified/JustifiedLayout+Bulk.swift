@@ -76,8 +76,9 @@ extension JustifiedLayout {
         var sum = 0.0
     }
 
-    /// Images per block whose aspect ratios are computed together.
-    private static let blockLength = 1_024
+    /// Images per block whose aspect ratios are computed together (256: 2 KiB of ratios,
+    /// 2–3% faster than 1,024 on the photo benchmark, 4,096 2% slower).
+    private static let blockLength = 256
 
     /// Places `input[start..<end]`, starting at a row start.
     private func placeRows<Grid: JustifiedGrid>(
