@@ -7,8 +7,10 @@
 /// also keep LLVM from splitting the division that feeds them into two `divsd`, which it
 /// does when the lanes of a `SIMD2` quotient are only used apart.
 enum PairMath {
-    /// `truncatedInRange` of both lanes, for lanes in `0..<2^31` (the grid's values are under
-    /// 3,000,000 pixels; see ``FastGrid``).
+    /// `truncatedInRange` of both lanes, for lanes in `0..<2^31`: `cvttpd2dq` truncates to
+    /// 32-bit integers. The justified grid's values are at most 6,000,000 pixels (lengths are
+    /// at most 1,000,000 points, a row's height 2T, the scale 3; see ``FastGrid``), and so is
+    /// a lane the bulk path computes past a row's end (a width of at most the row's `W`).
     @inline(__always)
     static func truncatedInRange(_ values: SIMD2<Double>) -> SIMD2<Double> {
         #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
