@@ -1,9 +1,23 @@
+#if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+    internal import _Builtin_intrinsics.intel
+#endif
+
 /// How a justified layout snaps lengths to the pixel grid, DESIGN's
 /// `grid(v) = floor(v * scale) / scale`. Every conformance gives exactly the same `Double` as
 /// ``JustifiedConfiguration/grid(_:)``; they differ only in speed.
 protocol JustifiedGrid {
     /// `floor(value * scale) / scale`.
     func grid(_ value: Double) -> Double
+    /// ``grid(_:)`` of both lanes.
+    func grid(_ values: SIMD2<Double>) -> SIMD2<Double>
+}
+
+extension JustifiedGrid {
+    /// ``grid(_:)`` of each lane in turn.
+    @inline(__always)
+    func grid(_ values: SIMD2<Double>) -> SIMD2<Double> {
+        SIMD2(grid(values[0]), grid(values[1]))
+    }
 }
 
 /// `floor(value)` for the usual values without a libm call: for 0 ≤ v < 2^63, truncating to
@@ -29,6 +43,8 @@ struct GeneralScale: PixelGrid {
     let scale: Double
     @inline(__always) func toPixels(_ points: Double) -> Double { points * scale }
     @inline(__always) func toPoints(_ pixels: Double) -> Double { pixels / scale }
+    @inline(__always) func toPixels(_ points: SIMD2<Double>) -> SIMD2<Double> { points * scale }
+    @inline(__always) func toPoints(_ pixels: SIMD2<Double>) -> SIMD2<Double> { pixels / scale }
 }
 
 /// The bulk path's grid, specialised per scale, for the values a justified layout snaps.
@@ -54,6 +70,26 @@ struct FastGrid<Scale: PixelGrid>: JustifiedGrid {
         let pixels = scale.toPixels(value)
         // +0 up to 2^51: the sign bit clear and the pattern below 2^51's.
         assert(pixels.bitPattern < (0x1p51 as Double).bitPattern, "justified grid value \(pixels) outside 0..<2^51")
-        return scale.toPoints(Double(Int64(pixels)))
+        return scale.toPoints(truncatedInRange(pixels))
     }
+
+    /// ``grid(_:)`` of both lanes at once (on x86-64 one `cvttpd2dq`, which also keeps the
+    /// division that makes `values` one `divpd`).
+    @inline(__always)
+    func grid(_ values: SIMD2<Double>) -> SIMD2<Double> {
+        scale.toPoints(PairMath.truncatedInRange(scale.toPixels(values)))
+    }
+}
+
+/// `Double(Int64(value))` for a `value` already known to be in `0..<2^51`, without the range
+/// checks of Swift's trapping conversion (two compares and a NaN test, three branches a frame
+/// in the width loop): on x86-64 the bare `cvttsd2si`, which for such values truncates exactly
+/// as `Int64(value)` does. Elsewhere the checked conversion.
+@inline(__always)
+func truncatedInRange(_ value: Double) -> Double {
+    #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+        Double(_mm_cvttsd_si64(_mm_set_sd(value)))
+    #else
+        Double(Int64(value))
+    #endif
 }

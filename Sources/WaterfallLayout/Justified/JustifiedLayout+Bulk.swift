@@ -76,8 +76,9 @@ extension JustifiedLayout {
         var sum = 0.0
     }
 
-    /// Images per block whose aspect ratios are computed together.
-    private static let blockLength = 1_024
+    /// Images per block whose aspect ratios are computed together (256: 2 KiB of ratios,
+    /// 2–3% faster than 1,024 on the photo benchmark, 4,096 2% slower).
+    private static let blockLength = 256
 
     /// Places `input[start..<end]`, starting at a row start.
     private func placeRows<Grid: JustifiedGrid>(
@@ -91,6 +92,9 @@ extension JustifiedLayout {
         var aspects = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
         defer { aspects.deallocate() }
         let rules = rules
+        let ideals = UnsafeMutablePointer<Double>.allocate(capacity: JustifiedRules.idealSumCount)
+        defer { ideals.deallocate() }
+        rules.writeIdealSums(ideals)
         var literal = false
         var blockStart = start
         while blockStart < end {
@@ -115,7 +119,7 @@ extension JustifiedLayout {
             } else if contents.hasBanners {
                 placeBlock(input, blockStart, blockEnd, output, aspects, &run, rules, grid)
             } else {
-                placeRowsOnly(blockStart, blockEnd, output, aspects, &run, rules, grid)
+                placeRowsOnly(blockStart, blockEnd, output, aspects, ideals, &run, rules, grid)
             }
             // Move the new pending row's aspect ratios to the front (forwards: no overlap harm).
             let shift = run.rowStart - base
@@ -248,7 +252,8 @@ extension JustifiedLayout {
     @inline(__always)
     private func placeRowsOnly<Grid: JustifiedGrid>(
         _ start: Int, _ end: Int, _ output: UnsafeMutablePointer<Frame>,
-        _ aspects: UnsafeMutablePointer<Double>, _ run: inout BulkRun, _ rules: JustifiedRules, _ grid: Grid
+        _ aspects: UnsafeMutablePointer<Double>, _ ideals: UnsafePointer<Double>, _ run: inout BulkRun,
+        _ rules: JustifiedRules, _ grid: Grid
     ) {
         var rowTop = run.rowTop
         var previous = run.previous
@@ -274,19 +279,19 @@ extension JustifiedLayout {
             let aspect = aspects[index &- base]
             let candidate = sum + aspect
             index &+= 1
-            switch rules.decide(pendingCount, sum, candidate) {
+            switch rules.decide(pendingCount, sum, candidate, ideals) {
             case .gather:
                 sum = candidate
             case .closeCandidate:
-                rules.close(aspects + (rowStart &- base), pendingCount &+ 1, candidate, &rowTop, &previous, output + written, grid)
+                rules.closeInPairs(aspects + (rowStart &- base), pendingCount &+ 1, candidate, &rowTop, &previous, output + written, grid)
                 written &+= pendingCount &+ 1
                 rowStart = index
                 sum = 0
             case .closePending:
-                rules.close(aspects + (rowStart &- base), pendingCount, sum, &rowTop, &previous, output + written, grid)
+                rules.closeInPairs(aspects + (rowStart &- base), pendingCount, sum, &rowTop, &previous, output + written, grid)
                 written &+= pendingCount
                 if aspect >= minimum {
-                    rules.close(aspects + (index &- 1 &- base), 1, aspect, &rowTop, &previous, output + written, grid)
+                    rules.closeInPairs(aspects + (index &- 1 &- base), 1, aspect, &rowTop, &previous, output + written, grid)
                     written &+= 1
                     rowStart = index
                     sum = 0
