@@ -19,7 +19,8 @@ import OpenAPIURLSession
 /// ```
 public struct WaterfallAPI: Sendable {
     /// The generated client: every operation of the document, its answers the document's
-    /// typed outputs (error statuses included as cases, nothing thrown for them).
+    /// typed outputs (error statuses included as cases, nothing thrown for them). It sends the
+    /// key and entity tags as written (``BearerAPIKey``, ``EntityTagHeaders``).
     public let client: Client
     /// The same client, with every answer of status 400 or more thrown as a problem.
     private let checked: Client
@@ -32,9 +33,9 @@ public struct WaterfallAPI: Sendable {
     ///     `AsyncHTTPClientTransport()` (servers, Linux).
     ///   - middlewares: more middlewares, run after the key's.
     public init(serverURL: URL, apiKey: String? = nil, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
-        let key: [any ClientMiddleware] = apiKey.map { [BearerAPIKey($0)] } ?? []
-        client = Client(serverURL: serverURL, transport: transport, middlewares: key + middlewares)
-        checked = Client(serverURL: serverURL, transport: transport, middlewares: key + middlewares + [ProblemMiddleware()])
+        let first: [any ClientMiddleware] = [EntityTagHeaders()] + (apiKey.map { [BearerAPIKey($0)] } ?? [])
+        client = Client(serverURL: serverURL, transport: transport, middlewares: first + middlewares)
+        checked = Client(serverURL: serverURL, transport: transport, middlewares: first + middlewares + [ProblemMiddleware()])
     }
 
     /// A client over the platform's usual transport: URLSession on Apple platforms,
