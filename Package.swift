@@ -159,6 +159,10 @@ let package = Package(
                 "WaterfallServer", "WaterfallTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // ClientTests: the server through the generated client, over a real port.
+                "WaterfallClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ]),
     ],
     swiftLanguageModes: [.v6]
