@@ -113,6 +113,7 @@ public struct WaterfallAPI: Sendable {
     /// - Throws: ``WaterfallProblem``: ``WaterfallProblem/Kind/preconditionFailed`` when the
     ///   feed has moved on (nothing changed), ``WaterfallProblem/Kind/notFound``,
     ///   ``WaterfallProblem/Kind/conflict`` for a move onto itself, among others.
+    @discardableResult
     public func move(_ image: String, _ place: Place, feed: String, ifMatch: String? = nil) async throws -> Components.Schemas.ChangeSummary {
         let id = Components.Schemas.Identifier.case1(image)
         let move: Components.Schemas.ReorderMove = switch place {
@@ -128,6 +129,7 @@ public struct WaterfallAPI: Sendable {
     /// - Parameters:
     ///   - ifMatch: an entity tag: the reorder happens only while the feed is at its revision.
     ///   - dryRun: checks and counts without writing.
+    @discardableResult
     public func reorder(feed: String, _ document: Components.Schemas.ReorderDocument, ifMatch: String? = nil, dryRun: Bool = false) async throws -> Components.Schemas.ChangeSummary {
         try await call {
             try await $0.reorderFeed(
