@@ -104,6 +104,8 @@ let package = Package(
             dependencies: [
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // URLSession for Apple platforms only: swift-openapi-urlsession 1.4.0 does build on
+                // Linux (checked), but servers use AsyncHTTPClient and Linux builds skip it.
                 .product(
                     name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
                     condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
