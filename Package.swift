@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "waterfall", targets: ["waterfall"]),
         .library(name: "Waterfall", targets: ["Waterfall"]),
         .library(name: "WaterfallLayout", targets: ["WaterfallLayout"]),
+        // The typed Swift client of the HTTP API (DESIGN section 13).
+        .library(name: "WaterfallClient", targets: ["WaterfallClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -32,6 +34,15 @@ let package = Package(
         // `GET /metrics` of `waterfall serve`: swift-metrics instruments, Prometheus' text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // WaterfallClient (issue 26): Swift apps get a typed client generated at build time from
+        // the API's one description (openapi.json) by swift-openapi-generator, so
+        // the document and the client cannot drift; the runtime the generated code calls; and a
+        // transport for each side: URLSession on Apple platforms, AsyncHTTPClient on servers.
+        // Only WaterfallClient and its tests use them: the server and the CLI do not.
+        .package(url: "https://github.com/apple/swift-openapi-generator", exact: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", exact: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
     ],
     targets: [
         // Pure layout engine: configuration in, frames out. Imports nothing of ours, does no IO.
@@ -84,6 +95,23 @@ let package = Package(
             ],
             exclude: ["Assets"],
             plugins: ["EmbedAssets"]),
+        // The typed client of the HTTP API: types and client generated at build time by
+        // swift-openapi-generator (the GenerateClient plugin) from the server's own openapi.json
+        // (a symlink to Sources/WaterfallServer/Assets/openapi.json), and a thin hand-written
+        // layer (bearer key, problems as typed errors, entity tags and If-Match, events).
+        .target(
+            name: "WaterfallClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                // URLSession for Apple platforms only: swift-openapi-urlsession 1.4.0 does build on
+                // Linux (checked), but servers use AsyncHTTPClient and Linux builds skip it.
+                .product(
+                    name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
+            plugins: ["GenerateClient"]),
         // The thin command-line front end.
         .executableTarget(
             name: "waterfall",
@@ -109,6 +137,15 @@ let package = Package(
         .executableTarget(name: "FileEmbedder"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["FileEmbedder"]),
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["FileEmbedder"]),
+        // Build-time tool and plugin: swift-openapi-generator's client of a target's openapi.json,
+        // written with plain imports (its `public import`s warn on Swift 6.3; see the tool).
+        .executableTarget(name: "GenerateClientSources"),
+        .plugin(
+            name: "GenerateClient", capability: .buildTool(),
+            dependencies: [
+                "GenerateClientSources",
+                .product(name: "swift-openapi-generator", package: "swift-openapi-generator"),
+            ]),
 
         .target(name: "WaterfallTestSupport", path: "Tests/WaterfallTestSupport"),
         .testTarget(name: "WaterfallLayoutTests", dependencies: ["WaterfallLayout", "WaterfallTestSupport"]),
@@ -124,6 +161,10 @@ let package = Package(
                 "WaterfallServer", "WaterfallTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // ClientTests: the server through the generated client, over a real port.
+                "WaterfallClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,124 @@
+import Foundation
+import HummingbirdTesting
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+import Testing
+import WaterfallClient
+
+/// The server through WaterfallClient, the client generated from its own `openapi.json`: every
+/// read operation answers and decodes into the generated types, problems come back typed, a
+/// stale `If-Match` is a 412, and the event stream reads as change events. A change to the
+/// document that breaks a client breaks this suite (or the build).
+@Suite struct ClientTests {
+    /// Runs `body` with a client of a live server (a real port) over the travel sample.
+    func withAPI(_ body: @escaping @Sendable (WaterfallAPI) async throws -> Void) async throws {
+        let fixture = try TestServer()
+        try await fixture.server.application().test(.live) { client in
+            let port = try #require(client.port)
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            try await body(WaterfallAPI(serverURL: url, transport: AsyncHTTPClientTransport()))
+        }
+    }
+
+    @Test func everyReadOperationAnswersAndDecodes() async throws {
+        try await withAPI { api in
+            let client = api.client
+            // Given the travel sample and its layout `phone`, when every read is asked for,
+            // then each answers 200 and its body decodes into the generated types.
+            #expect(try await client.getHealth().ok.body.json.status == .ok)
+            #expect(try await client.getGallery().ok.headers.xRequestID != nil)
+            _ = try await client.getGalleryStyles().ok
+            _ = try await client.getGalleryScript().ok
+            let document = try await client.getOpenAPI().ok.body.json
+            #expect(document.value["openapi"] as? String == "3.1.0")
+            #expect(try await client.getAccess().ok.body.json.write == true)
+            _ = try await client.getMetrics().ok
+            #expect(try await client.getStats().ok.body.json.feeds.map(\.name) == ["travel"])
+            #expect(try await client.listFeeds().ok.body.json.feeds.first?.images == 13)
+            #expect(try await client.getFeed(path: .init(feed: "travel")).ok.body.json.sections == 4)
+            let images = try await client.listImages(path: .init(feed: "travel"), query: .init(offset: 0, limit: 5)).ok.body.json
+            #expect(images.images.map(\.id) == ["lisbon-banner", "tram-28", "azulejos", "pastel", "belem"])
+            #expect(images.nextOffset == 5)
+            let changes = try await client.listChanges(path: .init(feed: "travel"), query: .init(since: 0)).ok.body.json
+            #expect(changes.changes.count == 13)
+            // Three named sections and the unnamed one, whose id is null: decoded as nil.
+            let sections = try await client.listSections(path: .init(feed: "travel")).ok.body.json.sections
+            #expect(sections.count == 4 && sections.map(\.images).reduce(0, +) == 13 && sections.first?.id == "2024-05" && sections.last?.id == nil)
+            #expect(try await client.listLayouts(path: .init(feed: "travel")).ok.body.json.layouts.map(\.name) == ["phone"])
+            guard case .LayoutConfiguration(let phone) = try await client.getLayout(path: .init(feed: "travel", name: "phone")).ok.body.json else {
+                Issue.record("`phone` is a waterfall layout")
+                return
+            }
+            #expect(phone.columns == 2 && phone.width == 375 && phone.headerHeight == 44)
+            let page = try await client.getLayoutPage(path: .init(feed: "travel", name: "phone"), query: .init(offset: 0, limit: 4)).ok.body.json
+            #expect(page.items.count == 4 && page.layout == "phone" && page.nextOffset == 4)
+            let viewport = try await client.getLayoutViewport(path: .init(feed: "travel", name: "phone"), query: .init(y: 0, height: 800)).ok.body.json
+            #expect(!viewport.items.isEmpty && viewport.height == 800)
+            let sectionIndex = try await client.getLayoutSectionIndex(path: .init(feed: "travel", name: "phone")).ok.body.json
+            #expect(sectionIndex.sections.count == 4)
+            let inlinePage = try await client.getPage(path: .init(feed: "travel"), query: .init(limit: 13, columns: 3, width: 414)).ok.body.json
+            #expect(inlinePage.layout == nil && inlinePage.items.count == 13 && inlinePage.nextOffset == nil)
+            let inlineViewport = try await client.getViewport(path: .init(feed: "travel"), query: .init(y: 100, height: 600, columns: 3, width: 414)).ok.body.json
+            #expect(inlineViewport.layout == nil && inlineViewport.y == 100)
+            #expect(try await client.getSectionIndex(path: .init(feed: "travel"), query: .init(columns: 3, width: 414)).ok.body.json.sections.count == 4)
+            let coverFlow = try await client.getCoverFlow(path: .init(feed: "travel"), query: .init(itemHeight: 200, viewportWidth: 375, x: 0)).ok.body.json
+            #expect(!coverFlow.items.isEmpty)
+            // The event stream is read in its own test.
+        }
+    }
+
+    @Test func theShortFormsKeepTagsAndThrowTypedProblems() async throws {
+        try await withAPI { api in
+            // Given a page read with its tag, when it is read again with If-None-Match, then 304 (nil).
+            let page = try await api.page(feed: "travel", layout: "phone", offset: 0, limit: 4)
+            let tag = try #require(page.etag)
+            #expect(try await api.page(feed: "travel", layout: "phone", offset: 0, limit: 4, ifNoneMatch: tag) == nil)
+            #expect(try await api.feeds().map(\.name) == ["travel"])
+            #expect(try await api.images(feed: "travel", limit: 2).value.images.count == 2)
+
+            // An unknown feed is a typed 404, through the short form and the generated one.
+            await #expect { try await api.feed("nowhere") } throws: { ($0 as? WaterfallProblem)?.kind == .notFound }
+            guard case .notFound(let notFound) = try await api.client.getFeed(path: .init(feed: "nowhere")) else {
+                Issue.record("an unknown feed is not a 404")
+                return
+            }
+            #expect(try notFound.body.applicationProblemJson.detail.contains("nowhere"))
+
+            // A configuration the server refuses is a 422 that names the field.
+            let bad = Components.Schemas.AnyLayoutConfigurationInput.LayoutConfigurationInput(.init(columns: 0, width: 375))
+            let refused = try await api.client.putLayout(path: .init(feed: "travel", name: "bad"), body: .json(bad))
+            guard case .unprocessableContent(let problem) = refused else {
+                Issue.record("columns 0 is not a 422: \(refused)")
+                return
+            }
+            #expect(try problem.body.applicationProblemJson.detail.contains("columns"))
+
+            // A move with the page's tag succeeds; the same tag again is a 412 and changes nothing.
+            let moved = try await api.move("belem", .to(0), feed: "travel", ifMatch: tag)
+            #expect(moved.revision == 2)
+            await #expect {
+                try await api.move("tram-28", .before("lisbon-banner"), feed: "travel", ifMatch: tag)
+            } throws: { error in
+                guard let problem = error as? WaterfallProblem else { return false }
+                return problem.kind == .preconditionFailed && problem.status == 412 && problem.detail.contains("revision 2")
+            }
+            #expect(try await api.feed("travel").value.revision == 2)
+        }
+    }
+
+    @Test func theEventStreamReadsAsChangeEvents() async throws {
+        try await withAPI { api in
+            // Given the stream from revision 0, then the import's revision comes first.
+            let events = try await api.events(feed: "travel", since: 0)
+            var iterator = events.makeAsyncIterator()
+            let imported = try #require(try await iterator.next())
+            #expect(imported.revision == 1 && imported.changes.count == 13)
+            // When an image moves, then its revision follows, live.
+            _ = try await api.move("belem", .after("gion"), feed: "travel")
+            let moved = try #require(try await iterator.next())
+            #expect(moved.revision == 2 && moved.changes.map(\.id) == ["belem"] && moved.changes.first?.kind == .move)
+            // An unknown feed's stream does not start.
+            await #expect { try await api.events(feed: "nowhere") } throws: { ($0 as? WaterfallProblem)?.kind == .notFound }
+        }
+    }
+}
