@@ -24,11 +24,15 @@ public struct SectionOverride: Hashable, Sendable {
     }
 
     /// Reads the override at `path` (`sections[2]`) of a layout whose own configuration is
-    /// `base`, resolving what it inherits.
+    /// `base`, with every field of it in `inherited` (``AnyLayoutConfiguration/fieldValues``,
+    /// read once for all the layout's overrides), resolving what it inherits.
     ///
     /// - Throws: ``LayoutConfigurationError`` whose `field` is the JSON path of the value at
     ///   fault (`sections[2].columns`) and whose message is one sentence starting with it.
-    init(_ entry: [String: ConfigurationValue], at path: String, base: AnyLayoutConfiguration) throws(LayoutConfigurationError) {
+    init(
+        _ entry: [String: ConfigurationValue], at path: String, base: AnyLayoutConfiguration,
+        inherited: [String: ConfigurationValue]
+    ) throws(LayoutConfigurationError) {
         func refuse(_ key: String, _ sentence: String) -> LayoutConfigurationError {
             LayoutConfigurationError(field: "\(path).\(key)", message: "\(path).\(key) \(sentence)")
         }
@@ -46,7 +50,7 @@ public struct SectionOverride: Hashable, Sendable {
         }
         try Self.checkKeys(entry.keys, kind: kind, refuse: refuse)
         fields = entry.filter { $0.key != "section" }
-        configuration = try Self.resolve(fields, kind: kind, base: base, refuse: refuse)
+        configuration = try Self.resolve(fields, kind: kind, base: base.kind, inherited: inherited, refuse: refuse)
     }
 
     /// Refuses the keys a section of `kind` cannot set, in key order.
@@ -70,14 +74,15 @@ public struct SectionOverride: Hashable, Sendable {
         }
     }
 
-    /// The section's configuration: `fields` over what it inherits from `base`.
+    /// The section's configuration: `fields` over what it inherits from `inherited`, the
+    /// fields of a layout of kind `base`.
     private static func resolve(
-        _ fields: [String: ConfigurationValue], kind: LayoutKind, base: AnyLayoutConfiguration,
-        refuse: (String, String) -> LayoutConfigurationError
+        _ fields: [String: ConfigurationValue], kind: LayoutKind, base: LayoutKind,
+        inherited: [String: ConfigurationValue], refuse: (String, String) -> LayoutConfigurationError
     ) throws(LayoutConfigurationError) -> AnyLayoutConfiguration {
-        var merged = base.fieldValues
+        var merged = inherited
         merged["kind"] = nil
-        if kind != base.kind {
+        if kind != base {
             let shared = AnyLayoutConfiguration.keys(of: .waterfall).intersection(AnyLayoutConfiguration.keys(of: .justified))
             merged = merged.filter { shared.contains($0.key) }
         }
@@ -87,7 +92,7 @@ public struct SectionOverride: Hashable, Sendable {
             let data = try JSONEncoder().encode(merged)
             return try JSONDecoder().decode(AnyLayoutConfiguration.self, from: data)
         } catch DecodingError.keyNotFound(let key, _) {
-            throw refuse(key.stringValue, "is required: a \(kind.rawValue) section in a \(base.kind.rawValue) layout must give it.")
+            throw refuse(key.stringValue, "is required: a \(kind.rawValue) section in a \(base.rawValue) layout must give it.")
         } catch DecodingError.typeMismatch(let type, let context) {
             throw refuse(context.codingPath.map(\.stringValue).joined(separator: "."), "must be \(describe(type)).")
         } catch DecodingError.valueNotFound(let type, let context) {

@@ -44,9 +44,10 @@ public struct SectionedConfiguration: Hashable, Sendable {
     public init(base: AnyLayoutConfiguration, entries: [[String: ConfigurationValue]]) throws(LayoutConfigurationError) {
         var overrides: [SectionOverride] = []
         var first: [String: Int] = [:]
+        let inherited = base.fieldValues
         for (index, entry) in entries.enumerated() {
             let path = "sections[\(index)]"
-            let override = try SectionOverride(entry, at: path, base: base)
+            let override = try SectionOverride(entry, at: path, base: base, inherited: inherited)
             if let earlier = first[override.section] {
                 throw LayoutConfigurationError(
                     field: "\(path).section",

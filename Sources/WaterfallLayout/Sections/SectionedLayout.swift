@@ -13,6 +13,8 @@ public struct SectionedLayout: StreamingLayoutKind {
     public let configuration: SectionedConfiguration
     /// The engines, by variant.
     let engines: [SectionEngine]
+    /// Each variant's section chrome, made once.
+    let chromes: [SectionChrome]
     /// The variant of each overridden section, by catalog id.
     let variants: [String: Int]
 
@@ -30,6 +32,7 @@ public struct SectionedLayout: StreamingLayoutKind {
         }
         self.engines = engines
         self.variants = variants
+        chromes = [configuration.base.chrome] + configuration.overrides.map(\.configuration.chrome)
     }
 
     public var hasSectionVariants: Bool { true }
@@ -70,11 +73,11 @@ public struct SectionedLayout: StreamingLayoutKind {
     }
 
     public func headerFrame(sectionStartY: Double) -> Frame? {
-        engines[0].chrome.headerFrame(sectionStartY: sectionStartY)
+        chromes[0].headerFrame(sectionStartY: sectionStartY)
     }
 
     public func headerFrame(sectionStartY: Double, variant: Int) -> Frame? {
-        engines[variant].chrome.headerFrame(sectionStartY: sectionStartY)
+        chromes[variant].headerFrame(sectionStartY: sectionStartY)
     }
 
     public func append(_ item: LayoutItem, _ state: inout SectionedState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) {
@@ -104,23 +107,23 @@ public struct SectionedLayout: StreamingLayoutKind {
     /// The height of the whole content: the layout's own `minimumContentHeight` applies.
     public func contentHeight(_ state: SectionedState) -> Double {
         precondition(!state.isSectionOpen, "contentHeight called while a section is open")
-        return max(state.y, engines[0].minimumContentHeight)
+        return max(state.y, configuration.base.minimumContentHeight)
     }
 
     public func footer(below sectionEnd: Double) -> (frame: Frame?, end: Double) {
-        engines[0].chrome.footer(below: sectionEnd)
+        chromes[0].footer(below: sectionEnd)
     }
 
     public func footer(below sectionEnd: Double, variant: Int) -> (frame: Frame?, end: Double) {
-        engines[variant].chrome.footer(below: sectionEnd)
+        chromes[variant].footer(below: sectionEnd)
     }
 
     public func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double) -> PinnedHeader {
-        engines[0].chrome.pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
+        chromes[0].pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
     }
 
     public func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double, variant: Int) -> PinnedHeader {
-        engines[variant].chrome.pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
+        chromes[variant].pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
     }
 
     /// Exact when every variant's is: a section moved down lays out as it would have there.
@@ -140,20 +143,6 @@ enum SectionEngine: Sendable {
         case .waterfall(let configuration): self = .waterfall(try WaterfallLayout(configuration))
         case .justified(let configuration): self = .justified(try JustifiedLayout(configuration))
         case .sectioned: preconditionFailure("a section's configuration has no sections of its own")
-        }
-    }
-
-    var chrome: SectionChrome {
-        switch self {
-        case .waterfall(let engine): engine.configuration.chrome
-        case .justified(let engine): engine.configuration.chrome
-        }
-    }
-
-    var minimumContentHeight: Double {
-        switch self {
-        case .waterfall(let engine): engine.configuration.minimumContentHeight
-        case .justified(let engine): engine.configuration.minimumContentHeight
         }
     }
 
