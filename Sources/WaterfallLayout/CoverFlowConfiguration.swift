@@ -17,10 +17,11 @@ public struct CoverFlowConfiguration: Hashable, Codable, Sendable {
     /// Pixels per point of the grid image widths snap down to: 1, 2 or 3. Default 1.
     public var scale: Int
 
-    /// Creates a configuration; the defaults apply to every parameter left out. Does not validate.
+    /// Creates a configuration; the field table's defaults (``fields``) apply to every parameter
+    /// left out. Does not validate.
     public init(
-        itemHeight: Double, spacing: Double = 10, sectionInset: EdgeInsets = EdgeInsets(all: 10),
-        factor: Double = 0.003, scale: Int = 1
+        itemHeight: Double, spacing: Double = defaults.spacing, sectionInset: EdgeInsets = defaults.sectionInset,
+        factor: Double = defaults.factor, scale: Int = defaults.scale
     ) {
         self.itemHeight = itemHeight
         self.spacing = spacing
@@ -37,15 +38,7 @@ public struct CoverFlowConfiguration: Hashable, Codable, Sendable {
     ///
     /// - Throws: ``LayoutConfigurationError`` naming the field, the allowed range and the value.
     public func validate() throws(LayoutConfigurationError) {
-        try LayoutConfigurationError.checkPositiveLength(itemHeight, field: "itemHeight")
-        try LayoutConfigurationError.checkLength(spacing, field: "spacing")
-        try LayoutConfigurationError.checkInsets(sectionInset, field: "sectionInset")
-        guard factor >= 0, factor.isFinite else {
-            throw LayoutConfigurationError(
-                field: "factor",
-                message: "factor must be a finite number of 0 or more, got \(LayoutConfigurationError.format(factor)).")
-        }
-        try LayoutConfigurationError.checkScale(scale)
+        try checkFields()
     }
 
     /// Snaps a length in points down to the pixel grid: `floor(value * scale) / scale`. O(1).
@@ -54,34 +47,18 @@ public struct CoverFlowConfiguration: Hashable, Codable, Sendable {
         return (value * scale).rounded(.down) / scale
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case itemHeight, spacing, sectionInset, factor, scale
-    }
-
-    /// Decodes a configuration; `itemHeight` is required, every other field defaults.
+    /// Decodes a configuration by its field table; `itemHeight` is required, every other field
+    /// defaults.
     ///
     /// - Throws: `DecodingError` when `itemHeight` is missing or a field has the wrong type.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = CoverFlowConfiguration(itemHeight: try container.decode(Double.self, forKey: .itemHeight))
-        self.init(
-            itemHeight: defaults.itemHeight,
-            spacing: try container.decodeIfPresent(Double.self, forKey: .spacing) ?? defaults.spacing,
-            sectionInset: try container.decodeIfPresent(EdgeInsets.self, forKey: .sectionInset)
-                ?? defaults.sectionInset,
-            factor: try container.decodeIfPresent(Double.self, forKey: .factor) ?? defaults.factor,
-            scale: try container.decodeIfPresent(Int.self, forKey: .scale) ?? defaults.scale)
+        try self.init(fieldsOf: decoder)
     }
 
-    /// Encodes every field, defaults included, under the property names.
+    /// Encodes every field, defaults included, in the field table's order.
     ///
     /// - Throws: whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(itemHeight, forKey: .itemHeight)
-        try container.encode(spacing, forKey: .spacing)
-        try container.encode(sectionInset, forKey: .sectionInset)
-        try container.encode(factor, forKey: .factor)
-        try container.encode(scale, forKey: .scale)
+        try encodeFields(to: encoder)
     }
 }

@@ -33,23 +33,24 @@ public struct LayoutConfiguration: Hashable, Codable, Sendable {
     /// Pixels per point of the pixel grid lengths snap down to: 1, 2 or 3. Default 1.
     public var scale: Int
 
-    /// Creates a configuration; DESIGN's defaults apply to every parameter left out.
+    /// Creates a configuration; the field table's defaults (``fields``) apply to every parameter
+    /// left out.
     ///
     /// Does not validate: call ``validate()`` or pass it to ``WaterfallLayout/init(_:)``.
     public init(
         columns: Int,
         width: Double,
-        columnSpacing: Double = 10,
-        rowSpacing: Double = 10,
-        sectionInset: EdgeInsets = EdgeInsets(all: 10),
-        headerHeight: Double = 0,
-        footerHeight: Double = 0,
-        headerInset: EdgeInsets = .zero,
-        footerInset: EdgeInsets = .zero,
-        captionHeight: Double = 0,
-        minimumContentHeight: Double = 0,
-        order: PlacementOrder = .shortest,
-        scale: Int = 1
+        columnSpacing: Double = defaults.columnSpacing,
+        rowSpacing: Double = defaults.rowSpacing,
+        sectionInset: EdgeInsets = defaults.sectionInset,
+        headerHeight: Double = defaults.headerHeight,
+        footerHeight: Double = defaults.footerHeight,
+        headerInset: EdgeInsets = defaults.headerInset,
+        footerInset: EdgeInsets = defaults.footerInset,
+        captionHeight: Double = defaults.captionHeight,
+        minimumContentHeight: Double = defaults.minimumContentHeight,
+        order: PlacementOrder = defaults.order,
+        scale: Int = defaults.scale
     ) {
         self.columns = columns
         self.width = width
@@ -78,21 +79,7 @@ public struct LayoutConfiguration: Hashable, Codable, Sendable {
     ///
     /// - Throws: ``LayoutConfigurationError`` naming the field, the allowed range and the value.
     public func validate() throws(LayoutConfigurationError) {
-        guard (1...64).contains(columns) else {
-            throw LayoutConfigurationError(
-                field: "columns", message: "columns must be a whole number from 1 to 64, got \(columns).")
-        }
-        try LayoutConfigurationError.checkPositiveLength(width, field: "width")
-        try LayoutConfigurationError.checkLength(columnSpacing, field: "columnSpacing")
-        try LayoutConfigurationError.checkLength(rowSpacing, field: "rowSpacing")
-        try LayoutConfigurationError.checkInsets(sectionInset, field: "sectionInset")
-        try LayoutConfigurationError.checkLength(headerHeight, field: "headerHeight")
-        try LayoutConfigurationError.checkLength(footerHeight, field: "footerHeight")
-        try LayoutConfigurationError.checkInsets(headerInset, field: "headerInset")
-        try LayoutConfigurationError.checkInsets(footerInset, field: "footerInset")
-        try LayoutConfigurationError.checkLength(captionHeight, field: "captionHeight")
-        try LayoutConfigurationError.checkLength(minimumContentHeight, field: "minimumContentHeight")
-        try LayoutConfigurationError.checkScale(scale)
+        try checkFields()
         let contentWidth = contentWidth
         guard contentWidth > 0 else {
             throw LayoutConfigurationError(
@@ -133,55 +120,18 @@ public struct LayoutConfiguration: Hashable, Codable, Sendable {
         LayoutConfigurationError.format(value)
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case columns, width, columnSpacing, rowSpacing, sectionInset, headerHeight, footerHeight
-        case headerInset, footerInset, captionHeight, minimumContentHeight, order, scale
-    }
-
-    /// Decodes a configuration; `columns` and `width` are required, every other field defaults.
+    /// Decodes a configuration by its field table: `columns` and `width` are required, every
+    /// other field defaults.
     ///
     /// - Throws: `DecodingError` when a required field is missing or a field has the wrong type.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = LayoutConfiguration(
-            columns: try container.decode(Int.self, forKey: .columns),
-            width: try container.decode(Double.self, forKey: .width))
-        self.init(
-            columns: defaults.columns,
-            width: defaults.width,
-            columnSpacing: try container.decodeIfPresent(Double.self, forKey: .columnSpacing) ?? defaults.columnSpacing,
-            rowSpacing: try container.decodeIfPresent(Double.self, forKey: .rowSpacing) ?? defaults.rowSpacing,
-            sectionInset: try container.decodeIfPresent(EdgeInsets.self, forKey: .sectionInset)
-                ?? defaults.sectionInset,
-            headerHeight: try container.decodeIfPresent(Double.self, forKey: .headerHeight) ?? defaults.headerHeight,
-            footerHeight: try container.decodeIfPresent(Double.self, forKey: .footerHeight) ?? defaults.footerHeight,
-            headerInset: try container.decodeIfPresent(EdgeInsets.self, forKey: .headerInset) ?? defaults.headerInset,
-            footerInset: try container.decodeIfPresent(EdgeInsets.self, forKey: .footerInset) ?? defaults.footerInset,
-            captionHeight: try container.decodeIfPresent(Double.self, forKey: .captionHeight)
-                ?? defaults.captionHeight,
-            minimumContentHeight: try container.decodeIfPresent(Double.self, forKey: .minimumContentHeight)
-                ?? defaults.minimumContentHeight,
-            order: try container.decodeIfPresent(PlacementOrder.self, forKey: .order) ?? defaults.order,
-            scale: try container.decodeIfPresent(Int.self, forKey: .scale) ?? defaults.scale)
+        try self.init(fieldsOf: decoder)
     }
 
-    /// Encodes every field, defaults included, under the property names.
+    /// Encodes every field, defaults included, in the field table's order.
     ///
     /// - Throws: whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(columns, forKey: .columns)
-        try container.encode(width, forKey: .width)
-        try container.encode(columnSpacing, forKey: .columnSpacing)
-        try container.encode(rowSpacing, forKey: .rowSpacing)
-        try container.encode(sectionInset, forKey: .sectionInset)
-        try container.encode(headerHeight, forKey: .headerHeight)
-        try container.encode(footerHeight, forKey: .footerHeight)
-        try container.encode(headerInset, forKey: .headerInset)
-        try container.encode(footerInset, forKey: .footerInset)
-        try container.encode(captionHeight, forKey: .captionHeight)
-        try container.encode(minimumContentHeight, forKey: .minimumContentHeight)
-        try container.encode(order, forKey: .order)
-        try container.encode(scale, forKey: .scale)
+        try encodeFields(to: encoder)
     }
 }

@@ -46,24 +46,25 @@ public struct JustifiedConfiguration: Hashable, Codable, Sendable {
     /// Pixels per point of the pixel grid lengths snap down to: 1, 2 or 3. Default 1.
     public var scale: Int
 
-    /// Creates a configuration; DESIGN's defaults apply to every parameter left out.
+    /// Creates a configuration; the field table's defaults (``fields``) apply to every parameter
+    /// left out.
     ///
     /// Does not validate: call ``validate()`` or pass it to ``JustifiedLayout/init(_:)``.
     public init(
         width: Double,
         rowHeight: Double,
-        rowHeightTolerance: Double = 0.25,
-        columnSpacing: Double = 10,
-        rowSpacing: Double = 10,
-        lastRow: LastRowStyle = .left,
-        sectionInset: EdgeInsets = EdgeInsets(all: 10),
-        headerHeight: Double = 0,
-        footerHeight: Double = 0,
-        headerInset: EdgeInsets = .zero,
-        footerInset: EdgeInsets = .zero,
-        captionHeight: Double = 0,
-        minimumContentHeight: Double = 0,
-        scale: Int = 1
+        rowHeightTolerance: Double = defaults.rowHeightTolerance,
+        columnSpacing: Double = defaults.columnSpacing,
+        rowSpacing: Double = defaults.rowSpacing,
+        lastRow: LastRowStyle = defaults.lastRow,
+        sectionInset: EdgeInsets = defaults.sectionInset,
+        headerHeight: Double = defaults.headerHeight,
+        footerHeight: Double = defaults.footerHeight,
+        headerInset: EdgeInsets = defaults.headerInset,
+        footerInset: EdgeInsets = defaults.footerInset,
+        captionHeight: Double = defaults.captionHeight,
+        minimumContentHeight: Double = defaults.minimumContentHeight,
+        scale: Int = defaults.scale
     ) {
         self.width = width
         self.rowHeight = rowHeight
@@ -92,23 +93,7 @@ public struct JustifiedConfiguration: Hashable, Codable, Sendable {
     ///
     /// - Throws: ``LayoutConfigurationError`` naming the field, the allowed range and the value.
     public func validate() throws(LayoutConfigurationError) {
-        try LayoutConfigurationError.checkPositiveLength(width, field: "width")
-        try LayoutConfigurationError.checkPositiveLength(rowHeight, field: "rowHeight")
-        guard rowHeightTolerance >= 0, rowHeightTolerance <= 1 else {
-            throw LayoutConfigurationError(
-                field: "rowHeightTolerance",
-                message: "rowHeightTolerance must be a number from 0 to 1, got \(format(rowHeightTolerance)).")
-        }
-        try LayoutConfigurationError.checkLength(columnSpacing, field: "columnSpacing")
-        try LayoutConfigurationError.checkLength(rowSpacing, field: "rowSpacing")
-        try LayoutConfigurationError.checkInsets(sectionInset, field: "sectionInset")
-        try LayoutConfigurationError.checkLength(headerHeight, field: "headerHeight")
-        try LayoutConfigurationError.checkLength(footerHeight, field: "footerHeight")
-        try LayoutConfigurationError.checkInsets(headerInset, field: "headerInset")
-        try LayoutConfigurationError.checkInsets(footerInset, field: "footerInset")
-        try LayoutConfigurationError.checkLength(captionHeight, field: "captionHeight")
-        try LayoutConfigurationError.checkLength(minimumContentHeight, field: "minimumContentHeight")
-        try LayoutConfigurationError.checkScale(scale)
+        try checkFields()
         let contentWidth = contentWidth
         guard contentWidth > 0 else {
             throw LayoutConfigurationError(
@@ -147,18 +132,14 @@ public struct JustifiedConfiguration: Hashable, Codable, Sendable {
         LayoutConfigurationError.format(value)
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case width, rowHeight, rowHeightTolerance, columnSpacing, rowSpacing, lastRow, sectionInset
-        case headerHeight, footerHeight, headerInset, footerInset, captionHeight, minimumContentHeight, scale
-    }
-
     /// The waterfall-only fields a justified configuration refuses.
     private enum RefusedKeys: String, CodingKey, CaseIterable {
         case columns, order
     }
 
-    /// Decodes a configuration; `width` and `rowHeight` are required, every other field
-    /// defaults, and the waterfall's `columns` and `order` are refused (DESIGN section 8).
+    /// Decodes a configuration by its field table: `width` and `rowHeight` are required, every
+    /// other field defaults, and the waterfall's `columns` and `order` are refused (DESIGN
+    /// section 8).
     ///
     /// - Throws: ``ConfigurationKeyError`` when `columns` or `order` is present; `DecodingError`
     ///   when a required field is missing, a field has the wrong type, or `lastRow` is not
@@ -168,49 +149,13 @@ public struct JustifiedConfiguration: Hashable, Codable, Sendable {
         for key in RefusedKeys.allCases where refused.contains(key) {
             throw ConfigurationKeyError(key: key.stringValue, kind: .justified, owner: .waterfall)
         }
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = JustifiedConfiguration(
-            width: try container.decode(Double.self, forKey: .width),
-            rowHeight: try container.decode(Double.self, forKey: .rowHeight))
-        self.init(
-            width: defaults.width,
-            rowHeight: defaults.rowHeight,
-            rowHeightTolerance: try container.decodeIfPresent(Double.self, forKey: .rowHeightTolerance)
-                ?? defaults.rowHeightTolerance,
-            columnSpacing: try container.decodeIfPresent(Double.self, forKey: .columnSpacing) ?? defaults.columnSpacing,
-            rowSpacing: try container.decodeIfPresent(Double.self, forKey: .rowSpacing) ?? defaults.rowSpacing,
-            lastRow: try container.decodeIfPresent(LastRowStyle.self, forKey: .lastRow) ?? defaults.lastRow,
-            sectionInset: try container.decodeIfPresent(EdgeInsets.self, forKey: .sectionInset)
-                ?? defaults.sectionInset,
-            headerHeight: try container.decodeIfPresent(Double.self, forKey: .headerHeight) ?? defaults.headerHeight,
-            footerHeight: try container.decodeIfPresent(Double.self, forKey: .footerHeight) ?? defaults.footerHeight,
-            headerInset: try container.decodeIfPresent(EdgeInsets.self, forKey: .headerInset) ?? defaults.headerInset,
-            footerInset: try container.decodeIfPresent(EdgeInsets.self, forKey: .footerInset) ?? defaults.footerInset,
-            captionHeight: try container.decodeIfPresent(Double.self, forKey: .captionHeight)
-                ?? defaults.captionHeight,
-            minimumContentHeight: try container.decodeIfPresent(Double.self, forKey: .minimumContentHeight)
-                ?? defaults.minimumContentHeight,
-            scale: try container.decodeIfPresent(Int.self, forKey: .scale) ?? defaults.scale)
+        try self.init(fieldsOf: decoder)
     }
 
-    /// Encodes every field, defaults included, under the property names.
+    /// Encodes every field, defaults included, in the field table's order.
     ///
     /// - Throws: whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(width, forKey: .width)
-        try container.encode(rowHeight, forKey: .rowHeight)
-        try container.encode(rowHeightTolerance, forKey: .rowHeightTolerance)
-        try container.encode(columnSpacing, forKey: .columnSpacing)
-        try container.encode(rowSpacing, forKey: .rowSpacing)
-        try container.encode(lastRow, forKey: .lastRow)
-        try container.encode(sectionInset, forKey: .sectionInset)
-        try container.encode(headerHeight, forKey: .headerHeight)
-        try container.encode(footerHeight, forKey: .footerHeight)
-        try container.encode(headerInset, forKey: .headerInset)
-        try container.encode(footerInset, forKey: .footerInset)
-        try container.encode(captionHeight, forKey: .captionHeight)
-        try container.encode(minimumContentHeight, forKey: .minimumContentHeight)
-        try container.encode(scale, forKey: .scale)
+        try encodeFields(to: encoder)
     }
 }

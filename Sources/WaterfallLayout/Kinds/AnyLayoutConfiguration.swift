@@ -129,8 +129,8 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
     public static func keys(of kind: LayoutKind) -> Set<String> {
         var keys: Set<String> = ["kind", "sections"]
         switch kind {
-        case .waterfall: keys.formUnion(LayoutConfiguration.CodingKeys.allCases.map(\.stringValue))
-        case .justified: keys.formUnion(JustifiedConfiguration.CodingKeys.allCases.map(\.stringValue))
+        case .waterfall: keys.formUnion(LayoutConfiguration.keys)
+        case .justified: keys.formUnion(JustifiedConfiguration.keys)
         }
         return keys
     }

@@ -53,6 +53,11 @@ struct RequestQuery {
         return value
     }
 
+    /// The value of one of the queries' own parameters (``QueryParameter``), as its type reads.
+    mutating func int(_ parameter: QueryParameter) throws(Problem) -> Int? { try int(parameter.name) }
+    mutating func double(_ parameter: QueryParameter) throws(Problem) -> Double? { try double(parameter.name) }
+    mutating func bool(_ parameter: QueryParameter) throws(Problem) -> Bool? { try bool(parameter.name) }
+
     /// A configuration from parameters named like its JSON keys (see ``FieldDecoder``).
     /// - Throws: ``Problem`` 400 with the decoder's sentence.
     mutating func decode<T: Decodable>(_ type: T.Type) throws(Problem) -> T {

@@ -52,8 +52,8 @@ extension APIRoutes {
             },
             Route(.get, "/v1/feeds/{feed}/images", "listImages") { request, path in
                 var query = try RequestQuery(request)
-                let offset = try query.int("offset") ?? 0
-                let limit = try query.int("limit") ?? PageSlice.defaultPageSize
+                let offset = try query.int(.offset) ?? 0
+                let limit = try query.int(.limit) ?? PageSlice.defaultPageSize
                 try query.finish()
                 let feed = path["feed"]
                 return try await runner.answer(for: request, path) { service in

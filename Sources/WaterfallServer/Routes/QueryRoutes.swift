@@ -38,8 +38,8 @@ extension APIRoutes {
             },
             Route(.get, "/v1/feeds/{feed}/coverflow", "getCoverFlow") { request, path in
                 var query = try RequestQuery(request)
-                let x = try query.double("x")
-                let viewportWidth = try query.double("viewportWidth")
+                let x = try query.double(.x)
+                let viewportWidth = try query.double(.viewportWidth)
                 let configuration = try query.decode(CoverFlowConfiguration.self)
                 try query.finish()
                 guard let x else { throw Problem.badRequest("x is required.") }
@@ -64,8 +64,8 @@ extension APIRoutes {
         let feed = path["feed"]
         var query = try RequestQuery(request)
         let slice = PageSlice(
-            page: try query.int("page"), pageSize: try query.int("pageSize"),
-            offset: try query.int("offset"), limit: try query.int("limit"))
+            page: try query.int(.page), pageSize: try query.int(.pageSize),
+            offset: try query.int(.offset), limit: try query.int(.limit))
         let source = try layout ?? .inline(try query.decode(AnyLayoutConfiguration.self))
         try query.finish()
         try slice.validate()
@@ -80,10 +80,10 @@ extension APIRoutes {
     private static func viewport(_ request: Request, _ path: PathParameters, layout: LayoutSource?, _ runner: ServiceRunner) async throws -> Response {
         let feed = path["feed"]
         var query = try RequestQuery(request)
-        let y = try query.double("y")
-        let height = try query.double("height")
-        let pinHeaders = try query.bool("pinHeaders")
-        let pinOffset = try query.double("pinOffset")
+        let y = try query.double(.y)
+        let height = try query.double(.height)
+        let pinHeaders = try query.bool(.pinHeaders)
+        let pinOffset = try query.double(.pinOffset)
         let source = try layout ?? .inline(try query.decode(AnyLayoutConfiguration.self))
         try query.finish()
         guard let y else { throw Problem.badRequest("y is required.") }

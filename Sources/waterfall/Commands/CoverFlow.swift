@@ -16,9 +16,9 @@ extension WaterfallCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
         @OptionGroup(title: "Cover flow configuration") var cover: CoverFlowOptions
-        @Option(parsing: .unconditional, help: "Width of the viewport (V) in points.")
+        @Option(parsing: .unconditional, help: .query(.viewportWidth))
         var viewportWidth: Double
-        @Option(parsing: .unconditional, help: "Horizontal offset of the viewport in points (the proposed offset for snapping).")
+        @Option(parsing: .unconditional, help: .query(.x))
         var x: Double
         @OptionGroup var output: OutputOptions
 
@@ -67,17 +67,25 @@ private func format4(_ value: Double) -> String {
     "\((value * 10_000).rounded() / 10_000)"
 }
 
-/// The cover flow's configuration flags, each named like its JSON key and taken as text (see
-/// ``ConfigurationOptions``).
+/// The cover flow's configuration flags, each named like its JSON key and taken as text, with
+/// the help of its row of ``CoverFlowConfiguration/fields`` (see ``ConfigurationOptions``).
 struct CoverFlowOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Height of every image in points.", valueName: "points"))
+    @Option(parsing: .unconditional, help: .coverFlowField("itemHeight"))
     var itemHeight: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Space between images in points (default 10).", valueName: "points"))
+    @Option(parsing: .unconditional, help: .coverFlowField("spacing"))
     var spacing: String?
-    @Option(name: .customLong("inset"), parsing: .unconditional, help: ArgumentHelp("Insets: one value or top,left,bottom,right (default 10).", valueName: "t,l,b,r"))
+    @Option(name: .customLong("inset"), parsing: .unconditional, help: .coverFlowField("sectionInset"))
     var sectionInset: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("How fast images shrink away from the centre (default 0.003).", valueName: "factor"))
+    @Option(parsing: .unconditional, help: .coverFlowField("factor"))
     var factor: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Pixel grid: 1, 2 or 3 pixels per point (default 1).", valueName: "1|2|3"))
+    @Option(parsing: .unconditional, help: .coverFlowField("scale"))
     var scale: String?
+}
+
+extension ArgumentHelp {
+    /// The help of the cover-flow flag of `key`, from its field table.
+    static func coverFlowField(_ key: String) -> ArgumentHelp {
+        guard let field = CoverFlowConfiguration.field(key) else { preconditionFailure("no cover flow field \(key)") }
+        return .field(field)
+    }
 }

@@ -33,13 +33,13 @@ extension WaterfallCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
         @OptionGroup var layout: LayoutOptions
-        @Option(parsing: .unconditional, help: "Top of the band in points.")
+        @Option(parsing: .unconditional, help: .query(.y))
         var y: Double
-        @Option(parsing: .unconditional, help: "Height of the band in points.")
+        @Option(parsing: .unconditional, help: .query(.height))
         var height: Double
-        @Flag(help: "Float section headers at the top of the band, as a plain-style table view does.")
+        @Flag(help: .query(.pinHeaders))
         var pinHeaders = false
-        @Option(parsing: .unconditional, help: "With --pin-headers: pin headers this far below the top of the band (a navigation bar's height).")
+        @Option(parsing: .unconditional, help: .query(.pinOffset))
         var pinOffset: Double?
         @OptionGroup var output: OutputOptions
 

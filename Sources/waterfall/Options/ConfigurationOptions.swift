@@ -5,9 +5,11 @@ import Waterfall
 /// The configuration flags of DESIGN sections 6 and 8, for every kind of layout.
 ///
 /// Each property is named like the configuration's JSON key it sets, and takes its value as
-/// text: the configuration's own `Codable` conformance (through ``FieldDecoder``) says which
-/// fields a kind has, which are required, what they default to and how they parse, exactly as
-/// for the HTTP API's query parameters. What is written here is only each flag's help. Every
+/// text: the kinds' field tables (``LayoutParameter``) say which fields a kind has, which are
+/// required, what they default to, how they parse (through ``FieldDecoder``, exactly as for the
+/// HTTP API's query parameters) and each flag's help and value name. ArgumentParser finds
+/// options by reflection on stored properties, so each flag still needs its property line here;
+/// nothing else about a field is written in this file. Every
 /// flag takes the next argument as its value even if it starts with a dash (`--width -1` is a
 /// width, refused with a sentence, not a missing value).
 struct ConfigurationOptions: ParsableArguments {
@@ -15,54 +17,52 @@ struct ConfigurationOptions: ParsableArguments {
             completion: .list(LayoutKind.allCases.map(\.rawValue)))
     var kind: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Number of columns, 1 to 64 (waterfall).", valueName: "n"))
+    @Option(parsing: .unconditional, help: .layoutField("columns"))
     var columns: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Width of the layout in points.", valueName: "points"))
+    @Option(parsing: .unconditional, help: .layoutField("width"))
     var width: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Height a row aims at in points (justified).", valueName: "points"))
+    @Option(parsing: .unconditional, help: .layoutField("rowHeight"))
     var rowHeight: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How far a row's height may stray from --row-height, 0 to 1 (justified; default 0.25).", valueName: "fraction"))
+    @Option(parsing: .unconditional, help: .layoutField("rowHeightTolerance"))
     var rowHeightTolerance: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("A section's last row: left, center or justify (justified; default left).", valueName: "style"),
-            completion: .list(LastRowStyle.allCases.map(\.rawValue)))
+    @Option(parsing: .unconditional, help: .layoutField("lastRow"), completion: .layoutField("lastRow"))
     var lastRow: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Space between columns, or between the images of a row, in points (default 10).", valueName: "points"))
+    @Option(parsing: .unconditional, help: .layoutField("columnSpacing"))
     var columnSpacing: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Space between images of a column, or between rows, in points (default 10).", valueName: "points"))
+    @Option(parsing: .unconditional, help: .layoutField("rowSpacing"))
     var rowSpacing: String?
 
-    @Option(name: .customLong("inset"), parsing: .unconditional, help: ArgumentHelp("Section insets: one value for all four sides, or top,left,bottom,right (default 10).", valueName: "t,l,b,r"))
+    @Option(name: .customLong("inset"), parsing: .unconditional, help: .layoutField("sectionInset"))
     var sectionInset: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Height of each section's header in points; 0 means no header (default 0).", valueName: "points"))
+    @Option(parsing: .unconditional, help: .layoutField("headerHeight"))
     var headerHeight: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Height of each section's footer in points; 0 means no footer (default 0).", valueName: "points"))
+    @Option(parsing: .unconditional, help: .layoutField("footerHeight"))
     var footerHeight: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Insets around each header (default 0).", valueName: "t,l,b,r"))
+    @Option(parsing: .unconditional, help: .layoutField("headerInset"))
     var headerInset: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Insets around each footer (default 0).", valueName: "t,l,b,r"))
+    @Option(parsing: .unconditional, help: .layoutField("footerInset"))
     var footerInset: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Height of the caption strip under every image in points (default 0).", valueName: "points"))
+    @Option(parsing: .unconditional, help: .layoutField("captionHeight"))
     var captionHeight: String?
 
-    @Option(name: .customLong("min-content-height"), parsing: .unconditional, help: ArgumentHelp("Smallest content height in points (default 0).", valueName: "points"))
+    @Option(name: .customLong("min-content-height"), parsing: .unconditional, help: .layoutField("minimumContentHeight"))
     var minimumContentHeight: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Placement order: shortest, left-to-right or right-to-left (waterfall; default shortest).", valueName: "order"),
-            completion: .list(PlacementOrder.allCases.map(\.rawValue)))
+    @Option(parsing: .unconditional, help: .layoutField("order"), completion: .layoutField("order"))
     var order: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Pixel grid: 1, 2 or 3 pixels per point (default 1).", valueName: "1|2|3"))
+    @Option(parsing: .unconditional, help: .layoutField("scale"))
     var scale: String?
 
     @Option(name: .customLong("section"), parsing: .unconditionalSingleValue, help: ArgumentHelp(

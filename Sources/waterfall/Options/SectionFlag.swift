@@ -7,7 +7,7 @@ import Waterfall
 /// `ID` is the section's catalog id (everything before the last `:` ahead of the first `=`,
 /// so ids with colons work); each `KEY` is a configuration flag without its dashes
 /// (`row-height`, `inset`) or its JSON key (`rowHeight`, `sectionInset`). A value is read as
-/// the key's JSON type, which the configurations' own encoding tells: a number, a word
+/// the key's JSON type, which the field tables tell (``LayoutParameter``): a number, a word
 /// (`kind`, `order`, `lastRow`), or insets as one number or `top,left,bottom,right` (the
 /// commas of insets do not start a new setting: a part without `=` continues the previous
 /// value). What the settings mean, and which a section may set, is decided where the JSON
@@ -37,7 +37,7 @@ enum SectionFlag {
                 throw refuse("\(name.isEmpty ? "a setting" : "\"\(name)\"") is not a layout setting; a section takes \(names.joined(separator: ", ")).")
             }
             guard entry[key] == nil else { throw refuse("\(name) is given twice.") }
-            entry[key] = try read(value, as: shapes[key] ?? .number(0), refuse: refuse)
+            entry[key] = try read(value, as: shapes[key] ?? .number, refuse: refuse)
         }
         return entry
     }
@@ -50,27 +50,26 @@ enum SectionFlag {
         return "--section \(arguments[index]): \(error.message)"
     }
 
-    /// A value of each configuration key, of every kind: the JSON type each key takes.
-    private static let shapes: [String: ConfigurationValue] = {
-        var shapes = AnyLayoutConfiguration.waterfall(LayoutConfiguration(columns: 1, width: 1)).fieldValues
-        shapes.merge(AnyLayoutConfiguration.justified(JustifiedConfiguration(width: 1, rowHeight: 1)).fieldValues) { first, _ in first }
-        shapes["kind"] = .string("")
+    /// The shape of each configuration key, of every kind, from the field tables; `kind` is a word.
+    private static let shapes: [String: FieldShape] = {
+        var shapes = Dictionary(LayoutParameter.all.map { ($0.key, $0.shape) }) { first, _ in first }
+        shapes["kind"] = .choice(LayoutKind.allCases.map(\.rawValue))
         return shapes
     }()
 
     private static func read(
-        _ text: String, as shape: ConfigurationValue, refuse: (String) -> ValidationError
+        _ text: String, as shape: FieldShape, refuse: (String) -> ValidationError
     ) throws -> ConfigurationValue {
         switch shape {
-        case .string: return .string(text)
-        case .object(let sides):
+        case .choice: return .string(text)
+        case .insets:
             let numbers = try text.split(separator: ",", omittingEmptySubsequences: false).map { try number(String($0), refuse: refuse) }
             let names = ["top", "left", "bottom", "right"]
-            guard numbers.count == 1 || numbers.count == 4, Set(sides.keys) == Set(names) else {
+            guard numbers.count == 1 || numbers.count == 4 else {
                 throw refuse("insets are one number or four (top,left,bottom,right), got \"\(text)\".")
             }
             return .object(Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, .number(numbers[numbers.count == 1 ? 0 : $0])) }))
-        default:
+        case .integer, .number:
             return .number(try number(text, refuse: refuse))
         }
     }

@@ -3,13 +3,13 @@ import Waterfall
 
 /// `--page N [--page-size P]` or `--offset O --limit L`: which images of a layout to answer.
 struct SliceOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "The page number, from 0.")
+    @Option(parsing: .unconditional, help: .query(.page))
     var page: Int?
-    @Option(parsing: .unconditional, help: "Images per page with --page (default 50).")
+    @Option(parsing: .unconditional, help: .query(.pageSize))
     var pageSize: Int?
-    @Option(parsing: .unconditional, help: "Index of the first image (default 0), instead of --page.")
+    @Option(parsing: .unconditional, help: .query(.offset))
     var offset: Int?
-    @Option(parsing: .unconditional, help: "How many images from --offset (default 50).")
+    @Option(parsing: .unconditional, help: .query(.limit))
     var limit: Int?
 
     /// The flags' values.

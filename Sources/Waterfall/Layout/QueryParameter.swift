@@ -1,0 +1,77 @@
+/// A value a page, viewport or cover-flow query gives besides its layout, described once: its
+/// name, type, range, default and help. The HTTP API reads its query parameters by these names,
+/// the command line's flags take their help from them, and the OpenAPI document's parameter
+/// blocks are made from them. The rules that tie several together (``PageSlice``, a viewport's
+/// pinned headers) are the service's.
+public struct QueryParameter: Hashable, Sendable {
+    /// The query parameter's name (the flag is it in kebab case).
+    public let name: String
+    public let type: ValueType
+    /// The least value accepted, and whether it is itself excluded.
+    public let minimum: Double?
+    public let exclusiveMinimum: Bool
+    /// The largest value accepted.
+    public let maximum: Double?
+    /// The value a query that leaves it out gets, as written; nil when there is none.
+    public let defaultValue: String?
+    /// Whether every query of its kind must give it.
+    public let isRequired: Bool
+    /// One sentence for people.
+    public let help: String
+
+    /// What a parameter holds.
+    public enum ValueType: String, Hashable, Sendable {
+        case integer, number, boolean
+    }
+
+    init(
+        _ name: String, _ type: ValueType, minimum: Double? = nil, exclusiveMinimum: Bool = false, maximum: Double? = nil,
+        default defaultValue: String? = nil, required isRequired: Bool = false, help: String
+    ) {
+        self.name = name
+        self.type = type
+        self.minimum = minimum
+        self.exclusiveMinimum = exclusiveMinimum
+        self.maximum = maximum
+        self.defaultValue = defaultValue
+        self.isRequired = isRequired
+        self.help = help
+    }
+}
+
+extension QueryParameter {
+    // A page (``PageSlice``): `page`/`pageSize` or `offset`/`limit`.
+    public static let page = QueryParameter(
+        "page", .integer, minimum: 0, maximum: Double(Int32.max), default: "0",
+        help: "The page number, from 0; pages are pageSize images long.")
+    public static let pageSize = QueryParameter(
+        "pageSize", .integer, minimum: 1, maximum: Double(WaterfallService.maximumLimit), default: String(PageSlice.defaultPageSize),
+        help: "Images per page, with page.")
+    public static let offset = QueryParameter(
+        "offset", .integer, minimum: 0, maximum: Double(WaterfallService.maximumOffset), default: "0",
+        help: "Index of the first image, from 0, instead of page.")
+    public static let limit = QueryParameter(
+        "limit", .integer, minimum: 1, maximum: Double(WaterfallService.maximumLimit), default: String(PageSlice.defaultPageSize),
+        help: "How many images from offset.")
+
+    // A viewport: the band [y, y + height) and its pinned headers.
+    public static let y = QueryParameter(
+        "y", .number, minimum: -1e12, maximum: 1e12, required: true, help: "Top of the band, in points of content.")
+    public static let height = QueryParameter(
+        "height", .number, minimum: 0, exclusiveMinimum: true, maximum: 1e12, required: true, help: "Height of the band in points.")
+    public static let pinHeaders = QueryParameter(
+        "pinHeaders", .boolean, default: "false",
+        help: "Float section headers at the top of the band, as a plain-style table view does.")
+    public static let pinOffset = QueryParameter(
+        "pinOffset", .number, minimum: -1e12, maximum: 1e12,
+        help: "With pinHeaders: pin headers this far below the top of the band (a navigation bar's height).")
+
+    // A cover flow's viewport.
+    public static let x = QueryParameter(
+        "x", .number, minimum: -1e15, maximum: 1e15, required: true, help: "Horizontal offset of the viewport in points (the proposed offset for snapping).")
+    public static let viewportWidth = QueryParameter(
+        "viewportWidth", .number, minimum: 0, exclusiveMinimum: true, maximum: 1e12, required: true, help: "Width of the viewport in points.")
+
+    /// Every parameter, in the order the document lists them.
+    public static let all: [QueryParameter] = [page, pageSize, offset, limit, y, height, pinHeaders, pinOffset, x, viewportWidth]
+}

@@ -1,0 +1,106 @@
+/// A field of the layout configurations as a front end that takes either kind sees it: one
+/// query parameter or flag for a key both kinds have (`width`), with what each kind makes of it.
+/// Made from the kinds' field tables (``LayoutConfiguration/fields``,
+/// ``JustifiedConfiguration/fields``), never written by hand.
+public struct LayoutParameter: Sendable {
+    /// The JSON key (and query parameter).
+    public let key: String
+    /// The kinds that have the field, in ``LayoutKind`` order.
+    public let kinds: [LayoutKind]
+    /// The kinds that require it.
+    public let requiredBy: [LayoutKind]
+    public let shape: FieldShape
+    public let range: FieldRange?
+    /// The default, where a kind has one (the kinds that share a field share its default).
+    public let defaultValue: ConfigurationValue?
+    public let valueName: String
+    /// The Swift type of the value: the name of its schema.
+    public let typeName: String
+    /// The help of the field; where the kinds' sentences differ, the first kind's, then the
+    /// others' introduced by their names.
+    public let help: String
+
+    /// The parameters of every kind: the waterfall's fields in their order, then those only
+    /// justified rows have.
+    public static let all: [LayoutParameter] = {
+        var byKey: [String: [(LayoutKind, FieldSummary)]] = [:]
+        var order: [String] = []
+        for (kind, fields) in [(LayoutKind.waterfall, LayoutConfiguration.fields.map(FieldSummary.init)),
+                               (.justified, JustifiedConfiguration.fields.map(FieldSummary.init))] {
+            for field in fields {
+                if byKey[field.key] == nil { order.append(field.key) }
+                byKey[field.key, default: []].append((kind, field))
+            }
+        }
+        return order.map { key in
+            let owners = byKey[key]!
+            let first = owners[0].1
+            var help = first.help
+            for (kind, field) in owners.dropFirst() where field.help != first.help {
+                help += " \(kind.title.prefix(1).uppercased() + kind.title.dropFirst()): \(field.help.prefix(1).lowercased())\(field.help.dropFirst())"
+            }
+            return LayoutParameter(
+                key: key, kinds: owners.map(\.0), requiredBy: owners.filter { $0.1.defaultValue == nil }.map(\.0),
+                shape: first.shape, range: first.range, defaultValue: owners.lazy.compactMap(\.1.defaultValue).first,
+                valueName: first.valueName, typeName: first.typeName, help: help)
+        }
+    }()
+}
+
+/// A field's description without its type's accessors.
+public struct FieldSummary: Sendable {
+    public let key: String
+    public let shape: FieldShape
+    public let range: FieldRange?
+    public let defaultValue: ConfigurationValue?
+    public let valueName: String
+    public let typeName: String
+    public let help: String
+
+    public init<Root>(_ field: ConfigurationField<Root>) {
+        key = field.key
+        shape = field.shape
+        range = field.range
+        defaultValue = field.defaultValue
+        valueName = field.valueName
+        typeName = field.typeName
+        help = field.help
+    }
+
+    /// A parameter of either kind, as one field.
+    public init(_ parameter: LayoutParameter) {
+        key = parameter.key
+        shape = parameter.shape
+        range = parameter.range
+        defaultValue = parameter.defaultValue
+        valueName = parameter.valueName
+        typeName = parameter.typeName
+        help = parameter.help
+    }
+}
+
+extension LayoutKind {
+    /// The kind's name in a sentence: `waterfall`, `justified rows`.
+    public var title: String {
+        switch self {
+        case .waterfall: "waterfall"
+        case .justified: "justified rows"
+        }
+    }
+}
+
+extension ConfigurationValue {
+    /// The value as a flag or query parameter writes it: `10`, `shortest`, insets as one
+    /// number when their sides agree, else `top,left,bottom,right`.
+    public var parameterText: String {
+        switch self {
+        case .number(let value): return LayoutConfigurationError.format(value)
+        case .string(let value): return value
+        case .bool(let value): return String(value)
+        case .object(let members):
+            let sides = ["top", "left", "bottom", "right"].compactMap { members[$0] }.map(\.parameterText)
+            return Set(sides).count == 1 ? sides[0] : sides.joined(separator: ",")
+        case .array, .null: return shortDescription
+        }
+    }
+}
