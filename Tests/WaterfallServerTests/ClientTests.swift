@@ -67,6 +67,61 @@ import WaterfallClient
         }
     }
 
+    @Test func everyWriteOperationAnswersAndDecodes() async throws {
+        try await withAPI { api in
+            let client = api.client
+            // Given a new feed imported as JSON, then 201 and what it inserted.
+            let images: [Components.Schemas.FeedImage] = [
+                .init(id: .case1("a"), width: 400, height: 300),
+                .init(id: .case1("b"), width: 300, height: 400, section: .case1("later")),
+                .init(id: .case2(7), width: 500, height: 500, span: .full),
+            ]
+            let created = try await client.importFeed(path: .init(feed: "new"), body: .json(.init(images: images)))
+            guard case .created(let imported) = created else {
+                Issue.record("a first import is not a 201: \(created)")
+                return
+            }
+            #expect(try imported.body.json.inserted == 3 && imported.body.json.revision == 1)
+            // When it is imported again in append mode with a fourth image, then 200.
+            let appended = try await client.importFeed(
+                path: .init(feed: "new"), query: .init(mode: .append),
+                body: .json(.init(images: [.init(id: .case1("d"), width: 100, height: 100)])))
+            #expect(try appended.ok.body.json.inserted == 1)
+
+            // A layout saved (201), replaced (200), read back, and removed (204).
+            let rows = Components.Schemas.AnyLayoutConfigurationInput.JustifiedConfigurationInput(.init(kind: .justified, width: 414, rowHeight: 150))
+            guard case .created = try await client.putLayout(path: .init(feed: "new", name: "rows"), body: .json(rows)) else {
+                Issue.record("a new layout is not a 201")
+                return
+            }
+            let wider = Components.Schemas.AnyLayoutConfigurationInput.JustifiedConfigurationInput(.init(kind: .justified, width: 600, rowHeight: 150))
+            _ = try await client.putLayout(path: .init(feed: "new", name: "rows"), body: .json(wider)).ok
+            guard case .JustifiedConfiguration(let saved) = try await client.getLayout(path: .init(feed: "new", name: "rows")).ok.body.json else {
+                Issue.record("`rows` is not read back as justified rows")
+                return
+            }
+            #expect(saved.width == 600 && saved.rowHeightTolerance == 0.25)
+            _ = try await client.deleteLayout(path: .init(feed: "new", name: "rows")).noContent
+            guard case .notFound = try await client.deleteLayout(path: .init(feed: "new", name: "rows")) else {
+                Issue.record("a removed layout is found again")
+                return
+            }
+
+            // A reorder of the whole order, then one image removed, then the feed.
+            let order = Components.Schemas.ReorderDocument.ReorderOrder(.init(order: [.case1("d"), .case2(7), .case1("a"), .case1("b")]))
+            #expect(try await client.reorderFeed(path: .init(feed: "new"), body: .json(order)).ok.body.json.moved > 0)
+            let removed = try await client.deleteImage(path: .init(feed: "new", id: "a")).ok.body.json
+            #expect(removed.removed == 1)
+            let page = try await client.getPage(path: .init(feed: "new"), query: .init(columns: 2, width: 300)).ok.body.json
+            #expect(page.items.map(\.id) == ["d", "7", "b"])
+            _ = try await client.deleteFeed(path: .init(feed: "new")).noContent
+            guard case .notFound = try await client.getFeed(path: .init(feed: "new")) else {
+                Issue.record("a removed feed is found again")
+                return
+            }
+        }
+    }
+
     @Test func theShortFormsKeepTagsAndThrowTypedProblems() async throws {
         try await withAPI { api in
             // Given a page read with its tag, when it is read again with If-None-Match, then 304 (nil).
