@@ -25,9 +25,33 @@ import WaterfallTestSupport
         var random = SeededGenerator(seed: 11)
         for _ in 0..<300 {
             let configuration = Self.randomConfiguration(using: &random)
-            let canonical = configuration.canonicalJSON
+            let canonical = configuration.canonicalJSON()
             #expect(canonical == String(decoding: try encoder.encode(configuration), as: UTF8.self))
             #expect(try AnyLayoutConfiguration.fromCanonicalJSON(canonical) == .waterfall(configuration))
+        }
+    }
+
+    @Test func justifiedRowsToo() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var random = SeededGenerator(seed: 12)
+        for _ in 0..<300 {
+            let waterfall = Self.randomConfiguration(using: &random)
+            let rows = JustifiedConfiguration(
+                width: waterfall.width, rowHeight: [180, 0.5, 1e6, 33.3].randomElement(using: &random)!,
+                rowHeightTolerance: [0, 0.25, 1, 0.125].randomElement(using: &random)!, columnSpacing: waterfall.columnSpacing,
+                rowSpacing: waterfall.rowSpacing, lastRow: LastRowStyle.allCases.randomElement(using: &random)!,
+                sectionInset: waterfall.sectionInset, headerHeight: waterfall.headerHeight, footerHeight: waterfall.footerHeight,
+                headerInset: waterfall.headerInset, footerInset: waterfall.footerInset, captionHeight: waterfall.captionHeight,
+                minimumContentHeight: waterfall.minimumContentHeight, scale: waterfall.scale)
+            let configuration = AnyLayoutConfiguration.justified(rows)
+            let canonical = configuration.canonicalJSON
+            #expect(canonical == String(decoding: try encoder.encode(configuration), as: UTF8.self))
+            #expect(JustifiedConfiguration.fromCanonicalJSON(canonical, kind: "justified") == rows)
+            #expect(try AnyLayoutConfiguration.fromCanonicalJSON(canonical) == configuration)
+            // A waterfall's reader does not take it, nor a justified reader a waterfall's.
+            #expect(LayoutConfiguration.fromCanonicalJSON(canonical) == nil)
+            #expect(JustifiedConfiguration.fromCanonicalJSON(waterfall.canonicalJSON(), kind: "justified") == nil)
         }
     }
 
@@ -37,7 +61,7 @@ import WaterfallTestSupport
         #expect(try AnyLayoutConfiguration.fromCanonicalJSON(loose)
             == .waterfall(LayoutConfiguration(columns: 3, width: 800, sectionInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4), order: .leftToRight)))
         // Numbers the canonical form never writes are left to JSONDecoder, which refuses these.
-        let canonical = LayoutConfiguration(columns: 3, width: 800).canonicalJSON
+        let canonical = LayoutConfiguration(columns: 3, width: 800).canonicalJSON()
         for (written, replacement) in [(#""columns":3"#, #""columns":03"#), (#""width":800"#, #""width":0x320"#), (#""width":800"#, #""width":+800"#)] {
             let edited = canonical.replacingOccurrences(of: written, with: replacement)
             #expect(edited != canonical)

@@ -25,6 +25,8 @@ public struct ConfigurationField<Root: Sendable>: Sendable {
     let encode: @Sendable (Root, inout KeyedEncodingContainer<FieldKey>) throws -> Void
     let check: @Sendable (Root) throws(LayoutConfigurationError) -> Void
     let applyDefault: @Sendable (inout Root) -> Void
+    let writeCanonical: @Sendable (Root, inout String) -> Void
+    let readCanonical: @Sendable (inout CanonicalReader, inout Root) -> Bool
 
     /// A field stored at `path`, of a type that knows its shape and checks.
     public init<Value: ConfigurationFieldValue>(
@@ -51,6 +53,12 @@ public struct ConfigurationField<Root: Sendable>: Sendable {
             applyDefault = { _ in }
         }
         encode = { root, container in try container.encode(root[keyPath: path], forKey: codingKey) }
+        writeCanonical = { root, text in root[keyPath: path].writeCanonical(to: &text) }
+        readCanonical = { reader, root in
+            guard let value = Value.readCanonical(&reader) else { return false }
+            root[keyPath: path] = value
+            return true
+        }
         check = { root throws(LayoutConfigurationError) in
             guard let range else { return }
             try root[keyPath: path].check(range, field: key)

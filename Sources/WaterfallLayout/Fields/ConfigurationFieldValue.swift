@@ -7,6 +7,10 @@ public protocol ConfigurationFieldValue: Codable, Sendable {
     func check(_ range: FieldRange, field: String) throws(LayoutConfigurationError)
     /// The value as JSON writes it.
     var json: ConfigurationValue { get }
+    /// Appends the value as `JSONEncoder` writes it with sorted keys (``FieldTable/canonicalJSON(kind:)``).
+    func writeCanonical(to text: inout String)
+    /// Reads exactly what ``writeCanonical(to:)`` writes, or nil.
+    static func readCanonical(_ reader: inout CanonicalReader) -> Self?
 }
 
 extension Int: ConfigurationFieldValue {

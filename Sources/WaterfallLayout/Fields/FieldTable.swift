@@ -3,6 +3,9 @@
 public protocol FieldTable: Codable, Sendable {
     /// The fields, in the order the canonical JSON writes them and the checks run.
     static var fields: [ConfigurationField<Self>] { get }
+    /// The fields in key order, as the canonical JSON writes them (``canonicalJSON(kind:)``):
+    /// `fields.sorted { $0.key < $1.key }`, kept.
+    static var sortedFields: [ConfigurationField<Self>] { get }
     /// A value whose every field decoding or ``defaults`` overwrites (or a required field keeps
     /// until then).
     static var blank: Self { get }

@@ -69,6 +69,8 @@ extension LayoutConfiguration: FieldTable, CommonLayoutFields {
         .scale,
     ]
 
+    public static let sortedFields = fields.sorted { $0.key < $1.key }
+
     public static var blank: Self {
         Self(columns: 0, width: 0, columnSpacing: 0, rowSpacing: 0, sectionInset: .zero, headerHeight: 0, footerHeight: 0,
              headerInset: .zero, footerInset: .zero, captionHeight: 0, minimumContentHeight: 0, order: .shortest, scale: 1)
@@ -88,6 +90,8 @@ extension JustifiedConfiguration: FieldTable, CommonLayoutFields {
         ConfigurationField("lastRow", \.lastRow, default: LastRowStyle.left, valueName: "style",
                            help: "How a section's last row is placed when it is not full: left, center, or justified like the others."),
     ] + ConfigurationField.chrome + [.scale]
+
+    public static let sortedFields = fields.sorted { $0.key < $1.key }
 
     public static var blank: Self {
         Self(width: 0, rowHeight: 0, rowHeightTolerance: 0, columnSpacing: 0, rowSpacing: 0, lastRow: .left,
@@ -110,6 +114,8 @@ extension CoverFlowConfiguration: FieldTable {
         ConfigurationField("scale", \.scale, default: 1, range: .oneOf([1, 2, 3]), valueName: "1|2|3",
                            help: "Pixels per point of the grid image widths snap down to."),
     ]
+
+    public static let sortedFields = fields.sorted { $0.key < $1.key }
 
     public static var blank: Self {
         Self(itemHeight: 0, spacing: 0, sectionInset: .zero, factor: 0, scale: 1)
