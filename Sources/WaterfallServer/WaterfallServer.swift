@@ -109,12 +109,6 @@ public struct WaterfallServer: Sendable {
         try await runner.shutdown()
     }
 
-    /// The `operationId`s and patterns of every route, for the test that holds them against
-    /// `openapi.json`.
-    public var routeList: [(method: String, pattern: String, operationID: String)] {
-        routes.map { ($0.method.rawValue, $0.pattern, $0.operationID) }
-    }
-
     /// The OpenAPI document the server answers `GET /openapi.json` with.
     public static var openAPIDocument: String { Assets.openAPI }
 }
