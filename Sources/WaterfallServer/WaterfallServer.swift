@@ -41,13 +41,10 @@ public struct ServerLimits: Sendable {
 }
 
 /// The route table of the HTTP API (DESIGN section 9); each feature's routes are in
-/// `Routes/`.
+/// `Routes/`. It is plain data, built once without a server: handlers get the server's parts
+/// (``RouteServices``) when they answer, so that ``APIDocument`` can read the table too.
 enum APIRoutes {
-    static func all(_ runner: ServiceRunner, hub: EventHub, gatekeeper: Gatekeeper, limits: ServerLimits) -> [Route] {
-        systemRoutes(runner, gatekeeper: gatekeeper) + feedRoutes(runner, limits: limits) + layoutRoutes(runner, limits: limits) + queryRoutes(runner)
-            + eventRoutes(runner, hub: hub, metrics: runner.metrics)
-            + galleryRoutes()
-    }
+    static let all: [Route] = systemRoutes + feedRoutes + layoutRoutes + queryRoutes + eventRoutes + galleryRoutes
 }
 
 /// The HTTP front end of a Waterfall database: `waterfall serve`.
@@ -77,7 +74,7 @@ public struct WaterfallServer: Sendable {
         hub = EventHub(runner: runner)
         gatekeeper = Gatekeeper(
             runner: runner, publicRead: configuration.publicRead, answersAnonymousCallers: configuration.answersAnonymousCallers)
-        routes = APIRoutes.all(runner, hub: hub, gatekeeper: gatekeeper, limits: configuration.limits)
+        routes = APIRoutes.all
     }
 
     /// The Hummingbird application: HTTP/1.1 with the idle timeout, answering through the route
@@ -90,7 +87,9 @@ public struct WaterfallServer: Sendable {
             responder: Edge(
                 identity: RequestIdentity(), metrics: RequestMetrics(metrics: runner.metrics), log: AccessLog(logger: logger),
                 problems: ProblemMapping(), kept: KeptAnswerGate(runner: runner, gatekeeper: gatekeeper, metrics: runner.metrics),
-                routing: APIResponder(routes: routes, gatekeeper: gatekeeper, metrics: runner.metrics)),
+                routing: APIResponder(
+                    routes: routes,
+                    services: RouteServices(runner: runner, hub: hub, gatekeeper: gatekeeper, limits: configuration.limits))),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
@@ -108,12 +107,6 @@ public struct WaterfallServer: Sendable {
         try await ServiceGroup(configuration: group).run()
         hub.stop()
         try await runner.shutdown()
-    }
-
-    /// The `operationId`s and patterns of every route, for the test that holds them against
-    /// `openapi.json`.
-    public var routeList: [(method: String, pattern: String, operationID: String)] {
-        routes.map { ($0.method.rawValue, $0.pattern, $0.operationID) }
     }
 
     /// The OpenAPI document the server answers `GET /openapi.json` with.

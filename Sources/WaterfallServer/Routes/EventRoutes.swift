@@ -8,39 +8,46 @@ import WaterfallJSON
 extension APIRoutes {
     /// A feed's changes as Server-Sent Events: one `change` event per revision after `since`
     /// (or the `Last-Event-ID` a reconnecting client sends), then live as the feed moves on.
-    static func eventRoutes(_ runner: ServiceRunner, hub: EventHub, metrics: ServerMetrics) -> [Route] {
-        [
-            Route(.get, "/v1/feeds/{feed}/events", "streamEvents") { request, path in
-                var query = try RequestQuery(request)
-                var since = try query.int("since").map(Int64.init) ?? 0
-                try query.finish()
-                if since < 0 { throw WaterfallError.invalidValue(.since, "must be a revision of 0 or more, got \(since).") }
-                if let lastEventID = request.headers[.lastEventID] {
-                    guard let revision = Int64(lastEventID.trimmingSpaces), revision >= 0 else {
-                        throw Problem.badRequest("Last-Event-ID must be a revision of 0 or more, got \(lastEventID.quoted).")
-                    }
-                    since = revision
+    static let eventRoutes: [Route] = [
+        Route(
+            .get, "/v1/feeds/{feed}/events", "streamEvents",
+            OperationDoc(
+                "The feed's changes as Server-Sent Events", tags: ["images"],
+                description: #"One `change` event per revision after `since` (or `Last-Event-ID`), then live as the feed moves on, whoever writes it (this server, another instance of it, the command line). Each event: `id:` the revision, `event: change`, `data:` `{"revision", "changes": [{"revision", "kind", "id", "section"}]}`. A `: heartbeat` comment comes every 15 s. The stream ends when the feed is removed or the server stops."#,
+                parameters: [.feed, .query("Since"), .header("LastEventID")],
+                responses: [.ok("The stream.", ContentDoc(mediaType: "text/event-stream", schema: .component("ServerSentEvent")))],
+                problems: .feedStream)
+        ) { request, path, server in
+            var query = try RequestQuery(request)
+            var since = try query.int("since").map(Int64.init) ?? 0
+            try query.finish()
+            if since < 0 { throw WaterfallError.invalidValue(.since, "must be a revision of 0 or more, got \(since).") }
+            if let lastEventID = request.headers[.lastEventID] {
+                guard let revision = Int64(lastEventID.trimmingSpaces), revision >= 0 else {
+                    throw Problem.badRequest("Last-Event-ID must be a revision of 0 or more, got \(lastEventID.quoted).")
                 }
-                let feed = path["feed"]
-                _ = try await runner.run { try $0.feed(named: feed) }
-                let signals = hub.subscribe(feed: feed)
-                let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
-                let start = since
-                return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                    var stream = EventStream(feed: feed, since: start, runner: runner)
-                    metrics.eventStream(opened: true)
-                    defer { metrics.eventStream(opened: false) }
-                    // SIGTERM ends every stream, so that draining the server does not wait for them.
-                    try? await withGracefulShutdownHandler {
-                        try await stream.run(signals, into: &writer)
-                    } onGracefulShutdown: {
-                        hub.stop()
-                    }
-                    try await writer.finish(nil)
-                })
+                since = revision
             }
-        ]
-    }
+            let feed = path["feed"]
+            _ = try await server.runner.run { try $0.feed(named: feed) }
+            let (runner, hub, metrics) = (server.runner, server.hub, server.runner.metrics)
+            let signals = hub.subscribe(feed: feed)
+            let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
+            let start = since
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                var stream = EventStream(feed: feed, since: start, runner: runner)
+                metrics.eventStream(opened: true)
+                defer { metrics.eventStream(opened: false) }
+                // SIGTERM ends every stream, so that draining the server does not wait for them.
+                try? await withGracefulShutdownHandler {
+                    try await stream.run(signals, into: &writer)
+                } onGracefulShutdown: {
+                    hub.stop()
+                }
+                try await writer.finish(nil)
+            })
+        }
+    ]
 }
 
 /// One listener's stream: the change log after its revision, then more as signals come.

@@ -4,101 +4,171 @@ import WaterfallJSON
 
 extension APIRoutes {
     /// Feeds and their catalogs: list, read, import, delete, images, reorders, removals, changes.
-    static func feedRoutes(_ runner: ServiceRunner, limits: ServerLimits) -> [Route] {
-        [
-            Route(.get, "/v1/feeds", "listFeeds") { request, path in
-                try RequestQuery(request).finish()
-                let scope = path.scope
-                return try await runner.answer(for: request, path) { service in
-                    var answer = try service.feeds()
-                    answer.feeds.removeAll { !scope.covers($0.name) }
-                    return (try StableJSON.document(of: answer), nil)
-                }.response(to: request)
-            },
-            Route(.get, "/v1/feeds/{feed}", "getFeed") { request, path in
-                try RequestQuery(request).finish()
-                let feed = path["feed"]
-                return try await runner.answer(for: request, path) { service in
-                    let answer = try service.feed(named: feed)
-                    return (try StableJSON.document(of: answer), answer.revision)
-                }.response(to: request)
-            },
-            Route(.put, "/v1/feeds/{feed}", "importFeed") { request, path in
-                var query = try RequestQuery(request)
-                let mode = try ImportMode(query: query.string("mode"))
-                let resetOrder = try query.bool("resetOrder") ?? false
-                try query.finish()
-                let format = try FeedFormat(contentType: request.headers[.contentType])
-                let feed = path["feed"]
-                let options = WaterfallService.ImportOptions(feedName: feed, mode: mode, resetOrder: resetOrder)
-                if resetOrder && mode == .append { throw WaterfallError.conflictingValues(.resetOrder, .appendMode) }
-                let expected = try EntityTags.expectedRevision(of: request)
-                let body = try await SpooledBody(request.body, limit: limits.maximumBodyBytes, runner: runner)
-                defer { body.remove() }
-                let (summary, created) = try await runner.write { service in
-                    let existed = (try? service.feed(named: feed)) != nil
-                    let summary = try service.expecting(revision: expected).importFeed(
-                        contentsOf: body.path, format: format, source: "request body", named: feed, options: options)
-                    return (summary, !existed)
-                }
-                return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), status: created ? .created : .ok)
-            },
-            Route(.delete, "/v1/feeds/{feed}", "deleteFeed") { request, path in
-                try RequestQuery(request).finish()
-                let feed = path["feed"]
-                let expected = try EntityTags.expectedRevision(of: request)
-                try await runner.write { try $0.expecting(revision: expected).removeFeed(named: feed) }
-                return .noContent()
-            },
-            Route(.get, "/v1/feeds/{feed}/images", "listImages") { request, path in
-                var query = try RequestQuery(request)
-                let offset = try query.int(.offset) ?? 0
-                let limit = try query.int(.limit) ?? PageSlice.defaultPageSize
-                try query.finish()
-                let feed = path["feed"]
-                return try await runner.answer(for: request, path) { service in
-                    let answer = try service.images(feed: feed, offset: offset, limit: limit)
-                    return (try StableJSON.document(of: answer), answer.revision)
-                }.response(to: request)
-            },
-            Route(.post, "/v1/feeds/{feed}/reorder", "reorderFeed") { request, path in
-                var query = try RequestQuery(request)
-                let dryRun = try query.bool("dryRun") ?? false
-                try query.finish()
-                _ = try FeedFormat(contentType: request.headers[.contentType], allowsLines: false)
-                let expected = try EntityTags.expectedRevision(of: request)
-                let bytes = try await RequestBodyBytes.collect(request.body, limit: limits.maximumBodyBytes)
-                let feed = path["feed"]
-                let summary = try await runner.write { try $0.expecting(revision: expected).reorder(bytes, source: "request body", feed: feed, dryRun: dryRun) }
-                return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
-            },
-            Route(.delete, "/v1/feeds/{feed}/images/{id}", "deleteImage") { request, path in
-                try RequestQuery(request).finish()
-                let (feed, id) = (path["feed"], path["id"])
-                let expected = try EntityTags.expectedRevision(of: request)
-                let summary = try await runner.write { try $0.expecting(revision: expected).remove(feed: feed, ids: [id]) }
-                return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
-            },
-            Route(.get, "/v1/feeds/{feed}/sections", "listSections") { request, path in
-                try RequestQuery(request).finish()
-                let feed = path["feed"]
-                return try await runner.answer(for: request, path) { service in
-                    let answer = try service.sections(feed: feed)
-                    return (try StableJSON.document(of: answer), answer.revision)
-                }.response(to: request)
-            },
-            Route(.get, "/v1/feeds/{feed}/changes", "listChanges") { request, path in
-                var query = try RequestQuery(request)
-                let since = try query.int("since") ?? 0
-                try query.finish()
-                let feed = path["feed"]
-                return try await runner.answer(for: request, path) { service in
-                    let answer = try service.changes(feed: feed, since: Int64(since))
-                    return (try StableJSON.document(of: answer), answer.revision)
-                }.response(to: request)
-            },
-        ]
-    }
+    static let feedRoutes: [Route] = [
+        Route(
+            .get, "/v1/feeds", "listFeeds",
+            OperationDoc(
+                "List the feeds", tags: ["feeds"],
+                parameters: [.ifNoneMatch],
+                responses: [.ok("Every feed.", .json("FeedList"), headers: [.eTag])],
+                problems: .keptDatabaseRead)
+        ) { request, path, server in
+            try RequestQuery(request).finish()
+            let scope = path.scope
+            return try await server.runner.answer(for: request, path) { service in
+                var answer = try service.feeds()
+                answer.feeds.removeAll { !scope.covers($0.name) }
+                return (try StableJSON.document(of: answer), nil)
+            }.response(to: request)
+        },
+        Route(
+            .get, "/v1/feeds/{feed}", "getFeed",
+            OperationDoc(
+                "One feed's counts", tags: ["feeds"],
+                parameters: [.feed, .ifNoneMatch],
+                responses: [.ok("The feed.", .json("FeedSummary"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            try RequestQuery(request).finish()
+            let feed = path["feed"]
+            return try await server.runner.answer(for: request, path) { service in
+                let answer = try service.feed(named: feed)
+                return (try StableJSON.document(of: answer), answer.revision)
+            }.response(to: request)
+        },
+        Route(
+            .put, "/v1/feeds/{feed}", "importFeed",
+            OperationDoc(
+                "Import (sync) a feed", tags: ["feeds"],
+                description: "Creates the feed when it does not exist. A rejected body changes nothing; importing the same body twice changes nothing the second time (no revision bump).",
+                parameters: [.feed, .query("Mode"), .query("ResetOrder")] + ParameterGroup.writePreconditions,
+                body: RequestBodyDoc(
+                    description: "A feed file (JSON), or NDJSON with one image object per line.",
+                    .json("FeedDocument"), ContentDoc(mediaType: "application/x-ndjson", schema: .component("FeedLines"))),
+                responses: [
+                    .ok("The feed existed; what the import changed.", .json("ChangeSummary")),
+                    .created("The feed was created; what the import inserted.", .json("ChangeSummary")),
+                ],
+                problems: .feedUpload - [.notFound])
+        ) { request, path, server in
+            var query = try RequestQuery(request)
+            let mode = try ImportMode(query: query.string("mode"))
+            let resetOrder = try query.bool("resetOrder") ?? false
+            try query.finish()
+            let format = try FeedFormat(contentType: request.headers[.contentType])
+            let feed = path["feed"]
+            let options = WaterfallService.ImportOptions(feedName: feed, mode: mode, resetOrder: resetOrder)
+            if resetOrder && mode == .append { throw WaterfallError.conflictingValues(.resetOrder, .appendMode) }
+            let expected = try EntityTags.expectedRevision(of: request)
+            let body = try await SpooledBody(request.body, limit: server.limits.maximumBodyBytes, runner: server.runner)
+            defer { body.remove() }
+            let (summary, created) = try await server.runner.write { service in
+                let existed = (try? service.feed(named: feed)) != nil
+                let summary = try service.expecting(revision: expected).importFeed(
+                    contentsOf: body.path, format: format, source: "request body", named: feed, options: options)
+                return (summary, !existed)
+            }
+            return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), status: created ? .created : .ok)
+        },
+        Route(
+            .delete, "/v1/feeds/{feed}", "deleteFeed",
+            OperationDoc(
+                "Remove a feed and everything of it", tags: ["feeds"],
+                parameters: [.feed] + ParameterGroup.writePreconditions,
+                responses: [.noContent("Removed.")],
+                problems: .feedWrite)
+        ) { request, path, server in
+            try RequestQuery(request).finish()
+            let feed = path["feed"]
+            let expected = try EntityTags.expectedRevision(of: request)
+            try await server.runner.write { try $0.expecting(revision: expected).removeFeed(named: feed) }
+            return .noContent()
+        },
+        Route(
+            .get, "/v1/feeds/{feed}/images", "listImages",
+            OperationDoc(
+                "A slice of the catalog order", tags: ["images"],
+                parameters: [.feed, .query("Offset"), .query("Limit"), .ifNoneMatch],
+                responses: [.ok("The images.", .json("ImageList"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            var query = try RequestQuery(request)
+            let offset = try query.int(.offset) ?? 0
+            let limit = try query.int(.limit) ?? PageSlice.defaultPageSize
+            try query.finish()
+            let feed = path["feed"]
+            return try await server.runner.answer(for: request, path) { service in
+                let answer = try service.images(feed: feed, offset: offset, limit: limit)
+                return (try StableJSON.document(of: answer), answer.revision)
+            }.response(to: request)
+        },
+        Route(
+            .post, "/v1/feeds/{feed}/reorder", "reorderFeed",
+            OperationDoc(
+                "Apply moves, removals or an order list", tags: ["images"],
+                description: "All of the body is applied in one transaction, or none of it.",
+                parameters: [.feed, .query("DryRun")] + ParameterGroup.writePreconditions,
+                body: RequestBodyDoc(.json("ReorderDocument")),
+                responses: [.ok("What the reorder changed (with dryRun, what it would change; nothing is written).", .json("ChangeSummary"))],
+                problems: .feedUpload + [.conflict])
+        ) { request, path, server in
+            var query = try RequestQuery(request)
+            let dryRun = try query.bool("dryRun") ?? false
+            try query.finish()
+            _ = try FeedFormat(contentType: request.headers[.contentType], allowsLines: false)
+            let expected = try EntityTags.expectedRevision(of: request)
+            let bytes = try await RequestBodyBytes.collect(request.body, limit: server.limits.maximumBodyBytes)
+            let feed = path["feed"]
+            let summary = try await server.runner.write { try $0.expecting(revision: expected).reorder(bytes, source: "request body", feed: feed, dryRun: dryRun) }
+            return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
+        },
+        Route(
+            .delete, "/v1/feeds/{feed}/images/{id}", "deleteImage",
+            OperationDoc(
+                "Remove one image", tags: ["images"],
+                parameters: [.feed, .imageID] + ParameterGroup.writePreconditions,
+                responses: [.ok("What the removal changed.", .json("ChangeSummary"))],
+                problems: .feedWrite)
+        ) { request, path, server in
+            try RequestQuery(request).finish()
+            let (feed, id) = (path["feed"], path["id"])
+            let expected = try EntityTags.expectedRevision(of: request)
+            let summary = try await server.runner.write { try $0.expecting(revision: expected).remove(feed: feed, ids: [id]) }
+            return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
+        },
+        Route(
+            .get, "/v1/feeds/{feed}/sections", "listSections",
+            OperationDoc(
+                "The feed's sections, with titles and image counts", tags: ["images"],
+                parameters: [.feed, .ifNoneMatch],
+                responses: [.ok("The sections.", .json("SectionList"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            try RequestQuery(request).finish()
+            let feed = path["feed"]
+            return try await server.runner.answer(for: request, path) { service in
+                let answer = try service.sections(feed: feed)
+                return (try StableJSON.document(of: answer), answer.revision)
+            }.response(to: request)
+        },
+        Route(
+            .get, "/v1/feeds/{feed}/changes", "listChanges",
+            OperationDoc(
+                "The change log after a revision", tags: ["images"],
+                parameters: [.feed, .query("Since"), .ifNoneMatch],
+                responses: [.ok("The changes.", .json("ChangeList"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            var query = try RequestQuery(request)
+            let since = try query.int("since") ?? 0
+            try query.finish()
+            let feed = path["feed"]
+            return try await server.runner.answer(for: request, path) { service in
+                let answer = try service.changes(feed: feed, since: Int64(since))
+                return (try StableJSON.document(of: answer), answer.revision)
+            }.response(to: request)
+        },
+    ]
 }
 
 extension ImportMode {

@@ -6,25 +6,49 @@ extension APIRoutes {
     /// the binary from `Assets/`. Open to anyone, like `/openapi.json`: the page holds no data;
     /// what it shows comes from the API, which asks for a key when the database has keys (the
     /// page sends the one its "API key" field keeps).
-    static func galleryRoutes() -> [Route] {
-        let page = ByteBuffer(string: Assets.file("gallery.html"))
-        let styles = ByteBuffer(string: Assets.file("gallery.css"))
-        let script = ByteBuffer(string: Assets.file("gallery.js"))
-        return [
-            Route(.get, "/", "getGallery", access: .open) { request, _ in
-                try RequestQuery(request).finish()
-                return .asset(page, type: "text/html; charset=utf-8", extra: [GalleryHeaders.contentSecurityPolicy: GalleryHeaders.policy])
-            },
-            Route(.get, "/gallery.css", "getGalleryStyles", access: .open) { request, _ in
-                try RequestQuery(request).finish()
-                return .asset(styles, type: "text/css; charset=utf-8")
-            },
-            Route(.get, "/gallery.js", "getGalleryScript", access: .open) { request, _ in
-                try RequestQuery(request).finish()
-                return .asset(script, type: "text/javascript; charset=utf-8")
-            },
-        ]
-    }
+    static let galleryRoutes: [Route] = [
+        Route(
+            .get, "/", "getGallery", access: .open,
+            OperationDoc(
+                "The web gallery", tags: ["gallery"],
+                responses: [
+                    .ok(
+                        "The gallery's page: pick a feed and a layout, scroll any feed end to end, drag images into place, watch other people's moves arrive live, or look at it as a cover flow. Plain HTML, CSS and JavaScript compiled into the binary; everything it shows comes from this API.",
+                        .text("text/html"), headers: [.noCache])
+                ],
+                problems: .open)
+        ) { request, _, _ in
+            try RequestQuery(request).finish()
+            return .asset(GalleryFiles.page, type: "text/html; charset=utf-8", extra: [GalleryHeaders.contentSecurityPolicy: GalleryHeaders.policy])
+        },
+        Route(
+            .get, "/gallery.css", "getGalleryStyles", access: .open,
+            OperationDoc(
+                "The web gallery's styles", tags: ["gallery"],
+                responses: [.ok("The gallery's style sheet.", .text("text/css"), headers: [.noCache])],
+                problems: .open)
+        ) { request, _, _ in
+            try RequestQuery(request).finish()
+            return .asset(GalleryFiles.styles, type: "text/css; charset=utf-8")
+        },
+        Route(
+            .get, "/gallery.js", "getGalleryScript", access: .open,
+            OperationDoc(
+                "The web gallery's script", tags: ["gallery"],
+                responses: [.ok("The gallery's script (plain JavaScript, no dependencies).", .text("text/javascript"), headers: [.noCache])],
+                problems: .open)
+        ) { request, _, _ in
+            try RequestQuery(request).finish()
+            return .asset(GalleryFiles.script, type: "text/javascript; charset=utf-8")
+        },
+    ]
+}
+
+/// The gallery's files, read once from the compiled-in assets.
+private enum GalleryFiles {
+    static let page = ByteBuffer(string: Assets.file("gallery.html"))
+    static let styles = ByteBuffer(string: Assets.file("gallery.css"))
+    static let script = ByteBuffer(string: Assets.file("gallery.js"))
 }
 
 private enum GalleryHeaders {

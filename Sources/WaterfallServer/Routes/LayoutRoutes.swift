@@ -5,49 +5,79 @@ import WaterfallJSON
 
 extension APIRoutes {
     /// A feed's named layouts: list, read, save, delete.
-    static func layoutRoutes(_ runner: ServiceRunner, limits: ServerLimits) -> [Route] {
-        [
-            Route(.get, "/v1/feeds/{feed}/layouts", "listLayouts") { request, path in
-                try RequestQuery(request).finish()
-                let feed = path["feed"]
-                return try await runner.answer(for: request, path) { service in
-                    let revision = try service.feed(named: feed).revision
-                    return (try StableJSON.document(of: LayoutList(layouts: try service.layouts(feed: feed))), revision)
-                }.response(to: request)
-            },
-            Route(.get, "/v1/feeds/{feed}/layouts/{name}", "getLayout") { request, path in
-                try RequestQuery(request).finish()
-                let (feed, name) = (path["feed"], path["name"])
-                return try await runner.answer(for: request, path) { service in
-                    let revision = try service.feed(named: feed).revision
-                    return (try StableJSON.document(of: try service.layout(feed: feed, name: name)), revision)
-                }.response(to: request)
-            },
-            Route(.put, "/v1/feeds/{feed}/layouts/{name}", "putLayout") { request, path in
-                try RequestQuery(request).finish()
-                _ = try FeedFormat(contentType: request.headers[.contentType], allowsLines: false)
-                let bytes = try await RequestBodyBytes.collect(request.body, limit: min(limits.maximumBodyBytes, 1 << 20))
-                let configuration = try AnyLayoutConfiguration(body: bytes)
-                let (feed, name) = (path["feed"], path["name"])
-                let expected = try EntityTags.expectedRevision(of: request)
-                let existed = try await runner.write { service in
-                    do {
-                        return try service.expecting(revision: expected).addLayout(feed: feed, name: name, configuration: configuration)
-                    } catch WaterfallError.invalidConfiguration(let error) {
-                        throw Problem(.unprocessableContent, "request body: \(error.message)")
-                    }
+    static let layoutRoutes: [Route] = [
+        Route(
+            .get, "/v1/feeds/{feed}/layouts", "listLayouts",
+            OperationDoc(
+                "A feed's named layouts", tags: ["layouts"],
+                parameters: [.feed, .ifNoneMatch],
+                responses: [.ok("The layouts.", .json("LayoutList"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            try RequestQuery(request).finish()
+            let feed = path["feed"]
+            return try await server.runner.answer(for: request, path) { service in
+                let revision = try service.feed(named: feed).revision
+                return (try StableJSON.document(of: LayoutList(layouts: try service.layouts(feed: feed))), revision)
+            }.response(to: request)
+        },
+        Route(
+            .get, "/v1/feeds/{feed}/layouts/{name}", "getLayout",
+            OperationDoc(
+                "A named layout's configuration", tags: ["layouts"],
+                parameters: [.feed, .layoutName, .ifNoneMatch],
+                responses: [.ok("The canonical configuration.", .json("AnyLayoutConfiguration"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            try RequestQuery(request).finish()
+            let (feed, name) = (path["feed"], path["name"])
+            return try await server.runner.answer(for: request, path) { service in
+                let revision = try service.feed(named: feed).revision
+                return (try StableJSON.document(of: try service.layout(feed: feed, name: name)), revision)
+            }.response(to: request)
+        },
+        Route(
+            .put, "/v1/feeds/{feed}/layouts/{name}", "putLayout",
+            OperationDoc(
+                "Save a named layout", tags: ["layouts"],
+                parameters: [.feed, .layoutName] + ParameterGroup.writePreconditions,
+                body: RequestBodyDoc(.json("AnyLayoutConfigurationInput")),
+                responses: [
+                    .ok("Replaced; the canonical configuration.", .json("AnyLayoutConfiguration")),
+                    .created("Created; the canonical configuration.", .json("AnyLayoutConfiguration")),
+                ],
+                problems: .feedUpload)
+        ) { request, path, server in
+            try RequestQuery(request).finish()
+            _ = try FeedFormat(contentType: request.headers[.contentType], allowsLines: false)
+            let bytes = try await RequestBodyBytes.collect(request.body, limit: min(server.limits.maximumBodyBytes, 1 << 20))
+            let configuration = try AnyLayoutConfiguration(body: bytes)
+            let (feed, name) = (path["feed"], path["name"])
+            let expected = try EntityTags.expectedRevision(of: request)
+            let existed = try await server.runner.write { service in
+                do {
+                    return try service.expecting(revision: expected).addLayout(feed: feed, name: name, configuration: configuration)
+                } catch WaterfallError.invalidConfiguration(let error) {
+                    throw Problem(.unprocessableContent, "request body: \(error.message)")
                 }
-                return .json(ByteBuffer(bytes: try StableJSON.document(of: configuration)), status: existed ? .ok : .created)
-            },
-            Route(.delete, "/v1/feeds/{feed}/layouts/{name}", "deleteLayout") { request, path in
-                try RequestQuery(request).finish()
-                let (feed, name) = (path["feed"], path["name"])
-                let expected = try EntityTags.expectedRevision(of: request)
-                try await runner.write { try $0.expecting(revision: expected).removeLayout(feed: feed, name: name) }
-                return .noContent()
-            },
-        ]
-    }
+            }
+            return .json(ByteBuffer(bytes: try StableJSON.document(of: configuration)), status: existed ? .ok : .created)
+        },
+        Route(
+            .delete, "/v1/feeds/{feed}/layouts/{name}", "deleteLayout",
+            OperationDoc(
+                "Remove a named layout", tags: ["layouts"],
+                parameters: [.feed, .layoutName] + ParameterGroup.writePreconditions,
+                responses: [.noContent("Removed.")],
+                problems: .feedWrite)
+        ) { request, path, server in
+            try RequestQuery(request).finish()
+            let (feed, name) = (path["feed"], path["name"])
+            let expected = try EntityTags.expectedRevision(of: request)
+            try await server.runner.write { try $0.expecting(revision: expected).removeLayout(feed: feed, name: name) }
+            return .noContent()
+        },
+    ]
 }
 
 extension AnyLayoutConfiguration {

@@ -4,59 +4,111 @@ import WaterfallJSON
 
 extension APIRoutes {
     /// Pages, viewports and section indexes of a named or an inline layout, and the cover flow.
-    static func queryRoutes(_ runner: ServiceRunner) -> [Route] {
-        [
-            Route(.get, "/v1/feeds/{feed}/layouts/{name}/page", "getLayoutPage") { request, path in
-                try await page(request, path, layout: .named(path["name"]), runner)
-            },
-            Route(.get, "/v1/feeds/{feed}/layouts/{name}/viewport", "getLayoutViewport") { request, path in
-                try await viewport(request, path, layout: .named(path["name"]), runner)
-            },
-            Route(.get, "/v1/feeds/{feed}/layouts/{name}/sections", "getLayoutSectionIndex") { request, path in
-                try RequestQuery(request).finish()
-                let (feed, name) = (path["feed"], path["name"])
-                return try await runner.answer(for: request, path) { service in
-                    let answer = try service.sectionIndex(feed: feed, layout: .named(name))
-                    return (try StableJSON.document(of: answer), answer.revision)
-                }.response(to: request)
-            },
-            Route(.get, "/v1/feeds/{feed}/section-index", "getSectionIndex") { request, path in
-                var query = try RequestQuery(request)
-                let source = LayoutSource.inline(try query.decode(AnyLayoutConfiguration.self))
-                try query.finish()
-                let feed = path["feed"]
-                return try await runner.answer(for: request, path) { service in
-                    let answer = try service.sectionIndex(feed: feed, layout: source)
-                    return (try StableJSON.document(of: answer), answer.revision)
-                }.response(to: request)
-            },
-            Route(.get, "/v1/feeds/{feed}/page", "getPage") { request, path in
-                try await page(request, path, layout: nil, runner)
-            },
-            Route(.get, "/v1/feeds/{feed}/viewport", "getViewport") { request, path in
-                try await viewport(request, path, layout: nil, runner)
-            },
-            Route(.get, "/v1/feeds/{feed}/coverflow", "getCoverFlow") { request, path in
-                var query = try RequestQuery(request)
-                let x = try query.double(.x)
-                let viewportWidth = try query.double(.viewportWidth)
-                let configuration = try query.decode(CoverFlowConfiguration.self)
-                try query.finish()
-                guard let x else { throw Problem.badRequest("x is required.") }
-                guard let viewportWidth else { throw Problem.badRequest("viewportWidth is required.") }
-                do throws(LayoutConfigurationError) {
-                    try configuration.validate()
-                } catch {
-                    throw WaterfallError.invalidConfiguration(error)
-                }
-                let feed = path["feed"]
-                return try await runner.answer(for: request, path) { service in
-                    let answer = try service.coverFlow(feed: feed, configuration: configuration, x: x, viewportWidth: viewportWidth)
-                    return (try StableJSON.document(of: answer), answer.revision)
-                }.response(to: request)
-            },
-        ]
-    }
+    static let queryRoutes: [Route] = [
+        Route(
+            .get, "/v1/feeds/{feed}/layouts/{name}/page", "getLayoutPage",
+            OperationDoc(
+                "A page of frames of a named layout", tags: ["queries"],
+                description: "Give either `offset` and `limit`, or `page` and `pageSize`; mixing the two styles is a 400.",
+                parameters: [.feed, .layoutName] + ParameterGroup.pageSlice + [.ifNoneMatch],
+                responses: [.ok("The page.", .json("Page"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            try await page(request, path, layout: .named(path["name"]), server.runner)
+        },
+        Route(
+            .get, "/v1/feeds/{feed}/layouts/{name}/viewport", "getLayoutViewport",
+            OperationDoc(
+                "What a band of a named layout shows", tags: ["queries"],
+                parameters: [.feed, .layoutName] + ParameterGroup.viewportBand + [.ifNoneMatch],
+                responses: [.ok("The viewport.", .json("Viewport"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            try await viewport(request, path, layout: .named(path["name"]), server.runner)
+        },
+        Route(
+            .get, "/v1/feeds/{feed}/layouts/{name}/sections", "getLayoutSectionIndex",
+            OperationDoc(
+                "The section index of a named layout", tags: ["queries"],
+                description: "Every section of the feed in catalog order, empty ones included, with the catalog index of its first image (of the next image when it is empty), its image count, where it begins (`y`, above its header) and how tall it is down to where the next section begins (below its footer): what a timeline scrubber needs. The same JSON as `waterfall sections --layout NAME --json`. Answered from the server's in-memory copy of the feed without reading an image row, else from the layout cache.",
+                parameters: [.feed, .layoutName, .ifNoneMatch],
+                responses: [.ok("The section index.", .json("SectionIndex"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            try RequestQuery(request).finish()
+            let (feed, name) = (path["feed"], path["name"])
+            return try await server.runner.answer(for: request, path) { service in
+                let answer = try service.sectionIndex(feed: feed, layout: .named(name))
+                return (try StableJSON.document(of: answer), answer.revision)
+            }.response(to: request)
+        },
+        Route(
+            .get, "/v1/feeds/{feed}/section-index", "getSectionIndex",
+            OperationDoc(
+                "The section index of an inline layout", tags: ["queries"],
+                description: #"The section index of a layout given inline as query parameters named like its JSON keys (of either kind), as `/v1/feeds/{feed}/layouts/{name}/sections` answers it for a named layout: every section of the feed in catalog order, empty ones included, with the catalog index of its first image, its image count, where it begins (`y`) and how tall it is. The web gallery's scrubber reads it for its "fit the window" layouts."#,
+                parameters: [.feed] + ParameterGroup.inlineLayout + [.ifNoneMatch],
+                responses: [.ok("The section index.", .json("SectionIndex"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            var query = try RequestQuery(request)
+            let source = LayoutSource.inline(try query.decode(AnyLayoutConfiguration.self))
+            try query.finish()
+            let feed = path["feed"]
+            return try await server.runner.answer(for: request, path) { service in
+                let answer = try service.sectionIndex(feed: feed, layout: source)
+                return (try StableJSON.document(of: answer), answer.revision)
+            }.response(to: request)
+        },
+        Route(
+            .get, "/v1/feeds/{feed}/page", "getPage",
+            OperationDoc(
+                "A page of frames of an inline layout", tags: ["queries"],
+                description: "The layout configuration (of either kind) is given inline as query parameters named like its JSON keys; the answer's `layout` is null. Give either `offset` and `limit`, or `page` and `pageSize`; mixing the two styles is a 400.",
+                parameters: [.feed] + ParameterGroup.pageSlice + ParameterGroup.inlineLayout + [.ifNoneMatch],
+                responses: [.ok("The page.", .json("Page"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            try await page(request, path, layout: nil, server.runner)
+        },
+        Route(
+            .get, "/v1/feeds/{feed}/viewport", "getViewport",
+            OperationDoc(
+                "What a band of an inline layout shows", tags: ["queries"],
+                description: "The layout configuration (of either kind) is given inline as query parameters named like its JSON keys; the answer's `layout` is null.",
+                parameters: [.feed] + ParameterGroup.viewportBand + ParameterGroup.inlineLayout + [.ifNoneMatch],
+                responses: [.ok("The viewport.", .json("Viewport"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            try await viewport(request, path, layout: nil, server.runner)
+        },
+        Route(
+            .get, "/v1/feeds/{feed}/coverflow", "getCoverFlow",
+            OperationDoc(
+                "The cover-flow layout at an offset, with its scaling and snapping", tags: ["queries"],
+                parameters: [.feed] + ParameterGroup.coverFlow + [.ifNoneMatch],
+                responses: [.ok("The visible images.", .json("CoverFlow"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            var query = try RequestQuery(request)
+            let x = try query.double(.x)
+            let viewportWidth = try query.double(.viewportWidth)
+            let configuration = try query.decode(CoverFlowConfiguration.self)
+            try query.finish()
+            guard let x else { throw Problem.badRequest("x is required.") }
+            guard let viewportWidth else { throw Problem.badRequest("viewportWidth is required.") }
+            do throws(LayoutConfigurationError) {
+                try configuration.validate()
+            } catch {
+                throw WaterfallError.invalidConfiguration(error)
+            }
+            let feed = path["feed"]
+            return try await server.runner.answer(for: request, path) { service in
+                let answer = try service.coverFlow(feed: feed, configuration: configuration, x: x, viewportWidth: viewportWidth)
+                return (try StableJSON.document(of: answer), answer.revision)
+            }.response(to: request)
+        },
+    ]
 
     /// `…/page`: the slice from `offset`/`limit` or `page`/`pageSize`; an inline layout's
     /// configuration from the parameters named like its JSON keys.

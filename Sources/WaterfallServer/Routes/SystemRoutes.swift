@@ -5,37 +5,74 @@ import WaterfallJSON
 extension APIRoutes {
     /// Liveness, the OpenAPI document, what the caller may do, the server's metrics and the
     /// database's statistics.
-    static func systemRoutes(_ runner: ServiceRunner, gatekeeper: Gatekeeper) -> [Route] {
-        let health = ByteBuffer(string: #"{"status":"ok"}"# + "\n")
-        let openAPI = ByteBuffer(string: Assets.openAPI)
-        return [
-            Route(.get, "/healthz", "getHealth", access: .open) { request, _ in
-                try RequestQuery(request).finish()
-                return .json(health)
-            },
-            Route(.get, "/openapi.json", "getOpenAPI", access: .open) { request, _ in
-                try RequestQuery(request).finish()
-                return .json(openAPI)
-            },
-            // Open: it answers who calls, a 401 included (an expired key's says when it expired).
-            Route(.get, "/v1/access", "getAccess", access: .open) { request, _ in
-                try RequestQuery(request).finish()
-                let access = try gatekeeper.access(of: try await gatekeeper.caller(of: request))
-                return .json(ByteBuffer(bytes: try StableJSON.document(of: access)))
-            },
-            Route(.get, "/metrics", "getMetrics", access: .readAll) { request, _ in
-                try RequestQuery(request).finish()
-                return Response(
-                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                    body: .init(byteBuffer: ByteBuffer(bytes: runner.metrics.exposition(hot: runner.service.hot?.report ?? []))))
-            },
-            Route(.get, "/v1/stats", "getStats", access: .readAll) { request, _ in
-                try RequestQuery(request).finish()
-                // Not kept: the file's size changes without a commit (WAL checkpoints).
-                return .json(ByteBuffer(bytes: try await runner.run { try StableJSON.document(of: try $0.stats()) }))
-            },
-        ]
-    }
+    static let systemRoutes: [Route] = [
+        Route(
+            .get, "/healthz", "getHealth", access: .open,
+            OperationDoc(
+                "Liveness", tags: ["service"],
+                responses: [.ok("The server is up.", .json("Health"))],
+                problems: .open)
+        ) { request, _, _ in
+            try RequestQuery(request).finish()
+            return .json(healthAnswer)
+        },
+        Route(
+            .get, "/openapi.json", "getOpenAPI", access: .open,
+            OperationDoc(
+                "This OpenAPI document", tags: ["service"],
+                responses: [.ok("The OpenAPI 3.1 document of the API.", .json("OpenAPIDocument"))],
+                problems: .open)
+        ) { request, _, _ in
+            try RequestQuery(request).finish()
+            return .json(openAPIAnswer)
+        },
+        // Open: it answers who calls, a 401 included (an expired key's says when it expired).
+        Route(
+            .get, "/v1/access", "getAccess", access: .open,
+            OperationDoc(
+                "What the caller may do here", tags: ["service"],
+                description: "The caller's key and what it allows, so that a client offers only that (the gallery turns moves off for a read-only key). 401 when a key is needed and none was sent, or the key is unknown or expired (the detail then says when it expired).",
+                responses: [.ok("What the caller may do.", .json("Access"))],
+                problems: .keyed)
+        ) { request, _, server in
+            try RequestQuery(request).finish()
+            let gatekeeper = server.gatekeeper
+            let access = try gatekeeper.access(of: try await gatekeeper.caller(of: request))
+            return .json(ByteBuffer(bytes: try StableJSON.document(of: access)))
+        },
+        Route(
+            .get, "/metrics", "getMetrics", access: .readAll,
+            OperationDoc(
+                "The server's metrics, in Prometheus' text format", tags: ["service"],
+                description: #"Counters and histograms of this server process since it started (swift-metrics with swift-prometheus), with the same access as `/v1/stats`: `waterfall_http_requests_total{route, method, status}` (route the route template, `-` for none), `waterfall_http_request_duration_seconds{route, method}` (a histogram of the time to the answer's head, 0.1 ms to 10 s), `waterfall_kept_answers_total{result="hit"|"miss"}`, `waterfall_event_streams_open` and `waterfall_writes_total{kind}` (kind the write's operationId)."#,
+                responses: [.ok("The metrics, in the Prometheus text exposition format 0.0.4.", .text("text/plain"))],
+                problems: .databaseRead)
+        ) { request, _, server in
+            try RequestQuery(request).finish()
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: server.runner.metrics.exposition(hot: server.runner.service.hot?.report ?? []))))
+        },
+        Route(
+            .get, "/v1/stats", "getStats", access: .readAll,
+            OperationDoc(
+                "Counts, revisions, cache coverage and database size", tags: ["service"],
+                parameters: [.ifNoneMatch],
+                responses: [.ok("The statistics.", .json("Stats"), headers: [.eTag])],
+                problems: .keptDatabaseRead)
+        ) { request, _, server in
+            try RequestQuery(request).finish()
+            // Not kept: the file's size changes without a commit (WAL checkpoints).
+            return .json(ByteBuffer(bytes: try await server.runner.run { try StableJSON.document(of: try $0.stats()) }))
+        },
+    ]
+}
+
+extension APIRoutes {
+    /// The answer of `GET /healthz`.
+    fileprivate static let healthAnswer = ByteBuffer(string: #"{"status":"ok"}"# + "\n")
+    /// The answer of `GET /openapi.json`: the checked-in document, as compiled in.
+    fileprivate static let openAPIAnswer = ByteBuffer(string: Assets.openAPI)
 }
 
 /// The files of `Assets/`, compiled into the binary.

@@ -8,8 +8,9 @@ struct APIResponder: HTTPResponder {
     typealias Context = EdgeContext
 
     let routes: [Route]
-    let gatekeeper: Gatekeeper
-    let metrics: ServerMetrics
+    let services: RouteServices
+    var gatekeeper: Gatekeeper { services.gatekeeper }
+    var metrics: ServerMetrics { services.runner.metrics }
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
@@ -25,7 +26,7 @@ struct APIResponder: HTTPResponder {
                     context.notes.key = caller.keyName
                     parameters.scope = try gatekeeper.admit(caller, access: route.access, feed: parameters.values["feed"])
                 }
-                let response = try await route.handler(request, parameters)
+                let response = try await route.handler(request, parameters, services)
                 if route.access == .write && response.status.kind == .successful { metrics.write(kind: route.operationID) }
                 return isHead ? Response(status: response.status, headers: response.headers) : response
             }

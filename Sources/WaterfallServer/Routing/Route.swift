@@ -1,8 +1,9 @@
 import Hummingbird
 
-/// One operation of the HTTP API: a method, a path pattern, the OpenAPI operation it is, and
-/// what answers it. The route table (``APIRoutes``) is the one list of what the server does;
-/// the responder dispatches through it and a test holds it against `openapi.json`.
+/// One operation of the HTTP API: a method, a path pattern, the OpenAPI operation it is, what
+/// the document says of it, and what answers it. The route table (``APIRoutes``) is the one list
+/// of what the server does: the responder dispatches through it and ``APIDocument`` writes the
+/// `paths` of `openapi.json` from it.
 struct Route: Sendable {
     /// A segment of a path pattern: fixed text, or a named, percent-encoded parameter.
     enum Segment: Sendable, Equatable {
@@ -30,13 +31,15 @@ struct Route: Sendable {
     let pattern: String
     /// The `operationId` of this route in `openapi.json`.
     let operationID: String
-    let handler: @Sendable (Request, PathParameters) async throws -> Response
+    /// The rest of the route's operation in `openapi.json`: prose, parameters, body, answers.
+    let doc: OperationDoc
+    let handler: @Sendable (Request, PathParameters, RouteServices) async throws -> Response
 
     /// A route for `pattern`, written as in the OpenAPI document: `/v1/feeds/{feed}`.
     /// `access` defaults to what the method does: reads for GET, writes for anything else.
     init(
-        _ method: HTTPRequest.Method, _ pattern: String, _ operationID: String, access: Access? = nil,
-        _ handler: @escaping @Sendable (Request, PathParameters) async throws -> Response
+        _ method: HTTPRequest.Method, _ pattern: String, _ operationID: String, access: Access? = nil, _ doc: OperationDoc,
+        _ handler: @escaping @Sendable (Request, PathParameters, RouteServices) async throws -> Response
     ) {
         self.method = method
         self.access = access ?? (method == .get ? .read : .write)
@@ -51,6 +54,7 @@ struct Route: Sendable {
             }
         }.joined(separator: "/")
         self.operationID = operationID
+        self.doc = doc
         self.handler = handler
     }
 
@@ -75,6 +79,15 @@ struct Route: Sendable {
         }
         return parameters
     }
+}
+
+/// What handlers answer with: the server's parts, handed to the route at each request so that
+/// the route table itself needs no server (``APIDocument`` reads it without one).
+struct RouteServices: Sendable {
+    let runner: ServiceRunner
+    let hub: EventHub
+    let gatekeeper: Gatekeeper
+    let limits: ServerLimits
 }
 
 /// The decoded path parameters of a matched route, and the feeds the caller may see.

@@ -4,9 +4,9 @@ import WaterfallJSON
 /// Where the command line writes: results on standard output, errors and progress on
 /// standard error. The only module that prints.
 enum Terminal {
-    /// Writes `text` and a newline to standard output.
-    static func print(_ text: String) {
-        write(text + "\n", to: STDOUT_FILENO)
+    /// Writes `text` and `terminator` (a newline unless told) to standard output.
+    static func print(_ text: String, terminator: String = "\n") {
+        write(text + terminator, to: STDOUT_FILENO)
     }
 
     /// Writes `text` (no newline added) to standard error.
