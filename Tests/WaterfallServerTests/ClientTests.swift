@@ -61,7 +61,7 @@ import WaterfallClient
             let inlineViewport = try await client.getViewport(path: .init(feed: "travel"), query: .init(y: 100, height: 600, columns: 3, width: 414)).ok.body.json
             #expect(inlineViewport.layout == nil && inlineViewport.y == 100)
             #expect(try await client.getSectionIndex(path: .init(feed: "travel"), query: .init(columns: 3, width: 414)).ok.body.json.sections.count == 4)
-            let coverFlow = try await client.getCoverFlow(path: .init(feed: "travel"), query: .init(itemHeight: 200, viewportWidth: 375, x: 0)).ok.body.json
+            let coverFlow = try await client.getCoverFlow(path: .init(feed: "travel"), query: .init(itemHeight: 200, x: 0, viewportWidth: 375)).ok.body.json
             #expect(!coverFlow.items.isEmpty)
             // The event stream is read in its own test.
         }

@@ -77,6 +77,11 @@ public enum FieldShape: Hashable, Sendable {
     case number
     /// Four lengths (``EdgeInsets``): an object in JSON, `10` or `10,20,10,20` in a query or flag.
     case insets
+
+    /// How a query or a flag writes a value of this shape, when it needs saying.
+    public var textForm: String? {
+        self == .insets ? "one number for all four sides, or top,left,bottom,right" : nil
+    }
     /// One of a few words.
     case choice([String])
 }

@@ -33,7 +33,7 @@ extension ConfigurationField where Root: CommonLayoutFields {
     static var chrome: [Self] {
         [
             Self("sectionInset", \.sectionInset, default: EdgeInsets(all: 10), range: .length, valueName: "t,l,b,r",
-                 help: "Space around each section's images, in points: one value for all four sides, or top,left,bottom,right."),
+                 help: "Space around each section's images, in points."),
             Self("headerHeight", \.headerHeight, default: 0, range: .length, valueName: "points",
                  help: "Height of each section's header in points; 0 means no header."),
             Self("footerHeight", \.footerHeight, default: 0, range: .length, valueName: "points",
@@ -108,7 +108,7 @@ extension CoverFlowConfiguration: FieldTable {
         ConfigurationField("spacing", \.spacing, default: 10, range: .length, valueName: "points",
                            help: "Space between images in points."),
         ConfigurationField("sectionInset", \.sectionInset, default: EdgeInsets(all: 10), range: .length, valueName: "t,l,b,r",
-                           help: "Space around the row, in points: one value for all four sides, or top,left,bottom,right."),
+                           help: "Space around the row, in points."),
         ConfigurationField("factor", \.factor, default: 0.003, range: .nonNegative, valueName: "n",
                            help: "How fast images shrink with their distance from the centre, per point."),
         ConfigurationField("scale", \.scale, default: 1, range: .oneOf([1, 2, 3]), valueName: "1|2|3",

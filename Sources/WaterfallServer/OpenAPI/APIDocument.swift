@@ -24,12 +24,14 @@ public enum APIDocument {
     }
 
     /// Entries of `components.parameters` produced from code rather than written in the
-    /// skeleton; they follow the skeleton's. None yet.
-    static func generatedParameters() -> [(key: String, value: JSONValue)] { [] }
+    /// skeleton; they follow the skeleton's: every field of the configurations' tables and the
+    /// queries' own parameters (``fieldParameters()``).
+    static func generatedParameters() -> [(key: String, value: JSONValue)] { fieldParameters() }
 
     /// Entries of `components.schemas` produced from code rather than written in the skeleton;
-    /// they follow the skeleton's. None yet.
-    static func generatedSchemas() -> [(key: String, value: JSONValue)] { [] }
+    /// they follow the skeleton's: the configurations as stored and as sent, and a section's
+    /// override (``configurationSchemas()``).
+    static func generatedSchemas() -> [(key: String, value: JSONValue)] { configurationSchemas() }
 
     /// The skeleton with `paths` from `routes` and the generated components added.
     static func document(skeleton: JSONValue, routes: [Route]) -> JSONValue {

@@ -1,3 +1,5 @@
+import Waterfall
+
 /// What `openapi.json` says of one route beyond its method, path and `operationId`: the prose,
 /// the parameters, the request body and the answers. A route holds one (``Route/doc``), and
 /// ``APIDocument`` writes the route's operation from it, so that the document cannot list a
@@ -68,20 +70,19 @@ extension ParameterRef {
 enum ParameterGroup {
     /// A write's preconditions: `If-Match` and `X-Feed-Revision`.
     static let writePreconditions: [ParameterRef] = [.header("IfMatch"), .header("FeedRevision")]
-    /// A slice of a page: `offset`/`limit` or `page`/`pageSize`.
-    static let pageSlice: [ParameterRef] = [.query("Offset"), .query("Limit"), .query("Page"), .query("PageSize")]
-    /// A viewport's band and pinned headers.
-    static let viewportBand: [ParameterRef] = [.query("Y"), .query("Height"), .query("PinHeaders"), .query("PinOffset")]
+    /// A slice of a page: `offset`/`limit` or `page`/`pageSize` (``QueryParameter``).
+    static let pageSlice = query([.offset, .limit, .page, .pageSize])
+    /// A viewport's band and pinned headers (``QueryParameter``).
+    static let viewportBand = query([.y, .height, .pinHeaders, .pinOffset])
     /// A layout configuration of either kind given inline, as query parameters named like its
-    /// JSON keys.
-    static let inlineLayout: [ParameterRef] = [
-        "Kind", "Sections", "RowHeight", "RowHeightTolerance", "LastRow", "Columns", "Width", "ColumnSpacing", "RowSpacing",
-        "SectionInset", "HeaderHeight", "FooterHeight", "HeaderInset", "FooterInset", "CaptionHeight", "MinimumContentHeight",
-        "Order", "Scale",
-    ].map { ParameterRef.query($0) }
-    /// A cover flow's configuration given inline.
-    static let coverFlow: [ParameterRef] = ["ItemHeight", "ViewportWidth", "X", "Spacing", "Factor", "SectionInset", "Scale"]
-        .map { ParameterRef.query($0) }
+    /// JSON keys: `kind`, `sections` and every field of the kinds' tables.
+    static let inlineLayout = APIDocument.inlineLayoutParameters
+    /// A cover flow's configuration given inline (its field table), and its viewport.
+    static let coverFlow = APIDocument.coverFlowParameters + query([.x, .viewportWidth])
+
+    private static func query(_ parameters: [QueryParameter]) -> [ParameterRef] {
+        parameters.map { .query(APIDocument.componentName($0.name)) }
+    }
 }
 
 /// A request body: always required, in one or more media types.

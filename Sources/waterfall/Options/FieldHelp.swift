@@ -11,6 +11,7 @@ extension ArgumentHelp {
             preconditionFailure("no layout configuration field \(key)")
         }
         var notes: [String] = []
+        if let form = parameter.shape.textForm { notes.append(form) }
         if let range = parameter.range { notes.append(range.summary) }
         if let value = parameter.defaultValue { notes.append("default \(value.parameterText)") }
         if parameter.kinds.count == 1 { notes.append("\(parameter.kinds[0].title) only") }
@@ -24,6 +25,7 @@ extension ArgumentHelp {
     /// The help of the flag of `field`.
     static func field<Root>(_ field: ConfigurationField<Root>) -> ArgumentHelp {
         var notes: [String] = []
+        if let form = field.shape.textForm { notes.append(form) }
         if let range = field.range { notes.append(range.summary) }
         notes.append(field.defaultValue.map { "default \($0.parameterText)" } ?? "required")
         return ArgumentHelp(sentence(field.help, notes), valueName: field.valueName)
