@@ -368,14 +368,10 @@
       params: `columns=${columns}&width=${width}&headerHeight=${FIT_HEADER}&`,
     };
   }
+  /** A fit layout's whole configuration: the server's defaults (FIELD_DEFAULTS, which it
+   * writes ahead of this script from its field tables) and what the fit sets. */
   function fitConfig(width, columns) {
-    const inset = { top: 10, left: 10, bottom: 10, right: 10 };
-    const zero = { top: 0, left: 0, bottom: 0, right: 0 };
-    return {
-      columns, width, columnSpacing: 10, rowSpacing: 10, sectionInset: inset, headerHeight: FIT_HEADER,
-      footerHeight: 0, headerInset: zero, footerInset: zero, captionHeight: 0, minimumContentHeight: 0,
-      order: 'shortest', scale: 1,
-    };
+    return { ...FIELD_DEFAULTS, columns, width, headerHeight: FIT_HEADER };
   }
 
   // --- the scroll mapping
@@ -787,8 +783,8 @@
       const headerHeight = sectionSetting(wf.config, section, 'headerHeight') || 0;
       const sectionInset = sectionSetting(wf.config, section, 'sectionInset');
       const footerInset = sectionSetting(wf.config, section, 'footerInset');
-      const insetBottom = sectionInset ? sectionInset.bottom : 10;
-      const footerInsetTop = footerInset ? footerInset.top : 0;
+      const insetBottom = (sectionInset || FIELD_DEFAULTS.sectionInset).bottom;
+      const footerInsetTop = (footerInset || FIELD_DEFAULTS.footerInset).top;
       const answered = pinned.get(k);
       if (exact && answered) { placements.push({ key: k, section, frame: answered, pinned: answered.pinned }); continue; }
       const frame = answered || natural.get(k);
@@ -1253,7 +1249,7 @@
   function placeMarker() {
     const target = drag && drag.target && wf.answer ? wf.answer.byId.get(drag.target) : null;
     if (!target) { ui.marker.hidden = true; return; }
-    const gap = wf.config && wf.config.columnSpacing !== undefined ? wf.config.columnSpacing : 10;
+    const gap = wf.config && wf.config.columnSpacing !== undefined ? wf.config.columnSpacing : FIELD_DEFAULTS.columnSpacing;
     ui.marker.hidden = false;
     ui.marker.style.left = (target.x - Math.max(2, gap / 2) - 2) + 'px';
     ui.marker.style.top = (target.y - wf.top) + 'px';

@@ -1,5 +1,7 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
+import Waterfall
 
 extension APIRoutes {
     /// The web gallery (DESIGN section 10): one page, its styles and its script, compiled into
@@ -48,7 +50,21 @@ extension APIRoutes {
 private enum GalleryFiles {
     static let page = ByteBuffer(string: Assets.file("gallery.html"))
     static let styles = ByteBuffer(string: Assets.file("gallery.css"))
-    static let script = ByteBuffer(string: Assets.file("gallery.js"))
+    static let script = ByteBuffer(string: fieldDefaults + Assets.file("gallery.js"))
+
+    /// The line the script starts with: every layout field's default, from the field tables
+    /// (``LayoutParameter``), so that the gallery never restates one.
+    static var fieldDefaults: String {
+        var defaults: [String: ConfigurationValue] = [:]
+        for parameter in LayoutParameter.all {
+            if let value = parameter.defaultValue { defaults[parameter.key] = value }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Plain numbers, words and insets: always encodable.
+        let json = (try? encoder.encode(defaults)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return "// Written by the server from its field tables: the default of every layout field.\nconst FIELD_DEFAULTS = \(json);\n"
+    }
 }
 
 private enum GalleryHeaders {
