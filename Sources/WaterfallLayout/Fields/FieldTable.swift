@@ -9,6 +9,9 @@ public protocol FieldTable: Codable, Sendable {
     /// A value whose every field decoding or ``defaults`` overwrites (or a required field keeps
     /// until then).
     static var blank: Self { get }
+    /// Every default applied to ``blank`` (``withDefaults()``), kept: what a parameter left out
+    /// of an initializer gets.
+    static var defaults: Self { get }
 }
 
 extension FieldTable {
@@ -20,8 +23,8 @@ extension FieldTable {
     /// The JSON keys, in order.
     public static var keys: [String] { fields.map(\.key) }
 
-    /// Every default applied to ``blank``: what a parameter left out of an initializer gets.
-    public static var defaults: Self {
+    /// Every default applied to ``blank``.
+    public static func withDefaults() -> Self {
         var value = blank
         for field in fields { field.applyDefault(&value) }
         return value

@@ -70,6 +70,7 @@ extension LayoutConfiguration: FieldTable, CommonLayoutFields {
     ]
 
     public static let sortedFields = fields.sorted { $0.key < $1.key }
+    public static let defaults = withDefaults()
 
     public static var blank: Self {
         Self(columns: 0, width: 0, columnSpacing: 0, rowSpacing: 0, sectionInset: .zero, headerHeight: 0, footerHeight: 0,
@@ -92,6 +93,7 @@ extension JustifiedConfiguration: FieldTable, CommonLayoutFields {
     ] + ConfigurationField.chrome + [.scale]
 
     public static let sortedFields = fields.sorted { $0.key < $1.key }
+    public static let defaults = withDefaults()
 
     public static var blank: Self {
         Self(width: 0, rowHeight: 0, rowHeightTolerance: 0, columnSpacing: 0, rowSpacing: 0, lastRow: .left,
@@ -116,6 +118,7 @@ extension CoverFlowConfiguration: FieldTable {
     ]
 
     public static let sortedFields = fields.sorted { $0.key < $1.key }
+    public static let defaults = withDefaults()
 
     public static var blank: Self {
         Self(itemHeight: 0, spacing: 0, sectionInset: .zero, factor: 0, scale: 1)

@@ -9,14 +9,18 @@ extension APIDocument {
     /// `components.parameters` of the fields: layouts', then the cover flow's own, then the
     /// queries'.
     static func fieldParameters() -> [(key: String, value: JSONValue)] {
+        // A cover-flow field of a layout's key (`sectionInset`, `scale`) shares its parameter,
+        // which then says what it means there too.
+        let coverFlow = Dictionary(CoverFlowConfiguration.fields.map { ($0.key, FieldSummary($0)) }) { first, _ in first }
         var entries = LayoutParameter.all.map { parameter in
-            (componentName(parameter.key), layoutParameter(parameter))
+            (componentName(parameter.key), layoutParameter(parameter, coverFlow: coverFlow[parameter.key]))
         }
         let layoutKeys = Set(LayoutParameter.all.map(\.key))
         for field in CoverFlowConfiguration.fields where !layoutKeys.contains(field.key) {
+            let summary = FieldSummary(field)
             entries.append((componentName(field.key), parameter(
-                field.key, description: sentence(field.help, field.shape.textForm.map { [$0 + (field.range.map { ", each \($0.summary)" } ?? "")] } ?? []), required: field.isRequired, schema: parameterSchema(FieldSummary(field)),
-                example: field.shape == .insets ? "10,10,10,10" : nil)))
+                field.key, description: sentence(field.help, formNotes(summary)), required: field.isRequired,
+                schema: parameterSchema(summary), example: example(summary))))
         }
         for query in QueryParameter.all {
             entries.append((componentName(query.name), queryParameter(query)))
@@ -39,19 +43,30 @@ extension APIDocument {
         key.prefix(1).uppercased() + key.dropFirst()
     }
 
-    private static func layoutParameter(_ parameter: LayoutParameter) -> JSONValue {
-        var notes: [String] = []
-        if let form = parameter.shape.textForm { notes.append(form + (parameter.range.map { ", each \($0.summary)" } ?? "")) }
+    /// How a query writes a value of the field, when that needs saying.
+    private static func formNotes(_ field: FieldSummary) -> [String] {
+        field.shape.textForm.map { [$0 + (field.range.map { ", each \($0.summary)" } ?? "")] } ?? []
+    }
+
+    private static func example(_ field: FieldSummary) -> String? {
+        field.shape == .insets ? "10,10,10,10" : nil
+    }
+
+    private static func layoutParameter(_ parameter: LayoutParameter, coverFlow: FieldSummary?) -> JSONValue {
+        let field = FieldSummary(parameter)
+        var notes = formNotes(field)
         if parameter.kinds.count == 1 { notes.append("\(parameter.kinds[0].title) only") }
         if !parameter.requiredBy.isEmpty, parameter.requiredBy.count < LayoutKind.allCases.count {
             notes.append(parameter.requiredBy == parameter.kinds
                 ? "required" : "required for \(parameter.requiredBy.map(\.title).joined(separator: ", "))")
         }
+        var description = sentence(parameter.help, notes)
+        if let coverFlow, coverFlow.help != parameter.help {
+            description += " Cover flow: \(coverFlow.help.prefix(1).lowercased())\(coverFlow.help.dropFirst())"
+        }
         return self.parameter(
-            parameter.key, description: sentence(parameter.help, notes),
-            required: parameter.requiredBy.count == LayoutKind.allCases.count,
-            schema: parameterSchema(FieldSummary(parameter)),
-            example: parameter.shape == .insets ? "10,10,10,10" : nil)
+            parameter.key, description: description, required: parameter.requiredBy.count == LayoutKind.allCases.count,
+            schema: parameterSchema(field), example: example(field))
     }
 
     private static func queryParameter(_ query: QueryParameter) -> JSONValue {
