@@ -19,17 +19,18 @@ public protocol CatalogStore: Sendable {
     /// - Throws: what `body` throws; engine failures as ``StoreError``.
     func read<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T
 
-    /// Runs `body` in one write transaction: all of it is committed, or none of it.
+    /// Runs `body` in one write transaction that changes only what `scope` names: all of it is
+    /// committed, or none of it.
     /// - Throws: what `body` throws (after rolling back); engine failures as ``StoreError``.
-    func write<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T
+    func write<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T
 
-    /// Runs `body` in one write transaction if the write lock can be had within `timeout`
-    /// seconds, else does nothing and returns `nil`. For best-effort writes (the layout cache),
-    /// which must not make a query wait for another process's long write.
-    func writeIfAvailable<T>(within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T?
+    /// Runs `body` in one write transaction if the write lock of `scope` can be had within
+    /// `timeout` seconds, else does nothing and returns `nil`. For best-effort writes (the
+    /// layout cache), which must not make a query wait for another process's long write.
+    func writeIfAvailable<T>(_ scope: WriteScope, within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T?
 
     /// Runs `body` in a write transaction that is always rolled back: what a write would do.
-    func dryRun<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T
+    func dryRun<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T
 
     /// The space the catalog takes, in bytes (0 in memory).
     func storageSize() -> Int64
@@ -40,6 +41,45 @@ public protocol CatalogStore: Sendable {
 
     /// Closes the engine's connections now; nothing may be read or written afterwards.
     func close()
+}
+
+extension CatalogStore {
+    /// A write that may change anything (``WriteScope/catalog``).
+    public func write<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
+        try write(.catalog, body)
+    }
+
+    /// A best-effort write that may change anything (``WriteScope/catalog``).
+    public func writeIfAvailable<T>(within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T? {
+        try writeIfAvailable(.catalog, within: timeout, body)
+    }
+
+    /// A dry run of a write that may change anything (``WriteScope/catalog``).
+    public func dryRun<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
+        try dryRun(.catalog, body)
+    }
+}
+
+/// What a write transaction changes, so that an engine can let writes to different feeds run
+/// at the same time (DESIGN section 12: writers to one feed are serialised by the database).
+///
+/// SQLite has one writer at a time whatever the scope. PostgreSQL holds a transaction-level
+/// advisory lock per scope: a feed's writes wait for each other and for ``catalog`` writes,
+/// never for another feed's; ``apiKeys`` writes wait only for each other and ``catalog``.
+public enum WriteScope: Sendable, Hashable {
+    /// Anything in the catalog: waits for every other write. For a write that cannot name its
+    /// feed before it starts (a command that picks the catalog's only feed).
+    case catalog
+    /// One feed, by name: its row, sections, images, change log, named layouts and layout cache
+    /// (also when the write creates or removes the feed).
+    case feed(String)
+    /// The API keys and their feed lists.
+    case apiKeys
+
+    /// A feed's scope, or ``catalog`` when the write does not know its feed yet.
+    public static func feed(named name: String?) -> WriteScope {
+        name.map(WriteScope.feed) ?? .catalog
+    }
 }
 
 /// Tells, cheaply, whether anything was committed to a catalog since it last looked, by this

@@ -50,13 +50,16 @@ import WaterfallTestSupport
     @Test(arguments: TestEngine.all, 1...6)
     func cachedAnswersEqualAFreshComputation(engine: TestEngine, seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let catalog = try TestCatalog(engine, stride: 4)
-        // A server's service over the same catalog, keeping feeds hot (DESIGN section 12): every
-        // write below is made by the other service, as by another process, so the hot copy must
-        // follow the change log. And one whose budget a feed outgrows: served from the cache.
+        let catalog = try TestCatalog(engine, stride: 4, onDisk: true)
+        // A server's services over the same catalog opened again (its own connections: another
+        // process on SQLite, another instance on PostgreSQL), keeping feeds hot (DESIGN section
+        // 12): every write below is made through the first opening, so the hot copy must follow
+        // the change log. And one whose budget a feed outgrows: served from the cache.
+        let server = try catalog.otherInstance()
+        defer { server.close() }
         let geometry = HotGeometry(budget: 1 << 30)
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
-        let tight = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 45 * 28))
+        let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(geometry)
+        let tight = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 45 * 28))
         var nextID = 0
         func newSpec() -> String {
             nextID += 1

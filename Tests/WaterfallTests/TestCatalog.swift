@@ -10,19 +10,48 @@ import WaterfallSync
 /// checkpoints with few images.
 struct TestCatalog {
     let service: WaterfallService
+    let engine: TestEngine
     /// Drops the PostgreSQL schema when the last copy of the catalog goes.
     private let scratch: PostgresScratchSchema?
+    /// The SQLite file of a catalog made `onDisk`, in a directory removed with the last copy.
+    private let file: String?
+    private let directory: ScratchDirectory?
 
-    init(_ engine: TestEngine = .sqlite, stride: Int = 4) throws {
+    /// A catalog in memory (SQLite) or in a scratch schema (PostgreSQL); `onDisk`, an SQLite
+    /// catalog is a file instead, which ``otherInstance()`` opens again.
+    init(_ engine: TestEngine = .sqlite, stride: Int = 4, onDisk: Bool = false) throws {
+        self.engine = engine
         switch engine {
         case .sqlite:
             scratch = nil
-            service = WaterfallService(database: try SQLiteCatalog.inMemory(), stride: stride)
+            if onDisk {
+                let directory = ScratchDirectory(try TemporaryDirectory(prefix: "waterfall-catalog"))
+                self.directory = directory
+                let path = directory.directory.path("catalog.sqlite")
+                file = path
+                service = WaterfallService(database: try SQLiteCatalog.open(atPath: path), stride: stride)
+            } else {
+                file = nil
+                directory = nil
+                service = WaterfallService(database: try SQLiteCatalog.inMemory(), stride: stride)
+            }
         case .postgres:
             let schema = try PostgresScratchSchema()
             scratch = schema
+            file = nil
+            directory = nil
             service = WaterfallService(database: try PostgresCatalog.open(url: schema.url), stride: stride)
         }
+    }
+
+    /// The same catalog opened again, as another process (an SQLite file: its own connections)
+    /// or another server instance (PostgreSQL: its own pool, as `serve` opens it) would: what
+    /// one writes, the other learns only from the database. An in-memory SQLite catalog has no
+    /// second opening, so it answers itself.
+    func otherInstance() throws -> any CatalogStore {
+        if let scratch { return try PostgresCatalog.open(url: scratch.url, connections: 3) }
+        if let file { return try SQLiteCatalog.openForServing(atPath: file) }
+        return service.database
     }
 
     /// Builds a feed file from compact specs: `"id"` (unnamed section) or `"id@section"`, an
@@ -82,4 +111,11 @@ struct TestCatalog {
     func revision(_ feed: String = "f") throws -> Int64 {
         try service.images(feed: feed, offset: 0, limit: 1).revision
     }
+}
+
+/// A temporary directory removed when the last reference to it goes.
+private final class ScratchDirectory: Sendable {
+    let directory: TemporaryDirectory
+    init(_ directory: TemporaryDirectory) { self.directory = directory }
+    deinit { directory.remove() }
 }

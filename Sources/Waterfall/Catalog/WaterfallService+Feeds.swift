@@ -50,7 +50,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError/unknownFeed(_:)``.
     public func removeFeed(named name: String) throws(WaterfallError) {
         let id = try perform {
-            try database.write { tx in
+            try database.write(.feed(name)) { tx in
                 let feed = try resolveFeed(name, tx)
                 try tx.deleteFeed(id: feed.id)
                 return feed.id

@@ -60,7 +60,7 @@ extension WaterfallService {
             throw WaterfallError.conflictingValues(.resetOrder, .appendMode)
         }
         return try perform {
-            try database.write { tx in
+            try database.write(.feed(name)) { tx in
                 var created = false
                 let feed: FeedRecord
                 let existing = try tx.feed(named: name)

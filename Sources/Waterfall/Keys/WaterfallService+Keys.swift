@@ -117,7 +117,7 @@ extension WaterfallService {
             name: name, secretSHA256: Array(SHA256.hash(data: Array(secret.utf8))), canWrite: canWrite, feeds: feeds,
             expiresAt: expires.map { Int64($0.timeIntervalSince1970.rounded(.up)) })
         try perform {
-            try database.write { tx in
+            try database.write(.apiKeys) { tx in
                 guard try tx.insertAPIKey(record) else { throw WaterfallError.keyExists(name) }
             }
         }
@@ -142,7 +142,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError/unknownKey(_:)``.
     public func removeKey(named name: String) throws(WaterfallError) {
         try perform {
-            try database.write { tx in
+            try database.write(.apiKeys) { tx in
                 guard try tx.deleteAPIKey(named: name) else { throw WaterfallError.unknownKey(name) }
             }
         }
@@ -154,7 +154,7 @@ extension WaterfallService {
     @discardableResult
     public func recordKeyUse(named name: String, at time: Date) throws(WaterfallError) -> Bool {
         try perform {
-            try database.writeIfAvailable(within: 0.1) { tx in
+            try database.writeIfAvailable(.apiKeys, within: 0.1) { tx in
                 try tx.recordAPIKeyUse(named: name, at: Int64(time.timeIntervalSince1970))
             } != nil
         }

@@ -4,6 +4,8 @@ import WaterfallStore
 /// Cache rows a query computed and that should be stored after its read transaction.
 struct CacheUpdate {
     var feedID: Int64
+    /// The feed's name: its write scope.
+    var feedName: String
     var configuration: String
     var stride: Int
     var revision: Int64
@@ -105,7 +107,7 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
             tailTop: tail.top, tailBottom: tail.bottom)
         self.end = end
         update = CacheUpdate(
-            feedID: feed.id, configuration: key, stride: stride, revision: feed.revision,
+            feedID: feed.id, feedName: feed.name, configuration: key, stride: stride, revision: feed.revision,
             checkpoints: checkpoints, sections: sink.sections, end: end)
     }
 
@@ -164,7 +166,7 @@ extension WaterfallService {
     /// disk) never fails or delays the query; the next query computes it again.
     func save(_ update: CacheUpdate?) {
         guard let update else { return }
-        _ = try? database.writeIfAvailable(within: 0.5) { tx in
+        _ = try? database.writeIfAvailable(.feed(update.feedName), within: 0.5) { tx in
             let entry = try tx.makeCacheEntry(feedID: update.feedID, configuration: update.configuration, stride: update.stride)
             return try tx.saveLayoutCache(
                 cacheID: entry.id, feedID: update.feedID, revision: update.revision,

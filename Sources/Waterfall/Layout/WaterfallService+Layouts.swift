@@ -42,7 +42,7 @@ extension WaterfallService {
         try Self.validateName(name, .layoutName)
         try perform { try configuration.validate() }
         return try perform {
-            try database.write { tx in
+            try database.write(.feed(named: feed)) { tx in
                 let feed = try resolveFeed(feed, tx)
                 let existed = try tx.layout(feedID: feed.id, name: name) != nil
                 try tx.saveLayout(feedID: feed.id, NamedLayoutRecord(name: name, configuration: configuration.canonicalJSON))
@@ -78,7 +78,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError`` `invalidData` for an unknown layout.
     public func removeLayout(feed: String?, name: String) throws(WaterfallError) {
         try perform {
-            try database.write { tx in
+            try database.write(.feed(named: feed)) { tx in
                 let feed = try resolveFeed(feed, tx)
                 guard try tx.removeLayout(feedID: feed.id, name: name) else {
                     throw WaterfallError.unknownLayout(feed: feed.name, layout: name)
@@ -101,7 +101,7 @@ extension WaterfallService {
         }
         if let update {
             try perform {
-                try database.write { tx in
+                try database.write(.feed(update.feedName)) { tx in
                     let entry = try tx.makeCacheEntry(feedID: update.feedID, configuration: update.configuration, stride: update.stride)
                     _ = try tx.saveLayoutCache(
                         cacheID: entry.id, feedID: update.feedID, revision: update.revision,

@@ -12,7 +12,7 @@ extension WaterfallService {
                 try editor.move(id, to: target)
                 return try editor.finish()
             }
-            return dryRun ? try database.dryRun(body) : try database.write(body)
+            return dryRun ? try database.dryRun(.feed(named: feed), body) : try database.write(.feed(named: feed), body)
         }
     }
 
@@ -20,7 +20,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError`` `invalidData` naming the first unknown id.
     public func remove(feed: String?, ids: [String]) throws(WaterfallError) -> ChangeSummary {
         try perform {
-            try database.write { tx in
+            try database.write(.feed(named: feed)) { tx in
                 var editor = CatalogEditor(tx: tx, feed: try resolveFeed(feed, tx))
                 var seen: Set<ExactString> = []
                 for id in ids where seen.insert(ExactString(id)).inserted {
@@ -60,7 +60,8 @@ extension WaterfallService {
                 }
                 return try editor.finish()
             }
-            return dryRun ? try database.dryRun(body) : try database.write(body)
+            return dryRun ? try database.dryRun(.feed(named: document.feed ?? feed), body)
+                : try database.write(.feed(named: document.feed ?? feed), body)
         }
     }
 }

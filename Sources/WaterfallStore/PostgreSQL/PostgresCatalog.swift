@@ -6,18 +6,21 @@ import PostgresNIO
 /// commands) sharing one database server, migrated by `Migrations/postgres/`.
 ///
 /// - Reads run at `REPEATABLE READ`, read only: one snapshot per transaction, as SQLite's.
-/// - Writes are serialised by the database: every write transaction first takes one
-///   transaction-level advisory lock of the catalog (``writeLock``), so writers of any instance
-///   run one at a time, as on SQLite, and each sees every commit before it (`READ COMMITTED`
-///   after the lock). Readers never wait for it.
+/// - Writes are serialised by the database, per ``WriteScope``: a write to a feed first takes
+///   that feed's transaction-level advisory lock (and the catalog's, shared), so writers to one
+///   feed, from any instance, run one at a time and each sees every commit before it
+///   (`READ COMMITTED` after the lock), while writers to other feeds go on. A write of the
+///   whole catalog takes the catalog's lock alone, waiting for every other. Readers never wait
+///   for a lock.
 /// - Every write transaction notifies channel `waterfall_commit` (delivered at its commit), so
 ///   that the event streams of every instance see it (``PostgresChangeWatcher``).
 /// - A connection that breaks mid-transaction rolls the transaction back (the server's rule);
 ///   `kill -9` of a writer leaves the state before or after each transaction.
 public struct PostgresCatalog: CatalogStore {
-    /// The advisory lock every write transaction holds: 'WTFL' (0x5754464C, as SQLite's
-    /// `application_id`) and the hash of the catalog's schema, so that catalogs in different
-    /// schemas of one database do not wait for each other.
+    /// The first half of the advisory locks writes hold: 'WTFL' (0x5754464C, as SQLite's
+    /// `application_id`). The second is the hash of the catalog's schema (so that catalogs in
+    /// different schemas of one database do not wait for each other), followed for a scoped
+    /// write by its scope (``lockName(_:)``).
     static let writeLock: Int32 = 0x5754_464C
     /// The advisory lock the migrations hold, so that instances starting together migrate once.
     static let migrationLock: Int64 = 0x5754_464D
@@ -124,38 +127,63 @@ public struct PostgresCatalog: CatalogStore {
         }
     }
 
-    public func write<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
-        try writeTransaction(lockTimeout: Self.lockTimeout, commits: true, body)
+    public func write<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T {
+        try writeTransaction(scope, lockTimeout: Self.lockTimeout, commits: true, body)
     }
 
-    /// Takes the write lock only if it is free at once, whatever `timeout` says. PostgreSQL
-    /// queues lock requests in order, so best-effort writes that waited (the layout cache saves
-    /// of every reader that re-laid a feed out after a move) would each go before a write that
-    /// came after them, and a move would wait for dozens of them.
-    public func writeIfAvailable<T>(within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T? {
+    /// Takes the scope's write lock only if it is free at once, whatever `timeout` says.
+    /// PostgreSQL queues lock requests in order, so best-effort writes that waited (the layout
+    /// cache saves of every reader that re-laid a feed out after a move) would each go before a
+    /// write that came after them, and a move would wait for dozens of them.
+    public func writeIfAvailable<T>(_ scope: WriteScope, within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T? {
         try pool.withSession { session in
             try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: true) { () throws -> T? in
-                let locked = try session.scalar(
-                    Bool.self, "SELECT pg_try_advisory_xact_lock($1, hashtext(current_schema()))", .int32(Self.writeLock))
-                guard locked == true else { return nil }
+                guard try Self.lock(scope, waits: false, session) else { return nil }
                 return try writing(session, body)
             }
         }
     }
 
-    public func dryRun<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
-        try writeTransaction(lockTimeout: Self.lockTimeout, commits: false, body)
+    public func dryRun<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T {
+        try writeTransaction(scope, lockTimeout: Self.lockTimeout, commits: false, body)
     }
 
-    /// One write transaction: the write lock (waiting at most `lockTimeout` seconds), `body`
-    /// and its notification, then `COMMIT` (or `ROLLBACK` unless `commits`).
+    /// The text hashed, after the schema's name, into the second half of `scope`'s lock (empty
+    /// for the whole catalog).
+    static func lockName(_ scope: WriteScope) -> String {
+        switch scope {
+        case .catalog: ""
+        case .feed(let name): "/feed/" + name
+        case .apiKeys: "/api-keys"
+        }
+    }
+
+    /// Takes `scope`'s locks, waiting for them or only trying (then answering whether both
+    /// were had). A scoped write holds the catalog's lock shared and its scope's exclusively; a
+    /// write of the whole catalog holds the catalog's exclusively. Two names whose hashes
+    /// collide only make their writers wait for each other.
+    private static func lock(_ scope: WriteScope, waits: Bool, _ session: PostgresSession) throws -> Bool {
+        let rows: [PostgresRow]
+        switch (scope, waits) {
+        case (.catalog, true): rows = try session.rows(PostgresStatement.LockCatalog.self, .int32(writeLock))
+        case (.catalog, false): rows = try session.rows(PostgresStatement.TryLockCatalog.self, .int32(writeLock))
+        case (_, true): rows = try session.rows(PostgresStatement.LockScope.self, .int32(writeLock), .text(lockName(scope)))
+        case (_, false): rows = try session.rows(PostgresStatement.TryLockScope.self, .int32(writeLock), .text(lockName(scope)))
+        }
+        guard !waits else { return true }
+        let (catalog, own) = try rows[0].decode((Bool, Bool).self)
+        return catalog && own
+    }
+
+    /// One write transaction: `scope`'s write lock (waiting at most `lockTimeout` seconds),
+    /// `body` and its notification, then `COMMIT` (or `ROLLBACK` unless `commits`).
     private func writeTransaction<T>(
-        lockTimeout: TimeInterval, commits: Bool, _ body: (any CatalogTransaction) throws -> T
+        _ scope: WriteScope, lockTimeout: TimeInterval, commits: Bool, _ body: (any CatalogTransaction) throws -> T
     ) throws -> T {
         try pool.withWriterSession { session in
             try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: commits) {
                 try session.execute("SELECT set_config('lock_timeout', $1, true)", .text("\(max(1, Int(lockTimeout * 1000)))ms"))
-                try session.execute("SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))", .int32(Self.writeLock))
+                _ = try Self.lock(scope, waits: true, session)
                 try session.execute("SELECT set_config('lock_timeout', '0', true)")
                 return try writing(session, body)
             }

@@ -20,10 +20,34 @@ enum PostgresValue {
     case bools([Bool])
     case doubles([Double])
     case byteas([ByteBuffer])
+
+    /// Appends the value to an unnamed statement's bindings.
+    func bind(to binds: inout PostgresBindings) {
+        switch self {
+        case .int(let int): binds.append(int)
+        case .optionalInt(let int?): binds.append(int)
+        case .optionalInt(nil): binds.appendNull()
+        case .int32(let int): binds.append(int)
+        case .text(let text): binds.append(text)
+        case .bool(let bool): binds.append(bool)
+        case .double(let double): binds.append(double)
+        case .bytes(let bytes): binds.append(ByteBuffer(bytes: bytes))
+        case .ints(let ints): binds.append(ints)
+        case .int32s(let ints): binds.append(ints)
+        case .texts(let texts): binds.append(texts)
+        case .bools(let bools): binds.append(bools)
+        case .doubles(let doubles): binds.append(doubles)
+        case .byteas(let buffers): binds.append(buffers)
+        }
+    }
 }
 
 /// One PostgreSQL connection used from synchronous code: every statement is sent through
 /// PostgresNIO and waited for on the calling thread.
+///
+/// The statements a request runs (``PostgresRequestStatement``) are prepared once per
+/// connection and executed by name afterwards: the server parses and plans each of them once
+/// per connection, not once per request (as GRDB's `cachedStatement` on SQLite).
 ///
 /// The store's callers are never on an event loop: a command runs on the main thread, the
 /// server runs the service on its own thread pool (never Swift's cooperative pool), and the
@@ -78,26 +102,46 @@ final class PostgresSession: @unchecked Sendable {
         return try row.decode(T.self)
     }
 
-    private func run(_ sql: String, _ values: [PostgresValue]) throws -> PostgresQueryResult {
+    /// Runs the statement a request runs (``PostgresRequestStatement``) with `values` bound to
+    /// `$1…`, prepared on this connection the first time and executed by name afterwards, and
+    /// returns its rows.
+    func rows<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: PostgresValue...) throws -> [PostgresRow] {
+        try prepared(statement, values)
+    }
+
+    /// Runs a request's statement like ``rows(_:_:)-(Statement.Type,_)``; the first column of its
+    /// first row, if any.
+    func scalar<T: PostgresDecodable, Statement: PostgresRequestStatement>(
+        _ type: T.Type, _ statement: Statement.Type, _ values: PostgresValue...
+    ) throws -> T? {
+        guard let row = try prepared(statement, values).first else { return nil }
+        return try row.decode(T.self)
+    }
+
+    private func prepared<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: [PostgresValue]) throws -> [PostgresRow] {
         var binds = PostgresBindings(capacity: values.count)
-        for value in values {
-            switch value {
-            case .int(let int): binds.append(int)
-            case .optionalInt(let int?): binds.append(int)
-            case .optionalInt(nil): binds.appendNull()
-            case .int32(let int): binds.append(int)
-            case .text(let text): binds.append(text)
-            case .bool(let bool): binds.append(bool)
-            case .double(let double): binds.append(double)
-            case .bytes(let bytes): binds.append(ByteBuffer(bytes: bytes))
-            case .ints(let ints): binds.append(ints)
-            case .int32s(let ints): binds.append(ints)
-            case .texts(let texts): binds.append(texts)
-            case .bools(let bools): binds.append(bools)
-            case .doubles(let doubles): binds.append(doubles)
-            case .byteas(let buffers): binds.append(buffers)
+        for value in values { value.bind(to: &binds) }
+        let prepared = PreparedRequestStatement<Statement>(bindings: binds)
+        let (connection, logger) = (self.connection, self.logger)
+        let answer = connection.eventLoop.makePromise(of: [PostgresRow].self)
+        // postgres-nio runs prepared statements from async code only. The task that does it
+        // runs on the connection's event loop, never on Swift's cooperative threads, which a
+        // synchronous caller (a test, a command) may be the one occupying.
+        Task(executorPreference: EventLoopTaskExecutor(connection.eventLoop)) {
+            do {
+                var rows: [PostgresRow] = []
+                for try await row in try await connection.execute(prepared, logger: logger) { rows.append(row) }
+                answer.succeed(rows)
+            } catch {
+                answer.fail(error)
             }
         }
+        return try answer.futureResult.wait()
+    }
+
+    private func run(_ sql: String, _ values: [PostgresValue]) throws -> PostgresQueryResult {
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values { value.bind(to: &binds) }
         return try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
     }
 

@@ -5,11 +5,11 @@ extension PostgresTransaction {
     private static let imageColumns = SharedSQL.imageColumns
 
     public func image(feedID: Int64, externalID: String) throws -> ImageRecord? {
-        try session.rows(SharedSQL.imageByID.postgres, .int(feedID), .text(externalID)).first.map(ImageRecord.init(postgres:))
+        try session.rows(PostgresStatement.ImageByID.self, .int(feedID), .text(externalID)).first.map(ImageRecord.init(postgres:))
     }
 
     public func image(feedID: Int64, key: Int64) throws -> ImageRecord? {
-        try session.rows(SharedSQL.imageByKey.postgres, .int(feedID), .int(key)).first.map(ImageRecord.init(postgres:))
+        try session.rows(PostgresStatement.ImageByKey.self, .int(feedID), .int(key)).first.map(ImageRecord.init(postgres:))
     }
 
     /// Read in batches along the primary key, so that no result holds the whole feed twice.
@@ -25,11 +25,11 @@ extension PostgresTransaction {
     }
 
     public func images(feedID: Int64, fromKey key: Int64, limit: Int) throws -> [ImageRecord] {
-        try session.rows(SharedSQL.imagesFromKey.postgres, .int(feedID), .int(key), .int(Int64(limit))).map(ImageRecord.init(postgres:))
+        try session.rows(PostgresStatement.ImagesFromKey.self, .int(feedID), .int(key), .int(Int64(limit))).map(ImageRecord.init(postgres:))
     }
 
     public func images(feedID: Int64, offset: Int, limit: Int) throws -> [ImageRecord] {
-        try session.rows(SharedSQL.imagesFromOffset.postgres, .int(feedID), .int(Int64(limit)), .int(Int64(offset))).map(ImageRecord.init(postgres:))
+        try session.rows(PostgresStatement.ImagesFromOffset.self, .int(feedID), .int(Int64(limit)), .int(Int64(offset))).map(ImageRecord.init(postgres:))
     }
 
     /// Reads batches that grow from 512 rows (a page needs a few hundred) to 16,384 (a rebuild
@@ -38,10 +38,7 @@ extension PostgresTransaction {
         var from = key
         var limit: Int64 = 512
         while true {
-            let rows = try session.rows("""
-                SELECT sort_key, section_id, width, height, full_span FROM image
-                WHERE feed_id = $1 AND sort_key >= $2 ORDER BY sort_key LIMIT $3
-                """, .int(feedID), .int(from), .int(limit))
+            let rows = try session.rows(PostgresStatement.GeometryFromKey.self, .int(feedID), .int(from), .int(limit))
             for row in rows {
                 let (key, section, width, height, fullSpan) = try row.decode((Int64, Int64, Int32, Int32, Bool).self)
                 if try !body(ImageGeometry(key: key, sectionID: section, width: width, height: height, isFullSpan: fullSpan)) {
@@ -73,23 +70,23 @@ extension PostgresTransaction {
     }
 
     public func key(feedID: Int64, before key: Int64) throws -> Int64? {
-        try session.scalar(Int64.self, SharedSQL.keyBefore.postgres, .int(feedID), .int(key))
+        try session.scalar(Int64.self, PostgresStatement.KeyBefore.self, .int(feedID), .int(key))
     }
 
     public func key(feedID: Int64, after key: Int64) throws -> Int64? {
-        try session.scalar(Int64.self, SharedSQL.keyAfter.postgres, .int(feedID), .int(key))
+        try session.scalar(Int64.self, PostgresStatement.KeyAfter.self, .int(feedID), .int(key))
     }
 
     public func keys(feedID: Int64, atOrBelow key: Int64, limit: Int) throws -> [Int64] {
-        try session.rows(SharedSQL.keysAtOrBelow.postgres, .int(feedID), .int(key), .int(Int64(limit))).map { try $0.decode(Int64.self) }
+        try session.rows(PostgresStatement.KeysAtOrBelow.self, .int(feedID), .int(key), .int(Int64(limit))).map { try $0.decode(Int64.self) }
     }
 
     public func keys(feedID: Int64, atOrAbove key: Int64, limit: Int) throws -> [Int64] {
-        try session.rows(SharedSQL.keysAtOrAbove.postgres, .int(feedID), .int(key), .int(Int64(limit))).map { try $0.decode(Int64.self) }
+        try session.rows(PostgresStatement.KeysAtOrAbove.self, .int(feedID), .int(key), .int(Int64(limit))).map { try $0.decode(Int64.self) }
     }
 
     public func key(sectionID: Int64, index: Int) throws -> Int64? {
-        try session.scalar(Int64.self, SharedSQL.keyInSection.postgres, .int(sectionID), .int(Int64(index)))
+        try session.scalar(Int64.self, PostgresStatement.KeyInSection.self, .int(sectionID), .int(Int64(index)))
     }
 
     public func index(sectionID: Int64, key: Int64) throws -> Int {

@@ -13,7 +13,7 @@ extension PostgresTransaction {
     }
 
     public func layout(feedID: Int64, name: String) throws -> NamedLayoutRecord? {
-        try session.rows(SharedSQL.layoutByName.postgres, .int(feedID), .text(name)).first.map {
+        try session.rows(PostgresStatement.LayoutByName.self, .int(feedID), .text(name)).first.map {
             let (name, configuration) = try $0.decode((String, String).self)
             return NamedLayoutRecord(name: name, configuration: configuration)
         }
@@ -35,12 +35,8 @@ extension PostgresTransaction {
 
     // MARK: The layout cache
 
-    private static let cacheColumns = "id, configuration, stride, end_revision, total_items, content_height, tail_top, tail_bottom"
-
     public func cacheEntry(feedID: Int64, configuration: String) throws -> LayoutCacheRecord? {
-        try session.rows("""
-            SELECT \(Self.cacheColumns) FROM layout_cache WHERE feed_id = $1 AND configuration = $2
-            """, .int(feedID), .text(configuration)).first.map(LayoutCacheRecord.init(postgres:))
+        try session.rows(PostgresStatement.CacheEntry.self, .int(feedID), .text(configuration)).first.map(LayoutCacheRecord.init(postgres:))
     }
 
     public func makeCacheEntry(feedID: Int64, configuration: String, stride: Int) throws -> LayoutCacheRecord {
@@ -64,7 +60,7 @@ extension PostgresTransaction {
     }
 
     public func checkpoint(cacheID: Int64, atOrBelow index: Int) throws -> CheckpointRecord? {
-        try session.rows(SharedSQL.checkpointAtOrBelow.postgres, .int(cacheID), .int(Int64(index))).first.map { row in
+        try session.rows(PostgresStatement.CheckpointAtOrBelow.self, .int(cacheID), .int(Int64(index))).first.map { row in
             let (index, key, section, state, top, bottom) = try row.decode((Int64, Int64, Int64, ByteBuffer, Double, Double).self)
             return CheckpointRecord(
                 index: Int(index), key: key, sectionID: section, state: Array(buffer: state), bandTop: top, bandBottom: bottom)
@@ -72,7 +68,7 @@ extension PostgresTransaction {
     }
 
     public func checkpointBands(cacheID: Int64) throws -> [(index: Int, top: Double, bottom: Double)] {
-        try session.rows(SharedSQL.checkpointBands.postgres, .int(cacheID)).map { row in
+        try session.rows(PostgresStatement.CheckpointBands.self, .int(cacheID)).map { row in
             let (index, top, bottom) = try row.decode((Int64, Double, Double).self)
             return (index: Int(index), top: top, bottom: bottom)
         }
@@ -81,9 +77,7 @@ extension PostgresTransaction {
     public func sectionExtents(cacheID: Int64, sectionIDs: some Collection<Int64>) throws -> [Int64: SectionExtentRecord] {
         var result: [Int64: SectionExtentRecord] = [:]
         guard !sectionIDs.isEmpty else { return result }
-        for row in try session.rows("""
-            SELECT section_id, until_key, start_y, end_y FROM layout_section WHERE cache_id = $1 AND section_id = ANY($2::bigint[])
-            """, .int(cacheID), .ints(Array(sectionIDs))) {
+        for row in try session.rows(PostgresStatement.SectionExtents.self, .int(cacheID), .ints(Array(sectionIDs))) {
             let (section, until, start, end) = try row.decode((Int64, Int64, Double, Double).self)
             result[section] = SectionExtentRecord(sectionID: section, untilKey: until, startY: start, endY: end)
         }

@@ -13,7 +13,7 @@ public struct PostgresTransaction: CatalogTransaction {
     // MARK: Feeds
 
     public func feed(named name: String) throws -> FeedRecord? {
-        try session.rows(SharedSQL.feedByName.postgres, .text(name)).first.map(FeedRecord.init(postgres:))
+        try session.rows(PostgresStatement.FeedByName.self, .text(name)).first.map(FeedRecord.init(postgres:))
     }
 
     public func feeds() throws -> [FeedRecord] {
@@ -42,7 +42,7 @@ public struct PostgresTransaction: CatalogTransaction {
 
     public func feedRevisions() throws -> [String: Int64] {
         var revisions: [String: Int64] = [:]
-        for row in try session.rows(SharedSQL.feedRevisions.postgres) {
+        for row in try session.rows(PostgresStatement.FeedRevisions.self) {
             let (name, revision) = try row.decode((String, Int64).self)
             revisions[name] = revision
         }
@@ -100,7 +100,7 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
-        try session.rows(SharedSQL.changesSince.postgres, .int(feedID), .int(revision)).map { row in
+        try session.rows(PostgresStatement.ChangesSince.self, .int(feedID), .int(revision)).map { row in
             let (revision, kind, id, section) = try row.decode((Int64, String, String, String?).self)
             return ChangeRecord(revision: revision, kind: ChangeKind(rawValue: kind)!, externalID: id, section: section)
         }
@@ -108,21 +108,19 @@ public struct PostgresTransaction: CatalogTransaction {
 
     // MARK: Sections
 
-    private static let sectionColumns = SharedSQL.sectionColumns
-
     public func sections(feedID: Int64) throws -> [SectionRecord] {
-        try session.rows(SharedSQL.sectionsOfFeed.postgres, .int(feedID))
+        try session.rows(PostgresStatement.SectionsOfFeed.self, .int(feedID))
             .map(SectionRecord.init(postgres:))
     }
 
     public func sectionIDs(feedID: Int64) throws -> [Int64] {
-        try session.rows(SharedSQL.sectionIDsOfFeed.postgres, .int(feedID))
+        try session.rows(PostgresStatement.SectionIDsOfFeed.self, .int(feedID))
             .map { try $0.decode(Int64.self) }
     }
 
     public func sections(ids: [Int64]) throws -> [SectionRecord] {
         guard !ids.isEmpty else { return [] }
-        return try session.rows("SELECT \(Self.sectionColumns) FROM section WHERE id = ANY($1)", .ints(ids))
+        return try session.rows(PostgresStatement.SectionsByID.self, .ints(ids))
             .map(SectionRecord.init(postgres:))
     }
 

@@ -231,16 +231,17 @@ public struct SQLiteCatalog: CatalogStore {
         }
     }
 
-    /// Runs `body` in one write transaction: all of it is committed, or none of it.
+    /// Runs `body` in one write transaction: all of it is committed, or none of it. SQLite has
+    /// one writer at a time, so `scope` changes nothing here.
     /// - Throws: what `body` throws (after rolling back); SQLite failures as ``StoreError``.
-    public func write<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
+    public func write<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T {
         try writeTransaction(.commit, body)
     }
 
     /// Runs `body` in one write transaction if the write lock can be had within `timeout`
     /// seconds, else does nothing and returns `nil`. For best-effort writes (the layout cache),
     /// which must not make a query wait for another process's long write.
-    public func writeIfAvailable<T>(within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T? {
+    public func writeIfAvailable<T>(_ scope: WriteScope, within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T? {
         do {
             return try writeTransaction(.commit, busyTimeout: timeout, body)
         } catch let error as StoreError where error.kind == .busy {
@@ -249,7 +250,7 @@ public struct SQLiteCatalog: CatalogStore {
     }
 
     /// Runs `body` in a write transaction that is always rolled back: what a write would do.
-    public func dryRun<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
+    public func dryRun<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T {
         try writeTransaction(.rollback, body)
     }
 

@@ -272,6 +272,59 @@ import WaterfallTestSupport
         #expect(done == "b")
         #expect(try Self.holdsOnly(["a", "b", "setup"], second))
     }
+
+    /// Write scopes (DESIGN section 12: writers to one feed are serialised by the database). On
+    /// PostgreSQL a write to one feed holds that feed's lock, so another feed's writers, and the
+    /// API keys', go on beside it while the same feed's and the whole catalog's wait; SQLite has
+    /// one writer at a time, whatever the scope.
+    @Test(arguments: TestEngine.all)
+    func whileAFeedIsBeingWrittenOnlyWritesThatMustWaitForItDo(engine: TestEngine) throws {
+        let catalog = try ScratchCatalog(engine)
+        let first = try catalog.open(.server)
+        defer { first.close() }
+        _ = try first.write(.feed("a")) { tx in try tx.createFeed(named: "a") }
+        let second = try catalog.open(.server)
+        defer { second.close() }
+        let firstIsInside = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+
+        // Given a write to feed "a" held open by the first store
+        let firstWriter = Background {
+            try first.write(.feed("a")) { tx throws in
+                try tx.deleteFeed(id: try tx.feed(named: "a")!.id)
+                _ = try tx.createFeed(named: "a")
+                firstIsInside.signal()
+                _ = release.wait(timeout: .now() + 60)
+            }
+        }
+        try #require(firstIsInside.wait(timeout: .now() + 60) == .success)
+        defer { release.signal() }
+
+        // When the second store tries best-effort writes of every scope
+        let sameFeed = try second.writeIfAvailable(.feed("a"), within: 0) { _ in "a" }
+        let wholeCatalog = try second.writeIfAvailable(.catalog, within: 0) { _ in "catalog" }
+        let otherFeed = try second.writeIfAvailable(.feed("b"), within: 0) { tx in try tx.createFeed(named: "b").name }
+        let keys = try second.writeIfAvailable(.apiKeys, within: 0) { tx in try tx.hasAPIKeys() }
+
+        // Then the same feed's and the whole catalog's gave way, and the others ran on
+        // PostgreSQL (committed while the first write is still open) but not on SQLite
+        #expect(sameFeed == nil)
+        #expect(wholeCatalog == nil)
+        switch engine {
+        case .postgres:
+            #expect(otherFeed == "b")
+            #expect(keys == false)
+            #expect(try second.read { tx in try tx.feeds().map(\.name) } == ["a", "b"])
+        case .sqlite:
+            #expect(otherFeed == nil)
+            #expect(keys == nil)
+        }
+
+        // And once the first commits, a write to its feed waits no more
+        release.signal()
+        try firstWriter.value()
+        #expect(try second.writeIfAvailable(.feed("a"), within: 30) { _ in "a" } == "a")
+    }
 }
 
 /// Runs `body` on a thread of its own; ``value()`` waits for it and returns or throws its result.
