@@ -32,7 +32,8 @@ public struct PostgresCatalog: CatalogStore {
 
     /// Connects to the database at `url` (see ``PostgresSettings``) with `connections`
     /// connections (1 for a command; a server runs reads in parallel on more), creating the
-    /// schema in an empty database and migrating an older one.
+    /// schema in an empty database and migrating an older one (on a connection of its own,
+    /// which tells at once when no server answers).
     ///
     /// A database that holds tables but no Waterfall schema is refused untouched, and so is one
     /// migrated by a newer Waterfall.
@@ -46,17 +47,10 @@ public struct PostgresCatalog: CatalogStore {
             first.close()
             throw error
         }
-        var sessions = [first]
-        do {
-            for _ in 1..<max(1, connections) { sessions.append(try PostgresSession.connect(settings)) }
-        } catch {
-            for session in sessions { session.close() }
-            throw error
-        }
-        // With more than one connection, the first is the writer's alone (as SQLite's pool has
-        // one writer connection beside its readers): a write never queues behind reads.
-        let writer = sessions.count > 1 ? sessions.removeFirst() : nil
-        return PostgresCatalog(pool: PostgresPool(settings: settings, sessions: sessions, writer: writer))
+        // A command keeps the connection; a server's pool opens its own.
+        if connections <= 1 { return PostgresCatalog(pool: PostgresPool(settings: settings, own: first)) }
+        first.close()
+        return PostgresCatalog(pool: PostgresPool(settings: settings, connections: connections))
     }
 
     /// The numbered files of `Migrations/postgres/`, compiled in by the EmbedMigrations plugin.
@@ -228,51 +222,5 @@ public struct PostgresCatalog: CatalogStore {
 
     public func close() {
         pool.close()
-    }
-}
-
-/// The connections of one ``PostgresCatalog``: each used by one transaction at a time; a caller
-/// waits for a free one. Writes that wait for the write lock use the writer's connection when
-/// there is one, so that they never queue behind reads (and a read never waits behind a write).
-final class PostgresPool: Sendable {
-    let settings: PostgresSettings
-    private let free: NIOLockedValueBox<[PostgresSession]>
-    private let available: DispatchSemaphore
-    private let writer: NIOLockedValueBox<PostgresSession>?
-
-    init(settings: PostgresSettings, sessions: [PostgresSession], writer: PostgresSession?) {
-        self.settings = settings
-        free = NIOLockedValueBox(sessions)
-        available = DispatchSemaphore(value: sessions.count)
-        self.writer = writer.map { NIOLockedValueBox($0) }
-    }
-
-    /// Runs `body` with a connection of its own; a connection the server closed (a restart, an
-    /// idle timeout) is replaced first.
-    func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        available.wait()
-        var session = free.withLockedValue { $0.removeLast() }
-        defer {
-            free.withLockedValue { $0.append(session) }
-            available.signal()
-        }
-        if session.connection.isClosed { session = try PostgresSession.connect(settings) }
-        return try body(session)
-    }
-
-    /// Runs `body` with the writer's connection (one write at a time), or as ``withSession(_:)``
-    /// when the pool has no writer of its own.
-    func withWriterSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        guard let writer else { return try withSession(body) }
-        return try writer.withLockedValue { session in
-            if session.connection.isClosed { session = try PostgresSession.connect(settings) }
-            return try body(session)
-        }
-    }
-
-    /// Closes every connection that is not in use.
-    func close() {
-        for session in free.withLockedValue({ $0 }) { session.close() }
-        writer?.withLockedValue { $0.close() }
     }
 }

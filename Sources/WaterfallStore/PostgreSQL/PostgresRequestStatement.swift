@@ -1,9 +1,10 @@
 import NIOCore
 import PostgresNIO
 
-/// A statement the store runs for requests (a page, a move): prepared on each connection the
-/// first time that connection runs it, then executed by name, so that the server parses and
-/// plans it once per connection rather than once per request.
+/// A statement the store runs for requests (a page, a move): prepared on each connection of a
+/// server's pool the first time that connection runs it, then executed by name, so that the
+/// server parses and plans it once per connection rather than once per request. A command's
+/// own connection runs it as a one-off statement (``PostgresSession``).
 ///
 /// Each is a caseless enum in ``PostgresStatement`` holding its SQL; postgres-nio keeps track
 /// of which connection has prepared which, by the statement's name (the enum's). A prepared

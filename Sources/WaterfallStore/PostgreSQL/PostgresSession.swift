@@ -46,38 +46,55 @@ enum PostgresValue {
 /// PostgresNIO and waited for on the calling thread.
 ///
 /// The statements a request runs (``PostgresRequestStatement``) are prepared once per
-/// connection and executed by name afterwards: the server parses and plans each of them once
-/// per connection, not once per request (as GRDB's `cachedStatement` on SQLite).
+/// connection of a server's pool and executed by name afterwards: the server parses and plans
+/// each of them once per connection, not once per request (as GRDB's `cachedStatement` on
+/// SQLite).
 ///
 /// The store's callers are never on an event loop: a command runs on the main thread, the
 /// server runs the service on its own thread pool (never Swift's cooperative pool), and the
 /// connections' I/O runs on PostgresNIO's event loops. One session is used by one transaction
-/// at a time (``PostgresCatalog`` hands them out).
+/// at a time: a connection leased from the catalog's ``PostgresPool``, or (for the migrations)
+/// one of its own.
 final class PostgresSession: @unchecked Sendable {
     let connection: PostgresConnection
     let settings: PostgresSettings
     private let logger: Logger
+    /// Whether the session opened its connection (and so closes it), rather than leasing it
+    /// from a server's pool: a command's one connection prepares nothing, since it runs each
+    /// statement once or a few times, and preparing one costs a round trip of its own.
+    private let ownsConnection: Bool
 
     /// The event loops every connection of the process runs on (created on first use).
     static let eventLoops: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
 
-    private init(connection: PostgresConnection, settings: PostgresSettings, logger: Logger) {
+    private init(connection: PostgresConnection, settings: PostgresSettings, logger: Logger, ownsConnection: Bool) {
         self.connection = connection
         self.settings = settings
         self.logger = logger
+        self.ownsConnection = ownsConnection
     }
+
+    /// A session on a connection leased from a pool, which the pool closes, not the session.
+    static func leased(_ connection: PostgresConnection, _ settings: PostgresSettings) -> PostgresSession {
+        PostgresSession(connection: connection, settings: settings, logger: quietLogger, ownsConnection: false)
+    }
+
+    /// The logger of the store's connections: PostgresNIO's own messages are not the user's.
+    static let quietLogger: Logger = {
+        var logger = Logger(label: "waterfall.postgres")
+        logger.logLevel = .critical
+        return logger
+    }()
 
     /// Connects with `settings`.
     /// - Throws: ``StoreError`` `cannotOpen` with the server's reason.
     static func connect(_ settings: PostgresSettings) throws(StoreError) -> PostgresSession {
         let configuration = try settings.configuration()
-        var logger = Logger(label: "waterfall.postgres")
-        logger.logLevel = .critical
         do {
             let connection = try PostgresConnection.connect(
-                on: eventLoops.next(), configuration: configuration, id: 1, logger: logger
+                on: eventLoops.next(), configuration: configuration, id: 1, logger: quietLogger
             ).wait()
-            return PostgresSession(connection: connection, settings: settings, logger: logger)
+            return PostgresSession(connection: connection, settings: settings, logger: quietLogger, ownsConnection: true)
         } catch let error as PSQLError where error.code == .connectionError {
             throw StoreError(.cannotOpen, "\(settings.displayName): no PostgreSQL server answers at \(settings.host):\(settings.port).")
         } catch {
@@ -105,6 +122,7 @@ final class PostgresSession: @unchecked Sendable {
     /// Runs the statement a request runs (``PostgresRequestStatement``) with `values` bound to
     /// `$1…`, prepared on this connection the first time and executed by name afterwards, and
     /// returns its rows.
+    /// On a connection of the session's own (a command's), it runs as a one-off statement.
     func rows<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: PostgresValue...) throws -> [PostgresRow] {
         try prepared(statement, values)
     }
@@ -119,6 +137,7 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     private func prepared<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: [PostgresValue]) throws -> [PostgresRow] {
+        guard !ownsConnection else { return try run(Statement.sql, values).rows }
         var binds = PostgresBindings(capacity: values.count)
         for value in values { value.bind(to: &binds) }
         let prepared = PreparedRequestStatement<Statement>(bindings: binds)
@@ -145,13 +164,12 @@ final class PostgresSession: @unchecked Sendable {
         return try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
     }
 
-    /// Closes the connection (best effort); nothing may be sent on it afterwards.
+    /// Closes a connection of its own (best effort); nothing may be sent on it afterwards.
     func close() {
-        if !connection.isClosed { try? connection.close().wait() }
+        if ownsConnection && !connection.isClosed { try? connection.close().wait() }
     }
 
-    /// A connection is closed before it goes (PostgresNIO requires it): a catalog that is
-    /// dropped without ``PostgresCatalog/close()`` closes its connections here.
+    /// A connection is closed before it goes (PostgresNIO requires it).
     deinit {
         close()
     }

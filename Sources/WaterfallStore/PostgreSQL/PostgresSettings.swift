@@ -79,6 +79,21 @@ struct PostgresSettings: Sendable {
         return configuration
     }
 
+    /// PostgresNIO's configuration of a pool (`PostgresClient`) of `connections` connections
+    /// with these settings, all opened at once and kept (each keeps its prepared statements).
+    func clientConfiguration(connections: Int) -> PostgresClient.Configuration {
+        var tls = PostgresClient.Configuration.TLS.disable
+        if requiresTLS { tls = .require(.makeClientConfiguration()) }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: tls)
+        configuration.options.connectTimeout = .seconds(10)
+        if let options { configuration.options.additionalStartupParameters.append(("options", options)) }
+        configuration.options.additionalStartupParameters.append(("application_name", "waterfall"))
+        configuration.options.minimumConnections = connections
+        configuration.options.maximumConnections = connections
+        return configuration
+    }
+
     /// `url` with any password replaced by `***`, for messages about a URL that cannot be read.
     static func redacted(_ url: String) -> String {
         guard let at = url.lastIndex(of: "@"), let schemeEnd = url.range(of: "://")?.upperBound,
