@@ -30,7 +30,7 @@ struct HotFeedGeometry {
     /// Bytes kept an image: key 8, size and span 12, id hash 8.
     static let bytesPerImage = 28
     /// Past this many changed images, following the change log would cost more than a load
-    /// (each change looks for its image's old place among all hashes): the feed is loaded anew.
+    /// (a change may look for its image's old place among all hashes): the feed is loaded anew.
     static let followLimit = 256
 
     let feedID: Int64
@@ -40,6 +40,12 @@ struct HotFeedGeometry {
     private(set) var starts: [Int]
     private var ordinalByID: [Int64: Int]
     private var nextVersion: UInt64 = 1
+    /// Whether no two images share an id hash: checked when the feed is loaded, and kept by
+    /// every change, since a hash is inserted only where its image (the only one with it) was
+    /// just taken out or none was found. While it holds, a change finds its image by the first
+    /// match, looked for first in the section the image is in now (a move inside a section
+    /// reads that section alone); else it looks through every section for a second match.
+    private let hashesAreUnique: Bool
 
     /// How many images the feed holds.
     var count: Int { starts[starts.count - 1] }
@@ -67,6 +73,9 @@ struct HotFeedGeometry {
             sections[ordinal].idHashes.append(Self.hash(id))
         }
         self.sections = sections
+        var hashes = sections.flatMap(\.idHashes)
+        hashes.sort()
+        hashesAreUnique = zip(hashes, hashes.dropFirst()).allSatisfy { $0 != $1 }
         recountStarts()
     }
 
@@ -112,17 +121,19 @@ struct HotFeedGeometry {
             ordinalByID[id] = sections.count
             sections.append(HotSection(id: id))
         }
-        var placed: [Int64] = []
+        var placed: [(section: Int64, key: Int64)] = []
         for id in changed {
-            guard removeImage(hash: Self.hash(id)) else { return false }
-            guard let row = try tx.image(feedID: feedID, externalID: id) else { continue }
+            let hash = Self.hash(id)
+            let row = try tx.image(feedID: feedID, externalID: id)
+            guard removeImage(hash: hash, lookingFirstIn: row.flatMap { ordinalByID[$0.sectionID] }) else { return false }
+            guard let row else { continue }
             guard let ordinal = ordinalByID[row.sectionID] else { return false }
-            insert(row, into: ordinal, hash: Self.hash(id))
-            placed.append(row.key)
+            insert(row, into: ordinal, hash: hash)
+            placed.append((row.sectionID, row.key))
         }
         guard reorderSections(sectionIDs) else { return false }
         recountStarts()
-        guard try placed.allSatisfy({ try neighboursAgree(key: $0, tx) }) else { return false }
+        guard try placed.allSatisfy({ try neighboursAgree(section: $0.section, key: $0.key, tx) }) else { return false }
         guard count == feed.imageCount else { return false }
         revision = feed.revision
         return true
@@ -139,13 +150,19 @@ struct HotFeedGeometry {
         return true
     }
 
-    /// Removes the one image with this id hash, if any; `false` when two images share it.
-    private mutating func removeImage(hash: UInt64) -> Bool {
+    /// Removes the one image with this id hash, if any, looking in section `likely` first;
+    /// `false` when two images share it.
+    private mutating func removeImage(hash: UInt64, lookingFirstIn likely: Int?) -> Bool {
         var found: (section: Int, index: Int)?
-        for ordinal in sections.indices {
-            for (index, candidate) in sections[ordinal].idHashes.enumerated() where candidate == hash {
+        let order = likely.map { likely in [likely] + sections.indices.filter { $0 != likely } } ?? Array(sections.indices)
+        search: for ordinal in order {
+            let hashes = sections[ordinal].idHashes
+            var from = hashes.startIndex
+            while let index = hashes[from...].firstIndex(of: hash) {
                 if found != nil { return false }
                 found = (ordinal, index)
+                if hashesAreUnique { break search }
+                from = index + 1
             }
         }
         if let (ordinal, index) = found {
@@ -158,16 +175,21 @@ struct HotFeedGeometry {
     }
 
     private mutating func insert(_ row: ImageRecord, into ordinal: Int, hash: UInt64) {
-        let keys = sections[ordinal].keys
-        var low = 0, high = keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if keys[middle] < row.key { low = middle + 1 } else { high = middle }
-        }
+        let low = Self.firstIndex(atOrAfter: row.key, in: sections[ordinal].keys)
         sections[ordinal].keys.insert(row.key, at: low)
         sections[ordinal].items.insert(LayoutItem(width: row.width, height: row.height, isFullSpan: row.isFullSpan), at: low)
         sections[ordinal].idHashes.insert(hash, at: low)
         touch(ordinal)
+    }
+
+    /// The index of the first of `keys` (ascending) at or after `key`; `keys.count` if none.
+    private static func firstIndex(atOrAfter key: Int64, in keys: [Int64]) -> Int {
+        var low = 0, high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     private mutating func touch(_ ordinal: Int) {
@@ -185,16 +207,15 @@ struct HotFeedGeometry {
     /// Whether the images before and after the one at `key` are, in the catalog, the ones next
     /// to it here: order keys of other images change only when a window is renumbered, which
     /// the change log does not list, so each placed image checks its neighbours.
-    private func neighboursAgree(key: Int64, _ tx: any CatalogTransaction) throws -> Bool {
-        var flat: (before: Int64?, after: Int64?) = (nil, nil)
-        for ordinal in sections.indices {
-            let keys = sections[ordinal].keys
-            guard let index = keys.firstIndex(of: key) else { continue }
-            flat.before = index > 0 ? keys[index - 1] : sections[..<ordinal].last(where: { !$0.keys.isEmpty })?.keys.last
-            flat.after = index + 1 < keys.count ? keys[index + 1] : sections[(ordinal + 1)...].first(where: { !$0.keys.isEmpty })?.keys.first
-            return try tx.key(feedID: feedID, before: key) == flat.before && tx.key(feedID: feedID, after: key) == flat.after
-        }
-        return false
+    /// The image is looked for in its section `section`, whose keys ascend.
+    private func neighboursAgree(section: Int64, key: Int64, _ tx: any CatalogTransaction) throws -> Bool {
+        guard let ordinal = ordinalByID[section] else { return false }
+        let keys = sections[ordinal].keys
+        let index = Self.firstIndex(atOrAfter: key, in: keys)
+        guard index < keys.count, keys[index] == key else { return false }
+        let before = index > 0 ? keys[index - 1] : sections[..<ordinal].last(where: { !$0.keys.isEmpty })?.keys.last
+        let after = index + 1 < keys.count ? keys[index + 1] : sections[(ordinal + 1)...].first(where: { !$0.keys.isEmpty })?.keys.first
+        return try tx.key(feedID: feedID, before: key) == before && tx.key(feedID: feedID, after: key) == after
     }
 
     /// The order key, size and section of the image at catalog index `index`.
