@@ -12,7 +12,7 @@ extension WaterfallService {
                 try editor.move(id, to: target)
                 return try editor.finish()
             }
-            return dryRun ? try database.dryRun(.feed(named: feed), body) : try database.write(.feed(named: feed), body)
+            return try edit(feed: feed, dryRun: dryRun, body)
         }
     }
 
@@ -29,6 +29,13 @@ extension WaterfallService {
                 return try editor.finish()
             }
         }
+    }
+
+    /// Runs `body` in a write to `feed` (the catalog's only feed when `nil`): committed, or
+    /// with `dryRun` rolled back.
+    private func edit<T>(feed: String?, dryRun: Bool, _ body: (any CatalogTransaction) throws -> T) throws -> T {
+        let scope = WriteScope.feed(named: feed)
+        return dryRun ? try database.dryRun(scope, body) : try database.write(scope, body)
     }
 
     /// Reads, validates and applies a reorder file: all of it in one transaction, or none of it.
@@ -60,8 +67,7 @@ extension WaterfallService {
                 }
                 return try editor.finish()
             }
-            return dryRun ? try database.dryRun(.feed(named: document.feed ?? feed), body)
-                : try database.write(.feed(named: document.feed ?? feed), body)
+            return try edit(feed: document.feed ?? feed, dryRun: dryRun, body)
         }
     }
 }

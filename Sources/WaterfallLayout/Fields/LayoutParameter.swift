@@ -2,23 +2,21 @@
 /// query parameter or flag for a key both kinds have (`width`), with what each kind makes of it.
 /// Made from the kinds' field tables (``LayoutConfiguration/fields``,
 /// ``JustifiedConfiguration/fields``), never written by hand.
+@dynamicMemberLookup
 public struct LayoutParameter: Sendable {
-    /// The JSON key (and query parameter).
-    public let key: String
+    /// The field as one description: its key, shape, range, default (where a kind has one: the
+    /// kinds that share a field share its default), value name, type name, and help (where the
+    /// kinds' sentences differ, the first kind's, then the others' introduced by their names).
+    public let field: FieldSummary
     /// The kinds that have the field, in ``LayoutKind`` order.
     public let kinds: [LayoutKind]
     /// The kinds that require it.
     public let requiredBy: [LayoutKind]
-    public let shape: FieldShape
-    public let range: FieldRange?
-    /// The default, where a kind has one (the kinds that share a field share its default).
-    public let defaultValue: ConfigurationValue?
-    public let valueName: String
-    /// The Swift type of the value: the name of its schema.
-    public let typeName: String
-    /// The help of the field; where the kinds' sentences differ, the first kind's, then the
-    /// others' introduced by their names.
-    public let help: String
+
+    /// The field's description (`parameter.key`, `parameter.help`, …).
+    public subscript<Value>(dynamicMember path: KeyPath<FieldSummary, Value>) -> Value {
+        field[keyPath: path]
+    }
 
     /// The parameters of every kind: the waterfall's fields in their order, then those only
     /// justified rows have.
@@ -34,15 +32,12 @@ public struct LayoutParameter: Sendable {
         }
         return order.map { key in
             let owners = byKey[key]!
-            let first = owners[0].1
-            var help = first.help
-            for (kind, field) in owners.dropFirst() where field.help != first.help {
-                help += " \(kind.title.prefix(1).uppercased() + kind.title.dropFirst()): \(field.help.prefix(1).lowercased())\(field.help.dropFirst())"
+            var field = owners[0].1
+            for (kind, other) in owners.dropFirst() where other.help != owners[0].1.help {
+                field.help += " \(kind.title.prefix(1).uppercased() + kind.title.dropFirst()): \(other.help.prefix(1).lowercased())\(other.help.dropFirst())"
             }
-            return LayoutParameter(
-                key: key, kinds: owners.map(\.0), requiredBy: owners.filter { $0.1.defaultValue == nil }.map(\.0),
-                shape: first.shape, range: first.range, defaultValue: owners.lazy.compactMap(\.1.defaultValue).first,
-                valueName: first.valueName, typeName: first.typeName, help: help)
+            field.defaultValue = owners.lazy.compactMap(\.1.defaultValue).first
+            return LayoutParameter(field: field, kinds: owners.map(\.0), requiredBy: owners.filter { $0.1.defaultValue == nil }.map(\.0))
         }
     }()
 }
@@ -52,10 +47,10 @@ public struct FieldSummary: Sendable {
     public let key: String
     public let shape: FieldShape
     public let range: FieldRange?
-    public let defaultValue: ConfigurationValue?
+    public fileprivate(set) var defaultValue: ConfigurationValue?
     public let valueName: String
     public let typeName: String
-    public let help: String
+    public fileprivate(set) var help: String
 
     public init<Root>(_ field: ConfigurationField<Root>) {
         key = field.key
@@ -66,16 +61,14 @@ public struct FieldSummary: Sendable {
         typeName = field.typeName
         help = field.help
     }
+}
 
-    /// A parameter of either kind, as one field.
-    public init(_ parameter: LayoutParameter) {
-        key = parameter.key
-        shape = parameter.shape
-        range = parameter.range
-        defaultValue = parameter.defaultValue
-        valueName = parameter.valueName
-        typeName = parameter.typeName
-        help = parameter.help
+extension String {
+    /// A field's help with notes (its form, range, default) in brackets before its full stop,
+    /// as a flag's help and an API document's description say it.
+    public func withNotes(_ notes: [String]) -> String {
+        let stem = hasSuffix(".") ? String(dropLast()) : self
+        return notes.isEmpty ? "\(stem)." : "\(stem) (\(notes.joined(separator: "; ")))."
     }
 }
 

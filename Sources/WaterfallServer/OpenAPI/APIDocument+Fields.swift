@@ -19,7 +19,7 @@ extension APIDocument {
         for field in CoverFlowConfiguration.fields where !layoutKeys.contains(field.key) {
             let summary = FieldSummary(field)
             entries.append((componentName(field.key), parameter(
-                field.key, description: sentence(field.help, formNotes(summary)), required: field.isRequired,
+                field.key, description: field.help.withNotes(formNotes(summary)), required: field.isRequired,
                 schema: parameterSchema(summary), example: example(summary))))
         }
         for query in QueryParameter.all {
@@ -53,14 +53,14 @@ extension APIDocument {
     }
 
     private static func layoutParameter(_ parameter: LayoutParameter, coverFlow: FieldSummary?) -> JSONValue {
-        let field = FieldSummary(parameter)
+        let field = parameter.field
         var notes = formNotes(field)
         if parameter.kinds.count == 1 { notes.append("\(parameter.kinds[0].title) only") }
         if !parameter.requiredBy.isEmpty, parameter.requiredBy.count < LayoutKind.allCases.count {
             notes.append(parameter.requiredBy == parameter.kinds
                 ? "required" : "required for \(parameter.requiredBy.map(\.title).joined(separator: ", "))")
         }
-        var description = sentence(parameter.help, notes)
+        var description = parameter.help.withNotes(notes)
         if let coverFlow, coverFlow.help != parameter.help {
             description += " Cover flow: \(coverFlow.help.prefix(1).lowercased())\(coverFlow.help.dropFirst())"
         }
@@ -128,11 +128,6 @@ extension APIDocument {
         return .object(schema)
     }
 
-    /// `help` with the notes in brackets before its full stop.
-    private static func sentence(_ help: String, _ notes: [String]) -> String {
-        let stem = help.hasSuffix(".") ? String(help.dropLast()) : help
-        return notes.isEmpty ? "\(stem)." : "\(stem) (\(notes.joined(separator: "; ")))."
-    }
 
     /// A bound as JSON writes it: whole numbers without a fraction or an exponent.
     private static func number(_ value: Double) -> JSONValue {
@@ -217,7 +212,7 @@ extension APIDocument {
             ("kind", .ref("#/components/schemas/LayoutKind")),
         ]
         for parameter in LayoutParameter.all where parameter.key != "width" && parameter.key != "scale" {
-            var schema = fieldSchema(FieldSummary(parameter), input: false)
+            var schema = fieldSchema(parameter.field, input: false)
             if parameter.key == "minimumContentHeight", case .object(var members) = schema {
                 members.append(("description", .string("Accepted, without effect: the content height is the layout's.")))
                 schema = .object(members)

@@ -51,7 +51,7 @@ final class PostgresPool: Sendable {
             eventLoopGroup: PostgresSession.eventLoops, backgroundLogger: PostgresSession.quietLogger)
         self.readers = readers
         self.writer = writer
-        running = NIOLockedValueBox(Task(executorPreference: EventLoopTaskExecutor(PostgresSession.eventLoops.next())) {
+        running = NIOLockedValueBox(Task(executorPreference: EventLoopTaskExecutor.next()) {
             await withDiscardingTaskGroup { group in
                 group.addTask { await readers.run() }
                 group.addTask { await writer.run() }
@@ -93,7 +93,7 @@ final class PostgresPool: Sendable {
             leased.completeWith(result)
             return true
         }
-        let task = Task(executorPreference: EventLoopTaskExecutor(loop)) {
+        let task = Task(executorPreference: EventLoopTaskExecutor.on(loop)) {
             do {
                 try await client.withConnection { connection in
                     // A lease that came after the caller gave up goes straight back.
@@ -129,7 +129,7 @@ final class PostgresPool: Sendable {
         guard let task = running.withLockedValue({ task in defer { task = nil }; return task }) else { return }
         task.cancel()
         let done = DispatchSemaphore(value: 0)
-        Task(executorPreference: EventLoopTaskExecutor(PostgresSession.eventLoops.next())) {
+        Task(executorPreference: EventLoopTaskExecutor.next()) {
             await task.value
             done.signal()
         }

@@ -30,11 +30,27 @@ struct PreparedRequestStatement<Statement: PostgresRequestStatement>: PostgresPr
 /// Runs a task's jobs on one event loop: a task that only waits for a connection's answers
 /// needs no other thread, and must not need one of Swift's cooperative threads, which
 /// synchronous callers blocked on its answer may all be occupying.
+///
+/// One executor per event loop of ``PostgresSession/eventLoops``, made once (``on(_:)``): a
+/// statement or a lease asks for its loop's, and allocates none.
 final class EventLoopTaskExecutor: TaskExecutor {
     private let loop: any EventLoop
 
-    init(_ loop: any EventLoop) {
+    private init(_ loop: any EventLoop) {
         self.loop = loop
+    }
+
+    /// The executors of the loops every connection runs on, one each.
+    private static let executors = PostgresSession.eventLoops.makeIterator().map(EventLoopTaskExecutor.init)
+
+    /// The executor of `loop`, one of ``PostgresSession/eventLoops``.
+    static func on(_ loop: any EventLoop) -> EventLoopTaskExecutor {
+        executors.first { $0.loop === loop } ?? EventLoopTaskExecutor(loop)
+    }
+
+    /// The executor of a loop of ``PostgresSession/eventLoops``, each in turn.
+    static func next() -> EventLoopTaskExecutor {
+        on(PostgresSession.eventLoops.next())
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

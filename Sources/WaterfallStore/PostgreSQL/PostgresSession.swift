@@ -60,23 +60,27 @@ final class PostgresSession: @unchecked Sendable {
     let settings: PostgresSettings
     private let logger: Logger
     /// Whether the session opened its connection (and so closes it), rather than leasing it
-    /// from a server's pool: a command's one connection prepares nothing, since it runs each
-    /// statement once or a few times, and preparing one costs a round trip of its own.
+    /// from a server's pool, which closes its own.
     private let ownsConnection: Bool
+    /// Whether request statements are prepared: on a server's connections, which run them
+    /// again and again; not on a command's one connection, which runs each once or a few
+    /// times, since preparing one costs a round trip of its own.
+    private let preparesStatements: Bool
 
     /// The event loops every connection of the process runs on (created on first use).
     static let eventLoops: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
 
-    private init(connection: PostgresConnection, settings: PostgresSettings, logger: Logger, ownsConnection: Bool) {
+    private init(connection: PostgresConnection, settings: PostgresSettings, logger: Logger, ownsConnection: Bool, preparesStatements: Bool) {
         self.connection = connection
         self.settings = settings
         self.logger = logger
         self.ownsConnection = ownsConnection
+        self.preparesStatements = preparesStatements
     }
 
     /// A session on a connection leased from a pool, which the pool closes, not the session.
     static func leased(_ connection: PostgresConnection, _ settings: PostgresSettings) -> PostgresSession {
-        PostgresSession(connection: connection, settings: settings, logger: quietLogger, ownsConnection: false)
+        PostgresSession(connection: connection, settings: settings, logger: quietLogger, ownsConnection: false, preparesStatements: true)
     }
 
     /// The logger of the store's connections: PostgresNIO's own messages are not the user's.
@@ -94,7 +98,7 @@ final class PostgresSession: @unchecked Sendable {
             let connection = try PostgresConnection.connect(
                 on: eventLoops.next(), configuration: configuration, id: 1, logger: quietLogger
             ).wait()
-            return PostgresSession(connection: connection, settings: settings, logger: quietLogger, ownsConnection: true)
+            return PostgresSession(connection: connection, settings: settings, logger: quietLogger, ownsConnection: true, preparesStatements: false)
         } catch let error as PSQLError where error.code == .connectionError {
             throw StoreError(.cannotOpen, "\(settings.displayName): no PostgreSQL server answers at \(settings.host):\(settings.port).")
         } catch {
@@ -137,7 +141,7 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     private func prepared<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: [PostgresValue]) throws -> [PostgresRow] {
-        guard !ownsConnection else { return try run(Statement.sql, values).rows }
+        guard preparesStatements else { return try run(Statement.sql, values).rows }
         var binds = PostgresBindings(capacity: values.count)
         for value in values { value.bind(to: &binds) }
         let prepared = PreparedRequestStatement<Statement>(bindings: binds)
@@ -146,7 +150,7 @@ final class PostgresSession: @unchecked Sendable {
         // postgres-nio runs prepared statements from async code only. The task that does it
         // runs on the connection's event loop, never on Swift's cooperative threads, which a
         // synchronous caller (a test, a command) may be the one occupying.
-        Task(executorPreference: EventLoopTaskExecutor(connection.eventLoop)) {
+        Task(executorPreference: EventLoopTaskExecutor.on(connection.eventLoop)) {
             do {
                 var rows: [PostgresRow] = []
                 for try await row in try await connection.execute(prepared, logger: logger) { rows.append(row) }

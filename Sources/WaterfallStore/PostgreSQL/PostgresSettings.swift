@@ -61,6 +61,15 @@ struct PostgresSettings: Sendable {
         }
     }
 
+    /// How long opening a connection may take, in seconds, before it fails as `cannotOpen`.
+    private static let connectTimeout: Int64 = 10
+
+    /// What every connection sends the server at its start, a command's or a pool's: the URL's
+    /// `options` and Waterfall's name (in `pg_stat_activity`).
+    private var startupParameters: [(String, String)] {
+        (options.map { [("options", $0)] } ?? []) + [("application_name", "waterfall")]
+    }
+
     /// PostgresNIO's configuration of a connection with these settings.
     func configuration() throws(StoreError) -> PostgresConnection.Configuration {
         var tls = PostgresConnection.Configuration.TLS.disable
@@ -73,9 +82,8 @@ struct PostgresSettings: Sendable {
         }
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
-        configuration.options.connectTimeout = .seconds(10)
-        if let options { configuration.options.additionalStartupParameters.append(("options", options)) }
-        configuration.options.additionalStartupParameters.append(("application_name", "waterfall"))
+        configuration.options.connectTimeout = .seconds(Self.connectTimeout)
+        configuration.options.additionalStartupParameters = startupParameters
         return configuration
     }
 
@@ -86,9 +94,8 @@ struct PostgresSettings: Sendable {
         if requiresTLS { tls = .require(.makeClientConfiguration()) }
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
-        configuration.options.connectTimeout = .seconds(10)
-        if let options { configuration.options.additionalStartupParameters.append(("options", options)) }
-        configuration.options.additionalStartupParameters.append(("application_name", "waterfall"))
+        configuration.options.connectTimeout = .seconds(Self.connectTimeout)
+        configuration.options.additionalStartupParameters = startupParameters
         configuration.options.minimumConnections = connections
         configuration.options.maximumConnections = connections
         return configuration

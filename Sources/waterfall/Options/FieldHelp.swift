@@ -19,7 +19,7 @@ extension ArgumentHelp {
             notes.append(parameter.requiredBy == parameter.kinds
                 ? "required" : "required for \(parameter.requiredBy.map(\.title).joined(separator: ", "))")
         }
-        return ArgumentHelp(sentence(parameter.help, notes), valueName: parameter.valueName)
+        return ArgumentHelp(parameter.help.withNotes(notes), valueName: parameter.valueName)
     }
 
     /// The help of the flag of `field`.
@@ -28,14 +28,9 @@ extension ArgumentHelp {
         if let form = field.shape.textForm { notes.append(form) }
         if let range = field.range { notes.append(range.summary) }
         notes.append(field.defaultValue.map { "default \($0.parameterText)" } ?? "required")
-        return ArgumentHelp(sentence(field.help, notes), valueName: field.valueName)
+        return ArgumentHelp(field.help.withNotes(notes), valueName: field.valueName)
     }
 
-    /// `help` with the notes in brackets before its full stop.
-    private static func sentence(_ help: String, _ notes: [String]) -> String {
-        let stem = help.hasSuffix(".") ? String(help.dropLast()) : help
-        return notes.isEmpty ? "\(stem)." : "\(stem) (\(notes.joined(separator: "; ")))."
-    }
 }
 
 extension CompletionKind {
@@ -51,6 +46,6 @@ extension ArgumentHelp {
     static func query(_ parameter: QueryParameter, valueName: String? = nil) -> ArgumentHelp {
         var notes: [String] = []
         if let value = parameter.defaultValue, parameter.type != .boolean { notes.append("default \(value)") }
-        return ArgumentHelp(sentence(parameter.help, notes), valueName: valueName)
+        return ArgumentHelp(parameter.help.withNotes(notes), valueName: valueName)
     }
 }
