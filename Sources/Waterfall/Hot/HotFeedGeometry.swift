@@ -142,6 +142,8 @@ struct HotFeedGeometry {
     /// Puts the sections in the catalog's order; a section the catalog no longer has must hold
     /// no image here (else `false`: the copy and the catalog disagree).
     private mutating func reorderSections(_ ids: [Int64]) -> Bool {
+        // Most changes move images, not sections.
+        if sections.count == ids.count && zip(sections, ids).allSatisfy({ $0.id == $1 }) { return true }
         let kept = Set(ids)
         guard sections.allSatisfy({ kept.contains($0.id) || $0.keys.isEmpty }) else { return false }
         let byID = Dictionary(uniqueKeysWithValues: sections.map { ($0.id, $0) })
