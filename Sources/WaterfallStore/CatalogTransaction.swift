@@ -175,7 +175,6 @@ public protocol APIKeyRows {
     func recordAPIKeyUse(named name: String, at time: Int64) throws
 }
 
-
 extension ImageRows {
     /// Inserts `count` images produced in order by `next`.
     public func insertImages(feedID: Int64, count: Int, _ next: () throws -> ImageRecord) throws {

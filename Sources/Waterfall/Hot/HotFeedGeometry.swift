@@ -125,9 +125,11 @@ struct HotFeedGeometry {
         for id in changed {
             let hash = Self.hash(id)
             let row = try tx.image(feedID: feedID, externalID: id)
-            guard removeImage(hash: hash, lookingFirstIn: row.flatMap { ordinalByID[$0.sectionID] }) else { return false }
+            // Every section the catalog has was added above.
+            let ordinal = row.flatMap { ordinalByID[$0.sectionID] }
+            guard removeImage(hash: hash, lookingFirstIn: ordinal) else { return false }
             guard let row else { continue }
-            guard let ordinal = ordinalByID[row.sectionID] else { return false }
+            guard let ordinal else { return false }
             insert(row, into: ordinal, hash: hash)
             placed.append((row.sectionID, row.key))
         }

@@ -13,6 +13,21 @@ public struct LayoutParameter: Sendable {
     /// The kinds that require it.
     public let requiredBy: [LayoutKind]
 
+    /// The notes on which kinds have and require the field, as a flag's help and an API
+    /// document's description say them: "justified rows only" when one kind has it; "required",
+    /// or "required for …" when only some of its kinds require it. `sayingRequired` false leaves
+    /// out a requirement every kind has, for a front end that says it otherwise (an API schema's
+    /// `required`).
+    public func kindNotes(sayingRequired: Bool = true) -> [String] {
+        var notes: [String] = []
+        if kinds.count == 1 { notes.append("\(kinds[0].title) only") }
+        let requiredByAll = requiredBy.count == LayoutKind.allCases.count
+        if !requiredBy.isEmpty, sayingRequired || !requiredByAll {
+            notes.append(requiredBy == kinds ? "required" : "required for \(requiredBy.map(\.title).joined(separator: ", "))")
+        }
+        return notes
+    }
+
     /// The field's description (`parameter.key`, `parameter.help`, …).
     public subscript<Value>(dynamicMember path: KeyPath<FieldSummary, Value>) -> Value {
         field[keyPath: path]

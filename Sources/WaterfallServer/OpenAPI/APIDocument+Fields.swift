@@ -55,11 +55,8 @@ extension APIDocument {
     private static func layoutParameter(_ parameter: LayoutParameter, coverFlow: FieldSummary?) -> JSONValue {
         let field = parameter.field
         var notes = formNotes(field)
-        if parameter.kinds.count == 1 { notes.append("\(parameter.kinds[0].title) only") }
-        if !parameter.requiredBy.isEmpty, parameter.requiredBy.count < LayoutKind.allCases.count {
-            notes.append(parameter.requiredBy == parameter.kinds
-                ? "required" : "required for \(parameter.requiredBy.map(\.title).joined(separator: ", "))")
-        }
+        // The schema's `required` says when every kind requires it.
+        notes += parameter.kindNotes(sayingRequired: false)
         var description = parameter.help.withNotes(notes)
         if let coverFlow, coverFlow.help != parameter.help {
             description += " Cover flow: \(coverFlow.help.prefix(1).lowercased())\(coverFlow.help.dropFirst())"
@@ -127,7 +124,6 @@ extension APIDocument {
         if input, let value = field.defaultValue, field.shape != .insets { schema.append(("default", json(value))) }
         return .object(schema)
     }
-
 
     /// A bound as JSON writes it: whole numbers without a fraction or an exponent.
     private static func number(_ value: Double) -> JSONValue {

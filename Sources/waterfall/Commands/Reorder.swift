@@ -1,7 +1,6 @@
 import ArgumentParser
 import Waterfall
 
-
 extension WaterfallCommand {
     /// `waterfall move ID`: one user reorder.
     struct Move: ParsableCommand {

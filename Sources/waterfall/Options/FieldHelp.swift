@@ -14,11 +14,7 @@ extension ArgumentHelp {
         if let form = parameter.shape.textForm { notes.append(form) }
         if let range = parameter.range { notes.append(range.summary) }
         if let value = parameter.defaultValue { notes.append("default \(value.parameterText)") }
-        if parameter.kinds.count == 1 { notes.append("\(parameter.kinds[0].title) only") }
-        if !parameter.requiredBy.isEmpty {
-            notes.append(parameter.requiredBy == parameter.kinds
-                ? "required" : "required for \(parameter.requiredBy.map(\.title).joined(separator: ", "))")
-        }
+        notes += parameter.kindNotes()
         return ArgumentHelp(parameter.help.withNotes(notes), valueName: parameter.valueName)
     }
 
@@ -30,7 +26,6 @@ extension ArgumentHelp {
         notes.append(field.defaultValue.map { "default \($0.parameterText)" } ?? "required")
         return ArgumentHelp(field.help.withNotes(notes), valueName: field.valueName)
     }
-
 }
 
 extension CompletionKind {
