@@ -6,7 +6,8 @@ import Waterfall
 
 /// Runs the service's calls, which block on SQLite, on a thread pool of their own, so that
 /// Swift's cooperative threads (and with them every other connection) never wait for a disk
-/// or a lock; and keeps the encoded answers of reads for as long as the database is unchanged.
+/// or a lock (but for the answers the service gives without blocking a thread: a page of a feed
+/// held in memory, on PostgreSQL); and keeps the encoded answers of reads for as long as the database is unchanged.
 ///
 /// An answer is kept under the request's path and query and the caller's scope
 /// (``KeptAnswerKey``: callers of different scopes never share one), tagged with the database's
@@ -73,19 +74,27 @@ final class ServiceRunner: Sendable {
     }
 
     /// The answer kept for the request (under its URI and the caller's scope, `path.scope`)
-    /// while the database is unchanged; else `compute`'s, kept. `compute` gives the document
-    /// and the revision of the feed it shows.
+    /// while the database is unchanged; else a new one, kept: `withoutBlocking`'s, where it
+    /// gives one without a thread of the pool, else `compute`'s, on the pool. Each gives the
+    /// document and the revision of the feed it shows.
     func answer(
         for request: Request, _ path: PathParameters,
+        withoutBlocking: (@Sendable (WaterfallService) async throws -> ([UInt8], Int64?)?)? = nil,
         _ compute: @escaping @Sendable (WaterfallService) throws -> ([UInt8], Int64?)
     ) async throws -> Answer {
         let key = KeptAnswerKey(target: request.uri.description, scope: path.scope)
+        @Sendable func computed() async throws -> Answer {
+            if let withoutBlocking, let (body, revision) = try await withoutBlocking(service) {
+                return Answer(body: body, revision: revision)
+            }
+            let (body, revision) = try await run(compute)
+            return Answer(body: body, revision: revision)
+        }
         // Without a version (no file to watch, or the WAL index busy being rebuilt after a
         // crash), the answer is computed and not kept.
         guard let version = currentVersion() else {
             metrics.keptAnswer(hit: false)
-            let (body, revision) = try await run(compute)
-            return Answer(body: body, revision: revision)
+            return try await computed()
         }
         if let kept = answers.withLockedValue({ $0.answer(for: key, version: version) }) {
             metrics.keptAnswer(hit: true)
@@ -95,10 +104,7 @@ final class ServiceRunner: Sendable {
         let flight = KeptAnswerFlight(version: version, key: key)
         let (task, started) = inFlight.withLockedValue { tasks in
             if let task = tasks[flight] { return (task, false) }
-            let task = Task { [self] in
-                let (body, revision) = try await run(compute)
-                return Answer(body: body, revision: revision)
-            }
+            let task = Task { try await computed() }
             tasks[flight] = task
             return (task, true)
         }

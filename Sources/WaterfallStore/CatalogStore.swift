@@ -19,6 +19,13 @@ public protocol CatalogStore: Sendable {
     /// - Throws: what `body` throws; engine failures as ``StoreError``.
     func read<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T
 
+    /// Runs `body` in one read transaction as ``read(_:)`` does, with the reads of an answer from
+    /// a feed held in memory, waiting for the database without blocking a thread; `nil`, and
+    /// `body` not run, where the engine has no such reads: SQLite, which reads a local file (a
+    /// server runs its reads on threads of its own), and a command's one PostgreSQL connection.
+    /// - Throws: what `body` throws; engine failures as ``StoreError``.
+    func readWithoutBlocking<T: Sendable>(_ body: @escaping @Sendable (any CatalogPageReads) async throws -> T) async throws -> T?
+
     /// Runs `body` in one write transaction that changes only what `scope` names: all of it is
     /// committed, or none of it.
     /// - Throws: what `body` throws (after rolling back); engine failures as ``StoreError``.

@@ -97,4 +97,37 @@ import WaterfallTestSupport
         try catalog.importFeed((0..<25).map { "c\($0)@t\($0 / 5):\(500 - $0 * 11)x\(90 + $0 * 5)" })
         try expectSameAnswers(hot, catalog.service, "another new feed at revision 1")
     }
+
+    /// A page read without blocking a thread (PostgreSQL, a server's pool) is answered only by a
+    /// copy already at the feed's revision with the layout placed there, and is what the other
+    /// path answers; everything else (a copy behind the catalog, an unknown layout or feed, an
+    /// engine without such reads) is left to that path (`nil`).
+    @Test(arguments: TestEngine.all)
+    func aPageReadWithoutBlockingIsAnsweredOnlyByACurrentCopy(engine: TestEngine) async throws {
+        let catalog = try TestCatalog(engine, stride: 4, onDisk: true)
+        try catalog.importFeed((0..<50).map { "i\($0)@s\($0 / 10):\(120 + $0 * 5)x\(260 - $0 * 3)" })
+        try catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.layouts[0])
+        // A server over the same catalog, opened again: another instance's pool on PostgreSQL.
+        let server = try catalog.otherInstance()
+        defer { server.close() }
+        let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 20))
+        let phone = LayoutSource.named("phone")
+        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: phone, offset: 20, limit: 9) == nil, "no copy yet")
+        let page = try hot.page(feed: "f", layout: phone, offset: 20, limit: 9)
+        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: phone, offset: 20, limit: 9) == (engine == .postgres ? page : nil))
+
+        _ = try catalog.service.move(feed: "f", id: "i45", to: .index(0))
+        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: phone, offset: 20, limit: 9) == nil, "the copy is behind the catalog")
+        let moved = try hot.page(feed: "f", layout: phone, offset: 20, limit: 9)
+        #expect(moved == (try catalog.service.page(feed: "f", layout: phone, offset: 20, limit: 9)))
+        #expect(moved != page)
+        for offset in [0, 20, 45, 49, 50, 80] {
+            let unblocked = try await hot.pageWithoutBlocking(feed: "f", layout: phone, offset: offset, limit: 9)
+            let expected = engine == .postgres ? try catalog.service.page(feed: "f", layout: phone, offset: offset, limit: 9) : nil
+            #expect(unblocked == expected, "offset \(offset)")
+        }
+        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: .named("tablet"), offset: 0, limit: 9) == nil, "an unknown layout")
+        #expect(try await hot.pageWithoutBlocking(feed: "g", layout: phone, offset: 0, limit: 9) == nil, "an unknown feed")
+        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: phone, offset: -1, limit: 9) == nil, "a bad offset")
+    }
 }

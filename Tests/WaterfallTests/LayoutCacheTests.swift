@@ -48,7 +48,7 @@ import WaterfallTestSupport
     ]
 
     @Test(arguments: TestEngine.all, 1...6)
-    func cachedAnswersEqualAFreshComputation(engine: TestEngine, seed: UInt64) throws {
+    func cachedAnswersEqualAFreshComputation(engine: TestEngine, seed: UInt64) async throws {
         var random = SeededGenerator(seed: seed)
         let catalog = try TestCatalog(engine, stride: 4, onDisk: true)
         // A server's services over the same catalog opened again (its own connections: another
@@ -124,6 +124,14 @@ import WaterfallTestSupport
                 for server in [hot, tight] {
                     let kept = try server.page(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
                     #expect(kept == page, "hot copy, seed \(seed) step \(step) offset \(offset) limit \(limit)")
+                }
+                // Again without blocking a thread: on PostgreSQL the copy the read above brought
+                // to this revision answers; on SQLite, or over the budget, the caller reads as above.
+                let unblocked = try await hot.pageWithoutBlocking(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
+                #expect((unblocked != nil) == (engine == .postgres), "seed \(seed) step \(step)")
+                if let unblocked { #expect(unblocked == page, "without blocking, seed \(seed) step \(step) offset \(offset) limit \(limit)") }
+                if let overBudget = try await tight.pageWithoutBlocking(feed: "f", layout: .inline(configuration), offset: offset, limit: limit) {
+                    #expect(overBudget == page, "without blocking, tight budget, seed \(seed) step \(step) offset \(offset) limit \(limit)")
                 }
 
                 let y = Double.random(in: -50...(expected.contentHeight + 50), using: &random)

@@ -94,6 +94,21 @@ public final class HotGeometry: @unchecked Sendable {
         }
     }
 
+    /// The geometry and the placement of a layout kept at exactly `feed`'s revision, found
+    /// without reading anything or waiting for a reader that is bringing them there: what an
+    /// answer read without blocking needs (``WaterfallService/pageWithoutBlocking(feed:layout:offset:limit:)``).
+    /// `nil` when they are not there yet; ``placement(feed:engine:key:stride:mayBeAhead:_:)``
+    /// brings them.
+    func readyPlacement<Kind: StreamingLayoutKind>(feed: FeedRecord, key: String, stride: Int) -> (HotFeedGeometry, HotPlacement<Kind>)? {
+        guard let entry = lock.withLock({ feeds[feed.id] }), entry.name == feed.name, entry.lock.try() else { return nil }
+        defer { entry.lock.unlock() }
+        guard let geometry = entry.geometry, geometry.revision == feed.revision, geometry.count == feed.imageCount,
+              let layout = entry.layouts[key] as? HotLayout<Kind>, layout.stride == stride,
+              let placement = layout.placement, placement.revision == geometry.revision
+        else { return nil }
+        return (geometry, placement)
+    }
+
     /// Drops what is kept of feeds the catalog no longer has (removed by another process or
     /// server), which would otherwise hold their share of the budget for good. Runs when a
     /// feed not kept yet is asked for: a few look-ups by name, one per kept feed.

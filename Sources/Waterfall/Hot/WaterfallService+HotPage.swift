@@ -30,6 +30,87 @@ extension WaterfallService {
     ) throws -> HotAnswer<LayoutPage> {
         let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
         guard let hot, case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
+        let laidOut = try HotPageLayout(engine: engine, geometry: geometry, placement: placement, offset: offset, limit: limit)
+        let rows = try laidOut.firstKey.map { try tx.images(feedID: feed.id, fromKey: $0, limit: laidOut.rowCount) } ?? []
+        guard laidOut.agrees(with: rows) else {
+            hot.forget(feedID: feed.id)
+            return .notKept
+        }
+        let labels = try SectionLabels(laidOut.elements.lazy.map(\.sectionID), tx)
+        return .answer(page(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration))
+    }
+
+    /// ``page(feed:layout:offset:limit:)`` of a feed the hot copy holds at its current revision
+    /// with the layout placed, waiting for the database without blocking a thread where the
+    /// engine can (PostgreSQL: ``CatalogStore/readWithoutBlocking(_:)``): in one read
+    /// transaction, the feed, the named layout, the page's rows and its sections' labels.
+    ///
+    /// `nil` when it cannot answer so, and the caller asks ``page(feed:layout:offset:limit:)``,
+    /// which does everything this leaves out: no hot copy, or an engine without such reads; the
+    /// copy not yet at the feed's revision, or the layout not placed there yet (the first read
+    /// after a change brings them, once for all); an answer that would be an error, which that
+    /// path words.
+    /// - Throws: ``WaterfallError`` `database` when the database fails.
+    public func pageWithoutBlocking(feed name: String, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError) -> LayoutPage? {
+        guard let hot, (try? Self.validateSlice(offset: offset, limit: limit)) != nil else { return nil }
+        let service = self
+        do {
+            let page = try await database.readWithoutBlocking { reads -> LayoutPage? in
+                guard let feed = try await reads.feed(named: name), (try? service.checkExpectedRevision(of: feed, named: name)) != nil else { return nil }
+                var record: NamedLayoutRecord?
+                if case .named(let layoutName) = layout {
+                    record = try await reads.layout(feedID: feed.id, name: layoutName)
+                }
+                guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: record),
+                      let laidOut = try configuration.withEngine(ReadyHotPage(
+                          hot: hot, feed: feed, key: configuration.canonicalJSON, stride: service.stride, offset: offset, limit: limit))
+                else { return nil }
+                let rows = try await laidOut.firstKey.asyncMap { try await reads.images(feedID: feed.id, fromKey: $0, limit: laidOut.rowCount) } ?? []
+                guard laidOut.agrees(with: rows) else {
+                    hot.forget(feedID: feed.id)
+                    return nil
+                }
+                let labels = SectionLabels(try await reads.sections(ids: laidOut.sectionIDs))
+                return service.page(laidOut, rows: rows, labels: labels, feed: feed, name: layoutName, configuration: configuration)
+            }
+            return page ?? nil
+        } catch {
+            throw WaterfallError(error)
+        }
+    }
+
+    /// The page of `laidOut` with its rows and its sections' labels.
+    private func page(
+        _ laidOut: HotPageLayout, rows: [ImageRecord], labels: SectionLabels, feed: FeedRecord, name: String?,
+        configuration: AnyLayoutConfiguration
+    ) -> LayoutPage {
+        let parts = assemble(laidOut.elements, rows: rows, firstIndex: laidOut.offset, labels: labels)
+        let total = laidOut.geometry.count
+        return LayoutPage(
+            feed: feed.name, revision: feed.revision, layout: name, contentHeight: laidOut.contentHeight,
+            totalItems: total, nextOffset: laidOut.offset + laidOut.limit < total ? laidOut.offset + laidOut.limit : nil,
+            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration)
+    }
+}
+
+/// A page laid out from the hot copy, in memory, before its rows are read: from the section
+/// checkpoint before its first image to the end of its last image's row and one image more
+/// (which closes that image's section).
+struct HotPageLayout {
+    let geometry: HotFeedGeometry
+    let offset: Int
+    let limit: Int
+    let contentHeight: Double
+    /// The page's headers, images and footers.
+    let elements: [PlacedElement]
+    /// How many images (rows) the page shows.
+    let rowCount: Int
+    /// The order key of the page's first image: where its rows are read from (`nil`: none).
+    let firstKey: Int64?
+
+    init<Kind: StreamingLayoutKind>(
+        engine: Kind, geometry: HotFeedGeometry, placement: HotPlacement<Kind>, offset: Int, limit: Int
+    ) throws {
         let total = geometry.count
         let range = offset..<(offset + limit)
         let expected = max(0, min(range.upperBound, total) - offset)
@@ -41,22 +122,59 @@ extension WaterfallService {
             _ = cursor.images.next()
         }
         if cursor.images.peek() == nil { _ = cursor.runner.finish(into: &sink) }
-        var rows: [ImageRecord] = []
+        self.geometry = geometry
+        self.offset = offset
+        self.limit = limit
+        contentHeight = placement.contentHeight
+        elements = sink.elements
+        rowCount = expected
         if expected > 0 {
-            var check = HotImages(geometry, from: geometry.locate(offset))
-            rows = try tx.images(feedID: feed.id, fromKey: check.peek()!.key, limit: expected)
-            let agrees = rows.count == expected && rows.allSatisfy { row in check.next() == row.geometry }
-            guard agrees else {
-                hot.forget(feedID: feed.id)
-                return .notKept
-            }
+            var first = HotImages(geometry, from: geometry.locate(offset))
+            firstKey = first.peek()!.key
+        } else {
+            firstKey = nil
         }
-        let labels = try SectionLabels(sink.elements.lazy.map(\.sectionID), tx)
-        let parts = assemble(sink.elements, rows: rows, firstIndex: offset, labels: labels)
-        return .answer(LayoutPage(
-            feed: feed.name, revision: feed.revision, layout: name, contentHeight: placement.contentHeight,
-            totalItems: total, nextOffset: offset + limit < total ? offset + limit : nil,
-            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration))
+    }
+
+    /// The sections the page shows, each once.
+    var sectionIDs: [Int64] {
+        var seen: Set<Int64> = []
+        return elements.compactMap { seen.insert($0.sectionID).inserted ? $0.sectionID : nil }
+    }
+
+    /// Whether `rows`, read from ``firstKey``, are the page's images as the copy has them; if
+    /// not, the copy disagrees with the catalog and must be dropped.
+    func agrees(with rows: [ImageRecord]) -> Bool {
+        guard rows.count == rowCount else { return false }
+        guard rowCount > 0 else { return true }
+        var check = HotImages(geometry, from: geometry.locate(offset))
+        return rows.allSatisfy { row in check.next() == row.geometry }
+    }
+}
+
+/// A page from the hot copy when its geometry and the layout's placement are there at the
+/// feed's revision, reading nothing to find them (``HotGeometry/readyPlacement(feed:key:stride:)``).
+private struct ReadyHotPage: EngineWork {
+    let hot: HotGeometry
+    let feed: FeedRecord
+    let key: String
+    let stride: Int
+    let offset: Int
+    let limit: Int
+
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotPageLayout? {
+        guard let (geometry, placement): (HotFeedGeometry, HotPlacement<Kind>) = hot.readyPlacement(feed: feed, key: key, stride: stride) else {
+            return nil
+        }
+        return try HotPageLayout(engine: engine, geometry: geometry, placement: placement, offset: offset, limit: limit)
+    }
+}
+
+extension Optional {
+    /// `map` with an asynchronous transform.
+    fileprivate func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }
 

@@ -157,7 +157,6 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
         return result
     }
 
-
 }
 
 extension WaterfallService {
@@ -176,15 +175,23 @@ extension WaterfallService {
 
     /// The configuration (and name) a layout source stands for, for one feed.
     func resolveLayout(_ source: LayoutSource, feed: FeedRecord, _ tx: any CatalogTransaction) throws -> (name: String?, configuration: AnyLayoutConfiguration) {
-        switch source {
+        var record: NamedLayoutRecord?
+        if case .named(let name) = source { record = try tx.layout(feedID: feed.id, name: name) }
+        return try source.resolved(feed: feed, record: record)
+    }
+}
+
+extension LayoutSource {
+    /// The configuration (and name) the source stands for in `feed`, whose layout of the
+    /// source's name is `record` (read for a named source only).
+    func resolved(feed: FeedRecord, record: NamedLayoutRecord?) throws -> (name: String?, configuration: AnyLayoutConfiguration) {
+        switch self {
         case .inline(let configuration):
             try configuration.validate()
             return (nil, configuration)
         case .named(let name):
-            guard let layout = try tx.layout(feedID: feed.id, name: name) else {
-                throw WaterfallError.unknownLayout(feed: feed.name, layout: name)
-            }
-            return (name, try AnyLayoutConfiguration.fromCanonicalJSON(layout.configuration))
+            guard let record else { throw WaterfallError.unknownLayout(feed: feed.name, layout: name) }
+            return (name, try AnyLayoutConfiguration.fromCanonicalJSON(record.configuration))
         }
     }
 }
@@ -196,7 +203,12 @@ struct SectionLabels {
 
     /// Reads the sections with these ids (repeated ids are read once).
     init(_ ids: some Sequence<Int64>, _ tx: any CatalogTransaction) throws {
-        sections = Dictionary(uniqueKeysWithValues: try tx.sections(ids: Array(ids)).map { ($0.id, $0) })
+        self.init(try tx.sections(ids: Array(ids)))
+    }
+
+    /// The labels of `sections`, read already.
+    init(_ sections: [SectionRecord]) {
+        self.sections = Dictionary(sections.map { ($0.id, $0) }) { first, _ in first }
     }
 
     /// The section's name (`nil`: the unnamed section).

@@ -122,9 +122,13 @@ extension APIRoutes {
         try query.finish()
         try slice.validate()
         let range = slice.range
-        return try await runner.answer(for: request, path) { service in
-            let answer = try service.page(feed: feed, layout: source, offset: range.offset, limit: range.limit)
-            return (try StableJSON.document(of: answer), answer.revision)
+        @Sendable func encoded(_ page: LayoutPage) throws -> ([UInt8], Int64?) {
+            (try StableJSON.document(of: page), page.revision)
+        }
+        return try await runner.answer(for: request, path, withoutBlocking: { service in
+            try await service.pageWithoutBlocking(feed: feed, layout: source, offset: range.offset, limit: range.limit).map(encoded)
+        }) { service in
+            try encoded(service.page(feed: feed, layout: source, offset: range.offset, limit: range.limit))
         }.response(to: request)
     }
 

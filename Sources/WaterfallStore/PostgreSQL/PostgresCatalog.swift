@@ -121,6 +121,21 @@ public struct PostgresCatalog: CatalogStore {
         }
     }
 
+    /// The read transaction of ``read(_:)`` on a server's pool, every statement awaited.
+    public func readWithoutBlocking<T: Sendable>(_ body: @escaping @Sendable (any CatalogPageReads) async throws -> T) async throws -> T? {
+        try await pool.withSessionWithoutBlocking { [location = pool.settings.displayName] session in
+            do {
+                try await session.executeWithoutBlocking("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                let result = try await body(PostgresPageReads(session: session))
+                try await session.executeWithoutBlocking("COMMIT")
+                return result
+            } catch {
+                _ = try? await session.executeWithoutBlocking("ROLLBACK")
+                throw Self.storeError(error, location: location)
+            }
+        }
+    }
+
     public func write<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T {
         try writeTransaction(scope, lockTimeout: Self.lockTimeout, commits: true, body)
     }
@@ -202,11 +217,13 @@ public struct PostgresCatalog: CatalogStore {
             return result
         } catch {
             _ = try? session.execute("ROLLBACK")
-            if error is PSQLError || error is PostgresDecodingError {
-                throw StoreError(postgresError: error, location: pool.settings.displayName)
-            }
-            throw error
+            throw Self.storeError(error, location: pool.settings.displayName)
         }
+    }
+
+    /// A server's failure as a ``StoreError``; any other error as it is.
+    private static func storeError(_ error: any Error, location: String) -> any Error {
+        error is PSQLError || error is PostgresDecodingError ? StoreError(postgresError: error, location: location) : error
     }
 
     /// The size of the database on the server, in bytes.

@@ -14,7 +14,8 @@ import PostgresNIO
 /// Writes have a pool of their own with one connection, as SQLite has one writer beside its
 /// readers: a write never queues behind reads, and a read never waits behind a write.
 ///
-/// The store's interface is synchronous (``CatalogStore``), so a transaction leases its
+/// The store's interface is synchronous (``CatalogStore``) but for the reads of answers from
+/// feeds held in memory (``withSessionWithoutBlocking(_:)``), so a transaction leases its
 /// connection from a task on the connection's event loop that holds the lease until the
 /// transaction ends (never one of Swift's cooperative threads, which synchronous callers may be
 /// occupying), and the calling thread waits for each statement's answer.
@@ -105,10 +106,7 @@ final class PostgresPool: Sendable {
             }
         }
         let timeout = loop.scheduleTask(in: Self.leaseTimeout) {
-            let seconds = Self.leaseTimeout.nanoseconds / 1_000_000_000
-            if settle(.failure(StoreError(.busy, "\(self.settings.displayName): no connection to PostgreSQL came free within \(seconds) seconds (every one busy, or the server not answering); nothing was written."))) {
-                task.cancel()
-            }
+            if settle(.failure(self.noConnectionCameFree)) { task.cancel() }
         }
         defer { returned.succeed(()) }
         let connection: PostgresConnection
@@ -121,6 +119,42 @@ final class PostgresPool: Sendable {
         }
         timeout.cancel()
         return try body(PostgresSession.leased(connection, settings))
+    }
+
+    /// Runs `body` with a connection of a server's pool for reads, waiting for the connection
+    /// and for `body` without blocking a thread; `nil` for a command's catalog, whose one
+    /// connection synchronous callers take in turn.
+    /// - Throws: what `body` throws; ``StoreError`` `busy` when no connection comes free within
+    ///   ``leaseTimeout``.
+    func withSessionWithoutBlocking<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T? {
+        guard let readers else { return nil }
+        let leased = NIOLockedValueBox(false)
+        return try await withThrowingTaskGroup(of: LeaseOutcome<T>.self) { [settings] group in
+            group.addTask {
+                try await readers.withConnection { connection in
+                    leased.withLockedValue { $0 = true }
+                    return .done(try await body(PostgresSession.leased(connection, settings)))
+                }
+            }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(Self.leaseTimeout.nanoseconds))
+                if !leased.withLockedValue({ $0 }) { throw self.noConnectionCameFree }
+                return .leasedInTime
+            }
+            while let outcome = try await group.next() {
+                if case .done(let value) = outcome {
+                    group.cancelAll()
+                    return value
+                }
+            }
+            preconditionFailure("the lease ended without an outcome")
+        }
+    }
+
+    /// The failure of a transaction that waited ``leaseTimeout`` for a connection.
+    private var noConnectionCameFree: StoreError {
+        let seconds = Self.leaseTimeout.nanoseconds / 1_000_000_000
+        return StoreError(.busy, "\(settings.displayName): no connection to PostgreSQL came free within \(seconds) seconds (every one busy, or the server not answering); nothing was written.")
     }
 
     /// Closes every connection (waiting a moment for a server's pool to say goodbye).
@@ -139,4 +173,11 @@ final class PostgresPool: Sendable {
     deinit {
         running.withLockedValue { $0 }?.cancel()
     }
+}
+
+/// How a lease waited for without blocking ends: `body`'s result, or the timer finding the
+/// connection leased in time.
+private enum LeaseOutcome<T: Sendable>: Sendable {
+    case done(T)
+    case leasedInTime
 }

@@ -42,8 +42,9 @@ enum PostgresValue {
     }
 }
 
-/// One PostgreSQL connection used from synchronous code: every statement is sent through
-/// PostgresNIO and waited for on the calling thread.
+/// One PostgreSQL connection: every statement is sent through PostgresNIO and waited for on the
+/// calling thread, except those of an answer read without blocking
+/// (``CatalogStore/readWithoutBlocking(_:)``), which are awaited.
 ///
 /// The statements a request runs (``PostgresRequestStatement``) are prepared once per
 /// connection of a server's pool and executed by name afterwards: the server parses and plans
@@ -140,21 +141,26 @@ final class PostgresSession: @unchecked Sendable {
         return try row.decode(T.self)
     }
 
+    /// Runs a request's statement like ``rows(_:_:)-(Statement.Type,_)``, waiting for its answer
+    /// without blocking a thread.
+    func rowsWithoutBlocking<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: PostgresValue...) async throws -> [PostgresRow] {
+        try await preparedWithoutBlocking(statement, values)
+    }
+
+    /// Runs `sql` (`BEGIN`, `COMMIT`), waiting for its answer without blocking a thread.
+    func executeWithoutBlocking(_ sql: String) async throws {
+        _ = try await query(sql, []).get()
+    }
+
     private func prepared<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: [PostgresValue]) throws -> [PostgresRow] {
         guard preparesStatements else { return try run(Statement.sql, values).rows }
-        var binds = PostgresBindings(capacity: values.count)
-        for value in values { value.bind(to: &binds) }
-        let prepared = PreparedRequestStatement<Statement>(bindings: binds)
-        let (connection, logger) = (self.connection, self.logger)
         let answer = connection.eventLoop.makePromise(of: [PostgresRow].self)
         // postgres-nio runs prepared statements from async code only. The task that does it
         // runs on the connection's event loop, never on Swift's cooperative threads, which a
         // synchronous caller (a test, a command) may be the one occupying.
         Task(executorPreference: EventLoopTaskExecutor.on(connection.eventLoop)) {
             do {
-                var rows: [PostgresRow] = []
-                for try await row in try await connection.execute(prepared, logger: logger) { rows.append(row) }
-                answer.succeed(rows)
+                answer.succeed(try await self.preparedWithoutBlocking(statement, values))
             } catch {
                 answer.fail(error)
             }
@@ -162,10 +168,28 @@ final class PostgresSession: @unchecked Sendable {
         return try answer.futureResult.wait()
     }
 
+    private func preparedWithoutBlocking<Statement: PostgresRequestStatement>(
+        _ statement: Statement.Type, _ values: [PostgresValue]
+    ) async throws -> [PostgresRow] {
+        guard preparesStatements else { return try await query(Statement.sql, values).get().rows }
+        var rows: [PostgresRow] = []
+        let prepared = PreparedRequestStatement<Statement>(bindings: Self.bindings(values))
+        for try await row in try await connection.execute(prepared, logger: logger) { rows.append(row) }
+        return rows
+    }
+
     private func run(_ sql: String, _ values: [PostgresValue]) throws -> PostgresQueryResult {
+        try query(sql, values).wait()
+    }
+
+    private func query(_ sql: String, _ values: [PostgresValue]) -> EventLoopFuture<PostgresQueryResult> {
+        connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(values)), logger: logger)
+    }
+
+    private static func bindings(_ values: [PostgresValue]) -> PostgresBindings {
         var binds = PostgresBindings(capacity: values.count)
         for value in values { value.bind(to: &binds) }
-        return try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+        return binds
     }
 
     /// Closes a connection of its own (best effort); nothing may be sent on it afterwards.

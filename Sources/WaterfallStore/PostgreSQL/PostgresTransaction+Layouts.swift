@@ -13,10 +13,7 @@ extension PostgresTransaction {
     }
 
     public func layout(feedID: Int64, name: String) throws -> NamedLayoutRecord? {
-        try session.rows(PostgresStatement.LayoutByName.self, .int(feedID), .text(name)).first.map {
-            let (name, configuration) = try $0.decode((String, String).self)
-            return NamedLayoutRecord(name: name, configuration: configuration)
-        }
+        try session.rows(PostgresStatement.LayoutByName.self, .int(feedID), .text(name)).first.map(NamedLayoutRecord.init(postgres:))
     }
 
     public func saveLayout(feedID: Int64, _ layout: NamedLayoutRecord) throws {
@@ -163,5 +160,13 @@ extension LayoutCacheRecord {
                     revision: $0, totalItems: Int(total ?? 0), contentHeight: height ?? 0, tailTop: top ?? 0,
                     tailBottom: bottom ?? 0)
             })
+    }
+}
+
+extension NamedLayoutRecord {
+    /// A row of ``PostgresStatement/LayoutByName``.
+    init(postgres row: PostgresRow) throws {
+        let (name, configuration) = try row.decode((String, String).self)
+        self.init(name: name, configuration: configuration)
     }
 }

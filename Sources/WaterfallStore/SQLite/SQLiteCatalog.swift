@@ -197,6 +197,11 @@ public struct SQLiteCatalog: CatalogStore {
         }
     }
 
+    /// None: SQLite reads a local file, and a server runs its reads on threads of its own.
+    public func readWithoutBlocking<T: Sendable>(_ body: @escaping @Sendable (any CatalogPageReads) async throws -> T) async throws -> T? {
+        nil
+    }
+
     /// One read transaction on `writer`. A pool reads through GRDB, on one of its reader
     /// connections; the single connection of a command is read with a plain `BEGIN` and
     /// `COMMIT` through `sqlite3_exec`, read-only by `PRAGMA query_only` as GRDB's read is, but
