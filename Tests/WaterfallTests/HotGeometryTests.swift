@@ -126,6 +126,12 @@ import WaterfallTestSupport
             let expected = engine == .postgres ? try catalog.service.page(feed: "f", layout: phone, offset: offset, limit: 9) : nil
             #expect(unblocked == expected, "offset \(offset)")
         }
+        for y in [-30.0, 0, 150, 700] {
+            let unblocked = try await hot.viewportWithoutBlocking(feed: "f", layout: phone, y: y, height: 400, pinOffset: 12)
+            let expected = engine == .postgres ? try catalog.service.viewport(feed: "f", layout: phone, y: y, height: 400, pinOffset: 12) : nil
+            #expect(unblocked == expected, "viewport at \(y)")
+        }
+        #expect(try await hot.viewportWithoutBlocking(feed: "f", layout: phone, y: .nan, height: 400, pinOffset: nil) == nil, "a bad band")
         #expect(try await hot.pageWithoutBlocking(feed: "f", layout: .named("tablet"), offset: 0, limit: 9) == nil, "an unknown layout")
         #expect(try await hot.pageWithoutBlocking(feed: "g", layout: phone, offset: 0, limit: 9) == nil, "an unknown feed")
         #expect(try await hot.pageWithoutBlocking(feed: "f", layout: phone, offset: -1, limit: 9) == nil, "a bad offset")

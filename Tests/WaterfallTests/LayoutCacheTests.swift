@@ -147,6 +147,11 @@ import WaterfallTestSupport
                     let kept = try server.viewport(feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
                     #expect(kept == viewport, "hot copy, seed \(seed) step \(step) y \(y) height \(height) pin \(String(describing: pin))")
                 }
+                let unblockedBand = try await hot.viewportWithoutBlocking(feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
+                #expect((unblockedBand != nil) == (engine == .postgres), "seed \(seed) step \(step)")
+                if let unblockedBand {
+                    #expect(unblockedBand == viewport, "without blocking, seed \(seed) step \(step) y \(y) height \(height) pin \(String(describing: pin))")
+                }
 
                 // The section index (DESIGN section 14): from the cache, and from the hot copies.
                 let index = try catalog.service.sectionIndex(feed: "f", layout: .inline(configuration))

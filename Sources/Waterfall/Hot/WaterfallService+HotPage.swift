@@ -29,51 +29,97 @@ extension WaterfallService {
         offset: Int, limit: Int, _ tx: any CatalogTransaction
     ) throws -> HotAnswer<LayoutPage> {
         let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
-        guard let hot, case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
+        guard case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
         let laidOut = try HotPageLayout(engine: engine, geometry: geometry, placement: placement, offset: offset, limit: limit)
-        let rows = try laidOut.firstKey.map { try tx.images(feedID: feed.id, fromKey: $0, limit: laidOut.rowCount) } ?? []
-        guard laidOut.agrees(with: rows) else {
-            hot.forget(feedID: feed.id)
+        return try answer(laidOut, feed: feed, tx) { rows, labels in
+            page(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration)
+        }
+    }
+
+    /// The answer of `laidOut`, made by `make` from its rows and its sections' labels read in
+    /// `tx`; `.notKept` when the rows are not what the copy holds (the copy is then dropped).
+    private func answer<Laid: HotLaidOut, Answer>(
+        _ laidOut: Laid, feed: FeedRecord, _ tx: any CatalogTransaction, _ make: ([ImageRecord], SectionLabels) -> Answer
+    ) throws -> HotAnswer<Answer> {
+        let wanted = laidOut.rows
+        let rows = try wanted.firstKey.map { try tx.images(feedID: feed.id, fromKey: $0, limit: wanted.count) } ?? []
+        guard wanted.agree(with: rows) else {
+            hot?.forget(feedID: feed.id)
             return .notKept
         }
-        let labels = try SectionLabels(laidOut.elements.lazy.map(\.sectionID), tx)
-        return .answer(page(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration))
+        return .answer(make(rows, try SectionLabels(laidOut.sectionIDs, tx)))
     }
 
     /// ``page(feed:layout:offset:limit:)`` of a feed the hot copy holds at its current revision
     /// with the layout placed, waiting for the database without blocking a thread where the
-    /// engine can (PostgreSQL: ``CatalogStore/readWithoutBlocking(_:)``): in one read
-    /// transaction, the feed, the named layout, the page's rows and its sections' labels.
-    ///
-    /// `nil` when it cannot answer so, and the caller asks ``page(feed:layout:offset:limit:)``,
-    /// which does everything this leaves out: no hot copy, or an engine without such reads; the
-    /// copy not yet at the feed's revision, or the layout not placed there yet (the first read
-    /// after a change brings them, once for all); an answer that would be an error, which that
-    /// path words.
+    /// engine can (``answerWithoutBlocking(feed:layout:layOut:make:)``); `nil` when it cannot
+    /// answer so, and the caller asks ``page(feed:layout:offset:limit:)``.
     /// - Throws: ``WaterfallError`` `database` when the database fails.
     public func pageWithoutBlocking(feed name: String, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError) -> LayoutPage? {
-        guard let hot, (try? Self.validateSlice(offset: offset, limit: limit)) != nil else { return nil }
+        guard (try? Self.validateSlice(offset: offset, limit: limit)) != nil else { return nil }
+        return try await answerWithoutBlocking(feed: name, layout: layout) { hot, feed, configuration, stride in
+            try configuration.withEngine(ReadyHotPage(
+                hot: hot, feed: feed, key: configuration.canonicalJSON, stride: stride, offset: offset, limit: limit))
+        } make: { service, laidOut, rows, labels, feed, layoutName, configuration in
+            service.page(laidOut, rows: rows, labels: labels, feed: feed, name: layoutName, configuration: configuration)
+        }
+    }
+
+    /// ``viewport(feed:layout:y:height:pinOffset:)`` as ``pageWithoutBlocking(feed:layout:offset:limit:)``
+    /// answers a page: `nil` when it cannot, and the caller asks
+    /// ``viewport(feed:layout:y:height:pinOffset:)``.
+    /// - Throws: ``WaterfallError`` `database` when the database fails.
+    public func viewportWithoutBlocking(
+        feed name: String, layout: LayoutSource, y: Double, height: Double, pinOffset: Double?
+    ) async throws(WaterfallError) -> ViewportPage? {
+        guard (try? Self.validateBand(y: y, height: height, pinOffset: pinOffset)) != nil else { return nil }
+        return try await answerWithoutBlocking(feed: name, layout: layout) { hot, feed, configuration, stride in
+            try configuration.withEngine(ReadyHotViewport(
+                hot: hot, feed: feed, key: configuration.canonicalJSON, stride: stride, y: y, height: height,
+                pinOffset: configuration.hasHeaders ? pinOffset : nil))
+        } make: { service, laidOut, rows, labels, feed, layoutName, configuration in
+            service.viewportPage(laidOut, rows: rows, labels: labels, feed: feed, name: layoutName, configuration: configuration)
+        }
+    }
+
+    /// An answer from a feed the hot copy holds at its current revision with the layout placed,
+    /// waiting for the database without blocking a thread where the engine can (PostgreSQL:
+    /// ``CatalogStore/readWithoutBlocking(_:)``): in one read transaction, the feed, the named
+    /// layout, the answer's rows and its sections' labels. `layOut` lays the answer out from the
+    /// copy, reading nothing (`nil` when the copy is not there), and `make` assembles it.
+    ///
+    /// `nil` when it cannot answer so, and the caller asks the synchronous method, which does
+    /// everything this leaves out: no hot copy, or an engine without such reads; the copy not yet
+    /// at the feed's revision, or the layout not placed there yet (the first read after a change
+    /// brings them, once for all); an answer that would be an error, which that method words.
+    private func answerWithoutBlocking<Laid: HotLaidOut, Answer: Sendable>(
+        feed name: String, layout: LayoutSource,
+        layOut: @escaping @Sendable (HotGeometry, FeedRecord, AnyLayoutConfiguration, Int) throws -> Laid?,
+        make: @escaping @Sendable (WaterfallService, Laid, [ImageRecord], SectionLabels, FeedRecord, String?, AnyLayoutConfiguration) -> Answer
+    ) async throws(WaterfallError) -> Answer? {
+        guard let hot else { return nil }
         let service = self
         do {
-            let page = try await database.readWithoutBlocking { reads -> LayoutPage? in
+            let answer = try await database.readWithoutBlocking { reads -> Answer? in
                 guard let feed = try await reads.feed(named: name), (try? service.checkExpectedRevision(of: feed, named: name)) != nil else { return nil }
                 var record: NamedLayoutRecord?
                 if case .named(let layoutName) = layout {
                     record = try await reads.layout(feedID: feed.id, name: layoutName)
                 }
                 guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: record),
-                      let laidOut = try configuration.withEngine(ReadyHotPage(
-                          hot: hot, feed: feed, key: configuration.canonicalJSON, stride: service.stride, offset: offset, limit: limit))
+                      let laidOut = try layOut(hot, feed, configuration, service.stride)
                 else { return nil }
-                let rows = try await laidOut.firstKey.asyncMap { try await reads.images(feedID: feed.id, fromKey: $0, limit: laidOut.rowCount) } ?? []
-                guard laidOut.agrees(with: rows) else {
+                let wanted = laidOut.rows
+                var rows: [ImageRecord] = []
+                if let key = wanted.firstKey { rows = try await reads.images(feedID: feed.id, fromKey: key, limit: wanted.count) }
+                guard wanted.agree(with: rows) else {
                     hot.forget(feedID: feed.id)
                     return nil
                 }
                 let labels = SectionLabels(try await reads.sections(ids: laidOut.sectionIDs))
-                return service.page(laidOut, rows: rows, labels: labels, feed: feed, name: layoutName, configuration: configuration)
+                return make(service, laidOut, rows, labels, feed, layoutName, configuration)
             }
-            return page ?? nil
+            return answer ?? nil
         } catch {
             throw WaterfallError(error)
         }
@@ -85,7 +131,7 @@ extension WaterfallService {
         configuration: AnyLayoutConfiguration
     ) -> LayoutPage {
         let parts = assemble(laidOut.elements, rows: rows, firstIndex: laidOut.offset, labels: labels)
-        let total = laidOut.geometry.count
+        let total = laidOut.rows.geometry.count
         return LayoutPage(
             feed: feed.name, revision: feed.revision, layout: name, contentHeight: laidOut.contentHeight,
             totalItems: total, nextOffset: laidOut.offset + laidOut.limit < total ? laidOut.offset + laidOut.limit : nil,
@@ -93,20 +139,61 @@ extension WaterfallService {
     }
 }
 
-/// A page laid out from the hot copy, in memory, before its rows are read: from the section
-/// checkpoint before its first image to the end of its last image's row and one image more
-/// (which closes that image's section).
-struct HotPageLayout {
+/// An answer laid out from the hot copy, in memory, before its rows are read.
+protocol HotLaidOut: Sendable {
+    /// Its headers, images and footers.
+    var elements: [PlacedElement] { get }
+    /// The rows of its images.
+    var rows: HotRows { get }
+}
+
+extension HotLaidOut {
+    /// The sections it shows, each once.
+    var sectionIDs: [Int64] {
+        var seen: Set<Int64> = []
+        return elements.compactMap { seen.insert($0.sectionID).inserted ? $0.sectionID : nil }
+    }
+}
+
+/// The rows an answer from the hot copy reads: `count` images in catalog order from index
+/// `first`, read by the copy's order key of the first.
+struct HotRows {
     let geometry: HotFeedGeometry
+    let first: Int
+    let count: Int
+    /// Where the rows are read from (`nil`: none are).
+    let firstKey: Int64?
+
+    init(_ geometry: HotFeedGeometry, first: Int, count: Int) {
+        self.geometry = geometry
+        self.first = first
+        self.count = count
+        if count > 0 {
+            var images = HotImages(geometry, from: geometry.locate(first))
+            firstKey = images.peek()!.key
+        } else {
+            firstKey = nil
+        }
+    }
+
+    /// Whether `rows`, read from ``firstKey``, are these images as the copy has them; if not,
+    /// the copy disagrees with the catalog and must be dropped.
+    func agree(with rows: [ImageRecord]) -> Bool {
+        guard rows.count == count else { return false }
+        guard count > 0 else { return true }
+        var check = HotImages(geometry, from: geometry.locate(first))
+        return rows.allSatisfy { row in check.next() == row.geometry }
+    }
+}
+
+/// A page laid out from the hot copy: from the section checkpoint before its first image to the
+/// end of its last image's row and one image more (which closes that image's section).
+struct HotPageLayout: HotLaidOut {
     let offset: Int
     let limit: Int
     let contentHeight: Double
-    /// The page's headers, images and footers.
     let elements: [PlacedElement]
-    /// How many images (rows) the page shows.
-    let rowCount: Int
-    /// The order key of the page's first image: where its rows are read from (`nil`: none).
-    let firstKey: Int64?
+    let rows: HotRows
 
     init<Kind: StreamingLayoutKind>(
         engine: Kind, geometry: HotFeedGeometry, placement: HotPlacement<Kind>, offset: Int, limit: Int
@@ -122,33 +209,11 @@ struct HotPageLayout {
             _ = cursor.images.next()
         }
         if cursor.images.peek() == nil { _ = cursor.runner.finish(into: &sink) }
-        self.geometry = geometry
         self.offset = offset
         self.limit = limit
         contentHeight = placement.contentHeight
         elements = sink.elements
-        rowCount = expected
-        if expected > 0 {
-            var first = HotImages(geometry, from: geometry.locate(offset))
-            firstKey = first.peek()!.key
-        } else {
-            firstKey = nil
-        }
-    }
-
-    /// The sections the page shows, each once.
-    var sectionIDs: [Int64] {
-        var seen: Set<Int64> = []
-        return elements.compactMap { seen.insert($0.sectionID).inserted ? $0.sectionID : nil }
-    }
-
-    /// Whether `rows`, read from ``firstKey``, are the page's images as the copy has them; if
-    /// not, the copy disagrees with the catalog and must be dropped.
-    func agrees(with rows: [ImageRecord]) -> Bool {
-        guard rows.count == rowCount else { return false }
-        guard rowCount > 0 else { return true }
-        var check = HotImages(geometry, from: geometry.locate(offset))
-        return rows.allSatisfy { row in check.next() == row.geometry }
+        rows = HotRows(geometry, first: offset, count: expected)
     }
 }
 
@@ -167,14 +232,6 @@ private struct ReadyHotPage: EngineWork {
             return nil
         }
         return try HotPageLayout(engine: engine, geometry: geometry, placement: placement, offset: offset, limit: limit)
-    }
-}
-
-extension Optional {
-    /// `map` with an asynchronous transform.
-    fileprivate func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }
 
@@ -263,9 +320,52 @@ extension WaterfallService {
         y: Double, height: Double, pinOffset: Double?, _ tx: any CatalogTransaction
     ) throws -> HotAnswer<ViewportPage> {
         let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
-        guard let hot, case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
+        guard case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
+        let laidOut = try HotViewportLayout(
+            engine: engine, geometry: geometry, placement: placement, y: y, height: height,
+            pinOffset: configuration.hasHeaders ? pinOffset : nil)
+        return try answer(laidOut, feed: feed, tx) { rows, labels in
+            viewportPage(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration)
+        }
+    }
+
+    /// The viewport of `laidOut` with its rows and its sections' labels.
+    fileprivate func viewportPage(
+        _ laidOut: HotViewportLayout, rows: [ImageRecord], labels: SectionLabels, feed: FeedRecord, name: String?,
+        configuration: AnyLayoutConfiguration
+    ) -> ViewportPage {
+        var parts = assemble(laidOut.elements, rows: rows, firstIndex: laidOut.rows.first, labels: labels)
+        if let pinned = laidOut.pinnedHeaders {
+            parts.headers = pinned.map { header in
+                PlacedSupplement(section: labels.name(header.sectionID), frame: header.frame, pinned: header.isPinned, title: labels.title(header.sectionID))
+            }
+        }
+        return ViewportPage(
+            feed: feed.name, revision: feed.revision, layout: name, contentHeight: laidOut.contentHeight,
+            totalItems: laidOut.rows.geometry.count, y: laidOut.y, height: laidOut.height,
+            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration)
+    }
+}
+
+/// A viewport laid out from the hot copy: the chunks of the sections whose bands meet the band,
+/// from the checkpoint that starts the first to the end of the last (closing its section when it
+/// is the section's last), and with a pin offset the header of every section it shows, pinned.
+struct HotViewportLayout: HotLaidOut {
+    let y: Double
+    let height: Double
+    let contentHeight: Double
+    let elements: [PlacedElement]
+    let rows: HotRows
+    /// With a pin offset (and headers), the header of every section with an element in the
+    /// band, where it stands pinned; else `nil` (the headers are the laid-out elements').
+    let pinnedHeaders: [(sectionID: Int64, frame: Frame, isPinned: Bool)]?
+
+    /// - Parameter pinOffset: `nil` too when the layout has no headers.
+    init<Kind: StreamingLayoutKind>(
+        engine: Kind, geometry: HotFeedGeometry, placement: HotPlacement<Kind>, y: Double, height: Double, pinOffset: Double?
+    ) throws {
         var sink = CollectingSink { $0.frame.meetsBand(y: y, height: height) }
-        if let (first, last) = Self.chunks(meeting: y, height, placement, geometry) {
+        if let (first, last) = WaterfallService.chunks(meeting: y, height, placement, geometry) {
             var runner: LayoutRunner<Kind>
             let plan = placement.plans[first.section]
             let start = plan.chunk(first.chunk, count: geometry.sections[first.section].keys.count).lowerBound
@@ -289,44 +389,55 @@ extension WaterfallService {
             while runner.nextIndex < end, let image = images.next() { try runner.place(image, into: &sink) }
             if images.peek() == nil && runner.nextIndex < end { _ = runner.finish(into: &sink) }
         }
-        let elements = sink.elements
+        self.y = y
+        self.height = height
+        contentHeight = placement.contentHeight
+        elements = sink.elements
         let indexes = elements.lazy.filter { $0.kind == .item }.map(\.owner)
-        var rows: [ImageRecord] = []
         let firstIndex = indexes.min() ?? 0
-        if let lastIndex = indexes.max() {
-            var check = HotImages(geometry, from: geometry.locate(firstIndex))
-            rows = try tx.images(feedID: feed.id, fromKey: check.peek()!.key, limit: lastIndex - firstIndex + 1)
-            guard rows.count == lastIndex - firstIndex + 1, rows.allSatisfy({ check.next() == $0.geometry }) else {
-                hot.forget(feedID: feed.id)
-                return .notKept
-            }
+        rows = HotRows(geometry, first: firstIndex, count: indexes.max().map { $0 - firstIndex + 1 } ?? 0)
+        guard let pinOffset else {
+            pinnedHeaders = nil
+            return
         }
-        let labels = try SectionLabels(elements.lazy.map(\.sectionID), tx)
-        var parts = assemble(elements, rows: rows, firstIndex: firstIndex, labels: labels)
-        if let pinOffset, configuration.hasHeaders {
-            var visible: [Int64] = []
-            var seen: Set<Int64> = []
-            for element in elements where seen.insert(element.sectionID).inserted { visible.append(element.sectionID) }
-            let ordinals = Dictionary(uniqueKeysWithValues: geometry.sectionIDs.enumerated().map { ($1, $0) })
-            parts.headers = visible.compactMap { id in
-                guard let ordinal = ordinals[id],
-                      let natural = engine.headerFrame(sectionStartY: placement.origin(of: ordinal), variant: placement.variant(of: ordinal))
-                else { return nil }
-                let sectionEnd = placement.plans[ordinal].sectionEnd + placement.shifts[ordinal]
-                let pinned = engine.pinnedHeader(
-                    natural: natural, sectionEnd: sectionEnd, viewportY: y, pinOffset: pinOffset, variant: placement.variant(of: ordinal))
-                return PlacedSupplement(section: labels.name(id), frame: pinned.frame, pinned: pinned.isPinned, title: labels.title(id))
-            }
+        var visible: [Int64] = []
+        var seen: Set<Int64> = []
+        for element in elements where seen.insert(element.sectionID).inserted { visible.append(element.sectionID) }
+        let ordinals = Dictionary(uniqueKeysWithValues: geometry.sectionIDs.enumerated().map { ($1, $0) })
+        pinnedHeaders = visible.compactMap { id in
+            guard let ordinal = ordinals[id],
+                  let natural = engine.headerFrame(sectionStartY: placement.origin(of: ordinal), variant: placement.variant(of: ordinal))
+            else { return nil }
+            let sectionEnd = placement.plans[ordinal].sectionEnd + placement.shifts[ordinal]
+            let pinned = engine.pinnedHeader(
+                natural: natural, sectionEnd: sectionEnd, viewportY: y, pinOffset: pinOffset, variant: placement.variant(of: ordinal))
+            return (id, pinned.frame, pinned.isPinned)
         }
-        return .answer(ViewportPage(
-            feed: feed.name, revision: feed.revision, layout: name, contentHeight: placement.contentHeight,
-            totalItems: geometry.count, y: y, height: height,
-            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration))
     }
+}
 
+/// A viewport from the hot copy as ``ReadyHotPage`` makes a page.
+private struct ReadyHotViewport: EngineWork {
+    let hot: HotGeometry
+    let feed: FeedRecord
+    let key: String
+    let stride: Int
+    let y: Double
+    let height: Double
+    let pinOffset: Double?
+
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotViewportLayout? {
+        guard let (geometry, placement): (HotFeedGeometry, HotPlacement<Kind>) = hot.readyPlacement(feed: feed, key: key, stride: stride) else {
+            return nil
+        }
+        return try HotViewportLayout(engine: engine, geometry: geometry, placement: placement, y: y, height: height, pinOffset: pinOffset)
+    }
+}
+
+extension WaterfallService {
     /// The first and the last (section, chunk) whose band, where the section stands now, meets
     /// `[y, y + height)`; `nil` when none does.
-    private static func chunks<Kind: StreamingLayoutKind>(
+    fileprivate static func chunks<Kind: StreamingLayoutKind>(
         meeting y: Double, _ height: Double, _ placement: HotPlacement<Kind>, _ geometry: HotFeedGeometry
     ) -> (first: (section: Int, chunk: Int), last: (section: Int, chunk: Int))? {
         var first: (section: Int, chunk: Int)?

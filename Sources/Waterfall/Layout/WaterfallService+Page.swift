@@ -116,6 +116,16 @@ extension WaterfallService {
     public func viewport(
         feed: String?, layout: LayoutSource, y: Double, height: Double, pinOffset: Double? = nil
     ) throws(WaterfallError) -> ViewportPage {
+        try Self.validateBand(y: y, height: height, pinOffset: pinOffset)
+        return try readLayoutAnswer(feed: feed, layout: layout, what: "viewport") { service, feed, name, configuration, tx in
+            try configuration.withEngine(ViewportWork(
+                service: service, configuration: configuration, name: name, feed: feed, y: y, height: height,
+                pinOffset: pinOffset, tx: tx))
+        }
+    }
+
+    /// Checks a viewport's band and pin offset.
+    static func validateBand(y: Double, height: Double, pinOffset: Double?) throws(WaterfallError) {
         guard y.isFinite, abs(y) <= 1e12 else {
             throw WaterfallError.invalidValue(.y, "must be a finite number of points, got \(y).")
         }
@@ -124,11 +134,6 @@ extension WaterfallService {
         }
         if let pinOffset, !pinOffset.isFinite || abs(pinOffset) > 1e12 {
             throw WaterfallError.invalidValue(.pinOffset, "must be a finite number of points, got \(pinOffset).")
-        }
-        return try readLayoutAnswer(feed: feed, layout: layout, what: "viewport") { service, feed, name, configuration, tx in
-            try configuration.withEngine(ViewportWork(
-                service: service, configuration: configuration, name: name, feed: feed, y: y, height: height,
-                pinOffset: pinOffset, tx: tx))
         }
     }
 

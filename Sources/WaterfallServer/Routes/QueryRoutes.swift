@@ -148,9 +148,13 @@ extension APIRoutes {
             throw Problem.badRequest("pinOffset pins the headers and cannot be combined with pinHeaders=false.")
         }
         let pin = pinOffset ?? (pinHeaders == true ? 0 : nil)
-        return try await runner.answer(for: request, path) { service in
-            let answer = try service.viewport(feed: feed, layout: source, y: y, height: height, pinOffset: pin)
-            return (try StableJSON.document(of: answer), answer.revision)
+        @Sendable func encoded(_ viewport: ViewportPage) throws -> ([UInt8], Int64?) {
+            (try StableJSON.document(of: viewport), viewport.revision)
+        }
+        return try await runner.answer(for: request, path, withoutBlocking: { service in
+            try await service.viewportWithoutBlocking(feed: feed, layout: source, y: y, height: height, pinOffset: pin).map(encoded)
+        }) { service in
+            try encoded(service.viewport(feed: feed, layout: source, y: y, height: height, pinOffset: pin))
         }.response(to: request)
     }
 }
