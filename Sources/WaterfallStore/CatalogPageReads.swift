@@ -7,4 +7,5 @@ public protocol CatalogPageReads: Sendable {
     func layout(feedID: Int64, name: String) async throws -> NamedLayoutRecord?
     func images(feedID: Int64, fromKey key: Int64, limit: Int) async throws -> [ImageRecord]
     func sections(ids: [Int64]) async throws -> [SectionRecord]
+    func sections(feedID: Int64) async throws -> [SectionRecord]
 }

@@ -132,6 +132,8 @@ import WaterfallTestSupport
             #expect(unblocked == expected, "viewport at \(y)")
         }
         #expect(try await hot.viewportWithoutBlocking(feed: "f", layout: phone, y: .nan, height: 400, pinOffset: nil) == nil, "a bad band")
+        let index = try await hot.sectionIndexWithoutBlocking(feed: "f", layout: phone)
+        #expect(index == (engine == .postgres ? try catalog.service.sectionIndex(feed: "f", layout: phone) : nil))
         #expect(try await hot.pageWithoutBlocking(feed: "f", layout: .named("tablet"), offset: 0, limit: 9) == nil, "an unknown layout")
         #expect(try await hot.pageWithoutBlocking(feed: "g", layout: phone, offset: 0, limit: 9) == nil, "an unknown feed")
         #expect(try await hot.pageWithoutBlocking(feed: "f", layout: phone, offset: -1, limit: 9) == nil, "a bad offset")

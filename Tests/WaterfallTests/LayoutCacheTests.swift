@@ -160,6 +160,8 @@ import WaterfallTestSupport
                 for server in [hot, tight] {
                     #expect(try server.sectionIndex(feed: "f", layout: .inline(configuration)) == index, "hot copy, seed \(seed) step \(step)")
                 }
+                let unblockedIndex = try await hot.sectionIndexWithoutBlocking(feed: "f", layout: .inline(configuration))
+                #expect(unblockedIndex == (engine == .postgres ? index : nil), "without blocking, seed \(seed) step \(step)")
             }
             // The answers above came from the hot copy, followed to the catalog's revision.
             let revision = try catalog.service.feeds().feeds.first?.revision

@@ -52,16 +52,14 @@ extension WaterfallService {
 
     /// ``page(feed:layout:offset:limit:)`` of a feed the hot copy holds at its current revision
     /// with the layout placed, waiting for the database without blocking a thread where the
-    /// engine can (``answerWithoutBlocking(feed:layout:layOut:make:)``); `nil` when it cannot
+    /// engine can (``answerWithoutBlocking(feed:layout:layOut:finish:)``); `nil` when it cannot
     /// answer so, and the caller asks ``page(feed:layout:offset:limit:)``.
     /// - Throws: ``WaterfallError`` `database` when the database fails.
     public func pageWithoutBlocking(feed name: String, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError) -> LayoutPage? {
         guard (try? Self.validateSlice(offset: offset, limit: limit)) != nil else { return nil }
-        return try await answerWithoutBlocking(feed: name, layout: layout) { hot, feed, configuration, stride in
-            try configuration.withEngine(ReadyHotPage(
-                hot: hot, feed: feed, key: configuration.canonicalJSON, stride: stride, offset: offset, limit: limit))
-        } make: { service, laidOut, rows, labels, feed, layoutName, configuration in
-            service.page(laidOut, rows: rows, labels: labels, feed: feed, name: layoutName, configuration: configuration)
+        return try await answerWithoutBlocking(feed: name, layout: layout, HotPageRequest(offset: offset, limit: limit)) { service, reads, laidOut, feed, layoutName, configuration in
+            guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: feed, reads) else { return nil }
+            return service.page(laidOut, rows: rows, labels: labels, feed: feed, name: layoutName, configuration: configuration)
         }
     }
 
@@ -73,29 +71,37 @@ extension WaterfallService {
         feed name: String, layout: LayoutSource, y: Double, height: Double, pinOffset: Double?
     ) async throws(WaterfallError) -> ViewportPage? {
         guard (try? Self.validateBand(y: y, height: height, pinOffset: pinOffset)) != nil else { return nil }
-        return try await answerWithoutBlocking(feed: name, layout: layout) { hot, feed, configuration, stride in
-            try configuration.withEngine(ReadyHotViewport(
-                hot: hot, feed: feed, key: configuration.canonicalJSON, stride: stride, y: y, height: height,
-                pinOffset: configuration.hasHeaders ? pinOffset : nil))
-        } make: { service, laidOut, rows, labels, feed, layoutName, configuration in
-            service.viewportPage(laidOut, rows: rows, labels: labels, feed: feed, name: layoutName, configuration: configuration)
+        return try await answerWithoutBlocking(feed: name, layout: layout, HotViewportRequest(y: y, height: height, pinOffset: pinOffset)) { service, reads, laidOut, feed, layoutName, configuration in
+            guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: feed, reads) else { return nil }
+            return service.viewportPage(laidOut, rows: rows, labels: labels, feed: feed, name: layoutName, configuration: configuration)
+        }
+    }
+
+    /// ``sectionIndex(feed:layout:)`` as ``pageWithoutBlocking(feed:layout:offset:limit:)``
+    /// answers a page (its only other read: the feed's sections); `nil` when it cannot, and the
+    /// caller asks ``sectionIndex(feed:layout:)``.
+    /// - Throws: ``WaterfallError`` `database` when the database fails.
+    public func sectionIndexWithoutBlocking(feed name: String, layout: LayoutSource) async throws(WaterfallError) -> SectionIndex? {
+        try await answerWithoutBlocking(feed: name, layout: layout, HotSectionIndexRequest()) { service, reads, laidOut, feed, layoutName, configuration in
+            let records = try await reads.sections(feedID: feed.id)
+            return service.sectionIndex(laidOut, records: records, feed: feed, name: layoutName, configuration: configuration)
         }
     }
 
     /// An answer from a feed the hot copy holds at its current revision with the layout placed,
     /// waiting for the database without blocking a thread where the engine can (PostgreSQL:
     /// ``CatalogStore/readWithoutBlocking(_:)``): in one read transaction, the feed, the named
-    /// layout, the answer's rows and its sections' labels. `layOut` lays the answer out from the
-    /// copy, reading nothing (`nil` when the copy is not there), and `make` assembles it.
+    /// layout, and what `finish` reads to complete the answer (its rows and its sections'
+    /// labels). `request` lays the answer out from the copy, which is found reading nothing.
     ///
     /// `nil` when it cannot answer so, and the caller asks the synchronous method, which does
     /// everything this leaves out: no hot copy, or an engine without such reads; the copy not yet
     /// at the feed's revision, or the layout not placed there yet (the first read after a change
-    /// brings them, once for all); an answer that would be an error, which that method words.
-    private func answerWithoutBlocking<Laid: HotLaidOut, Answer: Sendable>(
-        feed name: String, layout: LayoutSource,
-        layOut: @escaping @Sendable (HotGeometry, FeedRecord, AnyLayoutConfiguration, Int) throws -> Laid?,
-        make: @escaping @Sendable (WaterfallService, Laid, [ImageRecord], SectionLabels, FeedRecord, String?, AnyLayoutConfiguration) -> Answer
+    /// brings them, once for all); a copy that disagrees with what `finish` reads (`nil` from
+    /// it; the copy is dropped); an answer that would be an error, which that method words.
+    private func answerWithoutBlocking<Request: HotRequest, Answer: Sendable>(
+        feed name: String, layout: LayoutSource, _ request: Request,
+        finish: @escaping @Sendable (WaterfallService, any CatalogPageReads, Request.LaidOut, FeedRecord, String?, AnyLayoutConfiguration) async throws -> Answer?
     ) async throws(WaterfallError) -> Answer? {
         guard let hot else { return nil }
         let service = self
@@ -107,22 +113,30 @@ extension WaterfallService {
                     record = try await reads.layout(feedID: feed.id, name: layoutName)
                 }
                 guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: record),
-                      let laidOut = try layOut(hot, feed, configuration, service.stride)
+                      let laidOut = try configuration.withEngine(ReadyHotAnswer(
+                          hot: hot, feed: feed, configuration: configuration, stride: service.stride, request: request))
                 else { return nil }
-                let wanted = laidOut.rows
-                var rows: [ImageRecord] = []
-                if let key = wanted.firstKey { rows = try await reads.images(feedID: feed.id, fromKey: key, limit: wanted.count) }
-                guard wanted.agree(with: rows) else {
-                    hot.forget(feedID: feed.id)
-                    return nil
-                }
-                let labels = SectionLabels(try await reads.sections(ids: laidOut.sectionIDs))
-                return make(service, laidOut, rows, labels, feed, layoutName, configuration)
+                return try await finish(service, reads, laidOut, feed, layoutName, configuration)
             }
             return answer ?? nil
         } catch {
             throw WaterfallError(error)
         }
+    }
+
+    /// The rows of `laidOut` and its sections' labels, read without blocking; `nil` when the
+    /// rows are not what the copy holds (the copy is then dropped).
+    private func rowsAndLabels(
+        of laidOut: some HotLaidOut, feed: FeedRecord, _ reads: any CatalogPageReads
+    ) async throws -> ([ImageRecord], SectionLabels)? {
+        let wanted = laidOut.rows
+        var rows: [ImageRecord] = []
+        if let key = wanted.firstKey { rows = try await reads.images(feedID: feed.id, fromKey: key, limit: wanted.count) }
+        guard wanted.agree(with: rows) else {
+            hot?.forget(feedID: feed.id)
+            return nil
+        }
+        return (rows, SectionLabels(try await reads.sections(ids: laidOut.sectionIDs)))
     }
 
     /// The page of `laidOut` with its rows and its sections' labels.
@@ -217,21 +231,41 @@ struct HotPageLayout: HotLaidOut {
     }
 }
 
-/// A page from the hot copy when its geometry and the layout's placement are there at the
-/// feed's revision, reading nothing to find them (``HotGeometry/readyPlacement(feed:key:stride:)``).
-private struct ReadyHotPage: EngineWork {
+/// What an answer lays out from a hot copy, for any kind of layout: a page, a viewport, a
+/// section index (``ReadyHotAnswer``).
+protocol HotRequest: Sendable {
+    associatedtype LaidOut: Sendable
+    func layOut<Kind: StreamingLayoutKind>(
+        _ engine: Kind, _ geometry: HotFeedGeometry, _ placement: HotPlacement<Kind>, _ configuration: AnyLayoutConfiguration
+    ) throws -> LaidOut
+}
+
+/// `request` laid out from the hot copy when its geometry and the layout's placement are there
+/// at the feed's revision, found reading nothing (``HotGeometry/readyPlacement(feed:key:stride:)``);
+/// `nil` when they are not.
+private struct ReadyHotAnswer<Request: HotRequest>: EngineWork {
     let hot: HotGeometry
     let feed: FeedRecord
-    let key: String
+    let configuration: AnyLayoutConfiguration
     let stride: Int
+    let request: Request
+
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> Request.LaidOut? {
+        let ready: (HotFeedGeometry, HotPlacement<Kind>)? = hot.readyPlacement(feed: feed, key: configuration.canonicalJSON, stride: stride)
+        guard let (geometry, placement) = ready else { return nil }
+        return try request.layOut(engine, geometry, placement, configuration)
+    }
+}
+
+/// A page of `limit` images from catalog index `offset`.
+private struct HotPageRequest: HotRequest {
     let offset: Int
     let limit: Int
 
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotPageLayout? {
-        guard let (geometry, placement): (HotFeedGeometry, HotPlacement<Kind>) = hot.readyPlacement(feed: feed, key: key, stride: stride) else {
-            return nil
-        }
-        return try HotPageLayout(engine: engine, geometry: geometry, placement: placement, offset: offset, limit: limit)
+    func layOut<Kind: StreamingLayoutKind>(
+        _ engine: Kind, _ geometry: HotFeedGeometry, _ placement: HotPlacement<Kind>, _ configuration: AnyLayoutConfiguration
+    ) throws -> HotPageLayout {
+        try HotPageLayout(engine: engine, geometry: geometry, placement: placement, offset: offset, limit: limit)
     }
 }
 
@@ -416,21 +450,18 @@ struct HotViewportLayout: HotLaidOut {
     }
 }
 
-/// A viewport from the hot copy as ``ReadyHotPage`` makes a page.
-private struct ReadyHotViewport: EngineWork {
-    let hot: HotGeometry
-    let feed: FeedRecord
-    let key: String
-    let stride: Int
+/// The viewport of the band `[y, y + height)`, its headers pinned with a `pinOffset`.
+private struct HotViewportRequest: HotRequest {
     let y: Double
     let height: Double
     let pinOffset: Double?
 
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotViewportLayout? {
-        guard let (geometry, placement): (HotFeedGeometry, HotPlacement<Kind>) = hot.readyPlacement(feed: feed, key: key, stride: stride) else {
-            return nil
-        }
-        return try HotViewportLayout(engine: engine, geometry: geometry, placement: placement, y: y, height: height, pinOffset: pinOffset)
+    func layOut<Kind: StreamingLayoutKind>(
+        _ engine: Kind, _ geometry: HotFeedGeometry, _ placement: HotPlacement<Kind>, _ configuration: AnyLayoutConfiguration
+    ) throws -> HotViewportLayout {
+        try HotViewportLayout(
+            engine: engine, geometry: geometry, placement: placement, y: y, height: height,
+            pinOffset: configuration.hasHeaders ? pinOffset : nil)
     }
 }
 

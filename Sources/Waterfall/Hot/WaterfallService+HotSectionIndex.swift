@@ -9,18 +9,50 @@ extension WaterfallService {
         engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord, _ tx: any CatalogTransaction
     ) throws -> HotAnswer<SectionIndex> {
         let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
-        guard let hot, case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
-        let records = try tx.sections(feedID: feed.id)
+        guard case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
+        let laidOut = HotSectionBounds(engine: engine, geometry: geometry, placement: placement)
+        guard let index = sectionIndex(laidOut, records: try tx.sections(feedID: feed.id), feed: feed, name: name, configuration: configuration)
+        else { return .notKept }
+        return .answer(index)
+    }
+
+    /// The section index of `laidOut` with the catalog's sections `records`; `nil` when they are
+    /// not the copy's sections (the copy is then dropped).
+    func sectionIndex(
+        _ laidOut: HotSectionBounds, records: [SectionRecord], feed: FeedRecord, name: String?, configuration: AnyLayoutConfiguration
+    ) -> SectionIndex? {
+        let geometry = laidOut.geometry
         guard records.count == geometry.sections.count, zip(records, geometry.sections).allSatisfy({ $0.id == $1.id }) else {
-            hot.forget(feedID: feed.id)
-            return .notKept
+            hot?.forget(feedID: feed.id)
+            return nil
         }
+        return SectionIndex(
+            feed: feed, layout: name, configuration: configuration, contentHeight: laidOut.contentHeight,
+            records: records, counts: { geometry.sections[$0].keys.count }, bounds: laidOut.bounds)
+    }
+}
+
+/// Where the hot copy's sections begin and the last ends, from each section's plan.
+struct HotSectionBounds: Sendable {
+    let geometry: HotFeedGeometry
+    let bounds: SectionBounds
+    let contentHeight: Double
+
+    init<Kind: StreamingLayoutKind>(engine: Kind, geometry: HotFeedGeometry, placement: HotPlacement<Kind>) {
         let last = placement.plans.indices.last
-        let bounds = SectionBounds(
+        self.geometry = geometry
+        bounds = SectionBounds(
             starts: placement.plans.indices.map(placement.origin(of:)),
             end: last.map { placement.plans[$0].end + placement.shifts[$0] } ?? engine.initialState.y)
-        return .answer(SectionIndex(
-            feed: feed, layout: name, configuration: configuration, contentHeight: placement.contentHeight,
-            records: records, counts: { geometry.sections[$0].keys.count }, bounds: bounds))
+        contentHeight = placement.contentHeight
+    }
+}
+
+/// The section index's bounds.
+struct HotSectionIndexRequest: HotRequest {
+    func layOut<Kind: StreamingLayoutKind>(
+        _ engine: Kind, _ geometry: HotFeedGeometry, _ placement: HotPlacement<Kind>, _ configuration: AnyLayoutConfiguration
+    ) throws -> HotSectionBounds {
+        HotSectionBounds(engine: engine, geometry: geometry, placement: placement)
     }
 }

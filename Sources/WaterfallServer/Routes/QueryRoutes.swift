@@ -37,10 +37,7 @@ extension APIRoutes {
         ) { request, path, server in
             try RequestQuery(request).finish()
             let (feed, name) = (path["feed"], path["name"])
-            return try await server.runner.answer(for: request, path) { service in
-                let answer = try service.sectionIndex(feed: feed, layout: .named(name))
-                return (try StableJSON.document(of: answer), answer.revision)
-            }.response(to: request)
+            return try await sectionIndex(request, path, feed: feed, layout: .named(name), server.runner)
         },
         Route(
             .get, "/v1/feeds/{feed}/section-index", "getSectionIndex",
@@ -54,11 +51,7 @@ extension APIRoutes {
             var query = try RequestQuery(request)
             let source = LayoutSource.inline(try query.decode(AnyLayoutConfiguration.self))
             try query.finish()
-            let feed = path["feed"]
-            return try await server.runner.answer(for: request, path) { service in
-                let answer = try service.sectionIndex(feed: feed, layout: source)
-                return (try StableJSON.document(of: answer), answer.revision)
-            }.response(to: request)
+            return try await sectionIndex(request, path, feed: path["feed"], layout: source, server.runner)
         },
         Route(
             .get, "/v1/feeds/{feed}/page", "getPage",
@@ -129,6 +122,20 @@ extension APIRoutes {
             try await service.pageWithoutBlocking(feed: feed, layout: source, offset: range.offset, limit: range.limit).map(encoded)
         }) { service in
             try encoded(service.page(feed: feed, layout: source, offset: range.offset, limit: range.limit))
+        }.response(to: request)
+    }
+
+    /// `…/sections` and `…/section-index`.
+    private static func sectionIndex(
+        _ request: Request, _ path: PathParameters, feed: String, layout: LayoutSource, _ runner: ServiceRunner
+    ) async throws -> Response {
+        @Sendable func encoded(_ index: SectionIndex) throws -> ([UInt8], Int64?) {
+            (try StableJSON.document(of: index), index.revision)
+        }
+        return try await runner.answer(for: request, path, withoutBlocking: { service in
+            try await service.sectionIndexWithoutBlocking(feed: feed, layout: layout).map(encoded)
+        }) { service in
+            try encoded(service.sectionIndex(feed: feed, layout: layout))
         }.response(to: request)
     }
 

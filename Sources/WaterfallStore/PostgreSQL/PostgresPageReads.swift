@@ -22,4 +22,8 @@ struct PostgresPageReads: CatalogPageReads {
         guard !ids.isEmpty else { return [] }
         return try await session.rowsWithoutBlocking(PostgresStatement.SectionsByID.self, .ints(ids)).map(SectionRecord.init(postgres:))
     }
+
+    func sections(feedID: Int64) async throws -> [SectionRecord] {
+        try await session.rowsWithoutBlocking(PostgresStatement.SectionsOfFeed.self, .int(feedID)).map(SectionRecord.init(postgres:))
+    }
 }
