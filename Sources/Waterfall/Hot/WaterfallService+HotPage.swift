@@ -30,7 +30,7 @@ extension WaterfallService {
     ) throws -> HotAnswer<LayoutPage> {
         let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
         guard case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
-        let laidOut = try HotPageLayout(engine: engine, geometry: geometry, placement: placement, offset: offset, limit: limit)
+        let laidOut = try HotPageRequest(offset: offset, limit: limit).layOut(engine, geometry, placement, configuration)
         return try answer(laidOut, feed: feed, tx) { rows, labels in
             page(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration)
         }
@@ -52,7 +52,7 @@ extension WaterfallService {
 
     /// ``page(feed:layout:offset:limit:)`` of a feed the hot copy holds at its current revision
     /// with the layout placed, waiting for the database without blocking a thread where the
-    /// engine can (``answerWithoutBlocking(feed:layout:layOut:finish:)``); `nil` when it cannot
+    /// engine can (``answerWithoutBlocking(feed:layout:_:finish:)``); `nil` when it cannot
     /// answer so, and the caller asks ``page(feed:layout:offset:limit:)``.
     /// - Throws: ``WaterfallError`` `database` when the database fails.
     public func pageWithoutBlocking(feed name: String, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError) -> LayoutPage? {
@@ -355,9 +355,7 @@ extension WaterfallService {
     ) throws -> HotAnswer<ViewportPage> {
         let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
         guard case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
-        let laidOut = try HotViewportLayout(
-            engine: engine, geometry: geometry, placement: placement, y: y, height: height,
-            pinOffset: configuration.hasHeaders ? pinOffset : nil)
+        let laidOut = try HotViewportRequest(y: y, height: height, pinOffset: pinOffset).layOut(engine, geometry, placement, configuration)
         return try answer(laidOut, feed: feed, tx) { rows, labels in
             viewportPage(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration)
         }

@@ -10,7 +10,7 @@ extension WaterfallService {
     ) throws -> HotAnswer<SectionIndex> {
         let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
         guard case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
-        let laidOut = HotSectionBounds(engine: engine, geometry: geometry, placement: placement)
+        let laidOut = try HotSectionIndexRequest().layOut(engine, geometry, placement, configuration)
         guard let index = sectionIndex(laidOut, records: try tx.sections(feedID: feed.id), feed: feed, name: name, configuration: configuration)
         else { return .notKept }
         return .answer(index)
