@@ -39,6 +39,38 @@ import WaterfallTestSupport
         try #require(waiting.wait(timeout: .now() + 30) == .success)
         #expect(answer.value == 0)
     }
+
+    @Test(.enabled(if: PostgresScratchSchema.serverURL != nil, "needs WATERFALL_TEST_POSTGRES"))
+    func aReadWithoutBlockingWaitsForAConnectionAndGivesUpAsBusyToo() async throws {
+        // Given a server's catalog whose one connection for reads is held by a read without
+        // blocking that waits for a signal
+        let schema = try PostgresScratchSchema()
+        let catalog = try PostgresCatalog.open(url: schema.url, connections: 2)
+        defer { catalog.close() }
+        let (inside, holding) = AsyncStream.makeStream(of: Void.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await catalog.readWithoutBlocking { _ in
+                holding.yield()
+                for await _ in released { break }
+            }
+        }
+        for await _ in inside { break }
+
+        // When another asks for a connection that never comes free, it fails as busy
+        let error = await #expect(throws: StoreError.self) {
+            try await catalog.readWithoutBlocking { reads in try await reads.feed(named: "f") == nil }
+        }
+        #expect(error?.kind == .busy)
+        #expect(error?.message.contains("no connection to PostgreSQL came free within 10 seconds") == true)
+
+        // And one that asks while the connection is held gets it once it is given back
+        let waiting = Task { try await catalog.readWithoutBlocking { reads in try await reads.feed(named: "f") == nil } }
+        try await Task.sleep(for: .milliseconds(300))
+        release.yield()
+        _ = try await holder.value
+        #expect(try await waiting.value == true)
+    }
 }
 
 /// A value shared with another thread.
