@@ -3,13 +3,14 @@ import Foundation
 /// A Waterfall catalog in one storage engine: SQLite (``SQLiteCatalog``, the embedded default)
 /// or PostgreSQL (``PostgresCatalog``, for several servers over one database).
 ///
-/// The service sees only this interface and ``CatalogTransaction``: every domain read runs in
-/// ``read(_:)`` and every domain write in ``write(_:)``, one transaction each, so that `kill -9`
-/// at any moment leaves the catalog at the state before or after it. Writes are serialised by
-/// the engine (SQLite's write lock; a PostgreSQL advisory lock), reads see one consistent
-/// snapshot and never block a writer. The invariants of a write (revision bump, change log,
-/// cache invalidation in the same transaction) are the service's, written once above the
-/// engines.
+/// The service sees only this interface, ``CatalogTransaction`` and ``CatalogPageReads``: every
+/// domain read runs in ``read(_:)`` (or, for an answer from a feed a server holds in memory,
+/// ``readWithoutBlocking(_:)``) and every domain write in ``write(_:)``, one transaction each,
+/// so that `kill -9` at any moment leaves the catalog at the state before or after it. Writes
+/// are serialised by the engine (SQLite's write lock; a PostgreSQL advisory lock), reads see
+/// one consistent snapshot and never block a writer. The invariants of a write (revision bump,
+/// change log, cache invalidation in the same transaction) are the service's, written once
+/// above the engines.
 public protocol CatalogStore: Sendable {
     /// Where the catalog lives, as the user named it (a file path, or a `postgres://` URL
     /// without its password), for messages and `stats`; `nil` for an in-memory database.

@@ -51,9 +51,10 @@ enum PostgresValue {
 /// each of them once per connection, not once per request (as GRDB's `cachedStatement` on
 /// SQLite).
 ///
-/// The store's callers are never on an event loop: a command runs on the main thread, the
-/// server runs the service on its own thread pool (never Swift's cooperative pool), and the
-/// connections' I/O runs on PostgresNIO's event loops. One session is used by one transaction
+/// The store's synchronous callers are never on an event loop: a command runs on the main
+/// thread, the server runs the service on its own thread pool (never Swift's cooperative pool),
+/// and the connections' I/O runs on PostgresNIO's event loops. A read without blocking awaits
+/// its statements on the request's own task instead. One session is used by one transaction
 /// at a time: a connection leased from the catalog's ``PostgresPool``, or (for the migrations)
 /// one of its own.
 final class PostgresSession: @unchecked Sendable {
