@@ -6,8 +6,9 @@ import Waterfall
 
 /// Runs the service's calls, which block on SQLite, on a thread pool of their own, so that
 /// Swift's cooperative threads (and with them every other connection) never wait for a disk
-/// or a lock (but for the answers the service gives without blocking a thread: a page of a feed
-/// held in memory, on PostgreSQL); and keeps the encoded answers of reads for as long as the database is unchanged.
+/// or a lock (but for the answers the service gives without blocking a thread: pages, viewports
+/// and section indexes of a feed held in memory, on PostgreSQL); and keeps the encoded answers
+/// of reads for as long as the database is unchanged.
 ///
 /// An answer is kept under the request's path and query and the caller's scope
 /// (``KeptAnswerKey``: callers of different scopes never share one), tagged with the database's
@@ -17,7 +18,8 @@ import Waterfall
 /// WAL-index header in shared memory per read, no lock, no system call); on PostgreSQL, this
 /// server's own at once (read-your-writes) and another instance's when its notification
 /// arrives, a moment later (DESIGN section 12); while the notifications are not heard every
-/// version is new, so nothing kept is served. Concurrent requests for the same answer wait for one computation.
+/// version is new, so nothing kept is served. Concurrent requests for the same answer wait for
+/// one computation.
 final class ServiceRunner: Sendable {
     let service: WaterfallService
     /// Where kept-answer hits and misses are counted.

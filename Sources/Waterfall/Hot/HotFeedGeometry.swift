@@ -53,6 +53,8 @@ struct HotFeedGeometry {
     var bytes: Int { count * Self.bytesPerImage + sections.count * 128 }
     /// The section ids in order.
     var sectionIDs: [Int64] { sections.map(\.id) }
+    /// Where section `id` stands in the feed's order; `nil` for a section it does not hold.
+    func ordinal(ofSection id: Int64) -> Int? { ordinalByID[id] }
 
     /// Loads a feed by one ordered scan, inside the caller's read transaction.
     init(feed: FeedRecord, _ tx: any CatalogTransaction) throws {

@@ -162,8 +162,11 @@ protocol HotLaidOut: Sendable {
 }
 
 extension HotLaidOut {
-    /// The sections it shows, each once.
-    var sectionIDs: [Int64] {
+    /// The sections it shows, each once, in order.
+    var sectionIDs: [Int64] { Self.sectionIDs(of: elements) }
+
+    /// The sections `elements` show, each once, in order.
+    static func sectionIDs(of elements: [PlacedElement]) -> [Int64] {
         var seen: Set<Int64> = []
         return elements.compactMap { seen.insert($0.sectionID).inserted ? $0.sectionID : nil }
     }
@@ -432,12 +435,8 @@ struct HotViewportLayout: HotLaidOut {
             pinnedHeaders = nil
             return
         }
-        var visible: [Int64] = []
-        var seen: Set<Int64> = []
-        for element in elements where seen.insert(element.sectionID).inserted { visible.append(element.sectionID) }
-        let ordinals = Dictionary(uniqueKeysWithValues: geometry.sectionIDs.enumerated().map { ($1, $0) })
-        pinnedHeaders = visible.compactMap { id in
-            guard let ordinal = ordinals[id],
+        pinnedHeaders = Self.sectionIDs(of: elements).compactMap { id in
+            guard let ordinal = geometry.ordinal(ofSection: id),
                   let natural = engine.headerFrame(sectionStartY: placement.origin(of: ordinal), variant: placement.variant(of: ordinal))
             else { return nil }
             let sectionEnd = placement.plans[ordinal].sectionEnd + placement.shifts[ordinal]
