@@ -1,11 +1,19 @@
 /// The reads an answer from a feed held in memory makes (DESIGN section 12: an answer reads only
-/// its own rows), as an engine runs them without blocking a thread while the database answers
-/// (``CatalogStore/readWithoutBlocking(_:)``). Each gives what the ``CatalogTransaction`` method
-/// of its name gives, all of them in one snapshot.
+/// its own rows, and the first after a change follows the change log), as an engine runs them
+/// without blocking a thread while the database answers (``CatalogStore/readWithoutBlocking(_:)``).
+/// Each gives what the ``CatalogTransaction`` method of its name gives, all of them in one
+/// snapshot.
 public protocol CatalogPageReads: Sendable {
     func feed(named name: String) async throws -> FeedRecord?
     func layout(feedID: Int64, name: String) async throws -> NamedLayoutRecord?
     func images(feedID: Int64, fromKey key: Int64, limit: Int) async throws -> [ImageRecord]
     func sections(ids: [Int64]) async throws -> [SectionRecord]
     func sections(feedID: Int64) async throws -> [SectionRecord]
+
+    // Following the change log.
+    func changes(feedID: Int64, since revision: Int64) async throws -> [ChangeRecord]
+    func sectionIDs(feedID: Int64) async throws -> [Int64]
+    func image(feedID: Int64, externalID: String) async throws -> ImageRecord?
+    func key(feedID: Int64, before key: Int64) async throws -> Int64?
+    func key(feedID: Int64, after key: Int64) async throws -> Int64?
 }

@@ -109,35 +109,83 @@ struct HotFeedGeometry {
     mutating func follow(to feed: FeedRecord, _ tx: any CatalogTransaction) throws -> Bool {
         precondition(feed.revision >= revision)
         if feed.revision == revision { return count == feed.imageCount }
-        // Many revisions, or many images more or fewer (a large import), load anew at once
-        // rather than read a long change log first.
-        if feed.revision - revision > Int64(Self.followLimit) || abs(feed.imageCount - count) > Self.followLimit { return false }
+        guard canFollow(to: feed), let reads = try followReads(to: feed, tx) else { return false }
+        return apply(reads, to: feed)
+    }
+
+    /// Whether the change log from the copy's revision to `feed`'s is worth reading: many
+    /// revisions, or many images more or fewer (a large import), load anew at once rather than
+    /// read a long change log first.
+    func canFollow(to feed: FeedRecord) -> Bool {
+        feed.revision - revision <= Int64(Self.followLimit) && abs(feed.imageCount - count) <= Self.followLimit
+    }
+
+    /// What following to `feed`'s revision reads, read in `tx` (which shows `feed`); `nil` when
+    /// the change log names too many images.
+    func followReads(to feed: FeedRecord, _ tx: any CatalogTransaction) throws -> HotFollowReads? {
+        guard let ids = Self.changedIDs(try tx.changes(feedID: feedID, since: revision)) else { return nil }
+        let sectionIDs = try tx.sectionIDs(feedID: feedID)
+        var changed: [HotChangedImage] = []
+        for id in ids {
+            guard let row = try tx.image(feedID: feedID, externalID: id) else {
+                changed.append(HotChangedImage(id: id, row: nil))
+                continue
+            }
+            let before = try tx.key(feedID: feedID, before: row.key), after = try tx.key(feedID: feedID, after: row.key)
+            changed.append(HotChangedImage(id: id, row: row, before: before, after: after))
+        }
+        return HotFollowReads(sectionIDs: sectionIDs, changed: changed)
+    }
+
+    /// ``followReads(to:_:)-(_,any CatalogTransaction)``, waiting for the database without
+    /// blocking a thread: the same reads, one by one, through `reads` (which shows `feed`).
+    func followReads(to feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> HotFollowReads? {
+        guard let ids = Self.changedIDs(try await reads.changes(feedID: feedID, since: revision)) else { return nil }
+        let sectionIDs = try await reads.sectionIDs(feedID: feedID)
+        var changed: [HotChangedImage] = []
+        for id in ids {
+            guard let row = try await reads.image(feedID: feedID, externalID: id) else {
+                changed.append(HotChangedImage(id: id, row: nil))
+                continue
+            }
+            let before = try await reads.key(feedID: feedID, before: row.key), after = try await reads.key(feedID: feedID, after: row.key)
+            changed.append(HotChangedImage(id: id, row: row, before: before, after: after))
+        }
+        return HotFollowReads(sectionIDs: sectionIDs, changed: changed)
+    }
+
+    /// The images `changes` name, each once, in order; `nil` past ``followLimit``.
+    private static func changedIDs(_ changes: [ChangeRecord]) -> [String]? {
         var changed: [String] = []
         var seen: Set<String> = []
-        for change in try tx.changes(feedID: feedID, since: revision) where seen.insert(change.externalID).inserted {
+        for change in changes where seen.insert(change.externalID).inserted {
             changed.append(change.externalID)
-            if changed.count > Self.followLimit { return false }
+            if changed.count > followLimit { return nil }
         }
-        let sectionIDs = try tx.sectionIDs(feedID: feedID)
-        for id in sectionIDs where ordinalByID[id] == nil {
+        return changed
+    }
+
+    /// Brings the copy to `feed`'s revision by what ``followReads(to:_:)-(_,any CatalogTransaction)``
+    /// read at it, in memory: a changed image is taken out where it was and put where its row
+    /// is now. Returns `false` when the catalog is not what the copy expects (then the copy is
+    /// left half-way: the caller drops it and loads the feed anew).
+    mutating func apply(_ reads: HotFollowReads, to feed: FeedRecord) -> Bool {
+        for id in reads.sectionIDs where ordinalByID[id] == nil {
             ordinalByID[id] = sections.count
             sections.append(HotSection(id: id))
         }
-        var placed: [(section: Int64, key: Int64)] = []
-        for id in changed {
-            let hash = Self.hash(id)
-            let row = try tx.image(feedID: feedID, externalID: id)
+        for image in reads.changed {
+            let hash = Self.hash(image.id)
             // Every section the catalog has was added above.
-            let ordinal = row.flatMap { ordinalByID[$0.sectionID] }
+            let ordinal = image.row.flatMap { ordinalByID[$0.sectionID] }
             guard removeImage(hash: hash, lookingFirstIn: ordinal) else { return false }
-            guard let row else { continue }
+            guard let row = image.row else { continue }
             guard let ordinal else { return false }
             insert(row, into: ordinal, hash: hash)
-            placed.append((row.sectionID, row.key))
         }
-        guard reorderSections(sectionIDs) else { return false }
+        guard reorderSections(reads.sectionIDs) else { return false }
         recountStarts()
-        guard try placed.allSatisfy({ try neighboursAgree(section: $0.section, key: $0.key, tx) }) else { return false }
+        guard reads.changed.allSatisfy(neighboursAgree) else { return false }
         guard count == feed.imageCount else { return false }
         revision = feed.revision
         return true
@@ -210,18 +258,19 @@ struct HotFeedGeometry {
         self.starts = starts
     }
 
-    /// Whether the images before and after the one at `key` are, in the catalog, the ones next
-    /// to it here: order keys of other images change only when a window is renumbered, which
-    /// the change log does not list, so each placed image checks its neighbours.
-    /// The image is looked for in its section `section`, whose keys ascend.
-    private func neighboursAgree(section: Int64, key: Int64, _ tx: any CatalogTransaction) throws -> Bool {
-        guard let ordinal = ordinalByID[section] else { return false }
+    /// Whether the images before and after a changed image's row are, in the catalog, the ones
+    /// next to it here (a removed image has none to check): order keys of other images change
+    /// only when a window is renumbered, which the change log does not list, so each placed
+    /// image checks its neighbours. The image is looked for in its section, whose keys ascend.
+    private func neighboursAgree(_ image: HotChangedImage) -> Bool {
+        guard let row = image.row else { return true }
+        guard let ordinal = ordinalByID[row.sectionID] else { return false }
         let keys = sections[ordinal].keys
-        let index = Self.firstIndex(atOrAfter: key, in: keys)
-        guard index < keys.count, keys[index] == key else { return false }
+        let index = Self.firstIndex(atOrAfter: row.key, in: keys)
+        guard index < keys.count, keys[index] == row.key else { return false }
         let before = index > 0 ? keys[index - 1] : sections[..<ordinal].last(where: { !$0.keys.isEmpty })?.keys.last
         let after = index + 1 < keys.count ? keys[index + 1] : sections[(ordinal + 1)...].first(where: { !$0.keys.isEmpty })?.keys.first
-        return try tx.key(feedID: feedID, before: key) == before && tx.key(feedID: feedID, after: key) == after
+        return image.before == before && image.after == after
     }
 
     /// The order key, size and section of the image at catalog index `index`.
@@ -232,4 +281,24 @@ struct HotFeedGeometry {
             key: section.keys[position.local], sectionID: section.id, width: item.width, height: item.height,
             isFullSpan: item.isFullSpan)
     }
+}
+
+/// What following the change log from a copy's revision to a feed's reads from the catalog, all
+/// in the snapshot that shows the feed (``HotFeedGeometry/followReads(to:_:)-(_,any CatalogTransaction)``),
+/// then applies in memory (``HotFeedGeometry/apply(_:to:)``): read apart from applying, a
+/// reader waits for the database without holding the copy.
+struct HotFollowReads: Sendable {
+    /// The feed's section ids, in order.
+    var sectionIDs: [Int64]
+    /// Each image the change log names, once, in the order it names them.
+    var changed: [HotChangedImage]
+}
+
+/// An image the change log names: its row now (`nil`: removed), and the order keys of the
+/// images before and after that row in the catalog.
+struct HotChangedImage: Sendable {
+    var id: String
+    var row: ImageRecord?
+    var before: Int64? = nil
+    var after: Int64? = nil
 }

@@ -136,8 +136,15 @@ extension StreamingLayoutKind {
     /// with nothing read, when every section is variant 0.
     func variants(of sections: [Int64], tx: any CatalogTransaction) throws -> [Int] {
         guard hasSectionVariants, !sections.isEmpty else { return [] }
+        return variants(of: sections, records: try tx.sections(ids: sections))
+    }
+
+    /// The variant of each of `sections` (ids, in order) by the names `records` give them
+    /// (those of at least `sections`); empty when every section is variant 0.
+    func variants(of sections: [Int64], records: [SectionRecord]) -> [Int] {
+        guard hasSectionVariants, !sections.isEmpty else { return [] }
         var names: [Int64: String] = [:]
-        for section in try tx.sections(ids: sections) {
+        for section in records {
             names[section.id] = section.name
         }
         return sections.map { names[$0].map(variant(ofSection:)) ?? 0 }

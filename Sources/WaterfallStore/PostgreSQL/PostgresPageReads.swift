@@ -26,4 +26,24 @@ struct PostgresPageReads: CatalogPageReads {
     func sections(feedID: Int64) async throws -> [SectionRecord] {
         try await session.rowsWithoutBlocking(PostgresStatement.SectionsOfFeed.self, .int(feedID)).map(SectionRecord.init(postgres:))
     }
+
+    func changes(feedID: Int64, since revision: Int64) async throws -> [ChangeRecord] {
+        try await session.rowsWithoutBlocking(PostgresStatement.ChangesSince.self, .int(feedID), .int(revision)).map(ChangeRecord.init(postgres:))
+    }
+
+    func sectionIDs(feedID: Int64) async throws -> [Int64] {
+        try await session.rowsWithoutBlocking(PostgresStatement.SectionIDsOfFeed.self, .int(feedID)).map { try $0.decode(Int64.self) }
+    }
+
+    func image(feedID: Int64, externalID: String) async throws -> ImageRecord? {
+        try await session.rowsWithoutBlocking(PostgresStatement.ImageByID.self, .int(feedID), .text(externalID)).first.map(ImageRecord.init(postgres:))
+    }
+
+    func key(feedID: Int64, before key: Int64) async throws -> Int64? {
+        try await session.rowsWithoutBlocking(PostgresStatement.KeyBefore.self, .int(feedID), .int(key)).first?.decode(Int64.self)
+    }
+
+    func key(feedID: Int64, after key: Int64) async throws -> Int64? {
+        try await session.rowsWithoutBlocking(PostgresStatement.KeyAfter.self, .int(feedID), .int(key)).first?.decode(Int64.self)
+    }
 }

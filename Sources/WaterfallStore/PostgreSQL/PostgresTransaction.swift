@@ -100,10 +100,7 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
-        try session.rows(PostgresStatement.ChangesSince.self, .int(feedID), .int(revision)).map { row in
-            let (revision, kind, id, section) = try row.decode((Int64, String, String, String?).self)
-            return ChangeRecord(revision: revision, kind: ChangeKind(rawValue: kind)!, externalID: id, section: section)
-        }
+        try session.rows(PostgresStatement.ChangesSince.self, .int(feedID), .int(revision)).map(ChangeRecord.init(postgres:))
     }
 
     // MARK: Sections
@@ -187,6 +184,13 @@ extension FeedRecord {
     init(postgres row: PostgresRow) throws {
         let (id, name, revision, count) = try row.decode((Int64, String, Int64, Int64).self)
         self.init(id: id, name: name, revision: revision, imageCount: Int(count))
+    }
+}
+
+extension ChangeRecord {
+    init(postgres row: PostgresRow) throws {
+        let (revision, kind, id, section) = try row.decode((Int64, String, String, String?).self)
+        self.init(revision: revision, kind: ChangeKind(rawValue: kind)!, externalID: id, section: section)
     }
 }
 
