@@ -33,10 +33,6 @@ final class ServiceRunner: Sendable {
     /// Writes this server has made (counted when each returns): part of the version, so that a
     /// client reads its own write at once even where the watcher hears of commits later.
     private let ownWrites = NIOLockedValueBox<Int64>(0)
-    /// The database version at which a read last went the synchronous way (which brings the
-    /// hot copy of its feed to the revision it read), read before it began: until the version
-    /// moves on, a read that can go without blocking a thread tries that first.
-    private let synchronousRead = NIOLockedValueBox<AnswerVersion?>(nil)
     /// Computations under way, by version and key: concurrent requests for the same answer
     /// (the 64 connections that all ask again after a commit) wait for one computation.
     private let inFlight = NIOLockedValueBox([KeptAnswerFlight: Task<Answer, any Error>]())
@@ -89,22 +85,18 @@ final class ServiceRunner: Sendable {
         _ compute: @escaping @Sendable (WaterfallService) throws -> ([UInt8], Int64?)
     ) async throws -> Answer {
         let key = KeptAnswerKey(target: request.uri.description, scope: path.scope)
-        @Sendable func computed(at version: AnswerVersion?) async throws -> Answer {
-            // The first read after a commit goes the synchronous way, which brings the hot copy
-            // to the feed's revision: the way without blocking would only find it behind.
-            let copyCurrent = version == nil || synchronousRead.withLockedValue { $0 == version }
-            if copyCurrent, let withoutBlocking, let (body, revision) = try await withoutBlocking(service) {
+        @Sendable func computed() async throws -> Answer {
+            if let withoutBlocking, let (body, revision) = try await withoutBlocking(service) {
                 return Answer(body: body, revision: revision)
             }
             let (body, revision) = try await run(compute)
-            if let version { synchronousRead.withLockedValue { $0 = version } }
             return Answer(body: body, revision: revision)
         }
         // Without a version (no file to watch, or the WAL index busy being rebuilt after a
         // crash), the answer is computed and not kept.
         guard let version = currentVersion() else {
             metrics.keptAnswer(hit: false)
-            return try await computed(at: nil)
+            return try await computed()
         }
         if let kept = answers.withLockedValue({ $0.answer(for: key, version: version) }) {
             metrics.keptAnswer(hit: true)
@@ -114,7 +106,7 @@ final class ServiceRunner: Sendable {
         let flight = KeptAnswerFlight(version: version, key: key)
         let (task, started) = inFlight.withLockedValue { tasks in
             if let task = tasks[flight] { return (task, false) }
-            let task = Task { try await computed(at: version) }
+            let task = Task { try await computed() }
             tasks[flight] = task
             return (task, true)
         }

@@ -98,44 +98,82 @@ import WaterfallTestSupport
         try expectSameAnswers(hot, catalog.service, "another new feed at revision 1")
     }
 
-    /// A page read without blocking a thread (PostgreSQL, a server's pool) is answered only by a
-    /// copy already at the feed's revision with the layout placed there, and is what the other
-    /// path answers; everything else (a copy behind the catalog, an unknown layout or feed, an
-    /// engine without such reads) is left to that path (`nil`).
+    /// An answer read without blocking a thread (PostgreSQL, a server's pool) comes from the hot
+    /// copy, which the read itself brings to the feed's revision by the change log when another
+    /// instance has changed the feed (moves, across sections, removals emptying a section, an
+    /// append), and is what the other path answers, for a layout whose sections differ too.
+    /// What it cannot do (no copy yet, a change log too long to follow, an unknown layout or
+    /// feed, bad input, an engine without such reads) is left to that path (`nil`).
     @Test(arguments: TestEngine.all)
-    func aPageReadWithoutBlockingIsAnsweredOnlyByACurrentCopy(engine: TestEngine) async throws {
+    func aReadWithoutBlockingFollowsTheChangeLogItself(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4, onDisk: true)
         try catalog.importFeed((0..<50).map { "i\($0)@s\($0 / 10):\(120 + $0 * 5)x\(260 - $0 * 3)" })
         try catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.layouts[0])
+        let steered = AnyLayoutConfiguration.sectioned(try SectionedConfiguration(
+            base: Self.layouts[1], entries: [["section": .string("s1"), "columns": .number(1)], ["section": .string("s9"), "kind": .string("justified"), "rowHeight": .number(80)]]))
+        try catalog.service.addLayout(feed: "f", name: "steered", configuration: steered)
         // A server over the same catalog, opened again: another instance's pool on PostgreSQL.
         let server = try catalog.otherInstance()
         defer { server.close() }
-        let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 20))
-        let phone = LayoutSource.named("phone")
-        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: phone, offset: 20, limit: 9) == nil, "no copy yet")
-        let page = try hot.page(feed: "f", layout: phone, offset: 20, limit: 9)
-        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: phone, offset: 20, limit: 9) == (engine == .postgres ? page : nil))
+        let geometry = HotGeometry(budget: 1 << 20)
+        let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(geometry)
+        let layouts = [LayoutSource.named("phone"), .named("steered")]
+        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "no copy yet")
+        for layout in layouts { _ = try hot.page(feed: "f", layout: layout, offset: 20, limit: 9) }
 
-        _ = try catalog.service.move(feed: "f", id: "i45", to: .index(0))
-        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: phone, offset: 20, limit: 9) == nil, "the copy is behind the catalog")
-        let moved = try hot.page(feed: "f", layout: phone, offset: 20, limit: 9)
-        #expect(moved == (try catalog.service.page(feed: "f", layout: phone, offset: 20, limit: 9)))
-        #expect(moved != page)
-        for offset in [0, 20, 45, 49, 50, 80] {
-            let unblocked = try await hot.pageWithoutBlocking(feed: "f", layout: phone, offset: offset, limit: 9)
-            let expected = engine == .postgres ? try catalog.service.page(feed: "f", layout: phone, offset: offset, limit: 9) : nil
-            #expect(unblocked == expected, "offset \(offset)")
+        /// Every answer without blocking against the other path's; the first read follows.
+        func expectAnswersWithoutBlocking(_ context: String) async throws {
+            let expectsAnswer = engine == .postgres
+            for layout in layouts {
+                for offset in [20, 0, 45, 49, 50, 80] {
+                    let unblocked = try await hot.pageWithoutBlocking(feed: "f", layout: layout, offset: offset, limit: 9)
+                    let expected = expectsAnswer ? try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 9) : nil
+                    #expect(unblocked == expected, "\(context): \(layout) offset \(offset)")
+                }
+                for y in [-30.0, 0, 150, 700] {
+                    let unblocked = try await hot.viewportWithoutBlocking(feed: "f", layout: layout, y: y, height: 400, pinOffset: 12)
+                    let expected = expectsAnswer ? try catalog.service.viewport(feed: "f", layout: layout, y: y, height: 400, pinOffset: 12) : nil
+                    #expect(unblocked == expected, "\(context): \(layout) viewport at \(y)")
+                }
+                let index = try await hot.sectionIndexWithoutBlocking(feed: "f", layout: layout)
+                #expect(index == (expectsAnswer ? try catalog.service.sectionIndex(feed: "f", layout: layout) : nil), "\(context): \(layout)")
+            }
         }
-        for y in [-30.0, 0, 150, 700] {
-            let unblocked = try await hot.viewportWithoutBlocking(feed: "f", layout: phone, y: y, height: 400, pinOffset: 12)
-            let expected = engine == .postgres ? try catalog.service.viewport(feed: "f", layout: phone, y: y, height: 400, pinOffset: 12) : nil
-            #expect(unblocked == expected, "viewport at \(y)")
+        try await expectAnswersWithoutBlocking("loaded")
+        let changes: [(String, () throws -> Void)] = [
+            ("a move to the top", { _ = try catalog.service.move(feed: "f", id: "i45", to: .index(0)) }),
+            ("a move across sections", { _ = try catalog.service.move(feed: "f", id: "i3", to: .after("i25")) }),
+            ("removals emptying a section", { _ = try catalog.service.remove(feed: "f", ids: (10..<20).map { "i\($0)" }) }),
+            ("an appended section", { try catalog.importFeed((0..<5).map { "n\($0)@s9:300x300" }, mode: .append) }),
+        ]
+        for (context, change) in changes {
+            let before = geometry.report
+            try change()
+            try await expectAnswersWithoutBlocking(context)
+            let revision = try catalog.service.feeds().feeds[0].revision
+            // Followed by the reads above on PostgreSQL, which read nothing the other way.
+            #expect(geometry.report.map(\.revision) == (engine == .postgres ? [revision] : before.map(\.revision)), "\(context)")
         }
-        #expect(try await hot.viewportWithoutBlocking(feed: "f", layout: phone, y: .nan, height: 400, pinOffset: nil) == nil, "a bad band")
-        let index = try await hot.sectionIndexWithoutBlocking(feed: "f", layout: phone)
-        #expect(index == (engine == .postgres ? try catalog.service.sectionIndex(feed: "f", layout: phone) : nil))
+
+        // Many readers at once after a move: one follows, the others wait for it.
+        _ = try catalog.service.move(feed: "f", id: "i40", to: .before("i2"))
+        let expected = try catalog.service.page(feed: "f", layout: layouts[0], offset: 30, limit: 9)
+        let answers = try await withThrowingTaskGroup(of: LayoutPage?.self) { group in
+            for _ in 0..<12 { group.addTask { try await hot.pageWithoutBlocking(feed: "f", layout: layouts[0], offset: 30, limit: 9) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.allSatisfy { $0 == nil || $0 == expected })
+        #expect(answers.contains { $0 != nil } == (engine == .postgres))
+
+        // A change log too long to follow: the other path loads the feed anew.
+        try catalog.importFeed((0..<300).map { "m\($0)@s9:200x100" }, mode: .append)
+        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "too far behind")
+        _ = try hot.page(feed: "f", layout: layouts[0], offset: 0, limit: 1)
+        try await expectAnswersWithoutBlocking("loaded anew")
+
+        #expect(try await hot.viewportWithoutBlocking(feed: "f", layout: layouts[0], y: .nan, height: 400, pinOffset: nil) == nil, "a bad band")
         #expect(try await hot.pageWithoutBlocking(feed: "f", layout: .named("tablet"), offset: 0, limit: 9) == nil, "an unknown layout")
-        #expect(try await hot.pageWithoutBlocking(feed: "g", layout: phone, offset: 0, limit: 9) == nil, "an unknown feed")
-        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: phone, offset: -1, limit: 9) == nil, "a bad offset")
+        #expect(try await hot.pageWithoutBlocking(feed: "g", layout: layouts[0], offset: 0, limit: 9) == nil, "an unknown feed")
+        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: layouts[0], offset: -1, limit: 9) == nil, "a bad offset")
     }
 }

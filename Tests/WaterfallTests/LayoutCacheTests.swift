@@ -68,13 +68,20 @@ import WaterfallTestSupport
             let full = Int.random(in: 0..<10, using: &random) == 0 ? "!" : ""
             return "i\(nextID)" + (section.map { "@\($0)" } ?? "") + ":" + size + full
         }
+        // A server read without blocking wherever it can be: after its copies are loaded, it
+        // follows each change itself, in the read that finds the copy behind.
+        let follower = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 30))
         try catalog.importFeed((0..<40).map { _ in newSpec() }, sections: ["s0", "s2"])
         for configuration in Self.configurations.prefix(2) {
             _ = try catalog.service.page(feed: "f", layout: .inline(configuration), offset: 0, limit: 1)
         }
+        for configuration in Self.configurations {
+            _ = try follower.page(feed: "f", layout: .inline(configuration), offset: 0, limit: 1)
+        }
         for step in 0..<30 {
             let ids = try catalog.order().map { String($0.split(separator: "/", maxSplits: 1)[1]) }
-            switch Int.random(in: 0..<10, using: &random) {
+            let change = Int.random(in: 0..<10, using: &random)
+            switch change {
             case 0, 1:
                 // Snapshot: keep most images (some with new sizes or sections), drop some, add some.
                 var specs: [String] = []
@@ -121,6 +128,15 @@ import WaterfallTestSupport
                 #expect(page.items.map(\.id) == reference.items.map(\.id))
                 #expect(page.headers == reference.headers, "seed \(seed) step \(step) offset \(offset) limit \(limit)")
                 #expect(page.footers == reference.footers, "seed \(seed) step \(step) offset \(offset) limit \(limit)")
+                // The follower: on PostgreSQL, after a move (a short change log, no renumbering
+                // behind it), the read without blocking follows it and answers; else, or when it
+                // cannot, the synchronous way does, as a server's would.
+                let followed = try await follower.pageWithoutBlocking(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
+                if engine == .sqlite || (3...5).contains(change) {
+                    #expect((followed != nil) == (engine == .postgres), "follower, seed \(seed) step \(step)")
+                }
+                let followerPage = try followed ?? follower.page(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
+                #expect(followerPage == page, "follower, seed \(seed) step \(step) offset \(offset) limit \(limit)")
                 for server in [hot, tight] {
                     let kept = try server.page(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
                     #expect(kept == page, "hot copy, seed \(seed) step \(step) offset \(offset) limit \(limit)")

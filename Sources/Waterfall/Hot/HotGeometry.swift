@@ -94,19 +94,85 @@ public final class HotGeometry: @unchecked Sendable {
         }
     }
 
-    /// The geometry and the placement of a layout kept at exactly `feed`'s revision, found
-    /// without reading anything or waiting for a reader that is bringing them there: what an
-    /// answer read without blocking needs (``WaterfallService/pageWithoutBlocking(feed:layout:offset:limit:)``).
-    /// `nil` when they are not there yet; ``placement(feed:engine:key:stride:mayBeAhead:_:)``
-    /// brings them.
-    func readyPlacement<Kind: StreamingLayoutKind>(feed: FeedRecord, key: String, stride: Int) -> (HotFeedGeometry, HotPlacement<Kind>)? {
-        guard let entry = lock.withLock({ feeds[feed.id] }), entry.name == feed.name, entry.lock.try() else { return nil }
+    /// The geometry and the placement of `engine`'s layout at exactly `feed`'s revision, found
+    /// without reading anything or waiting for a reader that holds the copy: what an answer read
+    /// without blocking needs (``WaterfallService/pageWithoutBlocking(feed:layout:offset:limit:)``).
+    /// A layout kept at an earlier revision is placed at this one here, in memory, once the
+    /// geometry is there; with sections that may differ (DESIGN section 14) that takes the
+    /// feed's `sections`, and without them it asks for them (`.needsSections`).
+    func readyPlacement<Kind: StreamingLayoutKind>(
+        feed: FeedRecord, engine: Kind, key: String, stride: Int, sections: [SectionRecord]?
+    ) -> HotReadiness<Kind> {
+        guard let entry = entry(of: feed), entry.lock.try() else { return .notReady }
         defer { entry.lock.unlock() }
-        guard let geometry = entry.geometry, geometry.revision == feed.revision, geometry.count == feed.imageCount,
-              let layout = entry.layouts[key] as? HotLayout<Kind>, layout.stride == stride,
-              let placement = layout.placement, placement.revision == geometry.revision
-        else { return nil }
-        return (geometry, placement)
+        guard let geometry = entry.geometry, let layout = entry.layouts[key] as? HotLayout<Kind>, layout.stride == stride else {
+            return .notReady
+        }
+        if geometry.revision < feed.revision { return .behind }
+        guard geometry.revision == feed.revision, geometry.count == feed.imageCount else { return .notReady }
+        if let placement = layout.placement, placement.revision == geometry.revision { return .placed(geometry, placement) }
+        if engine.hasSectionVariants && sections == nil { return .needsSections }
+        let placement = layout.placement(for: geometry) { engine.variants(of: geometry.sectionIDs, records: sections ?? []) }
+        return .placed(geometry, placement)
+    }
+
+    /// Who brings the copy of `feed` to its revision without blocking a thread, when the copy is
+    /// behind it: this reader (`.lead`, from the copy given: read the change log, then
+    /// ``finishFollow(feed:from:reads:)``), another one under way (`.wait`:
+    /// ``waitForFollow(feed:)``), or nobody (`.none`: the synchronous way does, or loads anew).
+    func followTurn(feed: FeedRecord) -> HotFollowTurn {
+        guard let entry = entry(of: feed), entry.lock.try() else { return .none }
+        let geometry = entry.geometry
+        entry.lock.unlock()
+        guard let geometry, geometry.revision < feed.revision, geometry.canFollow(to: feed) else { return .none }
+        return entry.followLock.withLock {
+            if let following = entry.following { return following.revision == feed.revision ? .wait : .none }
+            entry.following = (feed.revision, [])
+            return .lead(geometry)
+        }
+    }
+
+    /// Waits, without blocking a thread, for the follow under way to `feed`'s revision, if any.
+    func waitForFollow(feed: FeedRecord) async {
+        guard let entry = entry(of: feed) else { return }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let waits = entry.followLock.withLock {
+                guard entry.following?.revision == feed.revision else { return false }
+                entry.following?.waiting.append(waiter)
+                return true
+            }
+            if !waits { waiter.resume() }
+        }
+    }
+
+    /// Ends the follow this reader led from `copy` to `feed`'s revision: applies `reads` (`nil`:
+    /// reading failed, or the change log was too long) when the kept copy is still at `copy`'s
+    /// revision, then wakes the readers waiting. A copy that does not follow is left as it was,
+    /// for the synchronous way to load anew.
+    ///
+    /// It waits for the copy's lock: readers without blocking hold it for moments, in memory; a
+    /// synchronous reader holds it while it reads, but only when it found the copy behind, as
+    /// this reader did (then it has brought the copy on, and `reads` are dropped).
+    func finishFollow(feed: FeedRecord, from copy: HotFeedGeometry, reads: HotFollowReads?) {
+        guard let entry = entry(of: feed) else { return }
+        if let reads {
+            entry.lock.withLock {
+                if var followed = entry.geometry, followed.revision == copy.revision, followed.apply(reads, to: feed) {
+                    entry.geometry = followed
+                }
+            }
+        }
+        let waiting = entry.followLock.withLock {
+            defer { entry.following = nil }
+            return entry.following?.waiting ?? []
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    /// What is kept of `feed`, if anything (and of this feed, not of a removed one of its id).
+    private func entry(of feed: FeedRecord) -> HotFeedEntry? {
+        guard let entry = lock.withLock({ feeds[feed.id] }), entry.name == feed.name else { return nil }
+        return entry
     }
 
     /// Drops what is kept of feeds the catalog no longer has (removed by another process or
@@ -142,6 +208,26 @@ public struct HotFeedReport: Hashable, Sendable, Encodable {
     public var bytes: Int
 }
 
+/// What ``HotGeometry`` has, found without reading or waiting, for a reader without blocking.
+enum HotReadiness<Kind: StreamingLayoutKind> {
+    /// The feed's geometry and layout at the reader's revision.
+    case placed(HotFeedGeometry, HotPlacement<Kind>)
+    /// The copy is at an earlier revision: it may be followed (``HotGeometry/followTurn(feed:)``).
+    case behind
+    /// The layout can be placed once the feed's sections are read.
+    case needsSections
+    /// Not without reading or waiting (no copy, no such layout kept, a reader holds the copy,
+    /// the copy is newer than the reader): the synchronous way.
+    case notReady
+}
+
+/// Who follows the change log of a copy that is behind (``HotGeometry/followTurn(feed:)``).
+enum HotFollowTurn {
+    case lead(HotFeedGeometry)
+    case wait
+    case none
+}
+
 /// What ``HotGeometry`` has for a reader.
 enum HotLookup<Kind: StreamingLayoutKind> {
     /// The feed's geometry and layout at the reader's revision.
@@ -161,6 +247,12 @@ private final class HotFeedEntry {
     var geometry: HotFeedGeometry?
     /// ``HotLayout``s by configuration (their canonical JSON).
     var layouts: [String: AnyObject] = [:]
+    /// Guards ``following`` alone, and is never held while reading: readers without blocking
+    /// take it to find or join a follow.
+    let followLock = NSLock()
+    /// A follow under way without blocking (``HotGeometry/followTurn(feed:)``): the revision it
+    /// brings the copy to, and the readers waiting for it.
+    var following: (revision: Int64, waiting: [CheckedContinuation<Void, Never>])?
 
     init(name: String, reservedBytes: Int) {
         self.name = name

@@ -88,17 +88,20 @@ extension WaterfallService {
         }
     }
 
-    /// An answer from a feed the hot copy holds at its current revision with the layout placed,
-    /// waiting for the database without blocking a thread where the engine can (PostgreSQL:
-    /// ``CatalogStore/readWithoutBlocking(_:)``): in one read transaction, the feed, the named
-    /// layout, and what `finish` reads to complete the answer (its rows and its sections'
-    /// labels). `request` lays the answer out from the copy, which is found reading nothing.
+    /// An answer from a feed the hot copy holds, waiting for the database without blocking a
+    /// thread where the engine can (PostgreSQL: ``CatalogStore/readWithoutBlocking(_:)``): in
+    /// one read transaction, the feed, the named layout, and what `finish` reads to complete the
+    /// answer (its rows and its sections' labels). `request` lays the answer out from the copy,
+    /// found reading nothing (``ReadyHotAnswer``). A copy behind the feed's revision is brought
+    /// there first by the change log, read in the same transaction by the first such reader,
+    /// while the others of that revision wait for it (``followWithoutBlocking(_:feed:_:)``); a
+    /// layout kept at an earlier revision is placed at this one in memory.
     ///
     /// `nil` when it cannot answer so, and the caller asks the synchronous method, which does
-    /// everything this leaves out: no hot copy, or an engine without such reads; the copy not yet
-    /// at the feed's revision, or the layout not placed there yet (the first read after a change
-    /// brings them, once for all); a copy that disagrees with what `finish` reads (`nil` from
-    /// it; the copy is dropped); an answer that would be an error, which that method words.
+    /// everything this leaves out: no hot copy, or an engine without such reads; no copy of the
+    /// feed or no such layout kept yet, a copy too far behind to follow, or one a synchronous
+    /// reader holds; a copy that disagrees with the catalog (dropped); an answer that would be
+    /// an error, which that method words.
     private func answerWithoutBlocking<Request: HotRequest, Answer: Sendable>(
         feed name: String, layout: LayoutSource, _ request: Request,
         finish: @escaping @Sendable (WaterfallService, any CatalogPageReads, Request.LaidOut, FeedRecord, String?, AnyLayoutConfiguration) async throws -> Answer?
@@ -112,16 +115,52 @@ extension WaterfallService {
                 if case .named(let layoutName) = layout {
                     record = try await reads.layout(feedID: feed.id, name: layoutName)
                 }
-                guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: record),
-                      let laidOut = try configuration.withEngine(ReadyHotAnswer(
-                          hot: hot, feed: feed, configuration: configuration, stride: service.stride, request: request))
-                else { return nil }
-                return try await finish(service, reads, laidOut, feed, layoutName, configuration)
+                guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: record) else { return nil }
+                var sections: [SectionRecord]?
+                var followed = false
+                // Each step at most once: follow, read the sections, lay out.
+                while true {
+                    let ready = ReadyHotAnswer(hot: hot, feed: feed, configuration: configuration, stride: service.stride, request: request, sections: sections)
+                    switch try configuration.withEngine(ready) {
+                    case .laidOut(let laidOut):
+                        return try await finish(service, reads, laidOut, feed, layoutName, configuration)
+                    case .behind where !followed:
+                        followed = true
+                        guard try await Self.followWithoutBlocking(hot, feed: feed, reads) else { return nil }
+                    case .needsSections where sections == nil:
+                        sections = try await reads.sections(feedID: feed.id)
+                    default:
+                        return nil
+                    }
+                }
             }
             return answer ?? nil
         } catch {
             throw WaterfallError(error)
         }
+    }
+
+    /// Brings `hot`'s copy of `feed` to its revision without blocking a thread: follows the
+    /// change log through `reads` (which show `feed`) when no other reader is following it to
+    /// that revision, else waits for the one that is. `false` when neither can (the copy is too
+    /// far behind, or a synchronous reader holds it): the synchronous way brings it.
+    private static func followWithoutBlocking(_ hot: HotGeometry, feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> Bool {
+        switch hot.followTurn(feed: feed) {
+        case .lead(let copy):
+            let followReads: HotFollowReads?
+            do {
+                followReads = try await copy.followReads(to: feed, reads)
+            } catch {
+                hot.finishFollow(feed: feed, from: copy, reads: nil)
+                throw error
+            }
+            hot.finishFollow(feed: feed, from: copy, reads: followReads)
+        case .wait:
+            await hot.waitForFollow(feed: feed)
+        case .none:
+            return false
+        }
+        return true
     }
 
     /// The rows of `laidOut` and its sections' labels, read without blocking; `nil` when the
@@ -243,21 +282,36 @@ protocol HotRequest: Sendable {
     ) throws -> LaidOut
 }
 
-/// `request` laid out from the hot copy when its geometry and the layout's placement are there
-/// at the feed's revision, found reading nothing (``HotGeometry/readyPlacement(feed:key:stride:)``);
-/// `nil` when they are not.
+/// `request` laid out from the hot copy when its geometry is at the feed's revision, found
+/// reading nothing (``HotGeometry/readyPlacement(feed:engine:key:stride:sections:)``); else what
+/// the copy lacks.
 private struct ReadyHotAnswer<Request: HotRequest>: EngineWork {
     let hot: HotGeometry
     let feed: FeedRecord
     let configuration: AnyLayoutConfiguration
     let stride: Int
     let request: Request
+    /// The feed's sections, once read for a layout whose sections may differ.
+    let sections: [SectionRecord]?
 
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> Request.LaidOut? {
-        let ready: (HotFeedGeometry, HotPlacement<Kind>)? = hot.readyPlacement(feed: feed, key: configuration.canonicalJSON, stride: stride)
-        guard let (geometry, placement) = ready else { return nil }
-        return try request.layOut(engine, geometry, placement, configuration)
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> ReadyHotAttempt<Request.LaidOut> {
+        let key = configuration.canonicalJSON
+        switch hot.readyPlacement(feed: feed, engine: engine, key: key, stride: stride, sections: sections) {
+        case .placed(let geometry, let placement): return .laidOut(try request.layOut(engine, geometry, placement, configuration))
+        case .behind: return .behind
+        case .needsSections: return .needsSections
+        case .notReady: return .notReady
+        }
     }
+}
+
+/// What ``ReadyHotAnswer`` gives: the answer laid out, or what the copy lacks for it
+/// (``HotReadiness``).
+private enum ReadyHotAttempt<LaidOut> {
+    case laidOut(LaidOut)
+    case behind
+    case needsSections
+    case notReady
 }
 
 /// A page of `limit` images from catalog index `offset`.
