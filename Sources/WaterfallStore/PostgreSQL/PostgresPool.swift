@@ -12,7 +12,8 @@ import PostgresNIO
 /// replaces one the server closed (a restart, a broken network), keeps idle ones alive, and
 /// lends each to one transaction at a time (`withConnection`); a caller waits for a free one.
 /// Writes have a pool of their own with one connection, as SQLite has one writer beside its
-/// readers: a write never queues behind reads, and a read never waits behind a write.
+/// readers, on an event loop of its own (``PostgresSession/writerLoop``): a write never queues
+/// behind reads, and a read never waits behind a write.
 ///
 /// The store's interface is synchronous (``CatalogStore``) but for the reads of answers from
 /// feeds held in memory (``withSessionWithoutBlocking(_:)``), so a transaction leases its
@@ -49,7 +50,7 @@ final class PostgresPool: Sendable {
             eventLoopGroup: PostgresSession.eventLoops, backgroundLogger: PostgresSession.quietLogger)
         let writer = PostgresClient(
             configuration: settings.clientConfiguration(connections: 1),
-            eventLoopGroup: PostgresSession.eventLoops, backgroundLogger: PostgresSession.quietLogger)
+            eventLoopGroup: PostgresSession.writerLoop, backgroundLogger: PostgresSession.quietLogger)
         self.readers = readers
         self.writer = writer
         running = NIOLockedValueBox(Task(executorPreference: EventLoopTaskExecutor.next()) {
@@ -64,13 +65,13 @@ final class PostgresPool: Sendable {
     /// - Throws: what `body` throws; ``StoreError`` `busy` when no connection comes free within
     ///   ``leaseTimeout``.
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        if let readers { return try lease(readers, body) }
+        if let readers { return try lease(readers, on: PostgresSession.eventLoops, body) }
         return try withOwnSession(body)
     }
 
     /// Runs `body` with the writer's connection (one write at a time).
     func withWriterSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        if let writer { return try lease(writer, body) }
+        if let writer { return try lease(writer, on: PostgresSession.writerLoop, body) }
         return try withOwnSession(body)
     }
 
@@ -82,8 +83,9 @@ final class PostgresPool: Sendable {
         }
     }
 
-    private func lease<T>(_ client: PostgresClient, _ body: (PostgresSession) throws -> T) throws -> T {
-        let loop = PostgresSession.eventLoops.next()
+    /// Leases a connection of `client`, whose connections run on `loops`, from a task there.
+    private func lease<T>(_ client: PostgresClient, on loops: any EventLoopGroup, _ body: (PostgresSession) throws -> T) throws -> T {
+        let loop = loops.next()
         let leased = loop.makePromise(of: PostgresConnection.self)
         let returned = loop.makePromise(of: Void.self)
         // The task and the timeout both run on `loop`, so whichever settles `leased` first

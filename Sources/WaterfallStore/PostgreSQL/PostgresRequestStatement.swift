@@ -31,8 +31,9 @@ struct PreparedRequestStatement<Statement: PostgresRequestStatement>: PostgresPr
 /// needs no other thread, and must not need one of Swift's cooperative threads, which
 /// synchronous callers blocked on its answer may all be occupying.
 ///
-/// One executor per event loop of ``PostgresSession/eventLoops``, made once (``on(_:)``): a
-/// statement or a lease asks for its loop's, and allocates none.
+/// One executor per event loop of ``PostgresSession/eventLoops`` and
+/// ``PostgresSession/writerLoop``, made once (``on(_:)``): a statement or a lease asks for its
+/// loop's, and allocates none.
 final class EventLoopTaskExecutor: TaskExecutor {
     private let loop: any EventLoop
 
@@ -41,9 +42,11 @@ final class EventLoopTaskExecutor: TaskExecutor {
     }
 
     /// The executors of the loops every connection runs on, one each.
-    private static let executors = PostgresSession.eventLoops.makeIterator().map(EventLoopTaskExecutor.init)
+    private static let executors = [PostgresSession.eventLoops, PostgresSession.writerLoop].flatMap { group in
+        group.makeIterator().map(EventLoopTaskExecutor.init)
+    }
 
-    /// The executor of `loop`, one of ``PostgresSession/eventLoops``.
+    /// The executor of `loop`, one of ``PostgresSession/eventLoops`` or ``PostgresSession/writerLoop``.
     static func on(_ loop: any EventLoop) -> EventLoopTaskExecutor {
         executors.first { $0.loop === loop } ?? EventLoopTaskExecutor(loop)
     }
