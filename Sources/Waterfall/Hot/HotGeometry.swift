@@ -32,7 +32,7 @@ public final class HotGeometry: @unchecked Sendable {
     public var report: [HotFeedReport] {
         let entries = lock.withLock { Array(feeds.values) }
         return entries.compactMap { entry in
-            entry.lock.withLock {
+            entry.withHold {
                 entry.geometry.map { HotFeedReport(feed: entry.name, revision: $0.revision, images: $0.count, bytes: $0.bytes) }
             }
         }.sorted { $0.feed < $1.feed }
@@ -67,7 +67,7 @@ public final class HotGeometry: @unchecked Sendable {
             return entry
         }
         guard let entry else { return .notKept }
-        return try entry.lock.withLock { () throws -> HotLookup<Kind> in
+        return try entry.withHold { () throws -> HotLookup<Kind> in
             if let geometry = entry.geometry, geometry.revision > feed.revision {
                 if mayBeAhead { return .ahead }
                 entry.geometry = nil
@@ -94,40 +94,28 @@ public final class HotGeometry: @unchecked Sendable {
         }
     }
 
-    /// The geometry and the placement of `engine`'s layout at exactly `feed`'s revision, found
-    /// without reading anything or waiting for a reader that holds the copy: what an answer read
-    /// without blocking needs (``WaterfallService/pageWithoutBlocking(feed:layout:offset:limit:)``).
-    /// A layout kept at an earlier revision is placed at this one here, in memory, once the
-    /// geometry is there; with sections that may differ (DESIGN section 14) that takes the
-    /// feed's `sections`, and without them it asks for them (`.needsSections`).
-    func readyPlacement<Kind: StreamingLayoutKind>(
-        feed: FeedRecord, engine: Kind, key: String, stride: Int, sections: [SectionRecord]?
-    ) -> HotReadiness<Kind> {
-        guard let entry = entry(of: feed), entry.lock.try() else { return .notReady }
-        defer { entry.lock.unlock() }
-        guard let geometry = entry.geometry, let layout = entry.layouts[key] as? HotLayout<Kind>, layout.stride == stride else {
-            return .notReady
-        }
-        if geometry.revision < feed.revision { return .behind }
-        guard geometry.revision == feed.revision, geometry.count == feed.imageCount else { return .notReady }
-        if let placement = layout.placement, placement.revision == geometry.revision { return .placed(geometry, placement) }
-        if engine.hasSectionVariants && sections == nil { return .needsSections }
-        let placement = layout.placement(for: geometry) { engine.variants(of: geometry.sectionIDs, records: sections ?? []) }
-        return .placed(geometry, placement)
+    /// Runs `body` holding what is kept of `feed`, waiting for it without blocking a thread
+    /// (a synchronous reader may hold it while it reads the database); `nil`, running nothing,
+    /// when nothing is kept of the feed.
+    func withFeedWithoutBlocking<T>(_ feed: FeedRecord, _ body: (HotHeldFeed) throws -> T) async rethrows -> T? {
+        guard let entry = entry(of: feed) else { return nil }
+        return try await entry.withHoldWithoutBlocking { try body(HotHeldFeed(entry: entry, feed: feed)) }
     }
 
     /// Who brings the copy of `feed` to its revision without blocking a thread, when the copy is
     /// behind it: this reader (`.lead`, from the copy given: read the change log, then
-    /// ``finishFollow(feed:from:reads:)``), another one under way (`.wait`:
-    /// ``waitForFollow(feed:)``), or nobody (`.none`: the synchronous way does, or loads anew).
-    func followTurn(feed: FeedRecord) -> HotFollowTurn {
-        guard let entry = entry(of: feed), entry.lock.try() else { return .none }
-        let geometry = entry.geometry
-        entry.lock.unlock()
-        guard let geometry, geometry.revision < feed.revision, geometry.canFollow(to: feed) else { return .none }
-        return entry.followLock.withLock {
-            if let following = entry.following { return following.revision == feed.revision ? .wait : .none }
-            entry.following = (feed.revision, [])
+    /// ``finishFollow(feed:from:reads:)``), another one (`.wait`: ``waitForFollow(feed:)`` if it
+    /// is still under way, then look again), or nobody (`.none`: the synchronous way does, or
+    /// loads anew).
+    func followTurn(feed: FeedRecord) async -> HotFollowTurn {
+        guard let entry = entry(of: feed) else { return .none }
+        guard let geometry = await entry.withHoldWithoutBlocking({ entry.geometry }) else { return .none }
+        // Brought there since the reader found it behind.
+        if geometry.revision >= feed.revision { return .wait }
+        guard geometry.canFollow(to: feed) else { return .none }
+        return entry.withFollowing { following in
+            if let following { return following.revision == feed.revision ? .wait : .none }
+            following = (feed.revision, [])
             return .lead(geometry)
         }
     }
@@ -136,9 +124,9 @@ public final class HotGeometry: @unchecked Sendable {
     func waitForFollow(feed: FeedRecord) async {
         guard let entry = entry(of: feed) else { return }
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let waits = entry.followLock.withLock {
-                guard entry.following?.revision == feed.revision else { return false }
-                entry.following?.waiting.append(waiter)
+            let waits = entry.withFollowing { following in
+                guard following?.revision == feed.revision else { return false }
+                following?.waiting.append(waiter)
                 return true
             }
             if !waits { waiter.resume() }
@@ -149,22 +137,18 @@ public final class HotGeometry: @unchecked Sendable {
     /// reading failed, or the change log was too long) when the kept copy is still at `copy`'s
     /// revision, then wakes the readers waiting. A copy that does not follow is left as it was,
     /// for the synchronous way to load anew.
-    ///
-    /// It waits for the copy's lock: readers without blocking hold it for moments, in memory; a
-    /// synchronous reader holds it while it reads, but only when it found the copy behind, as
-    /// this reader did (then it has brought the copy on, and `reads` are dropped).
-    func finishFollow(feed: FeedRecord, from copy: HotFeedGeometry, reads: HotFollowReads?) {
+    func finishFollow(feed: FeedRecord, from copy: HotFeedGeometry, reads: HotFollowReads?) async {
         guard let entry = entry(of: feed) else { return }
         if let reads {
-            entry.lock.withLock {
+            await entry.withHoldWithoutBlocking {
                 if var followed = entry.geometry, followed.revision == copy.revision, followed.apply(reads, to: feed) {
                     entry.geometry = followed
                 }
             }
         }
-        let waiting = entry.followLock.withLock {
-            defer { entry.following = nil }
-            return entry.following?.waiting ?? []
+        let waiting = entry.withFollowing { following in
+            defer { following = nil }
+            return following?.waiting ?? []
         }
         for waiter in waiting { waiter.resume() }
     }
@@ -193,7 +177,7 @@ public final class HotGeometry: @unchecked Sendable {
             defer { if removingEntry { feeds[feedID] = nil } }
             return feeds[feedID]
         }
-        entry?.lock.withLock {
+        entry?.withHold {
             entry?.geometry = nil
             entry?.layouts.removeAll()
         }
@@ -208,7 +192,32 @@ public struct HotFeedReport: Hashable, Sendable, Encodable {
     public var bytes: Int
 }
 
-/// What ``HotGeometry`` has, found without reading or waiting, for a reader without blocking.
+/// What is kept of one feed, held by a reader without blocking
+/// (``HotGeometry/withFeedWithoutBlocking(_:_:)``), for as long as its closure runs.
+struct HotHeldFeed {
+    fileprivate let entry: HotFeedEntry
+    let feed: FeedRecord
+
+    /// The geometry and the placement of `engine`'s layout at exactly the feed's revision, found
+    /// without reading anything: what an answer read without blocking needs
+    /// (``WaterfallService/pageWithoutBlocking(feed:layout:offset:limit:)``). A layout kept at
+    /// an earlier revision is placed at this one here, in memory, once the geometry is there;
+    /// with sections that may differ (DESIGN section 14) that takes the feed's `sections`, and
+    /// without them it asks for them (`.needsSections`).
+    func readyPlacement<Kind: StreamingLayoutKind>(engine: Kind, key: String, stride: Int, sections: [SectionRecord]?) -> HotReadiness<Kind> {
+        guard let geometry = entry.geometry, let layout = entry.layouts[key] as? HotLayout<Kind>, layout.stride == stride else {
+            return .notReady
+        }
+        if geometry.revision < feed.revision { return .behind }
+        guard geometry.revision == feed.revision, geometry.count == feed.imageCount else { return .notReady }
+        if let placement = layout.placement, placement.revision == geometry.revision { return .placed(geometry, placement) }
+        if engine.hasSectionVariants && sections == nil { return .needsSections }
+        let placement = layout.placement(for: geometry) { engine.variants(of: geometry.sectionIDs, records: sections ?? []) }
+        return .placed(geometry, placement)
+    }
+}
+
+/// What ``HotGeometry`` has, found without reading, for a reader without blocking.
 enum HotReadiness<Kind: StreamingLayoutKind> {
     /// The feed's geometry and layout at the reader's revision.
     case placed(HotFeedGeometry, HotPlacement<Kind>)
@@ -216,15 +225,18 @@ enum HotReadiness<Kind: StreamingLayoutKind> {
     case behind
     /// The layout can be placed once the feed's sections are read.
     case needsSections
-    /// Not without reading or waiting (no copy, no such layout kept, a reader holds the copy,
-    /// the copy is newer than the reader): the synchronous way.
+    /// Not without reading (no copy, no such layout kept, the copy is newer than the reader):
+    /// the synchronous way.
     case notReady
 }
 
 /// Who follows the change log of a copy that is behind (``HotGeometry/followTurn(feed:)``).
 enum HotFollowTurn {
+    /// Follow from this copy.
     case lead(HotFeedGeometry)
+    /// Another reader follows, or has: wait for it, then look again.
     case wait
+    /// Nobody can without reading synchronously.
     case none
 }
 
@@ -238,24 +250,78 @@ enum HotLookup<Kind: StreamingLayoutKind> {
     case notKept
 }
 
-/// One feed held in memory, with its own lock: readers of different feeds never wait for
-/// each other, and readers of one revision wait for one computation.
+/// One feed held in memory, held by one reader at a time: readers of different feeds never
+/// wait for each other, and readers of one revision wait for one computation. A synchronous
+/// reader waits for it on its thread (``withHold(_:)``), and may read the database while it
+/// holds it; a reader without blocking awaits it (``withHoldWithoutBlocking(_:)``), woken when
+/// it is given back, and holds it only for work in memory.
 private final class HotFeedEntry {
-    let lock = NSLock()
     let name: String
+    /// Guarded by ``HotGeometry``'s lock.
     var reservedBytes: Int
+    // Guarded by the hold.
     var geometry: HotFeedGeometry?
     /// ``HotLayout``s by configuration (their canonical JSON).
     var layouts: [String: AnyObject] = [:]
-    /// Guards ``following`` alone, and is never held while reading: readers without blocking
-    /// take it to find or join a follow.
-    let followLock = NSLock()
+
+    /// Guards the hold's state and ``following``; held for moments, never while reading.
+    private let state = NSCondition()
+    private var isHeld = false
+    /// Readers without blocking waiting for the hold, woken (with `false`) when it is given back.
+    private var holdWaiters: [CheckedContinuation<Bool, Never>] = []
     /// A follow under way without blocking (``HotGeometry/followTurn(feed:)``): the revision it
     /// brings the copy to, and the readers waiting for it.
-    var following: (revision: Int64, waiting: [CheckedContinuation<Void, Never>])?
+    private var following: (revision: Int64, waiting: [CheckedContinuation<Void, Never>])?
 
     init(name: String, reservedBytes: Int) {
         self.name = name
         self.reservedBytes = reservedBytes
+    }
+
+    /// Runs `body` holding the entry, waiting for it on this thread.
+    func withHold<T>(_ body: () throws -> T) rethrows -> T {
+        state.lock()
+        while isHeld { state.wait() }
+        isHeld = true
+        state.unlock()
+        defer { release() }
+        return try body()
+    }
+
+    /// Runs `body` holding the entry, waiting for it without blocking a thread.
+    func withHoldWithoutBlocking<T>(_ body: () throws -> T) async rethrows -> T {
+        while await !takeOrQueue() {}
+        defer { release() }
+        return try body()
+    }
+
+    /// Takes the hold (`true`), or waits until it is given back (`false`: try again).
+    private func takeOrQueue() async -> Bool {
+        await withCheckedContinuation { waiter in
+            let taken = state.withLock {
+                if isHeld {
+                    holdWaiters.append(waiter)
+                    return false
+                }
+                isHeld = true
+                return true
+            }
+            if taken { waiter.resume(returning: true) }
+        }
+    }
+
+    private func release() {
+        let waiting = state.withLock {
+            isHeld = false
+            state.broadcast()
+            defer { holdWaiters = [] }
+            return holdWaiters
+        }
+        for waiter in waiting { waiter.resume(returning: false) }
+    }
+
+    /// Runs `body` on the follow under way, if any.
+    func withFollowing<T>(_ body: (inout (revision: Int64, waiting: [CheckedContinuation<Void, Never>])?) -> T) -> T {
+        state.withLock { body(&following) }
     }
 }

@@ -120,8 +120,12 @@ extension WaterfallService {
                 var followed = false
                 // Each step at most once: follow, read the sections, lay out.
                 while true {
-                    let ready = ReadyHotAnswer(hot: hot, feed: feed, configuration: configuration, stride: service.stride, request: request, sections: sections)
-                    switch try configuration.withEngine(ready) {
+                    let read = sections
+                    let attempt = try await hot.withFeedWithoutBlocking(feed) { held in
+                        try configuration.withEngine(ReadyHotAnswer(
+                            held: held, configuration: configuration, stride: service.stride, request: request, sections: read))
+                    }
+                    switch attempt ?? .notReady {
                     case .laidOut(let laidOut):
                         return try await finish(service, reads, laidOut, feed, layoutName, configuration)
                     case .behind where !followed:
@@ -145,16 +149,16 @@ extension WaterfallService {
     /// that revision, else waits for the one that is. `false` when neither can (the copy is too
     /// far behind, or a synchronous reader holds it): the synchronous way brings it.
     private static func followWithoutBlocking(_ hot: HotGeometry, feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> Bool {
-        switch hot.followTurn(feed: feed) {
+        switch await hot.followTurn(feed: feed) {
         case .lead(let copy):
             let followReads: HotFollowReads?
             do {
                 followReads = try await copy.followReads(to: feed, reads)
             } catch {
-                hot.finishFollow(feed: feed, from: copy, reads: nil)
+                await hot.finishFollow(feed: feed, from: copy, reads: nil)
                 throw error
             }
-            hot.finishFollow(feed: feed, from: copy, reads: followReads)
+            await hot.finishFollow(feed: feed, from: copy, reads: followReads)
         case .wait:
             await hot.waitForFollow(feed: feed)
         case .none:
@@ -282,12 +286,11 @@ protocol HotRequest: Sendable {
     ) throws -> LaidOut
 }
 
-/// `request` laid out from the hot copy when its geometry is at the feed's revision, found
-/// reading nothing (``HotGeometry/readyPlacement(feed:engine:key:stride:sections:)``); else what
-/// the copy lacks.
+/// `request` laid out from the hot copy `held` when its geometry is at the feed's revision,
+/// found reading nothing (``HotHeldFeed/readyPlacement(engine:key:stride:sections:)``); else
+/// what the copy lacks.
 private struct ReadyHotAnswer<Request: HotRequest>: EngineWork {
-    let hot: HotGeometry
-    let feed: FeedRecord
+    let held: HotHeldFeed
     let configuration: AnyLayoutConfiguration
     let stride: Int
     let request: Request
@@ -295,8 +298,7 @@ private struct ReadyHotAnswer<Request: HotRequest>: EngineWork {
     let sections: [SectionRecord]?
 
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> ReadyHotAttempt<Request.LaidOut> {
-        let key = configuration.canonicalJSON
-        switch hot.readyPlacement(feed: feed, engine: engine, key: key, stride: stride, sections: sections) {
+        switch held.readyPlacement(engine: engine, key: configuration.canonicalJSON, stride: stride, sections: sections) {
         case .placed(let geometry, let placement): return .laidOut(try request.layOut(engine, geometry, placement, configuration))
         case .behind: return .behind
         case .needsSections: return .needsSections
