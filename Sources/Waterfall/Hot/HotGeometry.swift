@@ -204,23 +204,27 @@ struct HotHeldFeed {
     /// an earlier revision is placed at this one here, in memory, once the geometry is there;
     /// with sections that may differ (DESIGN section 14) that takes the feed's `sections`, and
     /// without them it asks for them (`.needsSections`).
-    func readyPlacement<Kind: StreamingLayoutKind>(engine: Kind, key: String, stride: Int, sections: [SectionRecord]?) -> HotReadiness<Kind> {
+    func readyPlacement<Kind: StreamingLayoutKind>(
+        engine: Kind, key: String, stride: Int, sections: [SectionRecord]?
+    ) -> HotReadiness<(HotFeedGeometry, HotPlacement<Kind>)> {
         guard let geometry = entry.geometry, let layout = entry.layouts[key] as? HotLayout<Kind>, layout.stride == stride else {
             return .notReady
         }
         if geometry.revision < feed.revision { return .behind }
         guard geometry.revision == feed.revision, geometry.count == feed.imageCount else { return .notReady }
-        if let placement = layout.placement, placement.revision == geometry.revision { return .placed(geometry, placement) }
+        if let placement = layout.placement, placement.revision == geometry.revision { return .ready((geometry, placement)) }
         if engine.hasSectionVariants && sections == nil { return .needsSections }
         let placement = layout.placement(for: geometry) { engine.variants(of: geometry.sectionIDs, records: sections ?? []) }
-        return .placed(geometry, placement)
+        return .ready((geometry, placement))
     }
 }
 
-/// What ``HotGeometry`` has, found without reading, for a reader without blocking.
-enum HotReadiness<Kind: StreamingLayoutKind> {
-    /// The feed's geometry and layout at the reader's revision.
-    case placed(HotFeedGeometry, HotPlacement<Kind>)
+/// What a reader without blocking finds in the hot copy, reading nothing
+/// (``HotHeldFeed/readyPlacement(engine:key:stride:sections:)``), and then what it makes of it.
+enum HotReadiness<Ready> {
+    /// What the reader needs, at its revision: the geometry and the layout's placement, then the
+    /// answer laid out from them.
+    case ready(Ready)
     /// The copy is at an earlier revision: it may be followed (``HotGeometry/followTurn(feed:)``).
     case behind
     /// The layout can be placed once the feed's sections are read.
@@ -228,6 +232,16 @@ enum HotReadiness<Kind: StreamingLayoutKind> {
     /// Not without reading (no copy, no such layout kept, the copy is newer than the reader):
     /// the synchronous way.
     case notReady
+
+    /// The same, with what is ready made into something else.
+    func map<T>(_ transform: (Ready) throws -> T) rethrows -> HotReadiness<T> {
+        switch self {
+        case .ready(let ready): .ready(try transform(ready))
+        case .behind: .behind
+        case .needsSections: .needsSections
+        case .notReady: .notReady
+        }
+    }
 }
 
 /// Who follows the change log of a copy that is behind (``HotGeometry/followTurn(feed:)``).

@@ -99,9 +99,9 @@ extension WaterfallService {
     ///
     /// `nil` when it cannot answer so, and the caller asks the synchronous method, which does
     /// everything this leaves out: no hot copy, or an engine without such reads; no copy of the
-    /// feed or no such layout kept yet, a copy too far behind to follow, or one a synchronous
-    /// reader holds; a copy that disagrees with the catalog (dropped); an answer that would be
-    /// an error, which that method words.
+    /// feed or no such layout kept yet, a copy too far behind to follow, or one another reader
+    /// is following to another revision; a copy that disagrees with the catalog (dropped); an
+    /// answer that would be an error, which that method words.
     private func answerWithoutBlocking<Request: HotRequest, Answer: Sendable>(
         feed name: String, layout: LayoutSource, _ request: Request,
         finish: @escaping @Sendable (WaterfallService, any CatalogPageReads, Request.LaidOut, FeedRecord, String?, AnyLayoutConfiguration) async throws -> Answer?
@@ -126,7 +126,7 @@ extension WaterfallService {
                             held: held, configuration: configuration, stride: service.stride, request: request, sections: read))
                     }
                     switch attempt ?? .notReady {
-                    case .laidOut(let laidOut):
+                    case .ready(let laidOut):
                         return try await finish(service, reads, laidOut, feed, layoutName, configuration)
                     case .behind where !followed:
                         followed = true
@@ -146,8 +146,8 @@ extension WaterfallService {
 
     /// Brings `hot`'s copy of `feed` to its revision without blocking a thread: follows the
     /// change log through `reads` (which show `feed`) when no other reader is following it to
-    /// that revision, else waits for the one that is. `false` when neither can (the copy is too
-    /// far behind, or a synchronous reader holds it): the synchronous way brings it.
+    /// that revision, else waits for the one that is. `false` when neither can (no copy, one too
+    /// far behind, or one being followed to another revision): the synchronous way brings it.
     private static func followWithoutBlocking(_ hot: HotGeometry, feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> Bool {
         switch await hot.followTurn(feed: feed) {
         case .lead(let copy):
@@ -297,23 +297,11 @@ private struct ReadyHotAnswer<Request: HotRequest>: EngineWork {
     /// The feed's sections, once read for a layout whose sections may differ.
     let sections: [SectionRecord]?
 
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> ReadyHotAttempt<Request.LaidOut> {
-        switch held.readyPlacement(engine: engine, key: configuration.canonicalJSON, stride: stride, sections: sections) {
-        case .placed(let geometry, let placement): return .laidOut(try request.layOut(engine, geometry, placement, configuration))
-        case .behind: return .behind
-        case .needsSections: return .needsSections
-        case .notReady: return .notReady
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotReadiness<Request.LaidOut> {
+        try held.readyPlacement(engine: engine, key: configuration.canonicalJSON, stride: stride, sections: sections).map { geometry, placement in
+            try request.layOut(engine, geometry, placement, configuration)
         }
     }
-}
-
-/// What ``ReadyHotAnswer`` gives: the answer laid out, or what the copy lacks for it
-/// (``HotReadiness``).
-private enum ReadyHotAttempt<LaidOut> {
-    case laidOut(LaidOut)
-    case behind
-    case needsSections
-    case notReady
 }
 
 /// A page of `limit` images from catalog index `offset`.
