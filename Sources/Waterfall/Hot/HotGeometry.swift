@@ -29,13 +29,11 @@ public final class HotGeometry: @unchecked Sendable {
     }
 
     /// The feeds held in memory, by name, with their images and bytes (for `/v1/stats`).
+    /// Never waits for a reader that holds a feed (a scrape of `/metrics` during a load of a
+    /// million images answers at once, without that feed).
     public var report: [HotFeedReport] {
         let entries = lock.withLock { Array(feeds.values) }
-        return entries.compactMap { entry in
-            entry.withHold {
-                entry.geometry.map { HotFeedReport(feed: entry.name, revision: $0.revision, images: $0.count, bytes: $0.bytes) }
-            }
-        }.sorted { $0.feed < $1.feed }
+        return entries.compactMap(\.report).sorted { $0.feed < $1.feed }
     }
 
     /// The geometry and the placement of `engine`'s layout at `feed`'s revision, brought there
@@ -274,12 +272,20 @@ private final class HotFeedEntry {
     /// Guarded by ``HotGeometry``'s lock.
     var reservedBytes: Int
     // Guarded by the hold.
-    var geometry: HotFeedGeometry?
+    var geometry: HotFeedGeometry? {
+        didSet {
+            let report = geometry.map { HotFeedReport(feed: name, revision: $0.revision, images: $0.count, bytes: $0.bytes) }
+            state.withLock { reported = report }
+        }
+    }
     /// ``HotLayout``s by configuration (their canonical JSON).
     var layouts: [String: AnyObject] = [:]
 
-    /// Guards the hold's state and ``following``; held for moments, never while reading.
+    /// Guards the hold's state, ``following`` and ``reported``; held for moments, never while
+    /// reading.
     private let state = NSCondition()
+    /// What `/v1/stats` says of the copy, set with it.
+    private var reported: HotFeedReport?
     private var isHeld = false
     /// Readers without blocking waiting for the hold, woken (with `false`) when it is given back.
     private var holdWaiters: [CheckedContinuation<Bool, Never>] = []
@@ -291,6 +297,9 @@ private final class HotFeedEntry {
         self.name = name
         self.reservedBytes = reservedBytes
     }
+
+    /// What `/v1/stats` says of the copy, found without waiting for the hold.
+    var report: HotFeedReport? { state.withLock { reported } }
 
     /// Runs `body` holding the entry, waiting for it on this thread.
     func withHold<T>(_ body: () throws -> T) rethrows -> T {
