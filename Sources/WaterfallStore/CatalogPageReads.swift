@@ -11,7 +11,7 @@ public protocol CatalogPageReads: Sendable {
     func sections(feedID: Int64) async throws -> [SectionRecord]
 
     // Following the change log.
-    func changes(feedID: Int64, since revision: Int64) async throws -> [ChangeRecord]
+    func changes(feedID: Int64, since revision: Int64, limit: Int) async throws -> [ChangeRecord]
     func sectionIDs(feedID: Int64) async throws -> [Int64]
     func image(feedID: Int64, externalID: String) async throws -> ImageRecord?
     func key(feedID: Int64, before key: Int64) async throws -> Int64?

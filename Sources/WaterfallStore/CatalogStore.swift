@@ -16,6 +16,11 @@ public protocol CatalogStore: Sendable {
     /// without its password), for messages and `stats`; `nil` for an in-memory database.
     var location: String? { get }
 
+    /// Whether a feed made after another was removed may get the removed feed's id (SQLite
+    /// gives the next row the greatest id plus one); PostgreSQL's identities never repeat. A
+    /// server's copy of a feed uses it to tell a feed made anew from a copy a reader moved on.
+    var reusesFeedIDs: Bool { get }
+
     /// Runs `body` in one read transaction: a consistent snapshot, never blocking the writer.
     /// - Throws: what `body` throws; engine failures as ``StoreError``.
     func read<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T

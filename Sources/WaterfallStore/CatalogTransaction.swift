@@ -40,8 +40,15 @@ public protocol ChangeLogRows {
     /// Logs every image of a feed as inserted under `revision`, in catalog order (a first
     /// import). The revision must have no rows yet.
     func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws
-    /// The change log of a feed after `revision`, oldest first.
-    func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord]
+    /// The change log of a feed after `revision`, oldest first: its first `limit` rows.
+    func changes(feedID: Int64, since revision: Int64, limit: Int) throws -> [ChangeRecord]
+}
+
+extension ChangeLogRows {
+    /// The change log of a feed after `revision`, oldest first, whole.
+    public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
+        try changes(feedID: feedID, since: revision, limit: Int.max)
+    }
 }
 
 /// Sections of a feed, in order, with their titles and declared flags.

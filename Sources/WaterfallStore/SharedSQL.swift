@@ -10,8 +10,8 @@ enum SharedSQL {
 
     /// Adjusts a feed's stored image count.
     static let adjustImageCount = SharedStatement("UPDATE feed SET image_count = image_count + ? WHERE id = ?")
-    /// The change log of a feed after a revision, oldest first.
-    static let changesSince = SharedStatement("SELECT revision, kind, external_id, section FROM change WHERE feed_id = ? AND revision > ? ORDER BY revision, seq")
+    /// The change log of a feed after a revision, oldest first, at most so many rows.
+    static let changesSince = SharedStatement("SELECT revision, kind, external_id, section FROM change WHERE feed_id = ? AND revision > ? ORDER BY revision, seq LIMIT ?")
     /// The checkpoint with the greatest index not above an index.
     static let checkpointAtOrBelow = SharedStatement("SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? AND idx <= ? ORDER BY idx DESC LIMIT 1")
     /// Every checkpoint's index and band, in index order.

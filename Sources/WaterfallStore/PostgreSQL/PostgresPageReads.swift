@@ -27,8 +27,9 @@ struct PostgresPageReads: CatalogPageReads {
         try await session.rowsWithoutBlocking(PostgresStatement.SectionsOfFeed.self, .int(feedID)).map(SectionRecord.init(postgres:))
     }
 
-    func changes(feedID: Int64, since revision: Int64) async throws -> [ChangeRecord] {
-        try await session.rowsWithoutBlocking(PostgresStatement.ChangesSince.self, .int(feedID), .int(revision)).map(ChangeRecord.init(postgres:))
+    func changes(feedID: Int64, since revision: Int64, limit: Int) async throws -> [ChangeRecord] {
+        try await session.rowsWithoutBlocking(PostgresStatement.ChangesSince.self, .int(feedID), .int(revision), .int(Int64(limit)))
+            .map(ChangeRecord.init(postgres:))
     }
 
     func sectionIDs(feedID: Int64) async throws -> [Int64] {

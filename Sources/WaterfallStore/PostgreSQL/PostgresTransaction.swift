@@ -99,8 +99,8 @@ public struct PostgresTransaction: CatalogTransaction {
             """, .int(revision), .int(feedID))
     }
 
-    public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
-        try session.rows(PostgresStatement.ChangesSince.self, .int(feedID), .int(revision)).map(ChangeRecord.init(postgres:))
+    public func changes(feedID: Int64, since revision: Int64, limit: Int) throws -> [ChangeRecord] {
+        try session.rows(PostgresStatement.ChangesSince.self, .int(feedID), .int(revision), .int(Int64(limit))).map(ChangeRecord.init(postgres:))
     }
 
     // MARK: Sections

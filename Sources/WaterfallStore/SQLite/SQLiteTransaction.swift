@@ -115,9 +115,9 @@ public struct SQLiteTransaction: CatalogTransaction {
         }
     }
 
-    /// The change log of a feed after `revision`, oldest first.
-    public func changes(feedID: Int64, since revision: Int64) throws -> [ChangeRecord] {
-        try Row.fetchAll(db.cachedStatement(sql: SharedSQL.changesSince.sqlite), arguments: [feedID, revision]).map {
+    /// The change log of a feed after `revision`, oldest first: its first `limit` rows.
+    public func changes(feedID: Int64, since revision: Int64, limit: Int) throws -> [ChangeRecord] {
+        try Row.fetchAll(db.cachedStatement(sql: SharedSQL.changesSince.sqlite), arguments: [feedID, revision, limit]).map {
             ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
         }
     }
