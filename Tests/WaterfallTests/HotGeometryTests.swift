@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WaterfallStore
 import WaterfallTestSupport
@@ -98,6 +99,147 @@ import WaterfallTestSupport
         try expectSameAnswers(hot, catalog.service, "another new feed at revision 1")
     }
 
+    /// Fault 1 of issue 37: a copy loaded anew (a re-import too large to follow) once kept the
+    /// layouts' plans of the copy it replaced, whose sections all had the same first version:
+    /// a section shrunk from 300 images to 30 kept its old plan (content height, checkpoints,
+    /// bands), and a viewport over it trapped.
+    @Test(arguments: TestEngine.all)
+    func aCopyLoadedAnewAfterAShrinkingReimportKeepsNoPlanOfTheOldOne(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine, stride: 4)
+        let whole = (0..<300).map { "i\($0)@s0:\(100 + $0 % 13 * 9)x\(200 + $0 % 7 * 11)" } + (0..<20).map { "j\($0)@s1:300x\(100 + $0)" }
+        try catalog.importFeed(whole)
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 22))
+        try expectSameAnswers(hot, catalog.service, "loaded")
+        try catalog.importFeed(Array(whole[270...]))
+        try expectSameAnswers(hot, catalog.service, "270 images fewer: loaded anew")
+        try catalog.importFeed(whole)
+        try expectSameAnswers(hot, catalog.service, "270 images more: loaded anew again")
+    }
+
+    /// Fault 2 of issue 37: readers waiting for a follow were woken by looking the feed up again
+    /// when it ended; a feed dropped meanwhile (removed, over the budget) left them waiting for
+    /// good. Whoever ends a follow wakes the readers of the feed it followed.
+    @Test func readersWaitingForAFollowAreWokenWhenTheFeedIsDroppedMeanwhile() async throws {
+        let catalog = try TestCatalog(.sqlite, stride: 4)
+        try catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 10):\(100 + $0)x100" })
+        let geometry = HotGeometry(budget: 1 << 20)
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
+        _ = try hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
+        var next = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
+        next.revision += 1
+        let ahead = next
+        guard case .lead(let lead) = await geometry.followTurn(feed: ahead) else {
+            Issue.record("the first reader of a newer revision leads")
+            return
+        }
+        let woken = WokenFlag()
+        let waiter = Task {
+            await geometry.waitForFollow(feed: ahead)
+            await woken.set()
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        geometry.forget(feedID: ahead.id)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await woken.isSet, "the reader waiting for the follow was woken")
+        // The follow's end, after the feed was forgotten, changes nothing kept
+        await geometry.finishFollow(lead, feed: ahead, reads: nil)
+        #expect(geometry.report.isEmpty)
+        waiter.cancel()
+    }
+
+    /// Fault 8 of issue 37: forgetting a feed's copy (its rows disagreed, or it was removed)
+    /// waited for the reader holding it, on whatever thread called: a cooperative thread of the
+    /// server's, frozen while a million images loaded. It waits for nobody now.
+    @Test func forgettingAFeedWaitsForNoReaderHoldingIt() async throws {
+        let catalog = try TestCatalog(.sqlite, stride: 4)
+        try catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 10):\(100 + $0)x100" })
+        let geometry = HotGeometry(budget: 1 << 20)
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
+        _ = try hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
+        let feed = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
+        let forgotten = DispatchSemaphore(value: 0)
+        let held = DispatchSemaphore(value: 0)
+        // A reader holds the feed until the feed is forgotten, or 10 s.
+        let holder = Task.detached {
+            await geometry.withFeedWithoutBlocking(feed) { _ in
+                held.signal()
+                return forgotten.wait(timeout: .now() + 10) == .success
+            }
+        }
+        held.wait()
+        geometry.forget(feedID: feed.id)
+        forgotten.signal()
+        #expect(await holder.value == true, "forgetting the feed waited for the reader holding it")
+        #expect(geometry.report.isEmpty)
+        // The next reader loads it anew
+        _ = try hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
+        #expect(geometry.report.map(\.images) == [20])
+    }
+
+    /// Fault 4 of issue 37: a reader whose second try found the copy newer than its snapshot
+    /// took the feed for one removed and made anew under the same id, and dropped the copy with
+    /// every layout, though another reader had only moved it on. PostgreSQL never reuses a
+    /// feed's id: there the copy is left as it is, and the reader answers otherwise.
+    @Test(arguments: TestEngine.all)
+    func aCopyNewerThanAReadersSnapshotIsKeptWhereIDsAreNotReused(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine, stride: 4)
+        try catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 10):\(100 + $0)x100" })
+        let geometry = HotGeometry(budget: 1 << 20)
+        var hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
+        let stale = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
+        _ = try catalog.service.move(feed: "f", id: "i3", to: .index(0))
+        _ = try hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
+        #expect(geometry.report.map(\.revision) == [stale.revision + 1])
+        // A second try (`hotCopyMayBeAhead` false) whose snapshot is at the revision before
+        hot.hotCopyMayBeAhead = false
+        let found = try catalog.service.database.read { tx in
+            try Self.layouts[0].withEngine(HotLookupWork(service: hot, configuration: Self.layouts[0], feed: stale, tx: tx))
+        }
+        if engine == .postgres {
+            #expect(found == "ahead")
+            #expect(geometry.report.map(\.revision) == [stale.revision + 1], "the newer copy was dropped")
+        } else {
+            // SQLite gives a removed feed's id to the next feed made: the copy is taken for a
+            // removed feed's and loaded anew at the reader's revision.
+            #expect(found == "placed")
+            #expect(geometry.report.map(\.revision) == [stale.revision])
+        }
+    }
+
+    /// Fault 5 of issue 37: `--hot-memory` bounded a feed's geometry alone; its section tables
+    /// and its layouts' plans (up to 16 layouts) were not counted. They are, wherever they grow,
+    /// and a feed that outgrows the budget with its layouts drops them, then itself.
+    @Test func theBudgetCountsLayoutsAndAFeedThatOutgrowsItIsDropped() throws {
+        let catalog = try TestCatalog(.sqlite, stride: 4)
+        try catalog.importFeed((0..<200).map { "i\($0)@s\($0 / 50):\(100 + $0 % 17 * 13)x\(120 + $0 % 11 * 9)" })
+        let roomy = HotGeometry(budget: 1 << 24)
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(roomy)
+        _ = try hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
+        let geometryBytes = 200 * HotFeedGeometry.bytesPerImage + 4 * HotFeedGeometry.bytesPerSection
+        let oneLayout = try #require(roomy.report.first?.bytes)
+        #expect(oneLayout > geometryBytes, "a layout's plans are not counted")
+        for layout in Self.layouts { _ = try hot.page(feed: "f", layout: .inline(layout), offset: 0, limit: 1) }
+        let threeLayouts = try #require(roomy.report.first?.bytes)
+        #expect(threeLayouts > oneLayout)
+
+        // A budget with room for the geometry and one layout, not three: the feed keeps one
+        let tight = HotGeometry(budget: oneLayout + (threeLayouts - oneLayout) / 4)
+        let pinched = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(tight)
+        for layout in Self.layouts {
+            #expect(try pinched.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9) == catalog.service.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9))
+            #expect(tight.report.map(\.bytes).reduce(0, +) <= tight.budget)
+        }
+        #expect(tight.report.count == 1)
+
+        // A budget with room for the geometry alone: the feed is dropped, and not loaded again
+        let tiny = HotGeometry(budget: geometryBytes + 8)
+        let starved = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(tiny)
+        for layout in Self.layouts + Self.layouts {
+            #expect(try starved.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9) == catalog.service.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9))
+            #expect(tiny.report.isEmpty)
+        }
+    }
+
     /// An answer read without blocking a thread (PostgreSQL, a server's pool) comes from the hot
     /// copy, which the read itself brings to the feed's revision by the change log when another
     /// instance has changed the feed (moves, across sections, removals emptying a section, an
@@ -194,11 +336,11 @@ import WaterfallTestSupport
         further.revision += 2
 
         #expect(await geometry.followTurn(feed: kept).isWait, "a copy at the feed's revision needs no follow: look again")
-        guard case .lead(let copy) = await geometry.followTurn(feed: ahead) else {
+        guard case .lead(let lead) = await geometry.followTurn(feed: ahead) else {
             Issue.record("the first reader of a newer revision leads")
             return
         }
-        #expect(copy.revision == kept.revision)
+        #expect(lead.copy.revision == kept.revision)
         #expect(await geometry.followTurn(feed: ahead).isWait, "a second reader of that revision waits")
         #expect(await geometry.followTurn(feed: further).isNone, "a reader of another revision goes the synchronous way")
 
@@ -212,7 +354,7 @@ import WaterfallTestSupport
         // Reads in which the feed has no sections while the copy's hold images: the copy and
         // the catalog disagree, and the copy is left as it was.
         let wrong = HotFollowReads(sectionIDs: [], changed: [HotChangedImage(id: "i3", row: nil)])
-        await geometry.finishFollow(feed: ahead, from: copy, reads: wrong)
+        await geometry.finishFollow(lead, feed: ahead, reads: wrong)
         await waiter.value
         #expect(await woken.isSet)
         #expect(geometry.report.map(\.revision) == [kept.revision], "reads the copy does not expect change nothing")
@@ -223,7 +365,7 @@ import WaterfallTestSupport
             Issue.record("after a follow ends, a reader leads again")
             return
         }
-        await geometry.finishFollow(feed: ahead, from: again, reads: nil)
+        await geometry.finishFollow(again, feed: ahead, reads: nil)
         await geometry.waitForFollow(feed: ahead)
         #expect(geometry.report.map(\.revision) == [kept.revision])
     }
@@ -232,6 +374,22 @@ import WaterfallTestSupport
 extension HotFollowTurn {
     var isNone: Bool { if case .none = self { true } else { false } }
     var isWait: Bool { if case .wait = self { true } else { false } }
+}
+
+/// What ``WaterfallService/hotLookup(engine:configuration:feed:_:)`` finds, by name.
+private struct HotLookupWork: EngineWork {
+    let service: WaterfallService
+    let configuration: AnyLayoutConfiguration
+    let feed: FeedRecord
+    let tx: any CatalogTransaction
+
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> String {
+        switch try service.hotLookup(engine: engine, configuration: configuration, feed: feed, tx) {
+        case .placed: "placed"
+        case .ahead: "ahead"
+        case .notKept: "notKept"
+        }
+    }
 }
 
 private actor WokenFlag {

@@ -59,7 +59,7 @@ import WaterfallTestSupport
         defer { server.close() }
         let geometry = HotGeometry(budget: 1 << 30)
         let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(geometry)
-        let tight = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 45 * 28))
+        let tight = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 45 * 28 + 6 * HotFeedGeometry.bytesPerSection + 4000))
         var nextID = 0
         func newSpec() -> String {
             nextID += 1
@@ -110,6 +110,24 @@ import WaterfallTestSupport
             case 7:
                 guard ids.count > 3 else { continue }
                 _ = try catalog.service.remove(feed: "f", ids: Array(ids.shuffled(using: &random).prefix(2)))
+            case 8:
+                // A re-import too large to follow (issue 37, fault 1): 300 images more, or all
+                // but a tenth fewer; a copy is loaded anew, and no plan of the old one may hold.
+                if ids.count > 300 {
+                    var specs: [String] = []
+                    for id in ids where Int.random(in: 0..<10, using: &random) == 0 {
+                        let spec = newSpec()
+                        specs.append(id + spec[spec.firstIndex(where: { $0 == "@" || $0 == ":" })!...])
+                    }
+                    try catalog.importFeed(specs.isEmpty ? [newSpec()] : specs)
+                } else {
+                    try catalog.importFeed((0..<300).map { _ in newSpec() }, mode: .append)
+                }
+            case 9:
+                // The feed removed and made anew under its name (SQLite gives it the same id).
+                guard Bool.random(using: &random) else { continue }
+                try catalog.service.removeFeed(named: "f")
+                try catalog.importFeed((0..<Int.random(in: 1...30, using: &random)).map { _ in newSpec() }, sections: ["s2"])
             default:
                 break
             }

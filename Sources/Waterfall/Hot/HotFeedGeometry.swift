@@ -1,3 +1,4 @@
+import Synchronization
 import WaterfallLayout
 import WaterfallStore
 
@@ -34,6 +35,11 @@ struct HotFeedGeometry {
     static let followLimit = 256
 
     let feedID: Int64
+    /// Which load this copy comes from, unique in the process: a copy loaded anew (a change too
+    /// large to follow, a feed made anew) starts its sections' versions over, so a layout plan
+    /// holds for a section only if it was laid out from a copy of the same generation.
+    let generation: UInt64
+    private static let generations = Atomic<UInt64>(0)
     private(set) var revision: Int64
     private(set) var sections: [HotSection]
     /// The catalog index of each section's first image, and the image count last.
@@ -49,8 +55,12 @@ struct HotFeedGeometry {
 
     /// How many images the feed holds.
     var count: Int { starts[starts.count - 1] }
-    /// The memory the copy takes, roughly (what `serve --hot-memory` bounds).
-    var bytes: Int { count * Self.bytesPerImage + sections.count * 128 }
+    /// Bytes kept a section beside its images': its record and three array buffers' headers,
+    /// its entry in the map of ordinals, and its start.
+    static let bytesPerSection = MemoryLayout<HotSection>.stride + 3 * 32 + 40 + 8
+    /// The memory the copy takes (part of what `serve --hot-memory` bounds): ``bytesPerImage``
+    /// an image and ``bytesPerSection`` a section.
+    var bytes: Int { count * Self.bytesPerImage + sections.count * Self.bytesPerSection }
     /// The section ids in order.
     var sectionIDs: [Int64] { sections.map(\.id) }
     /// Where section `id` stands in the feed's order; `nil` for a section it does not hold.
@@ -59,6 +69,7 @@ struct HotFeedGeometry {
     /// Loads a feed by one ordered scan, inside the caller's read transaction.
     init(feed: FeedRecord, _ tx: any CatalogTransaction) throws {
         feedID = feed.id
+        generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
         revision = feed.revision
         let ids = try tx.sectionIDs(feedID: feed.id)
         sections = ids.map(HotSection.init(id:))
@@ -123,7 +134,7 @@ struct HotFeedGeometry {
     /// What following to `feed`'s revision reads, read in `tx` (which shows `feed`); `nil` when
     /// the change log names too many images.
     func followReads(to feed: FeedRecord, _ tx: any CatalogTransaction) throws -> HotFollowReads? {
-        guard let ids = Self.changedIDs(try tx.changes(feedID: feedID, since: revision)) else { return nil }
+        guard let ids = Self.changedIDs(try tx.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)) else { return nil }
         let sectionIDs = try tx.sectionIDs(feedID: feedID)
         var changed: [HotChangedImage] = []
         for id in ids {
@@ -140,7 +151,7 @@ struct HotFeedGeometry {
     /// ``followReads(to:_:)-(_,any CatalogTransaction)``, waiting for the database without
     /// blocking a thread: the same reads, one by one, through `reads` (which shows `feed`).
     func followReads(to feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> HotFollowReads? {
-        guard let ids = Self.changedIDs(try await reads.changes(feedID: feedID, since: revision)) else { return nil }
+        guard let ids = Self.changedIDs(try await reads.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)) else { return nil }
         let sectionIDs = try await reads.sectionIDs(feedID: feedID)
         var changed: [HotChangedImage] = []
         for id in ids {
@@ -154,8 +165,15 @@ struct HotFeedGeometry {
         return HotFollowReads(sectionIDs: sectionIDs, changed: changed)
     }
 
-    /// The images `changes` name, each once, in order; `nil` past ``followLimit``.
-    private static func changedIDs(_ changes: [ChangeRecord]) -> [String]? {
+    /// The most change-log rows a follow reads: an image may be named by several (moved again
+    /// and again), but a log longer than this is not worth following (a re-import that
+    /// rewrote every URL logs a row an image), and is not read to its end.
+    static let changeRowLimit = 4 * followLimit
+
+    /// The images `changes` name, each once, in order; `nil` past ``followLimit``, or when
+    /// they may be cut short at ``changeRowLimit`` rows.
+    static func changedIDs(_ changes: [ChangeRecord]) -> [String]? {
+        guard changes.count < changeRowLimit else { return nil }
         var changed: [String] = []
         var seen: Set<String> = []
         for change in changes where seen.insert(change.externalID).inserted {

@@ -10,8 +10,12 @@ import WaterfallStore
 /// section it changed, laid out in memory, once for all readers, not a re-layout read back from
 /// the database.
 ///
-/// Bounded by ``budget`` bytes of geometry: a feed that does not fit is served from the layout
-/// cache in the database (DESIGN section 5) as a process per command is. Works over any engine:
+/// Bounded by ``budget`` bytes: each feed's geometry, its section tables and its layouts' plans,
+/// counted wherever they grow (a load, a follow, a layout placed, on either way of reading). A
+/// feed that does not fit is served from the layout cache in the database (DESIGN section 5) as
+/// a process per command is; one that outgrows the budget with its layouts first drops its other
+/// layouts, then itself, and is remembered as too large at its size. Not counted: the sections a
+/// follow copies while it edits them (copy on write), for as long as the follow runs. Works over any engine:
 /// it follows the change log inside each reader's own transaction, so commits by other
 /// processes or other servers are seen as soon as the reader's snapshot holds them.
 public final class HotGeometry: @unchecked Sendable {
@@ -19,6 +23,9 @@ public final class HotGeometry: @unchecked Sendable {
     public let budget: Int
     private let lock = NSLock()
     private var feeds: [Int64: HotFeedEntry] = [:]
+    /// Feeds dropped for outgrowing the budget, by id: the bytes they took an image, so that
+    /// one is admitted again only once it would fit (guarded by ``lock``).
+    private var tooLarge: [Int64: Double] = [:]
     /// Layout configurations kept per feed; past it the feed's layouts are dropped and rebuilt
     /// as asked for (each costs a pass over the feed in memory).
     static let layoutsPerFeed = 16
@@ -49,30 +56,32 @@ public final class HotGeometry: @unchecked Sendable {
         // that has outgrown what the other feeds leave of the budget is dropped. A feed name
         // names one feed at a time, so a kept feed of this name and another id was removed.
         if lock.withLock({ feeds[feed.id] == nil }) { try dropRemovedFeeds(tx) }
-        let entry: HotFeedEntry? = lock.withLock {
-            let others = feeds.reduce(0) { $0 + ($1.key == feed.id ? 0 : $1.value.reservedBytes) }
-            let needed = feed.imageCount * HotFeedGeometry.bytesPerImage
-            guard others + needed <= budget else {
-                feeds[feed.id] = nil
-                return nil
-            }
+        let (admitted, dropped): (HotFeedEntry?, HotFeedEntry?) = lock.withLock {
+            let others = feeds.reduce(0) { $0 + ($1.key == feed.id ? 0 : $1.value.share) }
+            let perImage = tooLarge[feed.id] ?? Double(HotFeedGeometry.bytesPerImage)
+            let needed = Int(Double(feed.imageCount) * perImage)
+            guard others + needed <= budget else { return (nil, feeds.removeValue(forKey: feed.id)) }
             if let entry = feeds[feed.id] {
                 entry.reservedBytes = needed
-                return entry
+                return (entry, nil)
             }
             let entry = HotFeedEntry(name: feed.name, reservedBytes: needed)
             feeds[feed.id] = entry
-            return entry
+            return (entry, nil)
         }
-        guard let entry else { return .notKept }
+        dropped?.abandon()
+        guard let entry = admitted else { return .notKept }
         return try entry.withHold { () throws -> HotLookup<Kind> in
+            // Forgotten while this reader waited for it: no longer the feed's copy.
+            guard !entry.isAbandoned else { return .notKept }
             if let geometry = entry.geometry, geometry.revision > feed.revision {
                 if mayBeAhead { return .ahead }
                 entry.geometry = nil
-                entry.layouts.removeAll()
             }
             // Followed on a copy (sharing every untouched section): a failure half-way leaves
-            // the kept copy as it was.
+            // the kept copy as it was. A copy loaded anew is of a new generation, from which the
+            // kept layouts lay every section out again (none of their plans holds for it).
+            let before = entry.geometry.map { ($0.generation, $0.revision) }
             if var followed = entry.geometry, try followed.follow(to: feed, tx) {
                 entry.geometry = followed
             } else {
@@ -88,7 +97,33 @@ public final class HotGeometry: @unchecked Sendable {
                 layout = HotLayout(engine: engine, stride: stride)
                 entry.layouts[key] = layout
             }
-            return .placed(geometry, try layout.placement(for: geometry) { try engine.variants(of: geometry.sectionIDs, tx: tx) })
+            let grows = layout.placement?.places(geometry) != true || before.map { $0 != (geometry.generation, geometry.revision) } ?? true
+            let placement = try layout.placement(for: geometry) { try engine.variants(of: geometry.sectionIDs, tx: tx) }
+            if grows { settle(entry, feedID: feed.id, keeping: key) }
+            return .placed(geometry, placement)
+        }
+    }
+
+    /// Counts what `entry` holds now (its holder calls it after anything grew) and keeps the
+    /// budget: past it, the feed's layouts but `key`'s go, and if it still does not fit, the
+    /// feed is forgotten (the answer its holder laid out is still given) and remembered as too
+    /// large at its size.
+    fileprivate func settle(_ entry: HotFeedEntry, feedID: Int64, keeping key: String?) {
+        guard !fits(entry, feedID: feedID) else { return }
+        entry.layouts = entry.layouts.filter { $0.key == key }
+        guard !fits(entry, feedID: feedID) else { return }
+        let images = max(1, entry.geometry?.count ?? 1)
+        lock.withLock { tooLarge[feedID] = Double(entry.heldBytes) / Double(images) }
+        forget(feedID: feedID)
+    }
+
+    /// Whether what `entry` holds now fits beside every other feed's share.
+    private func fits(_ entry: HotFeedEntry, feedID: Int64) -> Bool {
+        let bytes = entry.countBytes()
+        entry.report(bytes: bytes)
+        return lock.withLock {
+            entry.heldBytes = bytes
+            return feeds.reduce(bytes) { $0 + ($1.key == feedID ? 0 : $1.value.share) } <= budget
         }
     }
 
@@ -97,7 +132,7 @@ public final class HotGeometry: @unchecked Sendable {
     /// when nothing is kept of the feed.
     func withFeedWithoutBlocking<T>(_ feed: FeedRecord, _ body: (HotHeldFeed) throws -> T) async rethrows -> T? {
         guard let entry = entry(of: feed) else { return nil }
-        return try await entry.withHoldWithoutBlocking { try body(HotHeldFeed(entry: entry, feed: feed)) }
+        return try await entry.withHoldWithoutBlocking { try body(HotHeldFeed(owner: self, entry: entry, feed: feed)) }
     }
 
     /// Who brings the copy of `feed` to its revision without blocking a thread, when the copy is
@@ -111,10 +146,10 @@ public final class HotGeometry: @unchecked Sendable {
         // Brought there since the reader found it behind.
         if geometry.revision >= feed.revision { return .wait }
         guard geometry.canFollow(to: feed) else { return .none }
-        return entry.withFollowing { following in
-            if let following { return following.revision == feed.revision ? .wait : .none }
-            following = (feed.revision, [])
-            return .lead(geometry)
+        switch entry.beginFollow(to: feed.revision) {
+        case true?: return .lead(HotFollowLead(copy: geometry, entry: entry))
+        case false?: return .wait
+        case nil: return .none
         }
     }
 
@@ -122,33 +157,27 @@ public final class HotGeometry: @unchecked Sendable {
     func waitForFollow(feed: FeedRecord) async {
         guard let entry = entry(of: feed) else { return }
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let waits = entry.withFollowing { following in
-                guard following?.revision == feed.revision else { return false }
-                following?.waiting.append(waiter)
-                return true
-            }
-            if !waits { waiter.resume() }
+            if !entry.waitForFollow(to: feed.revision, waiter) { waiter.resume() }
         }
     }
 
-    /// Ends the follow this reader led from `copy` to `feed`'s revision: applies `reads` (`nil`:
-    /// reading failed, or the change log was too long) when the kept copy is still at `copy`'s
-    /// revision, then wakes the readers waiting. A copy that does not follow is left as it was,
-    /// for the synchronous way to load anew.
-    func finishFollow(feed: FeedRecord, from copy: HotFeedGeometry, reads: HotFollowReads?) async {
-        guard let entry = entry(of: feed) else { return }
+    /// Ends the follow `lead` led to `feed`'s revision: applies `reads` (`nil`: reading failed,
+    /// or the change log was too long) when the kept copy is still the one it followed from,
+    /// then wakes the readers waiting, on the entry the follow began on (whether or not it is
+    /// still kept: one forgotten meanwhile has woken them already). A copy that does not follow
+    /// is left as it was, for the synchronous way to load anew.
+    func finishFollow(_ lead: HotFollowLead, feed: FeedRecord, reads: HotFollowReads?) async {
+        let entry = lead.entry
         if let reads {
             await entry.withHoldWithoutBlocking {
-                if var followed = entry.geometry, followed.revision == copy.revision, followed.apply(reads, to: feed) {
+                if var followed = entry.geometry, followed.generation == lead.copy.generation,
+                   followed.revision == lead.copy.revision, followed.apply(reads, to: feed) {
                     entry.geometry = followed
+                    settle(entry, feedID: feed.id, keeping: nil)
                 }
             }
         }
-        let waiting = entry.withFollowing { following in
-            defer { following = nil }
-            return following?.waiting ?? []
-        }
-        for waiter in waiting { waiter.resume() }
+        entry.endFollow()
     }
 
     /// What is kept of `feed`, if anything (and of this feed, not of a removed one of its id).
@@ -159,26 +188,24 @@ public final class HotGeometry: @unchecked Sendable {
 
     /// Drops what is kept of feeds the catalog no longer has (removed by another process or
     /// server), which would otherwise hold their share of the budget for good. Runs when a
-    /// feed not kept yet is asked for: a few look-ups by name, one per kept feed.
+    /// feed not kept yet is asked for: one read of the catalog's feeds, however many are kept.
     private func dropRemovedFeeds(_ tx: any CatalogTransaction) throws {
         let kept = lock.withLock { feeds.map { (id: $0.key, name: $0.value.name) } }
-        var removed: [Int64] = []
-        for (id, name) in kept where try tx.feed(named: name)?.id != id { removed.append(id) }
+        guard !kept.isEmpty else { return }
+        let catalog = Set(try tx.feeds().map { FeedKey(id: $0.id, name: $0.name) })
+        let removed = kept.filter { !catalog.contains(FeedKey(id: $0.id, name: $0.name)) }
         guard !removed.isEmpty else { return }
-        lock.withLock { for id in removed { feeds[id] = nil } }
+        let entries = lock.withLock { removed.compactMap { feeds.removeValue(forKey: $0.id) } }
+        for entry in entries { entry.abandon() }
     }
 
-    /// Forgets what is kept of a feed (its copy disagreed with the catalog): the next reader
-    /// loads it anew. `removingEntry`: the feed is gone, and so is its share of the budget.
-    func forget(feedID: Int64, removingEntry: Bool = false) {
-        let entry = lock.withLock {
-            defer { if removingEntry { feeds[feedID] = nil } }
-            return feeds[feedID]
-        }
-        entry?.withHold {
-            entry?.geometry = nil
-            entry?.layouts.removeAll()
-        }
+    /// Forgets what is kept of a feed (its copy disagreed with the catalog, or the feed was
+    /// removed): its entry leaves the kept feeds with its share of the budget, and the next
+    /// reader loads the feed anew in an entry of its own. Waits for nothing (a reader holding
+    /// the old entry finishes on it alone), so it may be called from any thread; wakes the
+    /// readers waiting for a follow of the old entry.
+    func forget(feedID: Int64) {
+        lock.withLock { feeds.removeValue(forKey: feedID) }?.abandon()
     }
 }
 
@@ -193,6 +220,7 @@ public struct HotFeedReport: Hashable, Sendable, Encodable {
 /// What is kept of one feed, held by a reader without blocking
 /// (``HotGeometry/withFeedWithoutBlocking(_:_:)``), for as long as its closure runs.
 struct HotHeldFeed {
+    fileprivate let owner: HotGeometry
     fileprivate let entry: HotFeedEntry
     let feed: FeedRecord
 
@@ -210,9 +238,10 @@ struct HotHeldFeed {
         }
         if geometry.revision < feed.revision { return .behind }
         guard geometry.revision == feed.revision, geometry.count == feed.imageCount else { return .notReady }
-        if let placement = layout.placement, placement.revision == geometry.revision { return .ready((geometry, placement)) }
+        if let placement = layout.placement, placement.places(geometry) { return .ready((geometry, placement)) }
         if engine.hasSectionVariants && sections == nil { return .needsSections }
         let placement = layout.placement(for: geometry) { engine.variants(of: geometry.sectionIDs, records: sections ?? []) }
+        owner.settle(entry, feedID: feed.id, keeping: key)
         return .ready((geometry, placement))
     }
 }
@@ -244,12 +273,25 @@ enum HotReadiness<Ready> {
 
 /// Who follows the change log of a copy that is behind (``HotGeometry/followTurn(feed:)``).
 enum HotFollowTurn {
-    /// Follow from this copy.
-    case lead(HotFeedGeometry)
+    /// Follow from the copy it holds, then ``HotGeometry/finishFollow(_:feed:reads:)``.
+    case lead(HotFollowLead)
     /// Another reader follows, or has: wait for it, then look again.
     case wait
     /// Nobody can without reading synchronously.
     case none
+}
+
+/// A follow a reader leads (``HotGeometry/followTurn(feed:)``): the copy it follows from, and the
+/// entry whose readers it wakes when it ends, kept or not by then.
+struct HotFollowLead {
+    let copy: HotFeedGeometry
+    fileprivate let entry: HotFeedEntry
+}
+
+/// A feed's id and name: a feed of the catalog, as a kept copy names it.
+private struct FeedKey: Hashable {
+    let id: Int64
+    let name: String
 }
 
 /// What ``HotGeometry`` has for a reader.
@@ -269,8 +311,12 @@ enum HotLookup<Kind: StreamingLayoutKind> {
 /// it is given back, and holds it only for work in memory.
 private final class HotFeedEntry {
     let name: String
-    /// Guarded by ``HotGeometry``'s lock.
+    /// What the feed was admitted with, by its image count (guarded by ``HotGeometry``'s lock).
     var reservedBytes: Int
+    /// What it held when last counted (guarded by ``HotGeometry``'s lock).
+    var heldBytes = 0
+    /// Its share of the budget: what it holds, or what it was admitted with while it loads.
+    var share: Int { max(reservedBytes, heldBytes) }
     // Guarded by the hold.
     var geometry: HotFeedGeometry? {
         didSet {
@@ -278,8 +324,14 @@ private final class HotFeedEntry {
             state.withLock { reported = report }
         }
     }
-    /// ``HotLayout``s by configuration (their canonical JSON).
-    var layouts: [String: AnyObject] = [:]
+    /// ``HotLayout``s by configuration (their canonical JSON). Each keeps the plans of one
+    /// generation of the geometry, and lays a newer one out anew.
+    var layouts: [String: any HotLayoutMemory] = [:]
+
+    /// The bytes its geometry and layouts take (guarded by the hold).
+    func countBytes() -> Int {
+        layouts.values.reduce(geometry?.bytes ?? 0) { $0 + $1.bytes }
+    }
 
     /// Guards the hold's state, ``following`` and ``reported``; held for moments, never while
     /// reading.
@@ -287,6 +339,7 @@ private final class HotFeedEntry {
     /// What `/v1/stats` says of the copy, set with it.
     private var reported: HotFeedReport?
     private var isHeld = false
+    private var abandoned = false
     /// Readers without blocking waiting for the hold, woken (with `false`) when it is given back.
     private var holdWaiters: [CheckedContinuation<Bool, Never>] = []
     /// A follow under way without blocking (``HotGeometry/followTurn(feed:)``): the revision it
@@ -300,6 +353,11 @@ private final class HotFeedEntry {
 
     /// What `/v1/stats` says of the copy, found without waiting for the hold.
     var report: HotFeedReport? { state.withLock { reported } }
+
+    /// Reports that the copy and its layouts take `bytes`.
+    func report(bytes: Int) {
+        state.withLock { reported?.bytes = bytes }
+    }
 
     /// Runs `body` holding the entry, waiting for it on this thread.
     func withHold<T>(_ body: () throws -> T) rethrows -> T {
@@ -343,8 +401,44 @@ private final class HotFeedEntry {
         for waiter in waiting { waiter.resume(returning: false) }
     }
 
-    /// Runs `body` on the follow under way, if any.
-    func withFollowing<T>(_ body: (inout (revision: Int64, waiting: [CheckedContinuation<Void, Never>])?) -> T) -> T {
-        state.withLock { body(&following) }
+    /// Whether the entry was forgotten (``HotGeometry/forget(feedID:)``): readers that hold it
+    /// answer otherwise, and no follow starts on it.
+    var isAbandoned: Bool { state.withLock { abandoned } }
+
+    /// Marks the entry forgotten and wakes the readers waiting for a follow of it.
+    func abandon() {
+        state.withLock { abandoned = true }
+        endFollow()
+    }
+
+    /// Starts a follow to `revision` when none is under way (`true`: the caller leads it);
+    /// `false` when one to `revision` is (wait for it); `nil` when one to another revision is,
+    /// or the entry was forgotten (nobody would wake the readers waiting for it).
+    func beginFollow(to revision: Int64) -> Bool? {
+        state.withLock {
+            if let following { return following.revision == revision ? false : nil }
+            if abandoned { return nil }
+            following = (revision, [])
+            return true
+        }
+    }
+
+    /// Queues `waiter` to be woken when the follow to `revision` ends; `false`, queueing
+    /// nothing, when no such follow is under way.
+    func waitForFollow(to revision: Int64, _ waiter: CheckedContinuation<Void, Never>) -> Bool {
+        state.withLock {
+            guard following?.revision == revision, !abandoned else { return false }
+            following?.waiting.append(waiter)
+            return true
+        }
+    }
+
+    /// Ends the follow under way, if any, and wakes the readers waiting for it.
+    func endFollow() {
+        let waiting = state.withLock {
+            defer { following = nil }
+            return following?.waiting ?? []
+        }
+        for waiter in waiting { waiter.resume() }
     }
 }

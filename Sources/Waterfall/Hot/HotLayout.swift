@@ -20,6 +20,14 @@ struct HotSectionPlan<State: ResumableLayoutState>: Sendable {
     /// first chunk and the footer in the last; `top > bottom` when it holds nothing to draw.
     var bands: [(top: Double, bottom: Double)]
 
+    /// The memory the plan takes: itself, its checkpoints (each state's fixed part and what it
+    /// holds in arrays, as its serialized size tells) and its bands; counted once, when it is
+    /// laid out.
+    var bytes: Int {
+        let state = MemoryLayout<(index: Int, state: State)>.stride + (checkpoints.first?.state.serialized().count ?? 0)
+        return MemoryLayout<Self>.stride + 64 + checkpoints.count * state + bands.count * 16
+    }
+
     /// The index of the first image of chunk `k`, and of the image after its last.
     func chunk(_ k: Int, count: Int) -> Range<Int> {
         (k == 0 ? 0 : checkpoints[k - 1].index)..<(k < checkpoints.count ? checkpoints[k].index : count)
@@ -29,6 +37,8 @@ struct HotSectionPlan<State: ResumableLayoutState>: Sendable {
 /// A feed's layout for one configuration at one revision, as a reader uses it: each section's
 /// plan and how far it moved since it was laid out (`shift`), and the content height.
 struct HotPlacement<Kind: StreamingLayoutKind>: Sendable {
+    /// The ``HotFeedGeometry/generation`` and revision it places.
+    var generation: UInt64
     var revision: Int64
     var plans: [HotSectionPlan<Kind.State>]
     /// Add to a plan's `y`s to place it now (0 when it was laid out where it stands).
@@ -36,6 +46,11 @@ struct HotPlacement<Kind: StreamingLayoutKind>: Sendable {
     /// The engine's variant of each section, by ordinal (empty: all 0).
     var variants: [Int]
     var contentHeight: Double
+
+    /// Whether it places `geometry` (the same load of the feed, at the same revision).
+    func places(_ geometry: HotFeedGeometry) -> Bool {
+        generation == geometry.generation && revision == geometry.revision
+    }
 
     /// The engine's variant of section `ordinal`.
     func variant(of ordinal: Int) -> Int { variants.isEmpty ? 0 : variants[ordinal] }
@@ -69,10 +84,13 @@ struct HotPlacement<Kind: StreamingLayoutKind>: Sendable {
 ///
 /// Not thread-safe: the owner (``HotGeometry``) calls it under its feed's lock, once per
 /// revision, and readers share the ``HotPlacement`` it returns.
-final class HotLayout<Kind: StreamingLayoutKind> {
+final class HotLayout<Kind: StreamingLayoutKind>: HotLayoutMemory {
     let engine: Kind
     let stride: Int
     private var plans: [Int64: HotSectionPlan<Kind.State>] = [:]
+    /// The ``HotFeedGeometry/generation`` ``plans`` were laid out from: a section's version
+    /// means something only within one generation.
+    private var plansGeneration: UInt64?
     private(set) var placement: HotPlacement<Kind>?
 
     init(engine: Kind, stride: Int) {
@@ -80,11 +98,21 @@ final class HotLayout<Kind: StreamingLayoutKind> {
         self.stride = stride
     }
 
+    /// The memory its plans and its placement's own arrays take (the placement's plans share
+    /// their checkpoints and bands with the kept ones), as of the last placement.
+    private(set) var bytes = 0
+    /// Each kept plan's ``HotSectionPlan/bytes``, by section.
+    private var planBytes: [Int64: Int] = [:]
+
     /// The placement at `geometry`'s revision, computed once for all readers of it;
     /// `variants` reads the engine's variant of each of its sections (only then).
     func placement(for geometry: HotFeedGeometry, variants: () throws -> [Int]) rethrows -> HotPlacement<Kind> {
-        if let placement, placement.revision == geometry.revision { return placement }
+        if let placement, placement.places(geometry) { return placement }
         let variants = try variants()
+        if plansGeneration != geometry.generation {
+            plans.removeAll()
+            plansGeneration = geometry.generation
+        }
         let exact = engine.shiftsExactly
         var y = engine.initialState.y
         var current: [HotSectionPlan<Kind.State>] = []
@@ -92,6 +120,8 @@ final class HotLayout<Kind: StreamingLayoutKind> {
         current.reserveCapacity(geometry.sections.count)
         shifts.reserveCapacity(geometry.sections.count)
         var live: [Int64: HotSectionPlan<Kind.State>] = [:]
+        var liveBytes: [Int64: Int] = [:]
+        var bytes = geometry.sections.count * (MemoryLayout<HotSectionPlan<Kind.State>>.stride + 16 + 2 * 56)
         for (ordinal, section) in geometry.sections.enumerated() {
             let variant = variants.isEmpty ? 0 : variants[ordinal]
             var plan = plans[section.id]
@@ -103,11 +133,16 @@ final class HotLayout<Kind: StreamingLayoutKind> {
             current.append(laidOut)
             shifts.append(shift)
             live[section.id] = laidOut
+            let sectionBytes = plan.flatMap { _ in planBytes[section.id] } ?? laidOut.bytes
+            liveBytes[section.id] = sectionBytes
+            bytes += sectionBytes
             y = laidOut.end + shift
         }
         plans = live
+        planBytes = liveBytes
+        self.bytes = bytes
         let placement = HotPlacement<Kind>(
-            revision: geometry.revision, plans: current, shifts: shifts, variants: variants,
+            generation: geometry.generation, revision: geometry.revision, plans: current, shifts: shifts, variants: variants,
             contentHeight: engine.contentHeight(engine.state(betweenSectionsAt: y)))
         self.placement = placement
         return placement
@@ -140,4 +175,10 @@ final class HotLayout<Kind: StreamingLayoutKind> {
         return HotSectionPlan(
             version: section.version, variant: variant, origin: y, end: state.y, sectionEnd: end.sectionEnd, checkpoints: checkpoints, bands: bands)
     }
+}
+
+/// A kept layout of any kind, as a feed's memory is counted.
+protocol HotLayoutMemory: AnyObject {
+    /// The bytes it holds.
+    var bytes: Int { get }
 }

@@ -16,8 +16,11 @@ extension WaterfallService {
         engine: Kind, configuration: AnyLayoutConfiguration, feed: FeedRecord, _ tx: any CatalogTransaction
     ) throws -> HotLookup<Kind> {
         guard let hot else { return .notKept }
+        // A copy newer than the reader's snapshot is another reader's unless this is the read's
+        // second try and the feed's id may have been given to a feed made anew.
+        let mayBeAhead = hotCopyMayBeAhead || !database.reusesFeedIDs
         return try hot.placement(
-            feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, mayBeAhead: hotCopyMayBeAhead, tx)
+            feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, mayBeAhead: mayBeAhead, tx)
     }
 
     /// ``page(feed:layout:offset:limit:)`` from the hot copy, inside the read transaction that
@@ -150,15 +153,15 @@ extension WaterfallService {
     /// far behind, or one being followed to another revision): the synchronous way brings it.
     private static func followWithoutBlocking(_ hot: HotGeometry, feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> Bool {
         switch await hot.followTurn(feed: feed) {
-        case .lead(let copy):
+        case .lead(let lead):
             let followReads: HotFollowReads?
             do {
-                followReads = try await copy.followReads(to: feed, reads)
+                followReads = try await lead.copy.followReads(to: feed, reads)
             } catch {
-                await hot.finishFollow(feed: feed, from: copy, reads: nil)
+                await hot.finishFollow(lead, feed: feed, reads: nil)
                 throw error
             }
-            await hot.finishFollow(feed: feed, from: copy, reads: followReads)
+            await hot.finishFollow(lead, feed: feed, reads: followReads)
         case .wait:
             await hot.waitForFollow(feed: feed)
         case .none:
