@@ -150,7 +150,14 @@ let package = Package(
         .target(name: "WaterfallTestSupport", path: "Tests/WaterfallTestSupport"),
         .testTarget(name: "WaterfallLayoutTests", dependencies: ["WaterfallLayout", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallSyncTests", dependencies: ["WaterfallSync", "WaterfallTestSupport"]),
-        .testTarget(name: "WaterfallStoreTests", dependencies: ["WaterfallStore", "WaterfallTestSupport"]),
+        .testTarget(
+            name: "WaterfallStoreTests",
+            dependencies: [
+                "WaterfallStore", "WaterfallTestSupport",
+                // SilenceableProxy: a connection to PostgreSQL that dies without a word.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .testTarget(name: "WaterfallTests", dependencies: ["Waterfall", "WaterfallStore", "WaterfallSync", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallRenderTests", dependencies: ["WaterfallRender", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallCLITests", dependencies: ["waterfall", "WaterfallTestSupport"]),

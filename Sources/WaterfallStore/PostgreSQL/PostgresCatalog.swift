@@ -149,7 +149,7 @@ public struct PostgresCatalog: CatalogStore {
         try pool.withSession { session in
             try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: true) { () throws -> T? in
                 guard try Self.lock(scope, waits: false, session) else { return nil }
-                return try writing(session, body)
+                return try writing(session, notifies: false, body)
             }
         }
     }
@@ -195,16 +195,20 @@ public struct PostgresCatalog: CatalogStore {
                 try session.execute("SELECT set_config('lock_timeout', $1, true)", .text("\(max(1, Int(lockTimeout * 1000)))ms"))
                 _ = try Self.lock(scope, waits: true, session)
                 try session.execute("SELECT set_config('lock_timeout', '0', true)")
-                return try writing(session, body)
+                return try writing(session, notifies: true, body)
             }
         }
     }
 
     /// `body` inside a write transaction that holds the write lock, then the notification
     /// other instances hear when it commits.
-    private func writing<T>(_ session: PostgresSession, _ body: (any CatalogTransaction) throws -> T) throws -> T {
+    /// Runs `body` in the write transaction of `session`, and notifies every instance's
+    /// watcher of the commit when `notifies`: not for a best-effort write (a layout cache saved,
+    /// a key's last use), which changes no answer, and would retire every instance's kept
+    /// answers for nothing (DESIGN section 15).
+    private func writing<T>(_ session: PostgresSession, notifies: Bool, _ body: (any CatalogTransaction) throws -> T) throws -> T {
         let result = try body(PostgresTransaction(session: session, location: pool.settings.displayName))
-        try session.execute("NOTIFY \(PostgresChangeWatcher.channel)")
+        if notifies { try session.execute(PostgresChangeWatcher.notify) }
         return result
     }
 

@@ -4,8 +4,8 @@ import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// ``ChangeWatcher`` on PostgreSQL: counts the `waterfall_commit` notifications that every
-/// write transaction of every instance sends (see ``PostgresCatalog``), on a connection of its
-/// own that LISTENs from a task of its own. ``version()`` only reads the count: it never waits
+/// write transaction of every instance sends (see ``PostgresCatalog``) naming the catalog's
+/// schema, on a connection of its own that LISTENs from a task of its own. ``version()`` only reads the count: it never waits
 /// for the server, so a caller on Swift's cooperative threads never blocks.
 ///
 /// A notification reaches another instance a moment after the commit, so ``seesCommitsAtOnce``
@@ -14,9 +14,22 @@ import PostgresNIO
 /// While the connection is down every ``version()`` is a new one, so that nothing is kept or
 /// served from what was kept until it is back; each time it is made again the count moves on
 /// (commits may have been missed), and the task reconnects every second.
+///
+/// A connection can die without a word (a peer gone from the network, a firewall that forgets
+/// the flow): no error ever comes, and no notification either. So the task asks the server a
+/// `SELECT 1` on it every ``probeInterval``; one not answered within ``probeTimeout`` closes the
+/// connection, which then counts as down as above (DESIGN section 15).
 final class PostgresChangeWatcher: ChangeWatcher, Sendable {
     /// The channel every write transaction notifies.
     static let channel = "waterfall_commit"
+    /// What a write transaction runs to notify it: the catalog's schema is the payload, so that
+    /// catalogs in other schemas of the database (other deployments, tests side by side) do not
+    /// count each other's commits.
+    static let notify = "SELECT pg_notify('\(channel)', coalesce(current_schema(), ''))"
+    /// How often the listening connection is probed.
+    static let probeInterval: Duration = .seconds(3)
+    /// How long a probe may take before the connection is taken for dead.
+    static let probeTimeout: Duration = .seconds(5)
 
     private let count = NIOLockedValueBox<Int64>(0)
     /// Whether the LISTEN is in place now.
@@ -33,22 +46,41 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
         let count = self.count
         let listeningNow = self.listening
         let task = Task.detached {
-            var logger = Logger(label: "waterfall.postgres.watcher")
-            logger.logLevel = .critical
+            let logger = {
+                var logger = Logger(label: "waterfall.postgres.watcher")
+                logger.logLevel = .critical
+                return logger
+            }()
             var first = true
             while !Task.isCancelled {
                 do {
                     let connection = try await PostgresConnection.connect(
                         on: PostgresSession.eventLoops.next(), configuration: configuration, id: 2, logger: logger)
                     defer { Task { try? await connection.close() } }
-                    try await connection.listen(on: Self.channel) { notifications in
+                    // The catalog's schema, as the writers' notifications name it.
+                    var schema = ""
+                    for try await row in try await connection.query("SELECT coalesce(current_schema(), '')", logger: logger) {
+                        schema = try row.decode(String.self)
+                    }
+                    try await connection.listen(on: Self.channel) { [schema] notifications in
                         count.withLockedValue { $0 += 1 }
                         listeningNow.withLockedValue { $0 = true }
                         if first {
                             first = false
                             listening.signal()
                         }
-                        for try await _ in notifications { count.withLockedValue { $0 += 1 } }
+                        // Until the notifications end or a probe fails, whichever comes first.
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask {
+                                // (An empty payload: a writer from before payloads named the schema.)
+                                for try await notification in notifications where notification.payload == schema || notification.payload.isEmpty {
+                                    count.withLockedValue { $0 += 1 }
+                                }
+                            }
+                            group.addTask { try await Self.probe(connection, logger: logger) }
+                            defer { group.cancelAll() }
+                            try await group.next()
+                        }
                     }
                     listeningNow.withLockedValue { $0 = false }
                 } catch {
@@ -60,6 +92,27 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
         }
         self.task.withLockedValue { $0 = task }
         _ = listening.wait(timeout: .now() + 5)
+    }
+
+    /// Asks `connection` a `SELECT 1` every ``probeInterval`` until one fails (throws) or is
+    /// not answered within ``probeTimeout`` (closes the connection, which fails the probe and
+    /// ends its notifications); returns when cancelled.
+    private static func probe(_ connection: PostgresConnection, logger: Logger) async throws {
+        while true {
+            try await Task.sleep(for: probeInterval)
+            let deadline = Task {
+                try await Task.sleep(for: probeTimeout)
+                try await connection.close()
+            }
+            defer { deadline.cancel() }
+            do {
+                try await connection.query("SELECT 1", logger: logger)
+            } catch {
+                // Whatever failed it, the notifications are not to be trusted either.
+                try? await connection.close()
+                throw error
+            }
+        }
     }
 
     deinit {

@@ -45,3 +45,43 @@ import WaterfallTestSupport
         }
     }
 }
+
+extension ChangeWatcherConformanceTests {
+    /// The watcher's version once two looks in a row agree: on PostgreSQL, once its LISTEN is
+    /// in place (until then every look is a new version). Gives up after a minute.
+    private static func listeningVersion(of watcher: any ChangeWatcher) async throws -> Int64 {
+        let deadline = Date.now.addingTimeInterval(60)
+        while true {
+            let version = try watcher.version()
+            if try watcher.version() == version || Date.now >= deadline { return version }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Fault 9 of issue 37: a best-effort bookkeeping write (a layout cache saved, a key's last
+    /// use) changed nothing a reader sees, yet notified every instance, whose kept answers were
+    /// all retired. Where the engine hears commits by notification, such a write sends none.
+    @Test(arguments: TestEngine.all)
+    func aBookkeepingWriteIsNotHeardAsACommit(engine: TestEngine) async throws {
+        let catalog = try ScratchCatalog(engine)
+        let store = try catalog.open()
+        defer { store.close() }
+        let setup = try store.write { tx in try tx.createFeed(named: "setup") }
+        let watcher = try store.makeChangeWatcher()
+        // On SQLite any commit rewrites the WAL-index header, which is all the watcher reads.
+        guard !watcher.seesCommitsAtOnce else { return }
+        // Opened, and its notifications heard, before the version is read (opening the catalog
+        // checks its schema in a write transaction)
+        let other = try catalog.open()
+        defer { other.close() }
+        try await Task.sleep(for: .milliseconds(500))
+        let before = try await Self.listeningVersion(of: watcher)
+        let wrote = try other.writeIfAvailable(.feed("setup"), within: 0.5) { tx in try tx.adjustImageCount(feedID: setup.id, by: 0) }
+        #expect(wrote != nil)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try watcher.version() == before, "a bookkeeping write was heard as a commit")
+        // A write that commits is still heard
+        _ = try other.write { tx in try tx.createFeed(named: "g") }
+        #expect(try await Self.version(of: watcher, differentFrom: before) != before)
+    }
+}
