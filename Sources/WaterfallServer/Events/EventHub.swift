@@ -6,7 +6,8 @@ import Waterfall
 ///
 /// One watcher for the whole server: while anyone listens, a task looks at the database's
 /// version every 100 ms (``ChangeWatcher``, a few microseconds); after a commit it reads every
-/// feed's revision once and wakes the listeners of the feeds whose revision changed. An idle
+/// feed's revision once and wakes the listeners of the feeds whose revision changed (a read
+/// that fails is tried again at the next look, until one succeeds). An idle
 /// listener costs a suspended stream, nothing more; every 15 s all of them are woken for a
 /// heartbeat, which keeps proxies from closing quiet streams.
 final class EventHub: Sendable {
@@ -21,8 +22,11 @@ final class EventHub: Sendable {
     static let pollInterval: Duration = .milliseconds(100)
     static let heartbeatInterval: Duration = .seconds(15)
 
-    private let runner: ServiceRunner
-    private let watcher: (any ChangeWatcher)?
+    /// The database's version (``ChangeWatcher/version()``); `nil` without a watcher (an
+    /// in-memory database), when every tick may hold a change.
+    private let databaseVersion: @Sendable () throws -> Int64?
+    /// Every feed's revision, by name, read from the database.
+    private let feedRevisions: @Sendable () async throws -> [String: Int64]
     private let state = NIOLockedValueBox(State())
 
     private struct State {
@@ -32,9 +36,18 @@ final class EventHub: Sendable {
         var stopped = false
     }
 
-    init(runner: ServiceRunner) {
-        self.runner = runner
-        watcher = try? runner.service.makeChangeWatcher()
+    convenience init(runner: ServiceRunner) {
+        let watcher = try? runner.service.makeChangeWatcher()
+        self.init(databaseVersion: { try watcher?.version() }, feedRevisions: { try await runner.run { try $0.feedRevisions() } })
+    }
+
+    /// A hub that looks at the database through `databaseVersion` and `feedRevisions`.
+    init(
+        databaseVersion: @escaping @Sendable () throws -> Int64?,
+        feedRevisions: @escaping @Sendable () async throws -> [String: Int64]
+    ) {
+        self.databaseVersion = databaseVersion
+        self.feedRevisions = feedRevisions
     }
 
     /// A stream of signals for the listeners of `feed`, until the caller stops iterating (or the
@@ -96,10 +109,12 @@ final class EventHub: Sendable {
                 signal(.heartbeat) { _ in true }
             }
             // Without a watcher (an in-memory database), every tick may hold a change.
-            let current = try? watcher?.version()
+            let current = try? databaseVersion()
             if let current, current == version { continue }
+            // The version counts as seen once the revisions are read at it (or after it): a
+            // read that fails is tried again at the next tick, not left for a later commit.
+            guard let latest = try? await feedRevisions() else { continue }
             version = current
-            guard let latest = try? await runner.run({ try $0.feedRevisions() }) else { continue }
             var moved = Set(latest.filter { revisions[$0.key] != $0.value }.keys)
             moved.formUnion(revisions.keys.filter { latest[$0] == nil })
             revisions = latest

@@ -1,0 +1,45 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+@testable import WaterfallServer
+
+/// The server's one watcher of feeds' revisions for event streams (``EventHub``).
+@Suite struct EventHubTests {
+    /// Fault 10 of issue 37: the hub took a new database version as seen before it had read the
+    /// revisions at it; when that read failed (the database away for a moment), the feed's
+    /// listeners heard nothing of the commit until another one came. The read is tried again.
+    @Test func aCommitWhoseRevisionsCouldNotBeReadIsSignalledOnceTheyCanBe() async throws {
+        let database = NIOLockedValueBox((version: Int64(1), revisions: ["f": Int64(1)], failing: false))
+        let hub = EventHub(
+            databaseVersion: { database.withLockedValue { $0.version } },
+            feedRevisions: {
+                try database.withLockedValue { state in
+                    if state.failing { throw CancellationError() }
+                    return state.revisions
+                }
+            })
+        defer { hub.stop() }
+        let changes = NIOLockedValueBox(0)
+        let stream = hub.subscribe(feed: "f")
+        let listener = Task {
+            for await signal in stream where signal == .changed { changes.withLockedValue { $0 += 1 } }
+        }
+        defer { listener.cancel() }
+        /// Whether `count` changes were heard within 5 s.
+        func heard(_ count: Int) async throws -> Bool {
+            for _ in 0..<100 where changes.withLockedValue({ $0 }) < count { try await Task.sleep(for: .milliseconds(50)) }
+            return changes.withLockedValue { $0 } >= count
+        }
+        // The first look wakes every listener once
+        #expect(try await heard(1))
+
+        // A commit, whose revisions cannot be read for a while
+        database.withLockedValue { $0 = (2, ["f": 2], true) }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(changes.withLockedValue { $0 } == 1)
+        database.withLockedValue { $0.failing = false }
+
+        // Heard once they can be, with no other commit
+        #expect(try await heard(2), "the listener never heard of the commit")
+    }
+}
