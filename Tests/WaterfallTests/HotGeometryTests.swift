@@ -385,7 +385,7 @@ private struct HotLookupWork: EngineWork {
 
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> String {
         switch try service.hotLookup(engine: engine, configuration: configuration, feed: feed, tx) {
-        case .placed: "placed"
+        case .ready: "placed"
         case .ahead: "ahead"
         case .notKept: "notKept"
         }

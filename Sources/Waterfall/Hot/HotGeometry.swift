@@ -51,7 +51,7 @@ public final class HotGeometry: @unchecked Sendable {
     ///   the same id (SQLite reuses the greatest id), and the copy is loaded anew.
     func placement<Kind: StreamingLayoutKind>(
         feed: FeedRecord, engine: Kind, key: String, stride: Int, mayBeAhead: Bool, _ tx: any CatalogTransaction
-    ) throws -> HotLookup<Kind> {
+    ) throws -> HotRead<(HotFeedGeometry, HotPlacement<Kind>)> {
         // Admitted by the feed's image count, which the reader's snapshot gives for free: a feed
         // that has outgrown what the other feeds leave of the budget is dropped. A feed name
         // names one feed at a time, so a kept feed of this name and another id was removed.
@@ -71,7 +71,7 @@ public final class HotGeometry: @unchecked Sendable {
         }
         dropped?.abandon()
         guard let entry = admitted else { return .notKept }
-        return try entry.withHold { () throws -> HotLookup<Kind> in
+        return try entry.withHold { () throws -> HotRead<(HotFeedGeometry, HotPlacement<Kind>)> in
             // Forgotten while this reader waited for it: no longer the feed's copy.
             guard !entry.isAbandoned else { return .notKept }
             if let geometry = entry.geometry, geometry.revision > feed.revision {
@@ -100,7 +100,7 @@ public final class HotGeometry: @unchecked Sendable {
             let grows = layout.placement?.places(geometry) != true || before.map { $0 != (geometry.generation, geometry.revision) } ?? true
             let placement = try layout.placement(for: geometry) { try engine.variants(of: geometry.sectionIDs, tx: tx) }
             if grows { settle(entry, feedID: feed.id, keeping: key) }
-            return .placed(geometry, placement)
+            return .ready((geometry, placement))
         }
     }
 
@@ -133,6 +133,33 @@ public final class HotGeometry: @unchecked Sendable {
     func withFeedWithoutBlocking<T>(_ feed: FeedRecord, _ body: (HotHeldFeed) throws -> T) async rethrows -> T? {
         guard let entry = entry(of: feed) else { return nil }
         return try await entry.withHoldWithoutBlocking { try body(HotHeldFeed(owner: self, entry: entry, feed: feed)) }
+    }
+
+    /// Brings the copy of `feed` to its revision without blocking a thread: the one place that
+    /// says how a read waits for a follow. The first reader of the revision to find the copy
+    /// behind leads: `read` reads the change log from the copy it is given (in the reader's own
+    /// transaction, which shows `feed`), then the reads are applied and every reader that waited
+    /// meanwhile is woken, whether the follow succeeded, failed or was cancelled, and whether or
+    /// not the feed is still kept by then. Readers of that revision that come while it runs wait
+    /// for it (holding no thread). `false` when nobody can follow (no copy, one too far behind,
+    /// one being followed to another revision): the synchronous way brings the copy.
+    func follow(_ feed: FeedRecord, reading read: (HotFeedGeometry) async throws -> HotFollowReads?) async throws -> Bool {
+        switch await followTurn(feed: feed) {
+        case .lead(let lead):
+            let reads: HotFollowReads?
+            do {
+                reads = try await read(lead.copy)
+            } catch {
+                await finishFollow(lead, feed: feed, reads: nil)
+                throw error
+            }
+            await finishFollow(lead, feed: feed, reads: reads)
+        case .wait:
+            await waitForFollow(feed: feed)
+        case .none:
+            return false
+        }
+        return true
     }
 
     /// Who brings the copy of `feed` to its revision without blocking a thread, when the copy is
@@ -294,14 +321,25 @@ private struct FeedKey: Hashable {
     let name: String
 }
 
-/// What ``HotGeometry`` has for a reader.
-enum HotLookup<Kind: StreamingLayoutKind> {
-    /// The feed's geometry and layout at the reader's revision.
-    case placed(HotFeedGeometry, HotPlacement<Kind>)
-    /// The copy is at a newer revision than the reader's transaction: read again.
+/// What a synchronous read gets from the hot copy: the feed's geometry and a layout's placement
+/// at the reader's revision (``HotGeometry/placement(feed:engine:key:stride:mayBeAhead:_:)``),
+/// then the answer laid out from them; or why not.
+enum HotRead<Value> {
+    case ready(Value)
+    /// The copy is newer than the reader's transaction: read again in a new one.
     case ahead
-    /// The feed does not fit in the budget: use the database's layout cache.
+    /// Not kept (over the budget, or the copy disagreed with the catalog and was dropped):
+    /// answer from the database's layout cache.
     case notKept
+
+    /// What is ready made into another read (`transform` may find it not kept after all).
+    func flatMap<T>(_ transform: (Value) throws -> HotRead<T>) rethrows -> HotRead<T> {
+        switch self {
+        case .ready(let value): try transform(value)
+        case .ahead: .ahead
+        case .notKept: .notKept
+        }
+    }
 }
 
 /// One feed held in memory, held by one reader at a time: readers of different feeds never

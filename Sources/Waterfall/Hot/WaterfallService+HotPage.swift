@@ -14,7 +14,7 @@ extension WaterfallService {
     /// read inside the transaction `tx` that resolved `feed` (``HotGeometry/placement``).
     func hotLookup<Kind: StreamingLayoutKind>(
         engine: Kind, configuration: AnyLayoutConfiguration, feed: FeedRecord, _ tx: any CatalogTransaction
-    ) throws -> HotLookup<Kind> {
+    ) throws -> HotRead<(HotFeedGeometry, HotPlacement<Kind>)> {
         guard let hot else { return .notKept }
         // A copy newer than the reader's snapshot is another reader's unless this is the read's
         // second try and the feed's id may have been given to a feed made anew.
@@ -30,12 +30,12 @@ extension WaterfallService {
     func hotPage<Kind: StreamingLayoutKind>(
         engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
         offset: Int, limit: Int, _ tx: any CatalogTransaction
-    ) throws -> HotAnswer<LayoutPage> {
-        let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
-        guard case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
-        let laidOut = try HotPageRequest(offset: offset, limit: limit).layOut(engine, geometry, placement, configuration)
-        return try answer(laidOut, feed: feed, tx) { rows, labels in
-            page(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration)
+    ) throws -> HotRead<LayoutPage> {
+        try hotLookup(engine: engine, configuration: configuration, feed: feed, tx).flatMap { geometry, placement in
+            let laidOut = try HotPageRequest(offset: offset, limit: limit).layOut(engine, geometry, placement, configuration)
+            return try answer(laidOut, feed: feed, tx) { rows, labels in
+                page(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration)
+            }
         }
     }
 
@@ -43,14 +43,14 @@ extension WaterfallService {
     /// `tx`; `.notKept` when the rows are not what the copy holds (the copy is then dropped).
     private func answer<Laid: HotLaidOut, Answer>(
         _ laidOut: Laid, feed: FeedRecord, _ tx: any CatalogTransaction, _ make: ([ImageRecord], SectionLabels) -> Answer
-    ) throws -> HotAnswer<Answer> {
+    ) throws -> HotRead<Answer> {
         let wanted = laidOut.rows
         let rows = try wanted.firstKey.map { try tx.images(feedID: feed.id, fromKey: $0, limit: wanted.count) } ?? []
         guard wanted.agree(with: rows) else {
             hot?.forget(feedID: feed.id)
             return .notKept
         }
-        return .answer(make(rows, try SectionLabels(laidOut.sectionIDs, tx)))
+        return .ready(make(rows, try SectionLabels(laidOut.sectionIDs, tx)))
     }
 
     /// ``page(feed:layout:offset:limit:)`` of a feed the hot copy holds at its current revision
@@ -97,7 +97,7 @@ extension WaterfallService {
     /// answer (its rows and its sections' labels). `request` lays the answer out from the copy,
     /// found reading nothing (``ReadyHotAnswer``). A copy behind the feed's revision is brought
     /// there first by the change log, read in the same transaction by the first such reader,
-    /// while the others of that revision wait for it (``followWithoutBlocking(_:feed:_:)``); a
+    /// while the others of that revision wait for it (``HotGeometry/follow(_:reading:)``); a
     /// layout kept at an earlier revision is placed at this one in memory.
     ///
     /// `nil` when it cannot answer so, and the caller asks the synchronous method, which does
@@ -133,7 +133,7 @@ extension WaterfallService {
                         return try await finish(service, reads, laidOut, feed, layoutName, configuration)
                     case .behind where !followed:
                         followed = true
-                        guard try await Self.followWithoutBlocking(hot, feed: feed, reads) else { return nil }
+                        guard try await hot.follow(feed, reading: { copy in try await copy.followReads(to: feed, reads) }) else { return nil }
                     case .needsSections where sections == nil:
                         sections = try await reads.sections(feedID: feed.id)
                     default:
@@ -145,29 +145,6 @@ extension WaterfallService {
         } catch {
             throw WaterfallError(error)
         }
-    }
-
-    /// Brings `hot`'s copy of `feed` to its revision without blocking a thread: follows the
-    /// change log through `reads` (which show `feed`) when no other reader is following it to
-    /// that revision, else waits for the one that is. `false` when neither can (no copy, one too
-    /// far behind, or one being followed to another revision): the synchronous way brings it.
-    private static func followWithoutBlocking(_ hot: HotGeometry, feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> Bool {
-        switch await hot.followTurn(feed: feed) {
-        case .lead(let lead):
-            let followReads: HotFollowReads?
-            do {
-                followReads = try await lead.copy.followReads(to: feed, reads)
-            } catch {
-                await hot.finishFollow(lead, feed: feed, reads: nil)
-                throw error
-            }
-            await hot.finishFollow(lead, feed: feed, reads: followReads)
-        case .wait:
-            await hot.waitForFollow(feed: feed)
-        case .none:
-            return false
-        }
-        return true
     }
 
     /// The rows of `laidOut` and its sections' labels, read without blocking; `nil` when the
@@ -319,24 +296,6 @@ private struct HotPageRequest: HotRequest {
     }
 }
 
-extension HotLookup {
-    /// What a read answers when the copy has no placement for it: read again, or from the cache.
-    func unanswered<Answer>() -> HotAnswer<Answer> {
-        if case .ahead = self { return .ahead }
-        return .notKept
-    }
-}
-
-/// What a read gets from the hot copy.
-enum HotAnswer<Answer> {
-    case answer(Answer)
-    /// The copy is newer than the reader's transaction: read again in a new one.
-    case ahead
-    /// Not kept (over the budget, or the copy disagreed with the catalog and was dropped):
-    /// answer from the database's layout cache.
-    case notKept
-}
-
 /// A hot feed's images in catalog order from a place.
 struct HotImages: IteratorProtocol {
     private let geometry: HotFeedGeometry
@@ -402,12 +361,12 @@ extension WaterfallService {
     func hotViewport<Kind: StreamingLayoutKind>(
         engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
         y: Double, height: Double, pinOffset: Double?, _ tx: any CatalogTransaction
-    ) throws -> HotAnswer<ViewportPage> {
-        let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
-        guard case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
-        let laidOut = try HotViewportRequest(y: y, height: height, pinOffset: pinOffset).layOut(engine, geometry, placement, configuration)
-        return try answer(laidOut, feed: feed, tx) { rows, labels in
-            viewportPage(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration)
+    ) throws -> HotRead<ViewportPage> {
+        try hotLookup(engine: engine, configuration: configuration, feed: feed, tx).flatMap { geometry, placement in
+            let laidOut = try HotViewportRequest(y: y, height: height, pinOffset: pinOffset).layOut(engine, geometry, placement, configuration)
+            return try answer(laidOut, feed: feed, tx) { rows, labels in
+                viewportPage(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration)
+            }
         }
     }
 

@@ -7,13 +7,12 @@ extension WaterfallService {
     /// image count; only the sections' names and titles are read. O(sections), no image row.
     func hotSectionIndex<Kind: StreamingLayoutKind>(
         engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord, _ tx: any CatalogTransaction
-    ) throws -> HotAnswer<SectionIndex> {
-        let lookup = try hotLookup(engine: engine, configuration: configuration, feed: feed, tx)
-        guard case .placed(let geometry, let placement) = lookup else { return lookup.unanswered() }
-        let laidOut = try HotSectionIndexRequest().layOut(engine, geometry, placement, configuration)
-        guard let index = sectionIndex(laidOut, records: try tx.sections(feedID: feed.id), feed: feed, name: name, configuration: configuration)
-        else { return .notKept }
-        return .answer(index)
+    ) throws -> HotRead<SectionIndex> {
+        try hotLookup(engine: engine, configuration: configuration, feed: feed, tx).flatMap { geometry, placement in
+            let laidOut = try HotSectionIndexRequest().layOut(engine, geometry, placement, configuration)
+            let records = try tx.sections(feedID: feed.id)
+            return sectionIndex(laidOut, records: records, feed: feed, name: name, configuration: configuration).map { .ready($0) } ?? .notKept
+        }
     }
 
     /// The section index of `laidOut` with the catalog's sections `records`; `nil` when they are

@@ -231,7 +231,7 @@ private struct PageWork: EngineWork {
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (LayoutPage, CacheUpdate?)? {
         switch try service.hotPage(
             engine: engine, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx) {
-        case .answer(let page): return (page, nil)
+        case .ready(let page): return (page, nil)
         case .ahead: return nil
         case .notKept: break
         }
@@ -257,7 +257,7 @@ private struct ViewportWork: EngineWork {
         switch try service.hotViewport(
             engine: engine, configuration: configuration, name: name, feed: feed, y: y, height: height,
             pinOffset: pinOffset, tx) {
-        case .answer(let viewport): return (viewport, nil)
+        case .ready(let viewport): return (viewport, nil)
         case .ahead: return nil
         case .notKept: break
         }

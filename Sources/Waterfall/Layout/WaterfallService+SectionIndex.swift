@@ -91,7 +91,7 @@ private struct SectionIndexWork: EngineWork {
     /// The index, or `nil` when the hot copy is newer than `tx` (read again).
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (SectionIndex, CacheUpdate?)? {
         switch try service.hotSectionIndex(engine: engine, configuration: configuration, name: name, feed: feed, tx) {
-        case .answer(let index): return (index, nil)
+        case .ready(let index): return (index, nil)
         case .ahead: return nil
         case .notKept: break
         }
