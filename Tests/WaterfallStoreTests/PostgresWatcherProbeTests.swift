@@ -20,17 +20,19 @@ import WaterfallTestSupport
         let catalog = try PostgresCatalog.open(url: try #require(proxied.string), connections: 1)
         defer { catalog.close() }
         let watcher = try catalog.makeChangeWatcher()
-        /// Whether two looks in a row give the same version (it listens), within `seconds`.
+        /// Whether two looks in a row give the same version (it listens), within `seconds` (a
+        /// last look after them, should this task itself wait that long for a thread).
         func holdsStill(within seconds: Double) async throws -> Bool {
             let deadline = Date.now.addingTimeInterval(seconds)
-            while Date.now < deadline {
+            while true {
                 if try watcher.version() == (try watcher.version()) { return true }
+                if Date.now >= deadline { return false }
                 try await Task.sleep(for: .milliseconds(100))
             }
-            return false
         }
-        // (Deadlines are generous: beside the whole suite on two cores, the watcher's task may
-        // wait long for a thread; alone, each step takes a few seconds.)
+        // (Deadlines are generous: beside the whole suite on two cores, whose synchronous tests
+        // hold Swift's cooperative threads for seconds each, a task may wait long for a
+        // thread; alone, each step takes a few seconds.)
         try #require(try await holdsStill(within: 120), "the watcher never listened")
 
         // When the connection falls silent

@@ -45,7 +45,9 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
         let listening = DispatchSemaphore(value: 0)
         let count = self.count
         let listeningNow = self.listening
-        let task = Task.detached {
+        // Ahead of ordinary work: a commit is heard late only while the machine is too busy
+        // to run this task at all.
+        let task = Task.detached(priority: .high) {
             let logger = {
                 var logger = Logger(label: "waterfall.postgres.watcher")
                 logger.logLevel = .critical
