@@ -33,6 +33,16 @@ import WaterfallTestSupport
         }
     }
 
+    /// A feed of 20 images in two sections, read once through a hot service: its copy kept.
+    private static func keptFeed() throws -> (TestCatalog, HotGeometry, WaterfallService) {
+        let catalog = try TestCatalog(.sqlite, stride: 4)
+        try catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 10):\(100 + $0)x100" })
+        let geometry = HotGeometry(budget: 1 << 20)
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
+        _ = try hot.page(feed: "f", layout: .inline(layouts[0]), offset: 0, limit: 1)
+        return (catalog, geometry, hot)
+    }
+
     @Test(arguments: TestEngine.all)
     func movesIntoOneGapRenumberKeysTheChangeLogDoesNotListAndTheCopyStillAgrees(engine: TestEngine) throws {
         let catalog = try TestCatalog(engine, stride: 4)
@@ -120,11 +130,7 @@ import WaterfallTestSupport
     /// when it ended; a feed dropped meanwhile (removed, over the budget) left them waiting for
     /// good. Whoever ends a follow wakes the readers of the feed it followed.
     @Test func readersWaitingForAFollowAreWokenWhenTheFeedIsDroppedMeanwhile() async throws {
-        let catalog = try TestCatalog(.sqlite, stride: 4)
-        try catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 10):\(100 + $0)x100" })
-        let geometry = HotGeometry(budget: 1 << 20)
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
-        _ = try hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
+        let (catalog, geometry, _) = try Self.keptFeed()
         var next = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
         next.revision += 1
         let ahead = next
@@ -151,11 +157,7 @@ import WaterfallTestSupport
     /// waited for the reader holding it, on whatever thread called: a cooperative thread of the
     /// server's, frozen while a million images loaded. It waits for nobody now.
     @Test func forgettingAFeedWaitsForNoReaderHoldingIt() async throws {
-        let catalog = try TestCatalog(.sqlite, stride: 4)
-        try catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 10):\(100 + $0)x100" })
-        let geometry = HotGeometry(budget: 1 << 20)
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
-        _ = try hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
+        let (catalog, geometry, hot) = try Self.keptFeed()
         let feed = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
         let forgotten = DispatchSemaphore(value: 0)
         let held = DispatchSemaphore(value: 0)
@@ -324,11 +326,7 @@ import WaterfallTestSupport
     /// does not expect, or none at all, leaves the copy as it was; and a reader of another
     /// revision neither leads nor waits while a follow is under way.
     @Test func oneReaderLeadsAFollowAndTheOthersOfItsRevisionWaitForIt() async throws {
-        let catalog = try TestCatalog(.sqlite, stride: 4)
-        try catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 10):\(100 + $0)x100" })
-        let geometry = HotGeometry(budget: 1 << 20)
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
-        _ = try hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
+        let (catalog, geometry, _) = try Self.keptFeed()
         let kept = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
         var ahead = kept
         ahead.revision += 1
