@@ -108,13 +108,19 @@ public final class HotGeometry: @unchecked Sendable {
     /// budget: past it, the feed's layouts but `key`'s go, and if it still does not fit, the
     /// feed is forgotten (the answer its holder laid out is still given) and remembered as too
     /// large at its size.
+    /// An entry forgotten meanwhile is counted by nobody, and leaves the feed's new entry be.
     fileprivate func settle(_ entry: HotFeedEntry, feedID: Int64, keeping key: String?) {
-        guard !fits(entry, feedID: feedID) else { return }
+        guard !entry.isAbandoned, !fits(entry, feedID: feedID) else { return }
         entry.layouts = entry.layouts.filter { $0.key == key }
         guard !fits(entry, feedID: feedID) else { return }
         let images = max(1, entry.geometry?.count ?? 1)
-        lock.withLock { tooLarge[feedID] = Double(entry.heldBytes) / Double(images) }
-        forget(feedID: feedID)
+        let dropped = lock.withLock { () -> Bool in
+            guard feeds[feedID] === entry else { return false }
+            tooLarge[feedID] = Double(entry.heldBytes) / Double(images)
+            feeds[feedID] = nil
+            return true
+        }
+        if dropped { entry.abandon() }
     }
 
     /// Whether what `entry` holds now fits beside every other feed's share.
