@@ -134,7 +134,8 @@ struct HotFeedGeometry {
     /// What following to `feed`'s revision reads, read in `tx` (which shows `feed`); `nil` when
     /// the change log names too many images.
     func followReads(to feed: FeedRecord, _ tx: any CatalogTransaction) throws -> HotFollowReads? {
-        guard let ids = Self.changedIDs(try tx.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)) else { return nil }
+        let changes = try tx.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)
+        guard let ids = Self.changedIDs(changes) else { return nil }
         let sectionIDs = try tx.sectionIDs(feedID: feedID)
         var changed: [HotChangedImage] = []
         for id in ids {
@@ -151,7 +152,8 @@ struct HotFeedGeometry {
     /// ``followReads(to:_:)-(_,any CatalogTransaction)``, waiting for the database without
     /// blocking a thread: the same reads, one by one, through `reads` (which shows `feed`).
     func followReads(to feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> HotFollowReads? {
-        guard let ids = Self.changedIDs(try await reads.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)) else { return nil }
+        let changes = try await reads.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)
+        guard let ids = Self.changedIDs(changes) else { return nil }
         let sectionIDs = try await reads.sectionIDs(feedID: feedID)
         var changed: [HotChangedImage] = []
         for id in ids {

@@ -15,9 +15,11 @@ import WaterfallStore
 /// feed that does not fit is served from the layout cache in the database (DESIGN section 5) as
 /// a process per command is; one that outgrows the budget with its layouts first drops its other
 /// layouts, then itself, and is remembered as too large at its size. Not counted: the sections a
-/// follow copies while it edits them (copy on write), for as long as the follow runs. Works over any engine:
-/// it follows the change log inside each reader's own transaction, so commits by other
-/// processes or other servers are seen as soon as the reader's snapshot holds them.
+/// follow copies while it edits them (copy on write), for as long as the follow runs.
+///
+/// Works over any engine: it follows the change log inside each reader's own transaction, so
+/// commits by other processes or other servers are seen as soon as the reader's snapshot holds
+/// them.
 public final class HotGeometry: @unchecked Sendable {
     /// The most bytes of geometry kept, all feeds together.
     public let budget: Int
@@ -97,7 +99,9 @@ public final class HotGeometry: @unchecked Sendable {
                 layout = HotLayout(engine: engine, stride: stride)
                 entry.layouts[key] = layout
             }
-            let grows = layout.placement?.places(geometry) != true || before.map { $0 != (geometry.generation, geometry.revision) } ?? true
+            // Counted again when anything grew: the copy, or the layout placed anew.
+            let moved = before.map { $0 != (geometry.generation, geometry.revision) } ?? true
+            let grows = moved || layout.placement?.places(geometry) != true
             let placement = try layout.placement(for: geometry) { try engine.variants(of: geometry.sectionIDs, tx: tx) }
             if grows { settle(entry, feedID: feed.id, keeping: key) }
             return .ready((geometry, placement))

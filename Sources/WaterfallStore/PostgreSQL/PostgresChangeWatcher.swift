@@ -5,8 +5,9 @@ import PostgresNIO
 
 /// ``ChangeWatcher`` on PostgreSQL: counts the `waterfall_commit` notifications that every
 /// write transaction of every instance sends (see ``PostgresCatalog``) naming the catalog's
-/// schema, on a connection of its own that LISTENs from a task of its own. ``version()`` only reads the count: it never waits
-/// for the server, so a caller on Swift's cooperative threads never blocks.
+/// schema, on a connection of its own that LISTENs from a task of its own. ``version()`` only
+/// reads the count: it never waits for the server, so a caller on Swift's cooperative threads
+/// never blocks.
 ///
 /// A notification reaches another instance a moment after the commit, so ``seesCommitsAtOnce``
 /// is false: a server that keeps answers over PostgreSQL serves, for that moment, the answer
