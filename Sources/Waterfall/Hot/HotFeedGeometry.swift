@@ -174,7 +174,7 @@ struct HotFeedGeometry {
 
     /// The images `changes` name, each once, in order; `nil` past ``followLimit``, or when
     /// they may be cut short at ``changeRowLimit`` rows.
-    static func changedIDs(_ changes: [ChangeRecord]) -> [String]? {
+    private static func changedIDs(_ changes: [ChangeRecord]) -> [String]? {
         guard changes.count < changeRowLimit else { return nil }
         var changed: [String] = []
         var seen: Set<String> = []

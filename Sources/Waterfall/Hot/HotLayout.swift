@@ -4,28 +4,40 @@ import WaterfallLayout
 /// layout keeps of each section, with checkpoints *relative to the section*.
 struct HotSectionPlan<State: ResumableLayoutState>: Sendable {
     /// The ``HotSection/version`` it was laid out from.
-    var version: UInt64
+    let version: UInt64
     /// The engine's variant it was laid out with (``StreamingLayoutKind/variant(ofSection:)``).
-    var variant: Int
+    let variant: Int
     /// `y` where the section opened (before its header).
-    var origin: Double
+    let origin: Double
     /// `y` after it closed (after its footer): where the next section opens.
-    var end: Double
+    let end: Double
     /// The bottom of its last image plus `sectionInset.bottom` (pinned headers stop there).
-    var sectionEnd: Double
+    let sectionEnd: Double
     /// States inside the section, at images `stride` or more apart where nothing is pending.
-    var checkpoints: [(index: Int, state: State)]
+    let checkpoints: [(index: Int, state: State)]
     /// The band each chunk occupies: chunk `k` is the images from checkpoint `k - 1` (the
     /// section's start for 0) to checkpoint `k` (its end for the last), with the header in the
     /// first chunk and the footer in the last; `top > bottom` when it holds nothing to draw.
-    var bands: [(top: Double, bottom: Double)]
+    let bands: [(top: Double, bottom: Double)]
 
     /// The memory the plan takes: itself, its checkpoints (each state's fixed part and what it
     /// holds in arrays, as its serialized size tells) and its bands; counted once, when it is
     /// laid out.
-    var bytes: Int {
+    let bytes: Int
+
+    init(
+        version: UInt64, variant: Int, origin: Double, end: Double, sectionEnd: Double,
+        checkpoints: [(index: Int, state: State)], bands: [(top: Double, bottom: Double)]
+    ) {
+        self.version = version
+        self.variant = variant
+        self.origin = origin
+        self.end = end
+        self.sectionEnd = sectionEnd
+        self.checkpoints = checkpoints
+        self.bands = bands
         let state = MemoryLayout<(index: Int, state: State)>.stride + (checkpoints.first?.state.serialized().count ?? 0)
-        return MemoryLayout<Self>.stride + 64 + checkpoints.count * state + bands.count * 16
+        bytes = MemoryLayout<Self>.stride + 64 + checkpoints.count * state + bands.count * 16
     }
 
     /// The index of the first image of chunk `k`, and of the image after its last.
@@ -101,8 +113,6 @@ final class HotLayout<Kind: StreamingLayoutKind>: HotLayoutMemory {
     /// The memory its plans and its placement's own arrays take (the placement's plans share
     /// their checkpoints and bands with the kept ones), as of the last placement.
     private(set) var bytes = 0
-    /// Each kept plan's ``HotSectionPlan/bytes``, by section.
-    private var planBytes: [Int64: Int] = [:]
 
     /// The placement at `geometry`'s revision, computed once for all readers of it;
     /// `variants` reads the engine's variant of each of its sections (only then).
@@ -120,7 +130,6 @@ final class HotLayout<Kind: StreamingLayoutKind>: HotLayoutMemory {
         current.reserveCapacity(geometry.sections.count)
         shifts.reserveCapacity(geometry.sections.count)
         var live: [Int64: HotSectionPlan<Kind.State>] = [:]
-        var liveBytes: [Int64: Int] = [:]
         var bytes = geometry.sections.count * (MemoryLayout<HotSectionPlan<Kind.State>>.stride + 16 + 2 * 56)
         for (ordinal, section) in geometry.sections.enumerated() {
             let variant = variants.isEmpty ? 0 : variants[ordinal]
@@ -133,13 +142,10 @@ final class HotLayout<Kind: StreamingLayoutKind>: HotLayoutMemory {
             current.append(laidOut)
             shifts.append(shift)
             live[section.id] = laidOut
-            let sectionBytes = plan.flatMap { _ in planBytes[section.id] } ?? laidOut.bytes
-            liveBytes[section.id] = sectionBytes
-            bytes += sectionBytes
+            bytes += laidOut.bytes
             y = laidOut.end + shift
         }
         plans = live
-        planBytes = liveBytes
         self.bytes = bytes
         let placement = HotPlacement<Kind>(
             generation: geometry.generation, revision: geometry.revision, plans: current, shifts: shifts, variants: variants,
