@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WaterfallStore
 import WaterfallTestSupport
@@ -176,6 +177,61 @@ import WaterfallTestSupport
         // The next reader loads it anew
         _ = try hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
         #expect(geometry.report.map(\.images) == [20])
+    }
+
+    /// Issue 37: a feed's first load (0.6 s for a million images) held every reader of the feed
+    /// that came meanwhile until it ended (on a thread of the server's pool, or awaiting the
+    /// hold). They are answered as for a feed not kept now, from the layout cache, while the
+    /// load goes on; the feed is kept once it is done.
+    @Test(arguments: TestEngine.all)
+    func readersThatComeWhileAFeedLoadsAreAnsweredWithoutWaitingForTheLoad(engine: TestEngine) async throws {
+        let catalog = try TestCatalog(engine, stride: 4, onDisk: true)
+        try catalog.importFeed((0..<40).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" })
+        let geometry = HotGeometry(budget: 1 << 20)
+        let loading = Mutex(false)
+        let release = DispatchSemaphore(value: 0)
+        geometry.willLoad = { _ in
+            loading.withLock { $0 = true }
+            // Until the test lets it go (at most 5 minutes: a test that fails still ends).
+            _ = release.wait(timeout: .now() + 300)
+        }
+        // As a server opens the catalog (a pool of connections) and reads it (the first reader
+        // on a thread of its own, as a server's synchronous reads are).
+        let hot = WaterfallService(database: try catalog.otherInstance(), stride: 4).keepingHotGeometry(geometry)
+        let layout = LayoutSource.inline(Self.layouts[0])
+        let loaded = Mutex<Result<LayoutPage, any Error>?>(nil)
+        Thread { loaded.withLock { $0 = Result { try hot.page(feed: "f", layout: layout, offset: 0, limit: 5) } } }.start()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !loading.withLock({ $0 }) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(loading.withLock { $0 }, "the first reader loads the feed")
+        let answered = Mutex<[LayoutPage]?>(nil)
+        let others = Task.detached {
+            var pages: [LayoutPage] = []
+            for offset in [0, 17, 35] {
+                let page = try await hot.pageWithoutBlocking(feed: "f", layout: layout, offset: offset, limit: 5)
+                pages.append(try page ?? hot.page(feed: "f", layout: layout, offset: offset, limit: 5))
+            }
+            answered.withLock { $0 = pages }
+        }
+        // Generous for a shared machine: at 100e618 they waited for the load, that is for good.
+        while answered.withLock({ $0 == nil }) && ContinuousClock.now < deadline + .seconds(30) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let pages = answered.withLock { $0 }
+        release.signal()
+        #expect(pages != nil, "the readers that came during the load waited for it")
+        try await others.value
+        while loaded.withLock({ $0 == nil }) && ContinuousClock.now < deadline + .seconds(120) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let first = try #require(loaded.withLock { $0 }, "the first reader finished its load")
+        #expect(try first.get() == catalog.service.page(feed: "f", layout: layout, offset: 0, limit: 5))
+        for (page, offset) in zip(pages ?? [], [0, 17, 35]) {
+            #expect(page == (try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 5)), "page at \(offset)")
+        }
+        #expect(geometry.report.map(\.images) == [40], "the feed is kept once loaded")
     }
 
     /// Fault 4 of issue 37: a reader whose second try found the copy newer than its snapshot

@@ -31,6 +31,9 @@ public final class HotGeometry: @unchecked Sendable {
     /// Layout configurations kept per feed; past it the feed's layouts are dropped and rebuilt
     /// as asked for (each costs a pass over the feed in memory).
     static let layoutsPerFeed = 16
+    /// Called by a reader about to load a feed, holding its entry (tests hold a load under way
+    /// with it); set before the first read.
+    var willLoad: @Sendable (FeedRecord) -> Void = { _ in }
 
     /// - Parameter budget: the most bytes of geometry to keep (`serve --hot-memory`).
     public init(budget: Int) {
@@ -73,7 +76,9 @@ public final class HotGeometry: @unchecked Sendable {
         }
         dropped?.abandon()
         guard let entry = admitted else { return .notKept }
-        return try entry.withHold { () throws -> HotRead<(HotFeedGeometry, HotPlacement<Kind>)> in
+        // While another reader loads the feed (0.6 s for a million images), this one is
+        // answered as for a feed not kept, instead of waiting for the load.
+        let read = try entry.withHold { () throws -> HotRead<(HotFeedGeometry, HotPlacement<Kind>)> in
             // Forgotten while this reader waited for it: no longer the feed's copy.
             guard !entry.isAbandoned else { return .notKept }
             if let geometry = entry.geometry, geometry.revision > feed.revision {
@@ -88,7 +93,10 @@ public final class HotGeometry: @unchecked Sendable {
                 entry.geometry = followed
             } else {
                 entry.geometry = nil
-                entry.geometry = try HotFeedGeometry(feed: feed, tx)
+                entry.geometry = try entry.loading {
+                    willLoad(feed)
+                    return try HotFeedGeometry(feed: feed, tx)
+                }
             }
             let geometry = entry.geometry!
             let layout: HotLayout<Kind>
@@ -106,6 +114,7 @@ public final class HotGeometry: @unchecked Sendable {
             if grows { settle(entry, feedID: feed.id, keeping: key) }
             return .ready((geometry, placement))
         }
+        return read ?? .notKept
     }
 
     /// Counts what `entry` holds now (its holder calls it after anything grew) and keeps the
@@ -179,7 +188,7 @@ public final class HotGeometry: @unchecked Sendable {
     /// loads anew).
     func followTurn(feed: FeedRecord) async -> HotFollowTurn {
         guard let entry = entry(of: feed) else { return .none }
-        guard let geometry = await entry.withHoldWithoutBlocking({ entry.geometry }) else { return .none }
+        guard let geometry = await entry.withHoldWithoutBlocking({ entry.geometry }) ?? nil else { return .none }
         // Brought there since the reader found it behind.
         if geometry.revision >= feed.revision { return .wait }
         guard geometry.canFollow(to: feed) else { return .none }
@@ -206,7 +215,7 @@ public final class HotGeometry: @unchecked Sendable {
     func finishFollow(_ lead: HotFollowLead, feed: FeedRecord, reads: HotFollowReads?) async {
         let entry = lead.entry
         if let reads {
-            await entry.withHoldWithoutBlocking {
+            _ = await entry.withHoldWithoutBlocking {
                 if var followed = entry.geometry, followed.generation == lead.copy.generation,
                    followed.revision == lead.copy.revision, followed.apply(reads, to: feed) {
                     entry.geometry = followed
@@ -387,9 +396,13 @@ private final class HotFeedEntry {
     /// What `/v1/stats` says of the copy, set with it.
     private var reported: HotFeedReport?
     private var isHeld = false
+    /// Whether the reader holding the entry is loading the feed (``loading(_:)``): readers that
+    /// come meanwhile do not wait for it.
+    private var isLoading = false
     private var abandoned = false
-    /// Readers without blocking waiting for the hold, woken (with `false`) when it is given back.
-    private var holdWaiters: [CheckedContinuation<Bool, Never>] = []
+    /// Readers without blocking waiting for the hold, woken (with `false`) when it is given back
+    /// or a load begins.
+    private var holdWaiters: [CheckedContinuation<Bool?, Never>] = []
     /// A follow under way without blocking (``HotGeometry/followTurn(feed:)``): the revision it
     /// brings the copy to, and the readers waiting for it.
     private var following: (revision: Int64, waiting: [CheckedContinuation<Void, Never>])?
@@ -407,27 +420,43 @@ private final class HotFeedEntry {
         state.withLock { reported?.bytes = bytes }
     }
 
-    /// Runs `body` holding the entry, waiting for it on this thread.
-    func withHold<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs `body` holding the entry, waiting for it on this thread; `nil`, running nothing,
+    /// while its holder loads the feed (``loading(_:)``).
+    func withHold<T>(_ body: () throws -> T) rethrows -> T? {
         state.lock()
-        while isHeld { state.wait() }
+        while isHeld {
+            if isLoading {
+                state.unlock()
+                return nil
+            }
+            state.wait()
+        }
         isHeld = true
         state.unlock()
         defer { release() }
         return try body()
     }
 
-    /// Runs `body` holding the entry, waiting for it without blocking a thread.
-    func withHoldWithoutBlocking<T>(_ body: () throws -> T) async rethrows -> T {
-        while await !takeOrQueue() {}
-        defer { release() }
-        return try body()
+    /// Runs `body` holding the entry, waiting for it without blocking a thread; `nil`, running
+    /// nothing, while its holder loads the feed (``loading(_:)``).
+    func withHoldWithoutBlocking<T>(_ body: () throws -> T) async rethrows -> T? {
+        while true {
+            switch await takeOrQueue() {
+            case true?: break
+            case false?: continue
+            case nil: return nil
+            }
+            defer { release() }
+            return try body()
+        }
     }
 
-    /// Takes the hold (`true`), or waits until it is given back (`false`: try again).
-    private func takeOrQueue() async -> Bool {
+    /// Takes the hold (`true`), or waits until it is given back or a load begins (`false`: try
+    /// again); `nil` while its holder loads the feed.
+    private func takeOrQueue() async -> Bool? {
         await withCheckedContinuation { waiter in
-            let taken = state.withLock {
+            let taken: Bool? = state.withLock {
+                if isLoading { return nil }
                 if isHeld {
                     holdWaiters.append(waiter)
                     return false
@@ -435,8 +464,22 @@ private final class HotFeedEntry {
                 isHeld = true
                 return true
             }
-            if taken { waiter.resume(returning: true) }
+            if taken != false { waiter.resume(returning: taken) }
         }
+    }
+
+    /// Runs `load` (the holder's load of the feed) with readers that come meanwhile, and those
+    /// already waiting for the hold, turned away instead of waiting for it.
+    func loading<T>(_ load: () throws -> T) rethrows -> T {
+        let waiting = state.withLock {
+            isLoading = true
+            state.broadcast()
+            defer { holdWaiters = [] }
+            return holdWaiters
+        }
+        for waiter in waiting { waiter.resume(returning: false) }
+        defer { state.withLock { isLoading = false } }
+        return try load()
     }
 
     private func release() {
