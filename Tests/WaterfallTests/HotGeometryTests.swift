@@ -135,21 +135,32 @@ import WaterfallTestSupport
         var next = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
         next.revision += 1
         let ahead = next
-        guard case .lead(let lead) = await geometry.followTurn(feed: ahead) else {
-            Issue.record("the first reader of a newer revision leads")
-            return
+        let reading = Gate(), finish = Gate()
+        // The first reader of a newer revision leads the follow, and reads until let go.
+        let lead = Task {
+            try await geometry.follow(ahead) { _ in
+                await reading.open()
+                await finish.wait()
+                return nil
+            }
         }
+        await reading.wait()
         let woken = WokenFlag()
         let waiter = Task {
-            await geometry.waitForFollow(feed: ahead)
+            let followed = try await geometry.follow(ahead) { _ in
+                Issue.record("a second reader of the revision leads a follow of its own")
+                return nil
+            }
             await woken.set()
+            return followed
         }
         try await Task.sleep(for: .milliseconds(50))
         geometry.forget(feedID: ahead.id)
         try await Task.sleep(for: .milliseconds(200))
         #expect(await woken.isSet, "the reader waiting for the follow was woken")
         // The follow's end, after the feed was forgotten, changes nothing kept
-        await geometry.finishFollow(lead, feed: ahead, reads: nil)
+        await finish.open()
+        #expect(try await lead.value)
         #expect(geometry.report.isEmpty)
         waiter.cancel()
     }
@@ -388,46 +399,49 @@ import WaterfallTestSupport
         ahead.revision += 1
         var further = kept
         further.revision += 2
-
-        #expect(await geometry.followTurn(feed: kept).isWait, "a copy at the feed's revision needs no follow: look again")
-        guard case .lead(let lead) = await geometry.followTurn(feed: ahead) else {
-            Issue.record("the first reader of a newer revision leads")
-            return
+        let unread: @Sendable (HotFeedGeometry) async throws -> HotFollowReads? = { _ in
+            Issue.record("a reader that should not lead a follow read the change log")
+            return nil
         }
-        #expect(lead.copy.revision == kept.revision)
-        #expect(await geometry.followTurn(feed: ahead).isWait, "a second reader of that revision waits")
-        #expect(await geometry.followTurn(feed: further).isNone, "a reader of another revision goes the synchronous way")
 
+        #expect(try await geometry.follow(kept, reading: unread), "a copy at the feed's revision needs no follow: look again")
+        let reading = Gate(), finish = Gate()
+        // Reads in which the feed has no sections while the copy's hold images: the copy and
+        // the catalog disagree.
+        let wrong = HotFollowReads(sectionIDs: [], changed: [HotChangedImage(id: "i3", row: nil)])
+        let lead = Task {
+            try await geometry.follow(ahead) { copy in
+                #expect(copy.revision == kept.revision, "the lead reads from the kept copy")
+                await reading.open()
+                await finish.wait()
+                return wrong
+            }
+        }
+        await reading.wait()
         let woken = WokenFlag()
         let waiter = Task {
-            await geometry.waitForFollow(feed: ahead)
+            let followed = try await geometry.follow(ahead, reading: unread)
             await woken.set()
+            return followed
         }
+        #expect(try await geometry.follow(further, reading: unread) == false, "a reader of another revision goes the synchronous way")
         try await Task.sleep(for: .milliseconds(50))
-        #expect(await woken.isSet == false, "the waiter waits while the follow is under way")
-        // Reads in which the feed has no sections while the copy's hold images: the copy and
-        // the catalog disagree, and the copy is left as it was.
-        let wrong = HotFollowReads(sectionIDs: [], changed: [HotChangedImage(id: "i3", row: nil)])
-        await geometry.finishFollow(lead, feed: ahead, reads: wrong)
-        await waiter.value
-        #expect(await woken.isSet)
+        #expect(await woken.isSet == false, "a second reader of that revision waits while the follow is under way")
+        await finish.open()
+        #expect(try await lead.value)
+        #expect(try await waiter.value, "the waiting reader is woken, to look again")
         #expect(geometry.report.map(\.revision) == [kept.revision], "reads the copy does not expect change nothing")
 
         // The follow has ended: the next reader of that revision leads again; one with nothing
-        // read wakes its waiters too.
-        guard case .lead(let again) = await geometry.followTurn(feed: ahead) else {
-            Issue.record("after a follow ends, a reader leads again")
-            return
-        }
-        await geometry.finishFollow(again, feed: ahead, reads: nil)
-        await geometry.waitForFollow(feed: ahead)
+        // read wakes its waiters too, and leaves the copy as it was.
+        let led = WokenFlag()
+        #expect(try await geometry.follow(ahead) { _ in
+            await led.set()
+            return nil
+        })
+        #expect(await led.isSet, "after a follow ends, a reader leads again")
         #expect(geometry.report.map(\.revision) == [kept.revision])
     }
-}
-
-extension HotFollowTurn {
-    var isNone: Bool { if case .none = self { true } else { false } }
-    var isWait: Bool { if case .wait = self { true } else { false } }
 }
 
 /// What ``WaterfallService/hotLookup(engine:configuration:feed:_:)`` finds, by name.
@@ -441,7 +455,7 @@ private struct HotLookupWork: EngineWork {
         switch try service.hotLookup(engine: engine, configuration: configuration, feed: feed, tx) {
         case .ready: "placed"
         case .ahead: "ahead"
-        case .notKept: "notKept"
+        case .notKept, .behind, .needsSections: "notKept"
         }
     }
 }
@@ -449,4 +463,21 @@ private struct HotLookupWork: EngineWork {
 private actor WokenFlag {
     var isSet = false
     func set() { isSet = true }
+}
+
+/// Shut until opened; whoever waits for it meanwhile is resumed when it opens.
+private actor Gate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func open() {
+        isOpen = true
+        for waiter in waiting { waiter.resume() }
+        waiting = []
+    }
+
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
 }

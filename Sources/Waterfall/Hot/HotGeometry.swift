@@ -157,73 +157,48 @@ public final class HotGeometry: @unchecked Sendable {
     /// Brings the copy of `feed` to its revision without blocking a thread: the one place that
     /// says how a read waits for a follow. The first reader of the revision to find the copy
     /// behind leads: `read` reads the change log from the copy it is given (in the reader's own
-    /// transaction, which shows `feed`), then the reads are applied and every reader that waited
-    /// meanwhile is woken, whether the follow succeeded, failed or was cancelled, and whether or
-    /// not the feed is still kept by then. Readers of that revision that come while it runs wait
-    /// for it (holding no thread). `false` when nobody can follow (no copy, one too far behind,
-    /// one being followed to another revision): the synchronous way brings the copy.
+    /// transaction, which shows `feed`), then the reads are applied if the kept copy is still
+    /// the one it followed from, and every reader that waited meanwhile is woken, whether the
+    /// follow succeeded, failed or was cancelled, and whether or not the feed is still kept by
+    /// then (one forgotten meanwhile has woken them already). Readers of that revision that
+    /// come while it runs wait for it (holding no thread), then look again. `false` when nobody
+    /// can follow (no copy, one loading, one too far behind, one being followed to another
+    /// revision): the synchronous way brings the copy, or loads it anew.
     func follow(_ feed: FeedRecord, reading read: (HotFeedGeometry) async throws -> HotFollowReads?) async throws -> Bool {
-        switch await followTurn(feed: feed) {
-        case .lead(let lead):
-            let reads: HotFollowReads?
-            do {
-                reads = try await read(lead.copy)
-            } catch {
-                await finishFollow(lead, feed: feed, reads: nil)
-                throw error
+        guard let entry = entry(of: feed), let copy = await entry.withHoldWithoutBlocking({ entry.geometry }) ?? nil else {
+            return false
+        }
+        // Brought there since the reader found it behind, or being brought there: look again.
+        if copy.revision >= feed.revision {
+            await waitForFollow(of: entry, to: feed.revision)
+            return true
+        }
+        guard copy.canFollow(to: feed) else { return false }
+        switch entry.beginFollow(to: feed.revision) {
+        case true?:
+            // Ended whatever happens: the readers waiting for it are woken.
+            defer { entry.endFollow() }
+            guard let reads = try await read(copy) else { return true }
+            _ = await entry.withHoldWithoutBlocking {
+                if var followed = entry.geometry, followed.generation == copy.generation, followed.revision == copy.revision,
+                   followed.apply(reads, to: feed) {
+                    entry.geometry = followed
+                    settle(entry, feedID: feed.id, keeping: nil)
+                }
             }
-            await finishFollow(lead, feed: feed, reads: reads)
-        case .wait:
-            await waitForFollow(feed: feed)
-        case .none:
+        case false?:
+            await waitForFollow(of: entry, to: feed.revision)
+        case nil:
             return false
         }
         return true
     }
 
-    /// Who brings the copy of `feed` to its revision without blocking a thread, when the copy is
-    /// behind it: this reader (`.lead`, from the copy given: read the change log, then
-    /// ``finishFollow(feed:from:reads:)``), another one (`.wait`: ``waitForFollow(feed:)`` if it
-    /// is still under way, then look again), or nobody (`.none`: the synchronous way does, or
-    /// loads anew).
-    func followTurn(feed: FeedRecord) async -> HotFollowTurn {
-        guard let entry = entry(of: feed) else { return .none }
-        guard let geometry = await entry.withHoldWithoutBlocking({ entry.geometry }) ?? nil else { return .none }
-        // Brought there since the reader found it behind.
-        if geometry.revision >= feed.revision { return .wait }
-        guard geometry.canFollow(to: feed) else { return .none }
-        switch entry.beginFollow(to: feed.revision) {
-        case true?: return .lead(HotFollowLead(copy: geometry, entry: entry))
-        case false?: return .wait
-        case nil: return .none
-        }
-    }
-
-    /// Waits, without blocking a thread, for the follow under way to `feed`'s revision, if any.
-    func waitForFollow(feed: FeedRecord) async {
-        guard let entry = entry(of: feed) else { return }
+    /// Waits, without blocking a thread, for the follow of `entry` under way to `revision`, if any.
+    private func waitForFollow(of entry: HotFeedEntry, to revision: Int64) async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            if !entry.waitForFollow(to: feed.revision, waiter) { waiter.resume() }
+            if !entry.waitForFollow(to: revision, waiter) { waiter.resume() }
         }
-    }
-
-    /// Ends the follow `lead` led to `feed`'s revision: applies `reads` (`nil`: reading failed,
-    /// or the change log was too long) when the kept copy is still the one it followed from,
-    /// then wakes the readers waiting, on the entry the follow began on (whether or not it is
-    /// still kept: one forgotten meanwhile has woken them already). A copy that does not follow
-    /// is left as it was, for the synchronous way to load anew.
-    func finishFollow(_ lead: HotFollowLead, feed: FeedRecord, reads: HotFollowReads?) async {
-        let entry = lead.entry
-        if let reads {
-            _ = await entry.withHoldWithoutBlocking {
-                if var followed = entry.geometry, followed.generation == lead.copy.generation,
-                   followed.revision == lead.copy.revision, followed.apply(reads, to: feed) {
-                    entry.geometry = followed
-                    settle(entry, feedID: feed.id, keeping: nil)
-                }
-            }
-        }
-        entry.endFollow()
     }
 
     /// What is kept of `feed`, if anything (and of this feed, not of a removed one of its id).
@@ -238,8 +213,8 @@ public final class HotGeometry: @unchecked Sendable {
     private func dropRemovedFeeds(_ tx: any CatalogTransaction) throws {
         let kept = lock.withLock { feeds.map { (id: $0.key, name: $0.value.name) } }
         guard !kept.isEmpty else { return }
-        let catalog = Set(try tx.feeds().map { FeedKey(id: $0.id, name: $0.name) })
-        let removed = kept.filter { !catalog.contains(FeedKey(id: $0.id, name: $0.name)) }
+        let catalog = Dictionary(try tx.feeds().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let removed = kept.filter { catalog[$0.id] != $0.name }
         guard !removed.isEmpty else { return }
         let entries = lock.withLock { removed.compactMap { feeds.removeValue(forKey: $0.id) } }
         for entry in entries { entry.abandon() }
@@ -278,12 +253,12 @@ struct HotHeldFeed {
     /// without them it asks for them (`.needsSections`).
     func readyPlacement<Kind: StreamingLayoutKind>(
         engine: Kind, key: String, stride: Int, sections: [SectionRecord]?
-    ) -> HotReadiness<(HotFeedGeometry, HotPlacement<Kind>)> {
+    ) -> HotRead<(HotFeedGeometry, HotPlacement<Kind>)> {
         guard let geometry = entry.geometry, let layout = entry.layouts[key] as? HotLayout<Kind>, layout.stride == stride else {
-            return .notReady
+            return .notKept
         }
         if geometry.revision < feed.revision { return .behind }
-        guard geometry.revision == feed.revision, geometry.count == feed.imageCount else { return .notReady }
+        guard geometry.revision == feed.revision, geometry.count == feed.imageCount else { return .notKept }
         if let placement = layout.placement, placement.places(geometry) { return .ready((geometry, placement)) }
         if engine.hasSectionVariants && sections == nil { return .needsSections }
         let placement = layout.placement(for: geometry) { engine.variants(of: geometry.sectionIDs, records: sections ?? []) }
@@ -292,63 +267,23 @@ struct HotHeldFeed {
     }
 }
 
-/// What a reader without blocking finds in the hot copy, reading nothing
-/// (``HotHeldFeed/readyPlacement(engine:key:stride:sections:)``), and then what it makes of it.
-enum HotReadiness<Ready> {
-    /// What the reader needs, at its revision: the geometry and the layout's placement, then the
-    /// answer laid out from them.
-    case ready(Ready)
-    /// The copy is at an earlier revision: it may be followed (``HotGeometry/followTurn(feed:)``).
-    case behind
-    /// The layout can be placed once the feed's sections are read.
-    case needsSections
-    /// Not without reading (no copy, no such layout kept, the copy is newer than the reader):
-    /// the synchronous way.
-    case notReady
-
-    /// The same, with what is ready made into something else.
-    func map<T>(_ transform: (Ready) throws -> T) rethrows -> HotReadiness<T> {
-        switch self {
-        case .ready(let ready): .ready(try transform(ready))
-        case .behind: .behind
-        case .needsSections: .needsSections
-        case .notReady: .notReady
-        }
-    }
-}
-
-/// Who follows the change log of a copy that is behind (``HotGeometry/followTurn(feed:)``).
-enum HotFollowTurn {
-    /// Follow from the copy it holds, then ``HotGeometry/finishFollow(_:feed:reads:)``.
-    case lead(HotFollowLead)
-    /// Another reader follows, or has: wait for it, then look again.
-    case wait
-    /// Nobody can without reading synchronously.
-    case none
-}
-
-/// A follow a reader leads (``HotGeometry/followTurn(feed:)``): the copy it follows from, and the
-/// entry whose readers it wakes when it ends, kept or not by then.
-struct HotFollowLead {
-    let copy: HotFeedGeometry
-    fileprivate let entry: HotFeedEntry
-}
-
-/// A feed's id and name: a feed of the catalog, as a kept copy names it.
-private struct FeedKey: Hashable {
-    let id: Int64
-    let name: String
-}
-
-/// What a synchronous read gets from the hot copy: the feed's geometry and a layout's placement
-/// at the reader's revision (``HotGeometry/placement(feed:engine:key:stride:mayBeAhead:_:)``),
-/// then the answer laid out from them; or why not.
+/// What a read finds in the hot copy: the feed's geometry and a layout's placement at the
+/// reader's revision, then the answer laid out from them; or why not, and what to do instead.
+/// A synchronous read (``HotGeometry/placement(feed:engine:key:stride:mayBeAhead:_:)``) meets
+/// `ready`, `ahead` and `notKept`; one without blocking, which reads nothing to find it
+/// (``HotHeldFeed/readyPlacement(engine:key:stride:sections:)``), `ready`, `behind`,
+/// `needsSections` and `notKept`.
 enum HotRead<Value> {
     case ready(Value)
     /// The copy is newer than the reader's transaction: read again in a new one.
     case ahead
-    /// Not kept (over the budget, or the copy disagreed with the catalog and was dropped):
-    /// answer from the database's layout cache.
+    /// The copy is at an earlier revision: it may be followed (``HotGeometry/follow(_:reading:)``).
+    case behind
+    /// The layout can be placed once the feed's sections are read.
+    case needsSections
+    /// Not kept (over the budget, loading, or the copy disagreed with the catalog and was
+    /// dropped), or not without reading (no such layout kept, a copy newer than the reader):
+    /// answer from the database's layout cache, or the synchronous way.
     case notKept
 
     /// What is ready made into another read (`transform` may find it not kept after all).
@@ -356,8 +291,15 @@ enum HotRead<Value> {
         switch self {
         case .ready(let value): try transform(value)
         case .ahead: .ahead
+        case .behind: .behind
+        case .needsSections: .needsSections
         case .notKept: .notKept
         }
+    }
+
+    /// What is ready made into something else.
+    func map<T>(_ transform: (Value) throws -> T) rethrows -> HotRead<T> {
+        try flatMap { .ready(try transform($0)) }
     }
 }
 
@@ -403,7 +345,7 @@ private final class HotFeedEntry {
     /// Readers without blocking waiting for the hold, woken (with `false`) when it is given back
     /// or a load begins.
     private var holdWaiters: [CheckedContinuation<Bool?, Never>] = []
-    /// A follow under way without blocking (``HotGeometry/followTurn(feed:)``): the revision it
+    /// A follow under way without blocking (``HotGeometry/follow(_:reading:)``): the revision it
     /// brings the copy to, and the readers waiting for it.
     private var following: (revision: Int64, waiting: [CheckedContinuation<Void, Never>])?
 

@@ -128,7 +128,7 @@ extension WaterfallService {
                         try configuration.withEngine(ReadyHotAnswer(
                             held: held, configuration: configuration, stride: service.stride, request: request, sections: read))
                     }
-                    switch attempt ?? .notReady {
+                    switch attempt ?? .notKept {
                     case .ready(let laidOut):
                         return try await finish(service, reads, laidOut, feed, layoutName, configuration)
                     case .behind where !followed:
@@ -277,7 +277,7 @@ private struct ReadyHotAnswer<Request: HotRequest>: EngineWork {
     /// The feed's sections, once read for a layout whose sections may differ.
     let sections: [SectionRecord]?
 
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotReadiness<Request.LaidOut> {
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotRead<Request.LaidOut> {
         try held.readyPlacement(engine: engine, key: configuration.canonicalJSON, stride: stride, sections: sections).map { geometry, placement in
             try request.layOut(engine, geometry, placement, configuration)
         }

@@ -233,7 +233,7 @@ private struct PageWork: EngineWork {
             engine: engine, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx) {
         case .ready(let page): return (page, nil)
         case .ahead: return nil
-        case .notKept: break
+        case .notKept, .behind, .needsSections: break
         }
         return try service.pageOfKind(
             engine: engine, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx)
@@ -259,7 +259,7 @@ private struct ViewportWork: EngineWork {
             pinOffset: pinOffset, tx) {
         case .ready(let viewport): return (viewport, nil)
         case .ahead: return nil
-        case .notKept: break
+        case .notKept, .behind, .needsSections: break
         }
         return try service.viewportOfKind(
             engine: engine, configuration: configuration, name: name, feed: feed, y: y, height: height, pinOffset: pinOffset, tx)

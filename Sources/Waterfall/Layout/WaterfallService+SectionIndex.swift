@@ -93,7 +93,7 @@ private struct SectionIndexWork: EngineWork {
         switch try service.hotSectionIndex(engine: engine, configuration: configuration, name: name, feed: feed, tx) {
         case .ready(let index): return (index, nil)
         case .ahead: return nil
-        case .notKept: break
+        case .notKept, .behind, .needsSections: break
         }
         return try service.sectionIndexOfKind(engine: engine, configuration: configuration, name: name, feed: feed, tx)
     }
