@@ -4,7 +4,7 @@
 /// whole, no JSON tree is built, and nesting is handled without recursion, so memory beyond
 /// the result stays at a few megabytes plus about 16 bytes an image for the duplicate check.
 /// It accepts standard JSON only (RFC 8259) and rejects, with one sentence naming the file and
-/// the place, anything that breaks the feed rules (see DESIGN.md section 4):
+/// the place, anything that breaks the feed rules (see DESIGN section 4):
 ///
 /// - JSON: a top-level object with an optional `"feed"` name, optional `"sections"` and a
 ///   required `"images"` array. NDJSON: one image object per non-blank line; at least one.

@@ -5,7 +5,7 @@ import Testing
 @Suite("Decoding valid JSON feeds")
 struct FeedDecoderTests {
     @Test func decodesTheDesignExample() throws {
-        // Given the feed from DESIGN.md section 4
+        // Given the feed from DESIGN section 4
         let text = """
             { "feed": "travel",
               "sections": [ { "id": "2024-05", "title": "May 2024" } ],

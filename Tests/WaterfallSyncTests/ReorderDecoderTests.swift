@@ -5,7 +5,7 @@ import Testing
 @Suite("Decoding reorder files")
 struct ReorderDecoderTests {
     @Test func movesAndRemovals() throws {
-        // Given the reorder file of DESIGN.md section 4
+        // Given the reorder file of DESIGN section 4
         let document = try decodeReorder("""
             {"feed": "travel", "moves": [{"id": "a", "before": "b"}, {"id": "c", "after": "d"},
               {"id": "e", "to": 0}, {"id": 5, "after": 6, "note": "x"}], "remove": ["x", 12]}
