@@ -17,13 +17,13 @@ allocating and touching the output are not timed) as the last line of its stdout
 Ours: `side-by-side justified FILE`: JustifiedLayout's bulk append as one section, 1,000
 points wide, rowHeight 235, spacing 2 (columnSpacing and rowSpacing), no insets, scale 1,
 rowHeightTolerance 0.25 (Waterfall's default; --tolerance changes it, e.g. 0.15, the number
-Immich's benchmark gives its own tolerance, whose meaning differs: see README.md), frames into
+Immich's benchmark gives its own tolerance, whose meaning differs: see docs/performance.md), frames into
 a preallocated buffer. With --waterfall, also `side-by-side
 waterfall FILE`: WaterfallLayout's bulk place, 3 columns, 1,000 wide, spacing 2, no insets
 (it has no peer; its figure is printed against the 25 ms aim).
 
 The peer: CMD is run through the shell with the ratios file's path in place of `{ratios}`,
-or appended. The peer measured in README.md is Immich's justified layout loop
+or appended. The peer measured in docs/performance.md is Immich's justified layout loop
 (immich-app/justified-layout, src/lib.rs, AGPL-3.0, so not in this repository): a Rust timing
 program, kept outside it, with `Layout::new`'s loop unchanged except that it writes into a
 pre-touched buffer it is given; it reads the same file (a = width as f32 / height as f32) and

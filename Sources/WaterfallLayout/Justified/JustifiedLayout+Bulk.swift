@@ -13,8 +13,8 @@
 /// What it costs. Each image needs one division for `a` and one for its width, each row one
 /// for `H`; rows end at unpredictable places, so the scan's exit and the width loop's exit are
 /// mispredicted about once a row each. About 8 ns an image for photo feeds here (10,000,000
-/// images in 75 to 85 ms on one core, 56 ms when every row has the same length; see the
-/// README), against 4 ns for the waterfall's bulk path, whose placements have no such
+/// images in 75 to 85 ms on one core, 56 ms when every row has the same length, when first
+/// measured; docs/performance.md has the current figures), against 4 ns for the waterfall's bulk path, whose placements have no such
 /// data-dependent exits.
 extension JustifiedLayout {
     /// Appends a run of images, all in the open section, writing the frames it decides to
