@@ -55,6 +55,9 @@ public enum WaterfallError: Error, Hashable, Sendable {
     case database(String)
     /// Another writer held the database's lock for longer than the busy timeout; nothing changed.
     case busy(String)
+    /// A write needed more room than the database's disk has left; nothing changed, and the
+    /// catalog still answers reads.
+    case diskFull(String)
     /// Anything else.
     case other(String)
 
@@ -98,7 +101,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
         case .invalidConfiguration(let error):
             return error.message
         case .moveOntoItself(let message), .invalidData(let message), .fileUnreadable(let message), .cannotCreate(let message),
-             .database(let message), .busy(let message), .other(let message):
+             .database(let message), .busy(let message), .diskFull(let message), .other(let message):
             return message
         }
     }
@@ -119,6 +122,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
             case .cannotCreate: self = .cannotCreate(error.message)
             case .cannotOpen, .cannotWrite: self = .database(error.message)
             case .busy: self = .busy(error.message)
+            case .diskFull: self = .diskFull(error.message)
             case .notFound, .invalidRequest: self = .invalidData(error.message)
             }
         case let error as LayoutConfigurationError:

@@ -31,6 +31,8 @@ public struct WaterfallProblem: Error, Hashable, Sendable, CustomStringConvertib
         case unprocessableContent
         /// 503: the database was busy past its timeout; see ``WaterfallProblem/retryAfter``.
         case serviceUnavailable
+        /// 507: the server's database disk is full; nothing changed, reads still answer.
+        case insufficientStorage
         /// Any other status.
         case other
     }
@@ -59,6 +61,7 @@ public struct WaterfallProblem: Error, Hashable, Sendable, CustomStringConvertib
         case 415: .unsupportedMediaType
         case 422: .unprocessableContent
         case 503: .serviceUnavailable
+        case 507: .insufficientStorage
         default: .other
         }
     }

@@ -43,6 +43,8 @@ struct Problem: Error, HTTPResponseError, Encodable {
             self.init(.unprocessableContent, detail)
         case .busy:
             self.init(.serviceUnavailable, detail, headers: [.retryAfter: "1"])
+        case .diskFull:
+            self.init(.insufficientStorage, detail)
         case .fileUnreadable, .cannotCreate, .database, .other:
             self.init(.internalServerError, detail)
         }
@@ -70,6 +72,12 @@ struct Problem: Error, HTTPResponseError, Encodable {
         try container.encode(detail, forKey: .detail)
         try container.encodeIfPresent(instance, forKey: .instance)
     }
+}
+
+extension HTTPResponse.Status {
+    /// 507 (RFC 4918): the server cannot store what the request asks it to; swift-http-types
+    /// names no such status.
+    static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
 }
 
 extension WaterfallError.Parameter {

@@ -10,8 +10,11 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The file exists but cannot be opened as a Waterfall database: not SQLite, another
         /// application's database, a newer Waterfall schema, a directory, unreadable.
         case cannotOpen
-        /// A write failed: disk full, read-only file, I/O error.
+        /// A write failed: read-only file, I/O error, lost connection.
         case cannotWrite
+        /// A write needed more room than the disk (SQLite's file system, or the PostgreSQL
+        /// server's) has left; the transaction was rolled back, nothing was written.
+        case diskFull
         /// Another process held the database's lock for longer than the busy timeout.
         case busy
         /// A named thing (feed, image, layout) does not exist.

@@ -12,14 +12,8 @@ import Glibc
 ///
 /// Mounting needs root (CAP_SYS_ADMIN); elsewhere these tests are skipped.
 @Suite(.serialized) struct DiskFullTests {
-    /// Whether this process may mount a tmpfs (tried once, on a scratch folder).
-    static let canMountTmpfs: Bool = {
-        guard let folder = try? TemporaryDirectory(prefix: "waterfall-mount-probe") else { return false }
-        defer { folder.remove() }
-        guard mount("tmpfs", folder.url.path, "tmpfs", 0, "size=1m") == 0 else { return false }
-        umount2(folder.url.path, Int32(MNT_DETACH))
-        return true
-    }()
+    /// Whether this process may mount a tmpfs.
+    static let canMountTmpfs = SmallDisk.canMount
 
     /// Runs `body` with a fresh folder holding `disk/`, a tmpfs of `megabytes` MB, unmounted
     /// (and the folder removed) afterwards whatever happens.
@@ -28,8 +22,8 @@ import Glibc
         defer { folder.remove() }
         let disk = folder.path("disk")
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: false)
-        try #require(mount("tmpfs", disk, "tmpfs", 0, "size=\(megabytes)m") == 0, "mount: \(String(cString: strerror(errno)))")
-        defer { umount2(disk, Int32(MNT_DETACH)) }
+        let small = try SmallDisk(megabytes: megabytes, at: disk)
+        defer { small.unmount() }
         try body(folder, disk)
     }
 

@@ -15,10 +15,15 @@ struct TestServer {
     let service: WaterfallService
     let server: WaterfallServer
 
-    /// - Parameter logger: where the access log goes; by default nowhere.
-    init(limits: ServerLimits = ServerLimits(), publicRead: Bool = false, logger: Logger = Logger(label: "waterfall", factory: { _ in SwiftLogNoOpLogHandler() })) throws {
+    /// - Parameters:
+    ///   - database: the database file to create; by default `server.sqlite` in ``folder``.
+    ///   - logger: where the access log goes; by default nowhere.
+    init(
+        database: String? = nil, limits: ServerLimits = ServerLimits(), publicRead: Bool = false,
+        logger: Logger = Logger(label: "waterfall", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
         folder = try TemporaryDirectory()
-        service = try WaterfallService.openForServing(path: folder.path("server.sqlite"))
+        service = try WaterfallService.openForServing(path: database ?? folder.path("server.sqlite"))
         _ = try service.importFeed(contentsOf: Self.sampleData("travel.json"), options: .init())
         try service.addLayout(feed: "travel", name: "phone", configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44)))
         var configuration = ServerConfiguration()

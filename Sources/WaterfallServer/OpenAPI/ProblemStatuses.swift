@@ -14,6 +14,7 @@ enum ProblemStatus: Int, Sendable, CaseIterable, Comparable {
     case unprocessableContent = 422
     case internalServerError = 500
     case serviceUnavailable = 503
+    case insufficientStorage = 507
 
     /// The entry's name under `components.responses`.
     var component: String {
@@ -31,6 +32,7 @@ enum ProblemStatus: Int, Sendable, CaseIterable, Comparable {
         case .unprocessableContent: "UnprocessableContent"
         case .internalServerError: "InternalServerError"
         case .serviceUnavailable: "ServiceUnavailable"
+        case .insufficientStorage: "InsufficientStorage"
         }
     }
 
@@ -72,8 +74,9 @@ extension ProblemStatuses {
     static let feedStream: ProblemStatuses = databaseRead + [.notFound]
     /// A read of one feed whose answer is kept: as above, and 304.
     static let feedRead: ProblemStatuses = feedStream + [.notModified]
-    /// A write to one feed without a body: its feed may be unknown, its precondition may fail.
-    static let feedWrite: ProblemStatuses = feedStream + [.preconditionFailed]
+    /// A write to one feed without a body: its feed may be unknown, its precondition may fail,
+    /// the database's disk may be full.
+    static let feedWrite: ProblemStatuses = feedStream + [.preconditionFailed, .insufficientStorage]
     /// A write to one feed with a body: as above, and the body may be too large, of another
     /// media type, or wrong.
     static let feedUpload: ProblemStatuses = feedWrite + [.contentTooLarge, .unsupportedMediaType, .unprocessableContent]

@@ -238,7 +238,7 @@ extension StoreError {
         case "55P03", "40001", "40P01", "57014":
             self.init(.busy, "\(location): another writer kept the catalog locked for more than \(Int(SQLiteCatalog.busyTimeout)) seconds; nothing was written.")
         case "53100":
-            self.init(.cannotWrite, "\(location): the database server's disk is full; nothing was written.")
+            self.init(.diskFull, "\(location): the database server's disk is full; nothing was written.")
         case "25006", "42501":
             self.init(.cannotWrite, "\(location): the database cannot be written (\(reason)); nothing was written.")
         case let state where state.hasPrefix("23"):

@@ -312,7 +312,7 @@ extension StoreError {
         let file = path ?? "the database"
         switch error.resultCode {
         case .SQLITE_FULL:
-            self.init(.cannotWrite, "\(file): the disk is full; nothing was written.")
+            self.init(.diskFull, "\(file): the disk is full; nothing was written.")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             self.init(.busy, "\(file): another process kept the database locked for more than \(Int(SQLiteCatalog.busyTimeout)) seconds; nothing was written.")
         case .SQLITE_READONLY:
