@@ -231,6 +231,17 @@ public struct PostgresCatalog: CatalogStore {
         error is PSQLError || error is PostgresDecodingError ? StoreError(postgresError: error, location: location) : error
     }
 
+    /// The schema the catalog's tables live in: the connection's `current_schema()`, `public`
+    /// unless the URL's `options` set a `search_path`. What `pg_dump --schema` copies.
+    /// - Throws: ``StoreError`` when the server cannot be asked.
+    public func schemaName() throws -> String {
+        do {
+            return try pool.withSession { session in try session.scalar(String.self, "SELECT current_schema()") } ?? "public"
+        } catch {
+            throw Self.storeError(error, location: pool.settings.displayName)
+        }
+    }
+
     /// The size of the database on the server, in bytes.
     public func storageSize() -> Int64 {
         (try? pool.withSession { session in

@@ -208,7 +208,7 @@ public struct SQLiteCatalog: CatalogStore {
     /// `COMMIT` through `sqlite3_exec`, read-only by `PRAGMA query_only` as GRDB's read is, but
     /// without the first use of GRDB's SQL builder (a fifth of a millisecond of every
     /// `waterfall page`).
-    private static func readTransaction<T>(_ writer: any DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
+    static func readTransaction<T>(_ writer: any DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
         guard let queue = writer as? DatabaseQueue else {
             return try writer.read(body)
         }
@@ -297,7 +297,7 @@ public struct SQLiteCatalog: CatalogStore {
         }
     }
 
-    private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
+    func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DatabaseError {
