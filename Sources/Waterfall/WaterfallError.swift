@@ -58,6 +58,12 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// A write needed more room than the database's disk has left; nothing changed, and the
     /// catalog still answers reads.
     case diskFull(String)
+    /// A backup's target (by path) exists already, and the request did not ask to replace it;
+    /// nothing was written.
+    case backupTargetExists(String)
+    /// A backup of a catalog the service cannot copy to a file: a PostgreSQL catalog (its
+    /// location, without password, and the schema its tables live in), which `pg_dump` copies.
+    case backupNeedsPgDump(location: String, schema: String)
     /// Anything else.
     case other(String)
 
@@ -66,6 +72,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
     public enum Parameter: String, Hashable, Sendable, CaseIterable {
         case feedName, layoutName, keyName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
         case resetOrder, appendMode, expires
+        case backupTarget
     }
 
     /// The one sentence saying what failed, where, and what was expected, with each request
@@ -96,6 +103,15 @@ public enum WaterfallError: Error, Hashable, Sendable {
             return "\(name(parameter)) \(rest)"
         case .conflictingValues(let first, let second):
             return "\(name(first)) cannot be combined with \(name(second))."
+        case .backupTargetExists(let path):
+            return "\(path) exists already; nothing was written."
+        case .backupNeedsPgDump(let location, let schema):
+            // An empty database has a schema `public` already: restoring only its objects
+            // avoids pg_restore's error on creating it again.
+            let restore = schema == "public" ? "pg_restore --schema=public --dbname=URL" : "pg_restore --dbname=URL"
+            return "waterfall backup copies SQLite catalogs only; back up this PostgreSQL one with "
+                + "pg_dump --format=custom --schema=\(schema) --file=waterfall.dump '\(location)' "
+                + "and restore it into an empty database with \(restore) waterfall.dump."
         case .feedNameMissing:
             return "the feed has no name: the request gives none and its content has no \"feed\" field."
         case .invalidConfiguration(let error):

@@ -28,14 +28,14 @@ struct Problem: Error, HTTPResponseError, Encodable {
     init(_ error: WaterfallError) {
         let detail = error.sentence(naming: \.queryName)
         switch error {
-        case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration:
+        case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration, .backupNeedsPgDump:
             self.init(.badRequest, detail)
         case .unknownFeed, .noFeeds, .unknownLayout, .unknownKey:
             self.init(.notFound, detail)
         case .unknownImage(_, _, let place):
             // An id in a request body is bad data; the id of the path is a missing resource.
             self.init(place.isEmpty ? .notFound : .unprocessableContent, detail)
-        case .moveOntoItself, .keyExists:
+        case .moveOntoItself, .keyExists, .backupTargetExists:
             self.init(.conflict, detail)
         case .revisionMismatch:
             self.init(.preconditionFailed, detail)
@@ -88,6 +88,7 @@ extension WaterfallError.Parameter {
         case .layoutName: "the layout name"
         case .keyName: "the key name"
         case .appendMode: "mode=append"
+        case .backupTarget: "the backup's path"
         default: rawValue
         }
     }

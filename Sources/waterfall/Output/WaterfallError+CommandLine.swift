@@ -15,6 +15,7 @@ extension WaterfallError {
             "--reset-order adopts the whole file's order and cannot be combined with --append."
         case .conflictingValues(.page, _), .conflictingValues(.pageSize, _):
             "give either --page N [--page-size P] or --offset O --limit L, not both."
+        case .backupTargetExists(let path): "\(path) exists already; give --force to replace it."
         case .feedNameMissing: "a feed read from standard input needs a name: give --feed NAME or a \"feed\" field."
         default: sentence
         }
@@ -24,7 +25,8 @@ extension WaterfallError {
     /// input, 73 the database cannot be created, 74 it cannot be opened, read or written, 1 other.
     var exitStatus: Int32 {
         switch self {
-        case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration: 64
+        case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration, .backupTargetExists,
+             .backupNeedsPgDump: 64
         case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .moveOntoItself, .indexOutsideSection, .invalidData,
              .revisionMismatch, .unknownKey, .keyExists: 65
         case .fileUnreadable: 66
@@ -56,6 +58,7 @@ extension WaterfallError.Parameter {
         case .resetOrder: "--reset-order"
         case .appendMode: "--append"
         case .expires: "--expires"
+        case .backupTarget: "--to"
         }
     }
 }
