@@ -78,9 +78,10 @@ import WaterfallTestSupport
         for configuration in Self.configurations {
             _ = try follower.page(feed: "f", layout: .inline(configuration), offset: 0, limit: 1)
         }
+        var named: AnyLayoutConfiguration?
         for step in 0..<30 {
             let ids = try catalog.order().map { String($0.split(separator: "/", maxSplits: 1)[1]) }
-            let change = Int.random(in: 0..<10, using: &random)
+            let change = Int.random(in: 0..<11, using: &random)
             switch change {
             case 0, 1:
                 // Snapshot: keep most images (some with new sizes or sections), drop some, add some.
@@ -105,7 +106,10 @@ import WaterfallTestSupport
                 }
                 _ = try catalog.service.move(feed: "f", id: id, to: target)
             case 6:
-                let chosen = Array(ids.shuffled(using: &random).prefix(Int.random(in: 1...8, using: &random)))
+                // A drag of a few images, or now and then a large reorder of up to 300 (past the
+                // follow limit on a feed that large: the copy is loaded anew).
+                let most = Int.random(in: 0..<3, using: &random) == 0 ? 300 : 8
+                let chosen = Array(ids.shuffled(using: &random).prefix(Int.random(in: 1...most, using: &random)))
                 _ = try catalog.service.reorder(.init(feed: "f", operations: .order(chosen)), feed: "f")
             case 7:
                 guard ids.count > 3 else { continue }
@@ -128,8 +132,33 @@ import WaterfallTestSupport
                 guard Bool.random(using: &random) else { continue }
                 try catalog.service.removeFeed(named: "f")
                 try catalog.importFeed((0..<Int.random(in: 1...30, using: &random)).map { _ in newSpec() }, sections: ["s2"])
+            case 10:
+                // A named layout added, or changed to another configuration (its answers are the
+                // new configuration's from then on, hot or not).
+                named = Self.configurations.randomElement(using: &random)!
+                _ = try catalog.service.addLayout(feed: "f", name: "named", configuration: named!)
             default:
                 break
+            }
+            // A feed made anew has no named layouts.
+            if try catalog.service.layouts(feed: "f").isEmpty { named = nil }
+            // The named layout answers as its configuration inline.
+            if let named {
+                let offset = Int.random(in: 0...(try catalog.service.feeds().feeds[0].images + 2), using: &random)
+                let inline = try catalog.service.page(feed: "f", layout: .inline(named), offset: offset, limit: 7)
+                for server in [catalog.service, hot, tight, follower] {
+                    let page = try server.page(feed: "f", layout: .named("named"), offset: offset, limit: 7)
+                    #expect(page.items == inline.items && page.headers == inline.headers && page.footers == inline.footers,
+                            "named layout, seed \(seed) step \(step) offset \(offset)")
+                    #expect(page.contentHeight == inline.contentHeight && page.layout == "named")
+                    let index = try server.sectionIndex(feed: "f", layout: .named("named"))
+                    #expect(index.sections == (try catalog.service.sectionIndex(feed: "f", layout: .inline(named)).sections),
+                            "named layout's section index, seed \(seed) step \(step)")
+                }
+                if let unblocked = try await hot.pageWithoutBlocking(feed: "f", layout: .named("named"), offset: offset, limit: 7) {
+                    #expect(unblocked.items == inline.items && unblocked.contentHeight == inline.contentHeight,
+                            "named layout without blocking, seed \(seed) step \(step) offset \(offset)")
+                }
             }
             // Query every configuration at random places and compare with a fresh layout.
             let fresh = try FreshLayouts(catalog: catalog)
