@@ -80,10 +80,20 @@ enum Assets {
     /// The OpenAPI 3.1 document of every route (`GET /openapi.json`).
     static let openAPI = file("openapi.json")
 
+    /// The text of `Assets/NAME` (`name` is its path under `Assets/`: `gallery/scroll.js`).
     static func file(_ name: String) -> String {
         guard let file = EmbeddedAssets.all.first(where: { $0.name == name }) else {
             preconditionFailure("Assets/\(name) is not compiled in")
         }
         return file.text
+    }
+
+    /// The files of the folder `Assets/FOLDER` (not of its subfolders), by name within it.
+    static func files(in folder: String) -> [(name: String, text: String)] {
+        EmbeddedAssets.all.compactMap { file in
+            guard file.name.hasPrefix(folder + "/") else { return nil }
+            let name = String(file.name.dropFirst(folder.count + 1))
+            return name.contains("/") ? nil : (name, file.text)
+        }
     }
 }
