@@ -29,6 +29,7 @@ import WaterfallClient
             #expect(try await client.getGallery().ok.headers.xRequestID != nil)
             _ = try await client.getGalleryStyles().ok
             _ = try await client.getGalleryScript().ok
+            _ = try await client.getGalleryModule(path: .init(module: "scroll.js")).ok
             let document = try await client.getOpenAPI().ok.body.json
             #expect(document.value["openapi"] as? String == "3.1.0")
             #expect(try await client.getAccess().ok.body.json.write == true)

@@ -1,0 +1,34 @@
+// The state the modules share: what is shown (feed, layout, view, revision) and the waterfall's answers.
+
+export const state = {
+  feeds: [],
+  feed: null,           // name of the feed shown
+  layouts: [],          // saved layouts of the feed: [{ name, configuration }]
+  layout: 'fit',        // 'fit' or a saved layout's name
+  view: 'waterfall',    // 'waterfall' | 'justified' | 'coverflow'
+  justifiedInline: false, // whether inline viewport queries take kind=justified
+  revision: 0,          // newest revision seen
+  etag: null,           // ETag of the last viewport answer: If-Match of a move
+  canWrite: true,       // whether the key (or no key) may move images (`GET /v1/access`)
+};
+
+// The waterfall (and justified) view: its geometry, scroll mapping and the answers drawn.
+export const wf = {
+  key: '',              // what the answers are for (feed, layout, window width)
+  config: null,         // the layout's configuration (canonical JSON form)
+  contentHeight: 0,
+  spacerHeight: 0,
+  W: 0, H: 0,           // the stage's size
+  top: 0,               // content y at the stage's top (mappedTop)
+  anchor: null,         // { scrollY, top }: content y `top` at scroll position `scrollY` exactly
+  left: 0,              // the canvas's left in the stage
+  answer: null,         // the last viewport answers, merged (see applyAnswer)
+  tiles: new Map(),     // id -> tile
+  headerEls: new Map(), // section key -> element
+  footerEls: new Map(),
+  controller: null,
+  timer: 0, firstScheduled: 0,
+  restoreFraction: null,
+  pendingFocus: null,
+  flash: new Set(),
+};
