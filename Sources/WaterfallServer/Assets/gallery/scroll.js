@@ -71,7 +71,7 @@ function pageAmount() { return Math.max(40, Math.round(document.documentElement.
 /** Takes the wheel and the scrolling keys over where the content is taller than the spacer. */
 export function wireScrolling() {
   // Over content taller than the spacer, the wheel and the scrolling keys move content y by
-  // their usual amounts (see the scroll mapping at the top); below the cap the browser scrolls.
+  // their usual amounts (see the mapping at the top of this module); below the cap the browser scrolls.
   window.addEventListener('wheel', (event) => {
     if (event.defaultPrevented || event.ctrlKey || state.view === 'coverflow' || !scaledScroll() || lightbox.open) return;
     if (Math.abs(event.deltaX) > Math.abs(event.deltaY)) return;
