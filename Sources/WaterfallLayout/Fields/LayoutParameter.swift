@@ -64,7 +64,9 @@ public struct FieldSummary: Sendable {
     public let range: FieldRange?
     public fileprivate(set) var defaultValue: ConfigurationValue?
     public let valueName: String
-    public let typeName: String
+    /// ``ConfigurationField/typeName``, found when asked.
+    public var typeName: String { nameOfType() }
+    private let nameOfType: @Sendable () -> String
     public fileprivate(set) var help: String
 
     public init<Root>(_ field: ConfigurationField<Root>) {
@@ -73,7 +75,7 @@ public struct FieldSummary: Sendable {
         range = field.range
         defaultValue = field.defaultValue
         valueName = field.valueName
-        typeName = field.typeName
+        nameOfType = { field.typeName }
         help = field.help
     }
 }
