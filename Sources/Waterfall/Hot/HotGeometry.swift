@@ -413,20 +413,20 @@ private final class HotFeedEntry {
     /// Runs `load` (the holder's load of the feed) with readers that come meanwhile, and those
     /// already waiting for the hold, turned away instead of waiting for it.
     func loading<T>(_ load: () throws -> T) rethrows -> T {
-        let waiting = state.withLock {
-            isLoading = true
-            state.broadcast()
-            defer { holdWaiters = [] }
-            return holdWaiters
-        }
-        for waiter in waiting { waiter.resume(returning: false) }
+        wakeHoldWaiters { isLoading = true }
         defer { state.withLock { isLoading = false } }
         return try load()
     }
 
     private func release() {
+        wakeHoldWaiters { isHeld = false }
+    }
+
+    /// Makes `change` to the hold's state, then wakes every reader waiting for the hold, to look
+    /// again.
+    private func wakeHoldWaiters(after change: () -> Void) {
         let waiting = state.withLock {
-            isHeld = false
+            change()
             state.broadcast()
             defer { holdWaiters = [] }
             return holdWaiters
