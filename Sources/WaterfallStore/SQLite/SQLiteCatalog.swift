@@ -16,10 +16,12 @@ public struct SQLiteCatalog: CatalogStore {
     /// without a copy or a system call.
     static let mmapBytes = 1 << 30
 
-    /// A server's page cache per connection, in KiB (8 MiB): a server keeps its feeds' geometry
-    /// in memory (DESIGN section 12), so its reads touch only their own rows, and nine
-    /// connections of 64 MiB would hold half a gigabyte of pages that nothing reads twice.
-    static let servingPageCacheKiB = 8_192
+    /// A server's page cache per connection, in KiB (2 MiB, SQLite's own default): a server
+    /// keeps its feeds' geometry in memory (DESIGN section 12), so its reads touch only their
+    /// own rows, which the operating system's cache keeps as well; nine connections of 64 MiB
+    /// would hold half a gigabyte of pages that nothing reads twice, and of 8 MiB, 72 MiB of a
+    /// 1M-image server's peak memory for no more pages a second (`Benchmarks/serve.sh`).
+    static let servingPageCacheKiB = 2_048
 
     /// SQLite's `application_id` of Waterfall databases: 'WTFL' (0x5754464C).
     public static let applicationID: Int32 = 0x5754_464C
