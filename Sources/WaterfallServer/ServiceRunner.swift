@@ -156,7 +156,10 @@ private struct AnswerVersion: Hashable {
 /// Encoded answers of one database version, bounded in bytes.
 private struct KeptAnswers {
     /// The most bytes kept; past it, everything kept is dropped and keeping starts again.
-    static let budget = 64 << 20
+    /// 16 MiB hold some 600 pages of 100 images: the answers clients repeat (a feed's first
+    /// pages, its section index) stay; random deep pages, which nobody repeats, filled 64 MiB
+    /// within seconds and were the largest part of a 1M-image server's peak memory.
+    static let budget = 16 << 20
     private var version = AnswerVersion(commits: .min, ownWrites: .min)
     private var answers: [KeptAnswerKey: KeptAnswer] = [:]
     private var bytes = 0
