@@ -408,7 +408,7 @@ import WaterfallTestSupport
         let reading = Gate(), finish = Gate()
         // Reads in which the feed has no sections while the copy's hold images: the copy and
         // the catalog disagree.
-        let wrong = HotFollowReads(sectionIDs: [], changed: [HotChangedImage(id: "i3", row: nil)])
+        let wrong = HotFollowReads(sectionIDs: [], changed: [(id: "i3", row: nil, before: nil, after: nil)])
         let lead = Task {
             try await geometry.follow(ahead) { copy in
                 #expect(copy.revision == kept.revision, "the lead reads from the kept copy")

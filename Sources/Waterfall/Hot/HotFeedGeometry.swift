@@ -137,14 +137,14 @@ struct HotFeedGeometry {
         let changes = try tx.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)
         guard let ids = Self.changedIDs(changes) else { return nil }
         let sectionIDs = try tx.sectionIDs(feedID: feedID)
-        var changed: [HotChangedImage] = []
+        var changed: [HotFollowReads.Image] = []
         for id in ids {
             guard let row = try tx.image(feedID: feedID, externalID: id) else {
-                changed.append(HotChangedImage(id: id, row: nil))
+                changed.append((id, nil, nil, nil))
                 continue
             }
             let before = try tx.key(feedID: feedID, before: row.key), after = try tx.key(feedID: feedID, after: row.key)
-            changed.append(HotChangedImage(id: id, row: row, before: before, after: after))
+            changed.append((id, row, before, after))
         }
         return HotFollowReads(sectionIDs: sectionIDs, changed: changed)
     }
@@ -155,14 +155,14 @@ struct HotFeedGeometry {
         let changes = try await reads.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)
         guard let ids = Self.changedIDs(changes) else { return nil }
         let sectionIDs = try await reads.sectionIDs(feedID: feedID)
-        var changed: [HotChangedImage] = []
+        var changed: [HotFollowReads.Image] = []
         for id in ids {
             guard let row = try await reads.image(feedID: feedID, externalID: id) else {
-                changed.append(HotChangedImage(id: id, row: nil))
+                changed.append((id, nil, nil, nil))
                 continue
             }
             let before = try await reads.key(feedID: feedID, before: row.key), after = try await reads.key(feedID: feedID, after: row.key)
-            changed.append(HotChangedImage(id: id, row: row, before: before, after: after))
+            changed.append((id, row, before, after))
         }
         return HotFollowReads(sectionIDs: sectionIDs, changed: changed)
     }
@@ -282,7 +282,7 @@ struct HotFeedGeometry {
     /// next to it here (a removed image has none to check): order keys of other images change
     /// only when a window is renumbered, which the change log does not list, so each placed
     /// image checks its neighbours. The image is looked for in its section, whose keys ascend.
-    private func neighboursAgree(_ image: HotChangedImage) -> Bool {
+    private func neighboursAgree(_ image: HotFollowReads.Image) -> Bool {
         guard let row = image.row else { return true }
         guard let ordinal = ordinalByID[row.sectionID] else { return false }
         let keys = sections[ordinal].keys
@@ -308,17 +308,12 @@ struct HotFeedGeometry {
 /// then applies in memory (``HotFeedGeometry/apply(_:to:)``): read apart from applying, a
 /// reader waits for the database without holding the copy.
 struct HotFollowReads: Sendable {
+    /// An image the change log names: its row now (`nil`: removed), and the order keys of the
+    /// images before and after that row in the catalog.
+    typealias Image = (id: String, row: ImageRecord?, before: Int64?, after: Int64?)
+
     /// The feed's section ids, in order.
     var sectionIDs: [Int64]
     /// Each image the change log names, once, in the order it names them.
-    var changed: [HotChangedImage]
-}
-
-/// An image the change log names: its row now (`nil`: removed), and the order keys of the
-/// images before and after that row in the catalog.
-struct HotChangedImage: Sendable {
-    var id: String
-    var row: ImageRecord?
-    var before: Int64? = nil
-    var after: Int64? = nil
+    var changed: [Image]
 }

@@ -32,7 +32,7 @@ extension WaterfallService {
         offset: Int, limit: Int, _ tx: any CatalogTransaction
     ) throws -> HotRead<LayoutPage> {
         try hotLookup(engine: engine, configuration: configuration, feed: feed, tx).flatMap { geometry, placement in
-            let laidOut = try HotPageRequest(offset: offset, limit: limit).layOut(engine, geometry, placement, configuration)
+            let laidOut = try HotPageLayout((offset, limit), engine: engine, geometry: geometry, placement: placement, configuration: configuration)
             return try answer(laidOut, feed: feed, tx) { rows, labels in
                 page(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration)
             }
@@ -60,7 +60,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError`` `database` when the database fails.
     public func pageWithoutBlocking(feed name: String, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError) -> LayoutPage? {
         guard (try? Self.validateSlice(offset: offset, limit: limit)) != nil else { return nil }
-        return try await answerWithoutBlocking(feed: name, layout: layout, HotPageRequest(offset: offset, limit: limit)) { service, reads, laidOut, feed, layoutName, configuration in
+        return try await answerWithoutBlocking(feed: name, layout: layout, HotPageLayout.self, (offset, limit)) { service, reads, laidOut, feed, layoutName, configuration in
             guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: feed, reads) else { return nil }
             return service.page(laidOut, rows: rows, labels: labels, feed: feed, name: layoutName, configuration: configuration)
         }
@@ -74,7 +74,7 @@ extension WaterfallService {
         feed name: String, layout: LayoutSource, y: Double, height: Double, pinOffset: Double?
     ) async throws(WaterfallError) -> ViewportPage? {
         guard (try? Self.validateBand(y: y, height: height, pinOffset: pinOffset)) != nil else { return nil }
-        return try await answerWithoutBlocking(feed: name, layout: layout, HotViewportRequest(y: y, height: height, pinOffset: pinOffset)) { service, reads, laidOut, feed, layoutName, configuration in
+        return try await answerWithoutBlocking(feed: name, layout: layout, HotViewportLayout.self, (y, height, pinOffset)) { service, reads, laidOut, feed, layoutName, configuration in
             guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: feed, reads) else { return nil }
             return service.viewportPage(laidOut, rows: rows, labels: labels, feed: feed, name: layoutName, configuration: configuration)
         }
@@ -85,7 +85,7 @@ extension WaterfallService {
     /// caller asks ``sectionIndex(feed:layout:)``.
     /// - Throws: ``WaterfallError`` `database` when the database fails.
     public func sectionIndexWithoutBlocking(feed name: String, layout: LayoutSource) async throws(WaterfallError) -> SectionIndex? {
-        try await answerWithoutBlocking(feed: name, layout: layout, HotSectionIndexRequest()) { service, reads, laidOut, feed, layoutName, configuration in
+        try await answerWithoutBlocking(feed: name, layout: layout, HotSectionBounds.self, ()) { service, reads, laidOut, feed, layoutName, configuration in
             let records = try await reads.sections(feedID: feed.id)
             return service.sectionIndex(laidOut, records: records, feed: feed, name: layoutName, configuration: configuration)
         }
@@ -94,8 +94,8 @@ extension WaterfallService {
     /// An answer from a feed the hot copy holds, waiting for the database without blocking a
     /// thread where the engine can (PostgreSQL: ``CatalogStore/readWithoutBlocking(_:)``): in
     /// one read transaction, the feed, the named layout, and what `finish` reads to complete the
-    /// answer (its rows and its sections' labels). `request` lays the answer out from the copy,
-    /// found reading nothing (``ReadyHotAnswer``). A copy behind the feed's revision is brought
+    /// answer (its rows and its sections' labels). `Laid` lays the answer asked by `question`
+    /// out from the copy, found reading nothing (``ReadyHotAnswer``). A copy behind the feed's revision is brought
     /// there first by the change log, read in the same transaction by the first such reader,
     /// while the others of that revision wait for it (``HotGeometry/follow(_:reading:)``); a
     /// layout kept at an earlier revision is placed at this one in memory.
@@ -105,9 +105,9 @@ extension WaterfallService {
     /// feed or no such layout kept yet, a copy too far behind to follow, or one another reader
     /// is following to another revision; a copy that disagrees with the catalog (dropped); an
     /// answer that would be an error, which that method words.
-    private func answerWithoutBlocking<Request: HotRequest, Answer: Sendable>(
-        feed name: String, layout: LayoutSource, _ request: Request,
-        finish: @escaping @Sendable (WaterfallService, any CatalogPageReads, Request.LaidOut, FeedRecord, String?, AnyLayoutConfiguration) async throws -> Answer?
+    private func answerWithoutBlocking<Laid: HotAnswerLayout, Answer: Sendable>(
+        feed name: String, layout: LayoutSource, _ laid: Laid.Type, _ question: Laid.Question,
+        finish: @escaping @Sendable (WaterfallService, any CatalogPageReads, Laid, FeedRecord, String?, AnyLayoutConfiguration) async throws -> Answer?
     ) async throws(WaterfallError) -> Answer? {
         guard let hot else { return nil }
         let service = self
@@ -125,8 +125,8 @@ extension WaterfallService {
                 while true {
                     let read = sections
                     let attempt = try await hot.withFeedWithoutBlocking(feed) { held in
-                        try configuration.withEngine(ReadyHotAnswer(
-                            held: held, configuration: configuration, stride: service.stride, request: request, sections: read))
+                        try configuration.withEngine(ReadyHotAnswer<Laid>(
+                            held: held, configuration: configuration, stride: service.stride, question: question, sections: read))
                     }
                     switch attempt ?? .notKept {
                     case .ready(let laidOut):
@@ -176,8 +176,18 @@ extension WaterfallService {
     }
 }
 
-/// An answer laid out from the hot copy, in memory, before its rows are read.
-protocol HotLaidOut: Sendable {
+/// An answer laid out from the hot copy, in memory, before anything is read for it: a page, a
+/// viewport, a section index, from what is asked of it (``Question``).
+protocol HotAnswerLayout: Sendable {
+    /// What is asked: a page's offset and limit, a viewport's band.
+    associatedtype Question: Sendable
+    init<Kind: StreamingLayoutKind>(
+        _ question: Question, engine: Kind, geometry: HotFeedGeometry, placement: HotPlacement<Kind>,
+        configuration: AnyLayoutConfiguration) throws
+}
+
+/// An answer laid out from the hot copy that shows images, before their rows are read.
+protocol HotLaidOut: HotAnswerLayout {
     /// Its headers, images and footers.
     var elements: [PlacedElement] { get }
     /// The rows of its images.
@@ -235,64 +245,76 @@ struct HotPageLayout: HotLaidOut {
     let elements: [PlacedElement]
     let rows: HotRows
 
+    /// The page of `limit` images from catalog index `offset`.
     init<Kind: StreamingLayoutKind>(
-        engine: Kind, geometry: HotFeedGeometry, placement: HotPlacement<Kind>, offset: Int, limit: Int
+        _ question: (offset: Int, limit: Int), engine: Kind, geometry: HotFeedGeometry, placement: HotPlacement<Kind>,
+        configuration: AnyLayoutConfiguration
     ) throws {
+        let (offset, limit) = question
         let total = geometry.count
         let range = offset..<(offset + limit)
         let expected = max(0, min(range.upperBound, total) - offset)
-        var cursor = HotCursor(geometry: geometry, placement: placement, engine: engine, from: min(offset, max(total - 1, 0)))
+        var (images, runner) = Self.resume(geometry, placement, engine, before: min(offset, max(total - 1, 0)))
         var sink = CollectingSink { range.contains($0.owner) }
-        while let image = cursor.images.peek() {
-            if cursor.runner.nextIndex > range.upperBound && sink.itemCount >= expected { break }
-            try cursor.runner.place(image, into: &sink)
-            _ = cursor.images.next()
+        while let image = images.peek() {
+            if runner.nextIndex > range.upperBound && sink.itemCount >= expected { break }
+            try runner.place(image, into: &sink)
+            _ = images.next()
         }
-        if cursor.images.peek() == nil { _ = cursor.runner.finish(into: &sink) }
+        if images.peek() == nil { _ = runner.finish(into: &sink) }
         self.offset = offset
         self.limit = limit
         contentHeight = placement.contentHeight
         elements = sink.elements
         rows = HotRows(geometry, first: offset, count: expected)
     }
-}
 
-/// What an answer lays out from a hot copy, for any kind of layout: a page, a viewport, a
-/// section index (``ReadyHotAnswer``).
-protocol HotRequest: Sendable {
-    associatedtype LaidOut: Sendable
-    func layOut<Kind: StreamingLayoutKind>(
-        _ engine: Kind, _ geometry: HotFeedGeometry, _ placement: HotPlacement<Kind>, _ configuration: AnyLayoutConfiguration
-    ) throws -> LaidOut
-}
-
-/// `request` laid out from the hot copy `held` when its geometry is at the feed's revision,
-/// found reading nothing (``HotHeldFeed/readyPlacement(engine:key:stride:sections:)``); else
-/// what the copy lacks.
-private struct ReadyHotAnswer<Request: HotRequest>: EngineWork {
-    let held: HotHeldFeed
-    let configuration: AnyLayoutConfiguration
-    let stride: Int
-    let request: Request
-    /// The feed's sections, once read for a layout whose sections may differ.
-    let sections: [SectionRecord]?
-
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotRead<Request.LaidOut> {
-        try held.readyPlacement(engine: engine, key: configuration.canonicalJSON, stride: stride, sections: sections).map { geometry, placement in
-            try request.layOut(engine, geometry, placement, configuration)
+    /// A ``LayoutRunner`` resumed before catalog index `index` (`0..<count`, or 0 in an empty
+    /// feed) at the section checkpoint before it (or at the start of its section, after the
+    /// empty sections before it, whose headers and footers go with its first image), with the
+    /// images from there.
+    private static func resume<Kind: StreamingLayoutKind>(
+        _ geometry: HotFeedGeometry, _ placement: HotPlacement<Kind>, _ engine: Kind, before index: Int
+    ) -> (HotImages, LayoutRunner<Kind>) {
+        let ids = geometry.sectionIDs
+        guard geometry.count > 0 else {
+            return (
+                HotImages(geometry, from: (geometry.sections.count, 0)),
+                LayoutRunner(engine: engine, sections: ids, variants: placement.variants, state: engine.initialState, ordinal: -1, nextIndex: 0))
         }
+        let target = geometry.locate(index)
+        if let checkpoint = placement.checkpoint(section: target.section, atOrBefore: target.local) {
+            return (
+                HotImages(geometry, from: (target.section, checkpoint.index)),
+                LayoutRunner(
+                    engine: engine, sections: ids, variants: placement.variants, state: checkpoint.state, ordinal: target.section,
+                    nextIndex: geometry.start(of: target.section) + checkpoint.index))
+        }
+        var first = target.section
+        while first > 0 && geometry.sections[first - 1].keys.isEmpty { first -= 1 }
+        return (
+            HotImages(geometry, from: (target.section, 0)),
+            LayoutRunner(
+                engine: engine, sections: ids, variants: placement.variants, state: engine.state(betweenSectionsAt: placement.origin(of: first)),
+                ordinal: first - 1, nextIndex: geometry.start(of: target.section)))
     }
 }
 
-/// A page of `limit` images from catalog index `offset`.
-private struct HotPageRequest: HotRequest {
-    let offset: Int
-    let limit: Int
+/// `Laid`, the answer asked by `question`, laid out from the hot copy `held` when its geometry
+/// is at the feed's revision, found reading nothing
+/// (``HotHeldFeed/readyPlacement(engine:key:stride:sections:)``); else what the copy lacks.
+private struct ReadyHotAnswer<Laid: HotAnswerLayout>: EngineWork {
+    let held: HotHeldFeed
+    let configuration: AnyLayoutConfiguration
+    let stride: Int
+    let question: Laid.Question
+    /// The feed's sections, once read for a layout whose sections may differ.
+    let sections: [SectionRecord]?
 
-    func layOut<Kind: StreamingLayoutKind>(
-        _ engine: Kind, _ geometry: HotFeedGeometry, _ placement: HotPlacement<Kind>, _ configuration: AnyLayoutConfiguration
-    ) throws -> HotPageLayout {
-        try HotPageLayout(engine: engine, geometry: geometry, placement: placement, offset: offset, limit: limit)
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotRead<Laid> {
+        try held.readyPlacement(engine: engine, key: configuration.canonicalJSON, stride: stride, sections: sections).map { geometry, placement in
+            try Laid(question, engine: engine, geometry: geometry, placement: placement, configuration: configuration)
+        }
     }
 }
 
@@ -321,38 +343,6 @@ struct HotImages: IteratorProtocol {
     }
 }
 
-/// A ``LayoutRunner`` resumed over a hot feed at the section checkpoint before an image (or at
-/// the start of its section, after the empty sections before it, whose headers and footers go
-/// with its first image), with the images from there.
-struct HotCursor<Kind: StreamingLayoutKind> {
-    var images: HotImages
-    var runner: LayoutRunner<Kind>
-
-    /// Resumes before catalog index `index` (`0..<count`, or 0 in an empty feed).
-    init(geometry: HotFeedGeometry, placement: HotPlacement<Kind>, engine: Kind, from index: Int) {
-        let ids = geometry.sectionIDs
-        guard geometry.count > 0 else {
-            images = HotImages(geometry, from: (geometry.sections.count, 0))
-            runner = LayoutRunner(engine: engine, sections: ids, variants: placement.variants, state: engine.initialState, ordinal: -1, nextIndex: 0)
-            return
-        }
-        let target = geometry.locate(index)
-        if let checkpoint = placement.checkpoint(section: target.section, atOrBefore: target.local) {
-            images = HotImages(geometry, from: (target.section, checkpoint.index))
-            runner = LayoutRunner(
-                engine: engine, sections: ids, variants: placement.variants, state: checkpoint.state, ordinal: target.section,
-                nextIndex: geometry.start(of: target.section) + checkpoint.index)
-        } else {
-            var first = target.section
-            while first > 0 && geometry.sections[first - 1].keys.isEmpty { first -= 1 }
-            images = HotImages(geometry, from: (target.section, 0))
-            runner = LayoutRunner(
-                engine: engine, sections: ids, variants: placement.variants, state: engine.state(betweenSectionsAt: placement.origin(of: first)),
-                ordinal: first - 1, nextIndex: geometry.start(of: target.section))
-        }
-    }
-}
-
 extension WaterfallService {
     /// ``viewport(feed:layout:y:height:pinOffset:)`` from the hot copy: finds the chunks of the
     /// sections whose bands meet the band, lays out from the checkpoint that starts the first to
@@ -363,7 +353,8 @@ extension WaterfallService {
         y: Double, height: Double, pinOffset: Double?, _ tx: any CatalogTransaction
     ) throws -> HotRead<ViewportPage> {
         try hotLookup(engine: engine, configuration: configuration, feed: feed, tx).flatMap { geometry, placement in
-            let laidOut = try HotViewportRequest(y: y, height: height, pinOffset: pinOffset).layOut(engine, geometry, placement, configuration)
+            let laidOut = try HotViewportLayout(
+                (y, height, pinOffset), engine: engine, geometry: geometry, placement: placement, configuration: configuration)
             return try answer(laidOut, feed: feed, tx) { rows, labels in
                 viewportPage(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration)
             }
@@ -401,10 +392,14 @@ struct HotViewportLayout: HotLaidOut {
     /// band, where it stands pinned; else `nil` (the headers are the laid-out elements').
     let pinnedHeaders: [(sectionID: Int64, frame: Frame, isPinned: Bool)]?
 
-    /// - Parameter pinOffset: `nil` too when the layout has no headers.
+    /// The band `[y, y + height)`, its headers pinned with a `pinOffset` (when the layout has
+    /// headers).
     init<Kind: StreamingLayoutKind>(
-        engine: Kind, geometry: HotFeedGeometry, placement: HotPlacement<Kind>, y: Double, height: Double, pinOffset: Double?
+        _ question: (y: Double, height: Double, pinOffset: Double?), engine: Kind, geometry: HotFeedGeometry,
+        placement: HotPlacement<Kind>, configuration: AnyLayoutConfiguration
     ) throws {
+        let (y, height) = (question.y, question.height)
+        let pinOffset = configuration.hasHeaders ? question.pinOffset : nil
         var sink = CollectingSink { $0.frame.meetsBand(y: y, height: height) }
         if let (first, last) = WaterfallService.chunks(meeting: y, height, placement, geometry) {
             var runner: LayoutRunner<Kind>
@@ -450,21 +445,6 @@ struct HotViewportLayout: HotLaidOut {
                 natural: natural, sectionEnd: sectionEnd, viewportY: y, pinOffset: pinOffset, variant: placement.variant(of: ordinal))
             return (id, pinned.frame, pinned.isPinned)
         }
-    }
-}
-
-/// The viewport of the band `[y, y + height)`, its headers pinned with a `pinOffset`.
-private struct HotViewportRequest: HotRequest {
-    let y: Double
-    let height: Double
-    let pinOffset: Double?
-
-    func layOut<Kind: StreamingLayoutKind>(
-        _ engine: Kind, _ geometry: HotFeedGeometry, _ placement: HotPlacement<Kind>, _ configuration: AnyLayoutConfiguration
-    ) throws -> HotViewportLayout {
-        try HotViewportLayout(
-            engine: engine, geometry: geometry, placement: placement, y: y, height: height,
-            pinOffset: configuration.hasHeaders ? pinOffset : nil)
     }
 }
 

@@ -9,7 +9,7 @@ extension WaterfallService {
         engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord, _ tx: any CatalogTransaction
     ) throws -> HotRead<SectionIndex> {
         try hotLookup(engine: engine, configuration: configuration, feed: feed, tx).flatMap { geometry, placement in
-            let laidOut = try HotSectionIndexRequest().layOut(engine, geometry, placement, configuration)
+            let laidOut = HotSectionBounds((), engine: engine, geometry: geometry, placement: placement, configuration: configuration)
             let records = try tx.sections(feedID: feed.id)
             return sectionIndex(laidOut, records: records, feed: feed, name: name, configuration: configuration).map { .ready($0) } ?? .notKept
         }
@@ -32,26 +32,19 @@ extension WaterfallService {
 }
 
 /// Where the hot copy's sections begin and the last ends, from each section's plan.
-struct HotSectionBounds: Sendable {
+struct HotSectionBounds: HotAnswerLayout {
     let geometry: HotFeedGeometry
     let bounds: SectionBounds
     let contentHeight: Double
 
-    init<Kind: StreamingLayoutKind>(engine: Kind, geometry: HotFeedGeometry, placement: HotPlacement<Kind>) {
+    init<Kind: StreamingLayoutKind>(
+        _ question: Void, engine: Kind, geometry: HotFeedGeometry, placement: HotPlacement<Kind>, configuration: AnyLayoutConfiguration
+    ) {
         let last = placement.plans.indices.last
         self.geometry = geometry
         bounds = SectionBounds(
             starts: placement.plans.indices.map(placement.origin(of:)),
             end: last.map { placement.plans[$0].end + placement.shifts[$0] } ?? engine.initialState.y)
         contentHeight = placement.contentHeight
-    }
-}
-
-/// The section index's bounds.
-struct HotSectionIndexRequest: HotRequest {
-    func layOut<Kind: StreamingLayoutKind>(
-        _ engine: Kind, _ geometry: HotFeedGeometry, _ placement: HotPlacement<Kind>, _ configuration: AnyLayoutConfiguration
-    ) throws -> HotSectionBounds {
-        HotSectionBounds(engine: engine, geometry: geometry, placement: placement)
     }
 }
