@@ -76,8 +76,11 @@ extension ChangeWatcherConformanceTests {
         defer { other.close() }
         try await Task.sleep(for: .milliseconds(500))
         let before = try await Self.listeningVersion(of: watcher)
-        let wrote = try other.writeIfAvailable(.feed("setup"), within: 0.5) { tx in try tx.adjustImageCount(feedID: setup.id, by: 0) }
-        #expect(wrote != nil)
+        let wrote = try other.writeIfAvailable(.feed("setup"), within: 0.5) { tx -> Bool in
+            try tx.adjustImageCount(feedID: setup.id, by: 0)
+            return true
+        }
+        #expect(wrote == true)
         try await Task.sleep(for: .milliseconds(500))
         #expect(try watcher.version() == before, "a bookkeeping write was heard as a commit")
         // A write that commits is still heard
