@@ -444,7 +444,7 @@ import WaterfallTestSupport
     }
 }
 
-/// What ``WaterfallService/hotLookup(engine:configuration:feed:_:)`` finds, by name.
+/// What ``WaterfallService/hotLookup(engine:_:_:)`` finds, by name.
 private struct HotLookupWork: EngineWork {
     let service: WaterfallService
     let configuration: AnyLayoutConfiguration
@@ -452,7 +452,7 @@ private struct HotLookupWork: EngineWork {
     let tx: any CatalogTransaction
 
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> String {
-        switch try service.hotLookup(engine: engine, configuration: configuration, feed: feed, tx) {
+        switch try service.hotLookup(engine: engine, LayoutQuery(feed: feed, name: nil, configuration: configuration), tx) {
         case .ready: "placed"
         case .ahead: "ahead"
         case .notKept, .behind, .needsSections: "notKept"

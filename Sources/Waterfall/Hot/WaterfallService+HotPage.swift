@@ -10,32 +10,30 @@ extension WaterfallService {
         return service
     }
 
-    /// The hot copy's geometry and placement of `engine`'s layout at `feed`'s revision, for a
-    /// read inside the transaction `tx` that resolved `feed` (``HotGeometry/placement``).
+    /// The hot copy's geometry and placement of `engine`'s layout of `query` at its feed's
+    /// revision, for a read inside the transaction `tx` that resolved it (``HotGeometry/placement``).
     func hotLookup<Kind: StreamingLayoutKind>(
-        engine: Kind, configuration: AnyLayoutConfiguration, feed: FeedRecord, _ tx: any CatalogTransaction
+        engine: Kind, _ query: LayoutQuery, _ tx: any CatalogTransaction
     ) throws -> HotRead<(HotFeedGeometry, HotPlacement<Kind>)> {
         guard let hot else { return .notKept }
         // A copy newer than the reader's snapshot is another reader's unless this is the read's
         // second try and the feed's id may have been given to a feed made anew.
         let mayBeAhead = hotCopyMayBeAhead || !database.reusesFeedIDs
         return try hot.placement(
-            feed: feed, engine: engine, key: configuration.canonicalJSON, stride: stride, mayBeAhead: mayBeAhead, tx)
+            feed: query.feed, engine: engine, key: query.configuration.canonicalJSON, stride: stride, mayBeAhead: mayBeAhead, tx)
     }
 
     /// ``page(feed:layout:offset:limit:)`` from the hot copy, inside the read transaction that
-    /// resolved `feed`: lays out, in memory, from the section checkpoint before `offset` to the
+    /// resolved `query`: lays out, in memory, from the section checkpoint before `offset` to the
     /// end of the page's last row and one image more (which closes its section), then reads the
     /// page's own rows by the copy's keys and checks them against it.
     func hotPage<Kind: StreamingLayoutKind>(
-        engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
-        offset: Int, limit: Int, _ tx: any CatalogTransaction
+        engine: Kind, _ query: LayoutQuery, offset: Int, limit: Int, _ tx: any CatalogTransaction
     ) throws -> HotRead<LayoutPage> {
-        try hotLookup(engine: engine, configuration: configuration, feed: feed, tx).flatMap { geometry, placement in
-            let laidOut = try HotPageLayout((offset, limit), engine: engine, geometry: geometry, placement: placement, configuration: configuration)
-            return try answer(laidOut, feed: feed, tx) { rows, labels in
-                page(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration)
-            }
+        try hotLookup(engine: engine, query, tx).flatMap { geometry, placement in
+            let laidOut = try HotPageLayout(
+                (offset, limit), engine: engine, geometry: geometry, placement: placement, configuration: query.configuration)
+            return try answer(laidOut, feed: query.feed, tx) { rows, labels in page(laidOut, rows: rows, labels: labels, query) }
         }
     }
 
@@ -55,14 +53,14 @@ extension WaterfallService {
 
     /// ``page(feed:layout:offset:limit:)`` of a feed the hot copy holds at its current revision
     /// with the layout placed, waiting for the database without blocking a thread where the
-    /// engine can (``answerWithoutBlocking(feed:layout:_:finish:)``); `nil` when it cannot
+    /// engine can (``answerWithoutBlocking(feed:layout:_:_:finish:)``); `nil` when it cannot
     /// answer so, and the caller asks ``page(feed:layout:offset:limit:)``.
     /// - Throws: ``WaterfallError`` `database` when the database fails.
     public func pageWithoutBlocking(feed name: String, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError) -> LayoutPage? {
         guard (try? Self.validateSlice(offset: offset, limit: limit)) != nil else { return nil }
-        return try await answerWithoutBlocking(feed: name, layout: layout, HotPageLayout.self, (offset, limit)) { service, reads, laidOut, feed, layoutName, configuration in
-            guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: feed, reads) else { return nil }
-            return service.page(laidOut, rows: rows, labels: labels, feed: feed, name: layoutName, configuration: configuration)
+        return try await answerWithoutBlocking(feed: name, layout: layout, HotPageLayout.self, (offset, limit)) { service, reads, laidOut, query in
+            guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else { return nil }
+            return service.page(laidOut, rows: rows, labels: labels, query)
         }
     }
 
@@ -74,9 +72,9 @@ extension WaterfallService {
         feed name: String, layout: LayoutSource, y: Double, height: Double, pinOffset: Double?
     ) async throws(WaterfallError) -> ViewportPage? {
         guard (try? Self.validateBand(y: y, height: height, pinOffset: pinOffset)) != nil else { return nil }
-        return try await answerWithoutBlocking(feed: name, layout: layout, HotViewportLayout.self, (y, height, pinOffset)) { service, reads, laidOut, feed, layoutName, configuration in
-            guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: feed, reads) else { return nil }
-            return service.viewportPage(laidOut, rows: rows, labels: labels, feed: feed, name: layoutName, configuration: configuration)
+        return try await answerWithoutBlocking(feed: name, layout: layout, HotViewportLayout.self, (y, height, pinOffset)) { service, reads, laidOut, query in
+            guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else { return nil }
+            return service.viewportPage(laidOut, rows: rows, labels: labels, query)
         }
     }
 
@@ -85,9 +83,8 @@ extension WaterfallService {
     /// caller asks ``sectionIndex(feed:layout:)``.
     /// - Throws: ``WaterfallError`` `database` when the database fails.
     public func sectionIndexWithoutBlocking(feed name: String, layout: LayoutSource) async throws(WaterfallError) -> SectionIndex? {
-        try await answerWithoutBlocking(feed: name, layout: layout, HotSectionBounds.self, ()) { service, reads, laidOut, feed, layoutName, configuration in
-            let records = try await reads.sections(feedID: feed.id)
-            return service.sectionIndex(laidOut, records: records, feed: feed, name: layoutName, configuration: configuration)
+        try await answerWithoutBlocking(feed: name, layout: layout, HotSectionBounds.self, ()) { service, reads, laidOut, query in
+            service.sectionIndex(laidOut, records: try await reads.sections(feedID: query.feed.id), query)
         }
     }
 
@@ -107,7 +104,7 @@ extension WaterfallService {
     /// answer that would be an error, which that method words.
     private func answerWithoutBlocking<Laid: HotAnswerLayout, Answer: Sendable>(
         feed name: String, layout: LayoutSource, _ laid: Laid.Type, _ question: Laid.Question,
-        finish: @escaping @Sendable (WaterfallService, any CatalogPageReads, Laid, FeedRecord, String?, AnyLayoutConfiguration) async throws -> Answer?
+        finish: @escaping @Sendable (WaterfallService, any CatalogPageReads, Laid, LayoutQuery) async throws -> Answer?
     ) async throws(WaterfallError) -> Answer? {
         guard let hot else { return nil }
         let service = self
@@ -130,7 +127,7 @@ extension WaterfallService {
                     }
                     switch attempt ?? .notKept {
                     case .ready(let laidOut):
-                        return try await finish(service, reads, laidOut, feed, layoutName, configuration)
+                        return try await finish(service, reads, laidOut, LayoutQuery(feed: feed, name: layoutName, configuration: configuration))
                     case .behind where !followed:
                         followed = true
                         guard try await hot.follow(feed, reading: { copy in try await copy.followReads(to: feed, reads) }) else { return nil }
@@ -163,16 +160,13 @@ extension WaterfallService {
     }
 
     /// The page of `laidOut` with its rows and its sections' labels.
-    private func page(
-        _ laidOut: HotPageLayout, rows: [ImageRecord], labels: SectionLabels, feed: FeedRecord, name: String?,
-        configuration: AnyLayoutConfiguration
-    ) -> LayoutPage {
+    private func page(_ laidOut: HotPageLayout, rows: [ImageRecord], labels: SectionLabels, _ query: LayoutQuery) -> LayoutPage {
         let parts = assemble(laidOut.elements, rows: rows, firstIndex: laidOut.offset, labels: labels)
         let total = laidOut.rows.geometry.count
         return LayoutPage(
-            feed: feed.name, revision: feed.revision, layout: name, contentHeight: laidOut.contentHeight,
+            feed: query.feed.name, revision: query.feed.revision, layout: query.name, contentHeight: laidOut.contentHeight,
             totalItems: total, nextOffset: laidOut.offset + laidOut.limit < total ? laidOut.offset + laidOut.limit : nil,
-            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration)
+            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: query.configuration)
     }
 }
 
@@ -349,22 +343,18 @@ extension WaterfallService {
     /// the end of the last (closing its section when it is the section's last), and reads the
     /// rows of the images that meet it.
     func hotViewport<Kind: StreamingLayoutKind>(
-        engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
-        y: Double, height: Double, pinOffset: Double?, _ tx: any CatalogTransaction
+        engine: Kind, _ query: LayoutQuery, y: Double, height: Double, pinOffset: Double?, _ tx: any CatalogTransaction
     ) throws -> HotRead<ViewportPage> {
-        try hotLookup(engine: engine, configuration: configuration, feed: feed, tx).flatMap { geometry, placement in
+        try hotLookup(engine: engine, query, tx).flatMap { geometry, placement in
             let laidOut = try HotViewportLayout(
-                (y, height, pinOffset), engine: engine, geometry: geometry, placement: placement, configuration: configuration)
-            return try answer(laidOut, feed: feed, tx) { rows, labels in
-                viewportPage(laidOut, rows: rows, labels: labels, feed: feed, name: name, configuration: configuration)
-            }
+                (y, height, pinOffset), engine: engine, geometry: geometry, placement: placement, configuration: query.configuration)
+            return try answer(laidOut, feed: query.feed, tx) { rows, labels in viewportPage(laidOut, rows: rows, labels: labels, query) }
         }
     }
 
     /// The viewport of `laidOut` with its rows and its sections' labels.
     fileprivate func viewportPage(
-        _ laidOut: HotViewportLayout, rows: [ImageRecord], labels: SectionLabels, feed: FeedRecord, name: String?,
-        configuration: AnyLayoutConfiguration
+        _ laidOut: HotViewportLayout, rows: [ImageRecord], labels: SectionLabels, _ query: LayoutQuery
     ) -> ViewportPage {
         var parts = assemble(laidOut.elements, rows: rows, firstIndex: laidOut.rows.first, labels: labels)
         if let pinned = laidOut.pinnedHeaders {
@@ -373,9 +363,9 @@ extension WaterfallService {
             }
         }
         return ViewportPage(
-            feed: feed.name, revision: feed.revision, layout: name, contentHeight: laidOut.contentHeight,
+            feed: query.feed.name, revision: query.feed.revision, layout: query.name, contentHeight: laidOut.contentHeight,
             totalItems: laidOut.rows.geometry.count, y: laidOut.y, height: laidOut.height,
-            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration)
+            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: query.configuration)
     }
 }
 

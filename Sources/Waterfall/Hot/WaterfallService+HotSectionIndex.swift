@@ -6,27 +6,26 @@ extension WaterfallService {
     /// resolved `feed`: each section's plan gives where it begins and ends, the copy gives its
     /// image count; only the sections' names and titles are read. O(sections), no image row.
     func hotSectionIndex<Kind: StreamingLayoutKind>(
-        engine: Kind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord, _ tx: any CatalogTransaction
+        engine: Kind, _ query: LayoutQuery, _ tx: any CatalogTransaction
     ) throws -> HotRead<SectionIndex> {
-        try hotLookup(engine: engine, configuration: configuration, feed: feed, tx).flatMap { geometry, placement in
-            let laidOut = HotSectionBounds((), engine: engine, geometry: geometry, placement: placement, configuration: configuration)
-            let records = try tx.sections(feedID: feed.id)
-            return sectionIndex(laidOut, records: records, feed: feed, name: name, configuration: configuration).map { .ready($0) } ?? .notKept
+        try hotLookup(engine: engine, query, tx).flatMap { geometry, placement in
+            let laidOut = HotSectionBounds((), engine: engine, geometry: geometry, placement: placement, configuration: query.configuration)
+            let records = try tx.sections(feedID: query.feed.id)
+            return sectionIndex(laidOut, records: records, query).map { .ready($0) } ?? .notKept
         }
     }
 
     /// The section index of `laidOut` with the catalog's sections `records`; `nil` when they are
     /// not the copy's sections (the copy is then dropped).
-    func sectionIndex(
-        _ laidOut: HotSectionBounds, records: [SectionRecord], feed: FeedRecord, name: String?, configuration: AnyLayoutConfiguration
-    ) -> SectionIndex? {
+    func sectionIndex(_ laidOut: HotSectionBounds, records: [SectionRecord], _ query: LayoutQuery) -> SectionIndex? {
+        let feed = query.feed
         let geometry = laidOut.geometry
         guard records.count == geometry.sections.count, zip(records, geometry.sections).allSatisfy({ $0.id == $1.id }) else {
             hot?.forget(feedID: feed.id)
             return nil
         }
         return SectionIndex(
-            feed: feed, layout: name, configuration: configuration, contentHeight: laidOut.contentHeight,
+            feed: feed, layout: query.name, configuration: query.configuration, contentHeight: laidOut.contentHeight,
             records: records, counts: { geometry.sections[$0].keys.count }, bounds: laidOut.bounds)
     }
 }

@@ -28,9 +28,8 @@ extension WaterfallService {
     ///   an unknown feed or layout.
     public func page(feed: String?, layout: LayoutSource, offset: Int, limit: Int) throws(WaterfallError) -> LayoutPage {
         try Self.validateSlice(offset: offset, limit: limit)
-        return try readLayoutAnswer(feed: feed, layout: layout, what: "page") { service, feed, name, configuration, tx in
-            try configuration.withEngine(PageWork(
-                service: service, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx: tx))
+        return try readLayoutAnswer(feed: feed, layout: layout, what: "page") { service, query, tx in
+            try query.configuration.withEngine(PageWork(service: service, query: query, offset: offset, limit: limit, tx: tx))
         }
     }
 
@@ -42,7 +41,7 @@ extension WaterfallService {
     /// - Parameter what: the answer's name, for the error when every try met a newer copy.
     func readLayoutAnswer<Answer>(
         feed: String?, layout: LayoutSource, what: String,
-        _ answer: (WaterfallService, FeedRecord, String?, AnyLayoutConfiguration, any CatalogTransaction) throws -> (Answer, CacheUpdate?)?
+        _ answer: (WaterfallService, LayoutQuery, any CatalogTransaction) throws -> (Answer, CacheUpdate?)?
     ) throws(WaterfallError) -> Answer {
         for attempt in 0..<3 {
             var service = self
@@ -52,7 +51,7 @@ extension WaterfallService {
                 try database.read { tx -> (Answer, CacheUpdate?)? in
                     let feed = try resolveFeed(feed, tx)
                     let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                    return try answer(service, feed, name, configuration, tx)
+                    return try answer(service, LayoutQuery(feed: feed, name: name, configuration: configuration), tx)
                 }
             }
             if let (value, update) = result {
@@ -67,11 +66,10 @@ extension WaterfallService {
     /// before `offset` until every image of the page has its frame (the end of the row of its
     /// last image, DESIGN section 8) and one image more (which closes the section of the last).
     fileprivate func pageOfKind(
-        engine: some StreamingLayoutKind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
-        offset: Int, limit: Int, _ tx: any CatalogTransaction
+        engine: some StreamingLayoutKind, _ query: LayoutQuery, offset: Int, limit: Int, _ tx: any CatalogTransaction
     ) throws -> (LayoutPage, CacheUpdate?) {
-        let cache = try CachedLayout(
-            tx: tx, feed: feed, name: name, engine: engine, key: configuration.canonicalJSON, stride: stride)
+        let feed = query.feed
+        let cache = try CachedLayout(tx: tx, query: query, engine: engine, stride: stride)
         let start = try cache.checkpoint(atOrBelow: offset, tx)
         let from = start?.index ?? 0
         var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, variants: cache.variants, checkpoint: start)
@@ -102,10 +100,10 @@ extension WaterfallService {
         let labels = try SectionLabels(sink.elements.lazy.map(\.sectionID), tx)
         let parts = assemble(sink.elements, rows: rows, firstIndex: from, labels: labels)
         let page = LayoutPage(
-            feed: feed.name, revision: feed.revision, layout: name, contentHeight: cache.end.contentHeight,
+            feed: feed.name, revision: feed.revision, layout: query.name, contentHeight: cache.end.contentHeight,
             totalItems: cache.end.totalItems,
             nextOffset: offset + limit < cache.end.totalItems ? offset + limit : nil,
-            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration)
+            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: query.configuration)
         return (page, cache.update)
     }
 
@@ -117,10 +115,9 @@ extension WaterfallService {
         feed: String?, layout: LayoutSource, y: Double, height: Double, pinOffset: Double? = nil
     ) throws(WaterfallError) -> ViewportPage {
         try Self.validateBand(y: y, height: height, pinOffset: pinOffset)
-        return try readLayoutAnswer(feed: feed, layout: layout, what: "viewport") { service, feed, name, configuration, tx in
-            try configuration.withEngine(ViewportWork(
-                service: service, configuration: configuration, name: name, feed: feed, y: y, height: height,
-                pinOffset: pinOffset, tx: tx))
+        return try readLayoutAnswer(feed: feed, layout: layout, what: "viewport") { service, query, tx in
+            try query.configuration.withEngine(ViewportWork(
+                service: service, query: query, y: y, height: height, pinOffset: pinOffset, tx: tx))
         }
     }
 
@@ -141,11 +138,11 @@ extension WaterfallService {
     /// chunks whose bands meet the band, from the checkpoint that starts the first (every
     /// image of a chunk has its frame by the checkpoint that ends it).
     fileprivate func viewportOfKind(
-        engine: some StreamingLayoutKind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
-        y: Double, height: Double, pinOffset: Double?, _ tx: any CatalogTransaction
+        engine: some StreamingLayoutKind, _ query: LayoutQuery, y: Double, height: Double, pinOffset: Double?,
+        _ tx: any CatalogTransaction
     ) throws -> (ViewportPage, CacheUpdate?) {
-        let cache = try CachedLayout(
-            tx: tx, feed: feed, name: name, engine: engine, key: configuration.canonicalJSON, stride: stride)
+        let feed = query.feed
+        let cache = try CachedLayout(tx: tx, query: query, engine: engine, stride: stride)
         let matched = try cache.chunks(tx).filter { $0.top < y + height && $0.bottom > y }
         var elements: [PlacedElement] = []
         var rows: [ImageRecord] = []
@@ -162,7 +159,7 @@ extension WaterfallService {
         }
         let labels = try SectionLabels(elements.lazy.map(\.sectionID), tx)
         var parts = assemble(elements, rows: rows, firstIndex: from, labels: labels)
-        if let pinOffset, configuration.hasHeaders {
+        if let pinOffset, query.configuration.hasHeaders {
             var visible: [Int64] = []
             var seen: Set<Int64> = []
             for element in elements where seen.insert(element.sectionID).inserted { visible.append(element.sectionID) }
@@ -179,9 +176,9 @@ extension WaterfallService {
             }
         }
         let answer = ViewportPage(
-            feed: feed.name, revision: feed.revision, layout: name, contentHeight: cache.end.contentHeight,
+            feed: feed.name, revision: feed.revision, layout: query.name, contentHeight: cache.end.contentHeight,
             totalItems: cache.end.totalItems, y: y, height: height,
-            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: configuration)
+            items: parts.items, headers: parts.headers, footers: parts.footers, configuration: query.configuration)
         return (answer, cache.update)
     }
 
@@ -220,23 +217,19 @@ extension ImageRecord {
 /// ``WaterfallService/page(feed:layout:offset:limit:)`` with the engine of the layout's kind.
 private struct PageWork: EngineWork {
     let service: WaterfallService
-    let configuration: AnyLayoutConfiguration
-    let name: String?
-    let feed: FeedRecord
+    let query: LayoutQuery
     let offset: Int
     let limit: Int
     let tx: any CatalogTransaction
 
     /// The page, or `nil` when the hot copy is newer than `tx` (read again).
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (LayoutPage, CacheUpdate?)? {
-        switch try service.hotPage(
-            engine: engine, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx) {
+        switch try service.hotPage(engine: engine, query, offset: offset, limit: limit, tx) {
         case .ready(let page): return (page, nil)
         case .ahead: return nil
         case .notKept, .behind, .needsSections: break
         }
-        return try service.pageOfKind(
-            engine: engine, configuration: configuration, name: name, feed: feed, offset: offset, limit: limit, tx)
+        return try service.pageOfKind(engine: engine, query, offset: offset, limit: limit, tx)
     }
 }
 
@@ -244,9 +237,7 @@ private struct PageWork: EngineWork {
 /// layout's kind.
 private struct ViewportWork: EngineWork {
     let service: WaterfallService
-    let configuration: AnyLayoutConfiguration
-    let name: String?
-    let feed: FeedRecord
+    let query: LayoutQuery
     let y: Double
     let height: Double
     let pinOffset: Double?
@@ -254,14 +245,11 @@ private struct ViewportWork: EngineWork {
 
     /// The viewport, or `nil` when the hot copy is newer than `tx` (read again).
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (ViewportPage, CacheUpdate?)? {
-        switch try service.hotViewport(
-            engine: engine, configuration: configuration, name: name, feed: feed, y: y, height: height,
-            pinOffset: pinOffset, tx) {
+        switch try service.hotViewport(engine: engine, query, y: y, height: height, pinOffset: pinOffset, tx) {
         case .ready(let viewport): return (viewport, nil)
         case .ahead: return nil
         case .notKept, .behind, .needsSections: break
         }
-        return try service.viewportOfKind(
-            engine: engine, configuration: configuration, name: name, feed: feed, y: y, height: height, pinOffset: pinOffset, tx)
+        return try service.viewportOfKind(engine: engine, query, y: y, height: height, pinOffset: pinOffset, tx)
     }
 }

@@ -24,19 +24,17 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError``: `usage` for a bad configuration, `invalidData` for an
     ///   unknown feed or layout.
     public func sectionIndex(feed: String?, layout: LayoutSource) throws(WaterfallError) -> SectionIndex {
-        try readLayoutAnswer(feed: feed, layout: layout, what: "section index") { service, feed, name, configuration, tx in
-            try configuration.withEngine(SectionIndexWork(
-                service: service, configuration: configuration, name: name, feed: feed, tx: tx))
+        try readLayoutAnswer(feed: feed, layout: layout, what: "section index") { service, query, tx in
+            try query.configuration.withEngine(SectionIndexWork(service: service, query: query, tx: tx))
         }
     }
 
     /// ``sectionIndex(feed:layout:)`` from the database's layout cache, for one kind of layout.
     fileprivate func sectionIndexOfKind(
-        engine: some StreamingLayoutKind, configuration: AnyLayoutConfiguration, name: String?, feed: FeedRecord,
-        _ tx: any CatalogTransaction
+        engine: some StreamingLayoutKind, _ query: LayoutQuery, _ tx: any CatalogTransaction
     ) throws -> (SectionIndex, CacheUpdate?) {
-        let cache = try CachedLayout(
-            tx: tx, feed: feed, name: name, engine: engine, key: configuration.canonicalJSON, stride: stride)
+        let feed = query.feed
+        let cache = try CachedLayout(tx: tx, query: query, engine: engine, stride: stride)
         let records = try tx.sections(feedID: feed.id)
         guard records.map(\.id) == cache.sections else {
             throw WaterfallError.database("the feed's sections changed while its section index was read; try again.")
@@ -44,7 +42,7 @@ extension WaterfallService {
         let counts = try tx.imageCounts(feedID: feed.id)
         let bounds = try cachedBounds(cache, tx) ?? laidOutBounds(engine: engine, sections: cache.sections, feed: feed, tx)
         let index = SectionIndex(
-            feed: feed, layout: name, configuration: configuration, contentHeight: cache.end.contentHeight,
+            feed: feed, layout: query.name, configuration: query.configuration, contentHeight: cache.end.contentHeight,
             records: records, counts: { counts[records[$0].id] ?? 0 }, bounds: bounds)
         return (index, cache.update)
     }
@@ -83,18 +81,16 @@ extension WaterfallService {
 /// ``WaterfallService/sectionIndex(feed:layout:)`` with the engine of the layout's kind.
 private struct SectionIndexWork: EngineWork {
     let service: WaterfallService
-    let configuration: AnyLayoutConfiguration
-    let name: String?
-    let feed: FeedRecord
+    let query: LayoutQuery
     let tx: any CatalogTransaction
 
     /// The index, or `nil` when the hot copy is newer than `tx` (read again).
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (SectionIndex, CacheUpdate?)? {
-        switch try service.hotSectionIndex(engine: engine, configuration: configuration, name: name, feed: feed, tx) {
+        switch try service.hotSectionIndex(engine: engine, query, tx) {
         case .ready(let index): return (index, nil)
         case .ahead: return nil
         case .notKept, .behind, .needsSections: break
         }
-        return try service.sectionIndexOfKind(engine: engine, configuration: configuration, name: name, feed: feed, tx)
+        return try service.sectionIndexOfKind(engine: engine, query, tx)
     }
 }
