@@ -56,23 +56,21 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
         }
     }
 
-    /// Width of the whole layout, in points.
-    public var width: Double {
+    /// The fields every kind has (``CommonLayoutFields``), of the layout's own configuration:
+    /// what the properties below read, with one switch over the kinds for all of them.
+    public var common: any CommonLayoutFields {
         switch self {
-        case .waterfall(let configuration): configuration.width
-        case .justified(let configuration): configuration.width
-        case .sectioned(let configuration): configuration.base.width
+        case .waterfall(let configuration): configuration
+        case .justified(let configuration): configuration
+        case .sectioned(let configuration): configuration.base.common
         }
     }
 
+    /// Width of the whole layout, in points.
+    public var width: Double { common.width }
+
     /// Height of each section's header, in points (0: no headers).
-    public var headerHeight: Double {
-        switch self {
-        case .waterfall(let configuration): configuration.headerHeight
-        case .justified(let configuration): configuration.headerHeight
-        case .sectioned(let configuration): configuration.base.headerHeight
-        }
-    }
+    public var headerHeight: Double { common.headerHeight }
 
     /// Whether any section has a header: the layout's own `headerHeight` or an override's is
     /// above 0.
@@ -81,31 +79,13 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
     }
 
     /// The chrome of the layout's own sections (``SectionChrome``): header, footer, insets.
-    public var chrome: SectionChrome {
-        switch self {
-        case .waterfall(let configuration): configuration.chrome
-        case .justified(let configuration): configuration.chrome
-        case .sectioned(let configuration): configuration.base.chrome
-        }
-    }
+    public var chrome: SectionChrome { common.chrome }
 
     /// The least content height reported, in points (the layout's own, for every section).
-    public var minimumContentHeight: Double {
-        switch self {
-        case .waterfall(let configuration): configuration.minimumContentHeight
-        case .justified(let configuration): configuration.minimumContentHeight
-        case .sectioned(let configuration): configuration.base.minimumContentHeight
-        }
-    }
+    public var minimumContentHeight: Double { common.minimumContentHeight }
 
     /// Height of the caption strip under every image, in points.
-    public var captionHeight: Double {
-        switch self {
-        case .waterfall(let configuration): configuration.captionHeight
-        case .justified(let configuration): configuration.captionHeight
-        case .sectioned(let configuration): configuration.base.captionHeight
-        }
-    }
+    public var captionHeight: Double { common.captionHeight }
 
     /// A few words on the layout's shape for people: "3 columns, 414 pt" or
     /// "rows of 180 pt, 414 pt".

@@ -86,17 +86,8 @@ public struct SectionChrome: Hashable, Sendable {
     }
 }
 
-extension LayoutConfiguration {
-    /// The chrome of every section of this layout.
-    public var chrome: SectionChrome {
-        SectionChrome(
-            width: width, sectionInset: sectionInset, headerHeight: headerHeight, footerHeight: footerHeight,
-            headerInset: headerInset, footerInset: footerInset)
-    }
-}
-
-extension JustifiedConfiguration {
-    /// The chrome of every section of this layout.
+extension CommonLayoutFields {
+    /// The chrome of every section of this layout (either kind's).
     public var chrome: SectionChrome {
         SectionChrome(
             width: width, sectionInset: sectionInset, headerHeight: headerHeight, footerHeight: footerHeight,
