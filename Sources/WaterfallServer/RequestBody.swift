@@ -36,6 +36,9 @@ struct SpooledBody: Sendable {
                     pending.clear()
                 }
             }
+            // A read cancelled (the shutdown's grace over) may end like a body that ended: never
+            // take what came for the whole.
+            try Task.checkCancellation()
             if pending.readableBytes > 0 {
                 let bytes = pending
                 try await runner.run { _ in try file.write(bytes) }
@@ -86,6 +89,7 @@ enum RequestBodyBytes {
             guard bytes.count + chunk.readableBytes <= limit else { throw Problem.bodyTooLarge(limit) }
             bytes.append(contentsOf: chunk.readableBytesView)
         }
+        try Task.checkCancellation()
         return bytes
     }
 }

@@ -34,8 +34,9 @@ public struct ServerLimits: Sendable {
     public var maximumBodyBytes = 1 << 30
     /// How long a connection may stay idle, between or inside requests, before it is closed.
     public var idleTimeout: TimeAmount = .seconds(60)
-    /// How long SIGTERM waits for requests in flight before it cuts them off.
-    public var shutdownGracePeriod: Duration = .seconds(30)
+    /// How long SIGTERM lets requests in flight go on (`--shutdown-grace`, default 10 s); one
+    /// still receiving its body then is answered 503 (``ShutdownGrace``).
+    public var shutdownGracePeriod: Duration = .seconds(10)
 
     public init() {}
 }
@@ -55,6 +56,7 @@ public struct WaterfallServer: Sendable {
     let configuration: ServerConfiguration
     let routes: [Route]
     let logger: Logger
+    let shutdown: ShutdownClock
 
     /// A server over `service`.
     /// - Parameters:
@@ -75,6 +77,7 @@ public struct WaterfallServer: Sendable {
         gatekeeper = Gatekeeper(
             runner: runner, publicRead: configuration.publicRead, answersAnonymousCallers: configuration.answersAnonymousCallers)
         routes = APIRoutes.all
+        shutdown = ShutdownClock(grace: configuration.limits.shutdownGracePeriod)
     }
 
     /// The Hummingbird application: HTTP/1.1 with the idle timeout, answering through the route
@@ -87,6 +90,7 @@ public struct WaterfallServer: Sendable {
             responder: Edge(
                 identity: RequestIdentity(), metrics: RequestMetrics(metrics: runner.metrics), log: AccessLog(logger: logger),
                 problems: ProblemMapping(), kept: KeptAnswerGate(runner: runner, gatekeeper: gatekeeper, metrics: runner.metrics),
+                grace: ShutdownGrace(clock: shutdown),
                 routing: APIResponder(
                     routes: routes,
                     services: RouteServices(runner: runner, hub: hub, gatekeeper: gatekeeper, limits: configuration.limits))),
@@ -97,17 +101,25 @@ public struct WaterfallServer: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT, then stops taking connections, lets the requests in
-    /// flight finish (for at most the grace period) and returns.
+    /// flight finish (for the grace period; one still receiving its body then is
+    /// answered 503), ends event streams with a last comment, and returns.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let application = application(onListening: onListening)
         var group = ServiceGroupConfiguration(
             services: [.init(service: application)], gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger)
-        group.maximumGracefulShutdownDuration = configuration.limits.shutdownGracePeriod
+        // A backstop only: at the grace's end every request is answered but those whose work in
+        // the database is under way, which the busy timeouts (10 s) bound; cutting a connection
+        // earlier could cut a body mid-way.
+        group.maximumGracefulShutdownDuration = configuration.limits.shutdownGracePeriod + Self.databaseWorkBound
         defer { hub.stop() }
         try await ServiceGroup(configuration: group).run()
         hub.stop()
         try await runner.shutdown()
     }
+
+    /// How long past the grace the server waits for work already in the database before it
+    /// stops regardless: the busy timeout and the PostgreSQL lease timeout (10 s), and a margin.
+    static let databaseWorkBound: Duration = .seconds(15)
 
     /// The OpenAPI document the server answers `GET /openapi.json` with.
     public static var openAPIDocument: String { Assets.openAPI }

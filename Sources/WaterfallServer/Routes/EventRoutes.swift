@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
 import ServiceLifecycle
 import Waterfall
@@ -13,7 +14,7 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/events", "streamEvents",
             OperationDoc(
                 "The feed's changes as Server-Sent Events", tags: ["images"],
-                description: #"One `change` event per revision after `since` (or `Last-Event-ID`), then live as the feed moves on, whoever writes it (this server, another instance of it, the command line). Each event: `id:` the revision, `event: change`, `data:` `{"revision", "changes": [{"revision", "kind", "id", "section"}]}`. A `: heartbeat` comment comes every 15 s. The stream ends when the feed is removed or the server stops."#,
+                description: #"One `change` event per revision after `since` (or `Last-Event-ID`), then live as the feed moves on, whoever writes it (this server, another instance of it, the command line). Each event: `id:` the revision, `event: change`, `data:` `{"revision", "changes": [{"revision", "kind", "id", "section"}]}`. A `: heartbeat` comment comes every 15 s. The stream ends when the feed is removed, or when the server shuts down, after a last `: shutting down` comment: reconnect (to this server once it is back, or another instance) with `Last-Event-ID`, and nothing is missed."#,
                 parameters: [.feed, .query("Since"), .header("LastEventID")],
                 responses: [.ok("The stream.", ContentDoc(mediaType: "text/event-stream", schema: .component("ServerSentEvent")))],
                 problems: .feedStream)
@@ -38,12 +39,16 @@ extension APIRoutes {
                 var stream = EventStream(feed: feed, since: start, runner: runner)
                 metrics.eventStream(opened: true)
                 defer { metrics.eventStream(opened: false) }
-                // SIGTERM ends every stream, so that draining the server does not wait for them.
+                // SIGTERM ends every stream, so that draining the server does not wait for them,
+                // with a last comment that tells the client to reconnect.
+                let stopping = NIOLockedValueBox(false)
                 try? await withGracefulShutdownHandler {
                     try await stream.run(signals, into: &writer)
                 } onGracefulShutdown: {
+                    stopping.withLockedValue { $0 = true }
                     hub.stop()
                 }
+                if stopping.withLockedValue({ $0 }) { try await writer.write(ByteBuffer(string: ": shutting down\n\n")) }
                 try await writer.finish(nil)
             })
         }

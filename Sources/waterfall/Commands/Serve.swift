@@ -14,7 +14,9 @@ extension WaterfallCommand {
             discussion: """
                 Routes, parameters and answers are described by GET /openapi.json. Errors are \
                 application/problem+json documents. SIGTERM or SIGINT stops taking connections, lets the \
-                requests in flight finish (up to 30 s) and exits 0. Once the database has API keys (`waterfall key \
+                requests in flight finish (up to --shutdown-grace, 10 s by default; one still receiving its body \
+                then is answered 503), ends event streams with a last `: shutting down` comment, and \
+                exits 0. Once the database has API keys (`waterfall key \
                 add`), requests need one: Authorization: Bearer SECRET. On an address other machines can reach \
                 (any but 127.0.0.0/8, ::1 and localhost) it refuses to start until the database has a write key, \
                 unless --allow-anonymous.
@@ -43,6 +45,10 @@ extension WaterfallCommand {
         var logLevel: Logger.Level = .notice
         @Option(help: ArgumentHelp("How log lines are written: text, or json (one object a line).", valueName: "format"))
         var logFormat: LogFormat = .text
+        @Option(parsing: .unconditional, help: ArgumentHelp(
+            "Seconds that SIGTERM lets requests in flight go on before one still receiving its body is answered 503; 0 or more.",
+            valueName: "seconds"))
+        var shutdownGrace = "10"
 
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port).") }
@@ -52,6 +58,9 @@ extension WaterfallCommand {
             if host.isEmpty { throw ValidationError("--host must name an address, such as 127.0.0.1 or 0.0.0.0.") }
             guard hotMemory == "0" || Self.bytes(hotMemory) != nil else {
                 throw ValidationError("--hot-memory takes 0 or a number of bytes up to 64G, optionally with K, M or G, got \"\(hotMemory)\".")
+            }
+            guard Self.seconds(shutdownGrace) != nil else {
+                throw ValidationError("--shutdown-grace takes a number of seconds from 0 to 3600, such as 10 or 2.5, got \"\(shutdownGrace)\".")
             }
         }
 
@@ -65,6 +74,7 @@ extension WaterfallCommand {
             configuration.publicRead = publicRead
             configuration.hotMemory = Self.bytes(hotMemory) ?? 0
             configuration.allowAnonymous = allowAnonymous
+            configuration.limits.shutdownGracePeriod = Self.seconds(shutdownGrace)!
             let format = logFormat
             LoggingSystem.bootstrap { label in LogLineHandler(label: label, format: format) }
             var logger = Logger(label: "waterfall")
@@ -99,6 +109,14 @@ extension WaterfallCommand {
             }
             guard let count = Int(digits), count > 0, count <= (64 << 30) / unit else { return nil }
             return count * unit
+        }
+
+        /// `10`, `2.5`, `0` as a duration, or nil for anything but a number of seconds from 0 to 3600.
+        static func seconds(_ text: String) -> Duration? {
+            guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(text),
+                  seconds.isFinite, (0...3600).contains(seconds)
+            else { return nil }
+            return .milliseconds(Int64((seconds * 1000).rounded()))
         }
 
         /// Runs `body` to completion from this synchronous command, rethrowing what it throws.
