@@ -55,6 +55,9 @@ public enum WaterfallError: Error, Hashable, Sendable {
     case database(String)
     /// Another writer held the database's lock for longer than the busy timeout; nothing changed.
     case busy(String)
+    /// The database server cannot be reached now (down or restarting); a write under way when
+    /// its connection was lost may or may not have been made.
+    case unavailable(String)
     /// A write needed more room than the database's disk has left; nothing changed, and the
     /// catalog still answers reads.
     case diskFull(String)
@@ -117,7 +120,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
         case .invalidConfiguration(let error):
             return error.message
         case .moveOntoItself(let message), .invalidData(let message), .fileUnreadable(let message), .cannotCreate(let message),
-             .database(let message), .busy(let message), .diskFull(let message), .other(let message):
+             .database(let message), .busy(let message), .unavailable(let message), .diskFull(let message), .other(let message):
             return message
         }
     }
@@ -138,6 +141,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
             case .cannotCreate: self = .cannotCreate(error.message)
             case .cannotOpen, .cannotWrite: self = .database(error.message)
             case .busy: self = .busy(error.message)
+            case .unavailable: self = .unavailable(error.message)
             case .diskFull: self = .diskFull(error.message)
             case .notFound, .invalidRequest: self = .invalidData(error.message)
             }

@@ -41,7 +41,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
             self.init(.preconditionFailed, detail)
         case .indexOutsideSection, .invalidData:
             self.init(.unprocessableContent, detail)
-        case .busy:
+        case .busy, .unavailable:
             self.init(.serviceUnavailable, detail, headers: [.retryAfter: "1"])
         case .diskFull:
             self.init(.insufficientStorage, detail)

@@ -17,6 +17,9 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case diskFull
         /// Another process held the database's lock for longer than the busy timeout.
         case busy
+        /// The database server cannot be reached now (down, restarting, its connection lost);
+        /// a write under way when the connection was lost may or may not have been made.
+        case unavailable
         /// A named thing (feed, image, layout) does not exist.
         case notFound
         /// The request contradicts the catalog (a limit reached, an index outside a section).

@@ -12,9 +12,9 @@ extension ServeEndToEndTests {
         private let received = ServeLockedBytes()
         private let reader = DispatchGroup()
 
-        init(port: Int, path: String, headers: [String] = []) throws {
+        init(port: Int, path: String, headers: [String] = [], maxTime: Int = 30) throws {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["curl", "-sN", "--max-time", "30"] + headers.flatMap { ["-H", $0] } + ["http://127.0.0.1:\(port)\(path)"]
+            process.arguments = ["curl", "-sN", "--max-time", "\(maxTime)"] + headers.flatMap { ["-H", $0] } + ["http://127.0.0.1:\(port)\(path)"]
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()

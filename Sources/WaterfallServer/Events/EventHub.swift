@@ -75,6 +75,9 @@ final class EventHub: Sendable {
         return stream
     }
 
+    /// Whether ``stop()`` was called: the server is shutting down.
+    var isStopped: Bool { state.withLockedValue { $0.stopped } }
+
     /// Ends every stream and the watcher's task: the server is shutting down.
     func stop() {
         let (continuations, poller) = state.withLockedValue { state in

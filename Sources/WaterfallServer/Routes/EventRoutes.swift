@@ -36,7 +36,7 @@ extension APIRoutes {
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
             let start = since
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                var stream = EventStream(feed: feed, since: start, runner: runner)
+                var stream = EventStream(feed: feed, since: start, runner: runner, hub: hub)
                 metrics.eventStream(opened: true)
                 defer { metrics.eventStream(opened: false) }
                 // SIGTERM ends every stream, so that draining the server does not wait for them,
@@ -60,6 +60,10 @@ private struct EventStream {
     let feed: String
     var since: Int64
     let runner: ServiceRunner
+    let hub: EventHub
+
+    /// How often a stream reads the change log again while the database cannot be reached.
+    static let retryInterval: Duration = .seconds(1)
 
     /// A revision's changes, as an event's data: `{"revision", "changes": […]}`.
     struct RevisionEvent: Encodable {
@@ -67,10 +71,11 @@ private struct EventStream {
         let changes: [ChangeList.Change]
     }
 
-    init(feed: String, since: Int64, runner: ServiceRunner) {
+    init(feed: String, since: Int64, runner: ServiceRunner, hub: EventHub) {
         self.feed = feed
         self.since = since
         self.runner = runner
+        self.hub = hub
     }
 
     mutating func run(_ signals: AsyncStream<EventHub.Signal>, into writer: inout any ResponseBodyWriter) async throws {
@@ -85,13 +90,27 @@ private struct EventStream {
         }
     }
 
-    /// Writes one event per revision after `since`.
+    /// Writes one event per revision after `since`. While the database cannot be reached the
+    /// stream stays open: it reads again every ``retryInterval`` (a `: waiting for the
+    /// database` comment each time, which also finds a client gone) until it can, the server
+    /// stops, or the client leaves; nothing committed meanwhile is missed, since it reads from
+    /// `since` on.
     private mutating func catchUp(_ writer: inout any ResponseBodyWriter) async throws {
         let (feed, since) = (feed, since)
-        guard let list = try? await runner.run({ try $0.changes(feed: feed, since: since) }) else {
-            // The feed is gone: the stream ends.
-            throw CancellationError()
+        var read: ChangeList?
+        while read == nil {
+            do {
+                read = try await runner.run { try $0.changes(feed: feed, since: since) }
+            } catch let error as WaterfallError where error.isTransient {
+                guard !hub.isStopped else { throw CancellationError() }
+                try await writer.write(ByteBuffer(string: ": waiting for the database\n\n"))
+                try await Task.sleep(for: Self.retryInterval)
+            } catch {
+                // The feed is gone: the stream ends.
+                throw CancellationError()
+            }
         }
+        guard let list = read else { return }
         var buffer = ByteBuffer()
         var start = list.changes.startIndex
         while start < list.changes.endIndex {
@@ -111,4 +130,14 @@ private struct EventStream {
 extension HTTPField.Name {
     /// `Last-Event-ID`: the last event a reconnecting Server-Sent Events client saw.
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
+}
+
+extension WaterfallError {
+    /// Whether the failure passes by itself: the database busy or unreachable for a while.
+    var isTransient: Bool {
+        switch self {
+        case .busy, .unavailable: true
+        default: false
+        }
+    }
 }

@@ -250,7 +250,9 @@ public struct PostgresCatalog: CatalogStore {
     }
 
     public func makeChangeWatcher() throws(StoreError) -> any ChangeWatcher {
-        try PostgresChangeWatcher(settings: pool.settings)
+        // The watcher is the first to hear of a server gone: its pool then stops waiting on
+        // PostgresNIO's back-off (``PostgresPool/markDown(_:)``).
+        try PostgresChangeWatcher(settings: pool.settings) { [weak pool] reason in pool?.markDown(reason) }
     }
 
     public func close() {

@@ -41,7 +41,9 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
 
     /// Starts listening, and returns once the first LISTEN is in place (or after 5 seconds,
     /// when the server cannot be reached; the task goes on trying).
-    init(settings: PostgresSettings) throws(StoreError) {
+    /// - Parameter lost: told why, each time the listening connection is lost or cannot be
+    ///   made (the catalog's pool then takes the server for down until it answers again).
+    init(settings: PostgresSettings, lost: @escaping @Sendable (String) -> Void = { _ in }) throws(StoreError) {
         let configuration = try settings.configuration()
         let listening = DispatchSemaphore(value: 0)
         let count = self.count
@@ -86,9 +88,11 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
                         }
                     }
                     listeningNow.withLockedValue { $0 = false }
+                    if !Task.isCancelled { lost("the connection was closed") }
                 } catch {
                     listeningNow.withLockedValue { $0 = false }
                     count.withLockedValue { $0 += 1 }
+                    if !Task.isCancelled { lost(PostgresSession.reason(error)) }
                 }
                 try? await Task.sleep(for: .seconds(1))
             }

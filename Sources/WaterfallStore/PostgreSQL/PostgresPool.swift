@@ -24,9 +24,12 @@ final class PostgresPool: Sendable {
     let settings: PostgresSettings
     /// A command's connection, or nil for a server's pool.
     private let own: NIOLockedValueBox<PostgresSession>?
-    private let readers: PostgresClient?
-    private let writer: PostgresClient?
-    private let running: NIOLockedValueBox<Task<Void, Never>?>
+    /// A server's pools, replaced whole when the server comes back (``recoverIfDown()``).
+    private let clients: NIOLockedValueBox<Clients?>
+    /// Connections of a server's pool for reads.
+    private let readerCount: Int
+    /// Whether PostgreSQL is known to be unreachable, and how many connections are lent out.
+    private let health = NIOLockedValueBox(Health())
 
     /// How long a transaction waits for a connection of a server's pool before it fails: the
     /// pool retries a server that does not answer without end, and a request must not.
@@ -36,43 +39,120 @@ final class PostgresPool: Sendable {
     init(settings: PostgresSettings, own session: PostgresSession) {
         self.settings = settings
         own = NIOLockedValueBox(session)
-        readers = nil
-        writer = nil
-        running = NIOLockedValueBox(nil)
+        clients = NIOLockedValueBox(nil)
+        readerCount = 0
     }
 
     /// A server's pool: `connections - 1` connections for reads and one for writes.
     init(settings: PostgresSettings, connections: Int) {
         self.settings = settings
         own = nil
-        let readers = PostgresClient(
-            configuration: settings.clientConfiguration(connections: max(1, connections - 1)),
-            eventLoopGroup: PostgresSession.eventLoops, backgroundLogger: PostgresSession.quietLogger)
-        let writer = PostgresClient(
-            configuration: settings.clientConfiguration(connections: 1),
-            eventLoopGroup: PostgresSession.writerLoop, backgroundLogger: PostgresSession.quietLogger)
-        self.readers = readers
-        self.writer = writer
-        running = NIOLockedValueBox(Task(executorPreference: EventLoopTaskExecutor.next()) {
-            await withDiscardingTaskGroup { group in
-                group.addTask { await readers.run() }
-                group.addTask { await writer.run() }
-            }
-        })
+        readerCount = max(1, connections - 1)
+        clients = NIOLockedValueBox(Clients(settings: settings, readers: max(1, connections - 1), generation: 0))
     }
+
+    /// PostgresNIO's two pools of a server and the task that runs them.
+    private struct Clients: Sendable {
+        let readers: PostgresClient
+        let writer: PostgresClient
+        let running: Task<Void, Never>
+        /// Which set this is: a set is replaced once, by whoever finds it stuck first.
+        let generation: Int
+
+        init(settings: PostgresSettings, readers count: Int, generation: Int) {
+            let readers = PostgresClient(
+                configuration: settings.clientConfiguration(connections: count),
+                eventLoopGroup: PostgresSession.eventLoops, backgroundLogger: PostgresSession.quietLogger)
+            let writer = PostgresClient(
+                configuration: settings.clientConfiguration(connections: 1),
+                eventLoopGroup: PostgresSession.writerLoop, backgroundLogger: PostgresSession.quietLogger)
+            self.readers = readers
+            self.writer = writer
+            self.generation = generation
+            running = Task(executorPreference: EventLoopTaskExecutor.next()) {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await readers.run() }
+                    group.addTask { await writer.run() }
+                }
+            }
+        }
+    }
+
+    /// What the pool knows of the server's reachability (DESIGN section 18).
+    ///
+    /// PostgresNIO's pool retries a server that does not answer with a growing back-off (up to a
+    /// minute) and holds requests meanwhile; so while the server is known to be down, a
+    /// transaction does not ask that pool: it tries one connection of its own (at most one try
+    /// at a time, and one per ``probeInterval``) and fails at once as `unavailable` (503) if the
+    /// server still does not answer; once one does, the pools are replaced by new ones, which
+    /// connect at once instead of at the end of their back-off.
+    private struct Health {
+        var down = false
+        /// Why the last try failed, for the next failures' sentence.
+        var reason = ""
+        var probing = false
+        var lastProbe: NIODeadline?
+        /// Connections lent out now, for reads and for the write.
+        var lentReaders = 0
+        var lentWriter = 0
+    }
+
+    /// How often a transaction may try the server while it is down.
+    static let probeInterval: TimeAmount = .milliseconds(250)
+    /// How long a lease may wait, while connections of its pool are idle or missing, before it
+    /// looks at the server itself: a pool that has none to lend is reconnecting.
+    static let stuckAfter: TimeAmount = .seconds(1)
+    /// How long a try to reach the server may take.
+    static let probeTimeout: Int64 = 3
 
     /// Runs `body` with a connection of its own.
     /// - Throws: what `body` throws; ``StoreError`` `busy` when no connection comes free within
     ///   ``leaseTimeout``.
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        if let readers { return try lease(readers, on: PostgresSession.eventLoops, body) }
-        return try withOwnSession(body)
+        guard clients.withLockedValue({ $0 }) != nil else { return try withOwnSession(body) }
+        return try lease(writer: false, body)
     }
 
     /// Runs `body` with the writer's connection (one write at a time).
     func withWriterSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        if let writer { return try lease(writer, on: PostgresSession.writerLoop, body) }
-        return try withOwnSession(body)
+        guard clients.withLockedValue({ $0 }) != nil else { return try withOwnSession(body) }
+        return try lease(writer: true, body)
+    }
+
+    /// Leases a connection of a server's pool for reads or for the write, and runs `body` with
+    /// it; fails as `unavailable` at once while the server is known to be down, and notes it
+    /// down when `body` loses its connection.
+    private func lease<T>(writer: Bool, _ body: (PostgresSession) throws -> T) throws -> T {
+        try recoverIfDown()
+        var set = clients.withLockedValue { $0! }
+        let lent: WritableKeyPath<Health, Int> = writer ? \.lentWriter : \.lentReaders
+        let capacity = writer ? 1 : readerCount
+        for attempt in 0..<2 {
+            let client = writer ? set.writer : set.readers
+            let loops: any EventLoopGroup = writer ? PostgresSession.writerLoop : PostgresSession.eventLoops
+            switch try lease(client, on: loops, stuck: { [self] in
+                // Only when a connection could be lent (the pool is not merely busy).
+                guard attempt == 0, health.withLockedValue({ $0[keyPath: lent] }) < capacity else { return false }
+                return true
+            }, lent: lent, body) {
+            case .done(let value):
+                return value
+            case .stuck:
+                // The pool has no connection to lend though one is free: either the server is
+                // gone, or it came back while the pool waits out its back-off.
+                if let reason = probe() {
+                    markDown(reason)
+                    throw unavailable(reason)
+                }
+                set = replace(set)
+            }
+        }
+        throw noConnectionCameFree
+    }
+
+    private enum LeaseResult<T> {
+        case done(T)
+        case stuck
     }
 
     /// Runs `body` with a command's connection, replaced first if the server closed it.
@@ -83,8 +163,12 @@ final class PostgresPool: Sendable {
         }
     }
 
-    /// Leases a connection of `client`, whose connections run on `loops`, from a task there.
-    private func lease<T>(_ client: PostgresClient, on loops: any EventLoopGroup, _ body: (PostgresSession) throws -> T) throws -> T {
+    /// Leases a connection of `client`, whose connections run on `loops`, from a task there;
+    /// `.stuck` when none came within ``stuckAfter`` and `stuck()` says to look at the server.
+    private func lease<T>(
+        _ client: PostgresClient, on loops: any EventLoopGroup, stuck: () -> Bool, lent: WritableKeyPath<Health, Int>,
+        _ body: (PostgresSession) throws -> T
+    ) throws -> LeaseResult<T> {
         let loop = loops.next()
         let leased = loop.makePromise(of: PostgresConnection.self)
         let returned = loop.makePromise(of: Void.self)
@@ -111,16 +195,98 @@ final class PostgresPool: Sendable {
             if settle(.failure(self.noConnectionCameFree)) { task.cancel() }
         }
         defer { returned.succeed(()) }
+        let arrived = DispatchSemaphore(value: 0)
+        leased.futureResult.whenComplete { _ in arrived.signal() }
+        if arrived.wait(timeout: .now() + .milliseconds(Int(Self.stuckAfter.nanoseconds / 1_000_000))) == .timedOut, stuck(),
+           settle(.failure(CancellationError())) {
+            timeout.cancel()
+            task.cancel()
+            return .stuck
+        }
         let connection: PostgresConnection
         do {
             connection = try leased.futureResult.wait()
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(postgresError: error, location: settings.displayName)
+            let failure = StoreError(postgresError: error, location: settings.displayName)
+            if failure.kind == .unavailable { markDown(failure.message) }
+            throw failure
         }
         timeout.cancel()
-        return try body(PostgresSession.leased(connection, settings))
+        health.withLockedValue { $0[keyPath: lent] += 1 }
+        defer { health.withLockedValue { $0[keyPath: lent] -= 1 } }
+        do {
+            return .done(try body(PostgresSession.leased(connection, settings)))
+        } catch let error as StoreError where error.kind == .unavailable {
+            markDown(error.message)
+            throw error
+        }
+    }
+
+    /// While the server is known to be down: tries it (one try at a time, one per
+    /// ``probeInterval``), replacing the pools once it answers; else fails as `unavailable`.
+    private func recoverIfDown() throws {
+        let (down, tries, reason) = health.withLockedValue { health -> (Bool, Bool, String) in
+            guard health.down else { return (false, false, "") }
+            let due = health.lastProbe.map { $0 + Self.probeInterval <= .now() } ?? true
+            guard !health.probing, due else { return (true, false, health.reason) }
+            health.probing = true
+            return (true, true, health.reason)
+        }
+        guard down else { return }
+        guard tries else { throw unavailable(reason) }
+        let failure = probe()
+        health.withLockedValue { health in
+            health.probing = false
+            health.lastProbe = .now()
+            if let failure { health.reason = failure } else { health.down = false }
+        }
+        if let failure { throw unavailable(failure) }
+        _ = replace(clients.withLockedValue { $0! })
+    }
+
+    /// Notes the server down (a connection lost, a lease refused): the next transactions try
+    /// it themselves (``recoverIfDown()``).
+    func markDown(_ reason: String) {
+        health.withLockedValue { health in
+            health.down = true
+            health.reason = reason
+        }
+    }
+
+    /// Why one new connection to the server fails, or nil when it is made (and closed).
+    private func probe() -> String? {
+        do {
+            var configuration = try settings.configuration()
+            configuration.options.connectTimeout = .seconds(Self.probeTimeout)
+            let connection = try PostgresConnection.connect(
+                on: PostgresSession.eventLoops.next(), configuration: configuration, id: 3, logger: PostgresSession.quietLogger
+            ).wait()
+            try? connection.close().wait()
+            return nil
+        } catch let error as StoreError {
+            return error.message
+        } catch {
+            return PostgresSession.reason(error)
+        }
+    }
+
+    /// Puts new pools in place of `stale` (unless someone did already) and stops the old ones.
+    private func replace(_ stale: Clients) -> Clients {
+        let (current, old) = clients.withLockedValue { clients -> (Clients, Clients?) in
+            guard let set = clients, set.generation == stale.generation else { return (clients!, nil) }
+            let fresh = Clients(settings: settings, readers: readerCount, generation: set.generation + 1)
+            clients = fresh
+            return (fresh, set)
+        }
+        old?.running.cancel()
+        return current
+    }
+
+    /// The failure of a transaction while the server cannot be reached.
+    private func unavailable(_ reason: String) -> StoreError {
+        StoreError(.unavailable, "\(settings.displayName): PostgreSQL cannot be reached (\(reason)); try again in a moment.")
     }
 
     /// Runs `body` with a connection of a server's pool for reads, waiting for the connection
@@ -129,7 +295,8 @@ final class PostgresPool: Sendable {
     /// - Throws: what `body` throws; ``StoreError`` `busy` when no connection comes free within
     ///   ``leaseTimeout``.
     func withSessionWithoutBlocking<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T? {
-        guard let readers else { return nil }
+        // While the server is down, the blocking path tries it and replaces the pools.
+        guard let readers = clients.withLockedValue({ $0?.readers }), !health.withLockedValue({ $0.down }) else { return nil }
         let leased = NIOLockedValueBox(false)
         return try await withThrowingTaskGroup(of: LeaseOutcome<T>.self) { [settings] group in
             group.addTask {
@@ -162,7 +329,7 @@ final class PostgresPool: Sendable {
     /// Closes every connection (waiting a moment for a server's pool to say goodbye).
     func close() {
         own?.withLockedValue { $0.close() }
-        guard let task = running.withLockedValue({ task in defer { task = nil }; return task }) else { return }
+        guard let task = clients.withLockedValue({ $0?.running }) else { return }
         task.cancel()
         let done = DispatchSemaphore(value: 0)
         Task(executorPreference: EventLoopTaskExecutor.next()) {
@@ -173,7 +340,7 @@ final class PostgresPool: Sendable {
     }
 
     deinit {
-        running.withLockedValue { $0 }?.cancel()
+        clients.withLockedValue { $0 }?.running.cancel()
     }
 }
 

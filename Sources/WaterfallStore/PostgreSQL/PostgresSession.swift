@@ -219,6 +219,16 @@ final class PostgresSession: @unchecked Sendable {
         return "\(error)"
     }
 
+    /// Whether `error` is the loss of the connection, or a failure to make one: nothing the
+    /// request did, and gone once the server answers again.
+    static func isConnectionLoss(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed, .clientClosedConnection: return true
+        default: return false
+        }
+    }
+
     /// The SQLSTATE of a server error, or nil.
     static func sqlState(_ error: any Error) -> String? {
         (error as? PSQLError)?.serverInfo?[.sqlState]
@@ -231,10 +241,17 @@ extension StoreError {
     init(postgresError error: any Error, location: String) {
         let reason = PostgresSession.reason(error)
         guard let state = PostgresSession.sqlState(error) else {
-            self.init(.cannotWrite, "\(location): the connection to PostgreSQL failed (\(reason)); nothing was written.")
+            if PostgresSession.isConnectionLoss(error) {
+                self.init(.unavailable, "\(location): PostgreSQL cannot be reached (\(reason)); try again in a moment.")
+            } else {
+                self.init(.cannotWrite, "\(location): the connection to PostgreSQL failed (\(reason)); nothing was written.")
+            }
             return
         }
         switch state {
+        case "57P01", "57P02", "57P03":
+            // Shut down, crashed, or starting up: back in a moment.
+            self.init(.unavailable, "\(location): PostgreSQL cannot be reached (\(reason)); try again in a moment.")
         case "55P03", "40001", "40P01", "57014":
             self.init(.busy, "\(location): another writer kept the catalog locked for more than \(Int(SQLiteCatalog.busyTimeout)) seconds; nothing was written.")
         case "53100":

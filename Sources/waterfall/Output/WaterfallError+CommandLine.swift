@@ -31,7 +31,7 @@ extension WaterfallError {
              .revisionMismatch, .unknownKey, .keyExists: 65
         case .fileUnreadable: 66
         case .cannotCreate: 73
-        case .database, .busy, .diskFull: 74
+        case .database, .busy, .unavailable, .diskFull: 74
         case .other: 1
         }
     }
