@@ -14,15 +14,23 @@ public struct FeedDocument: Equatable, Sendable {
     public var sectionNames: [String]
     /// The images, in file order.
     public var images: [FeedImage]
+    /// The file's `"sectionBy"`: sections by date (DESIGN section 17); `nil` when absent or
+    /// `null`, and always `nil` for NDJSON feeds.
+    public var sectionBy: SectionBy?
+    /// The file's `"timeZone"`: an IANA time zone name (`Europe/Paris`, `UTC`) that
+    /// ``TimeZoneName`` accepts; `nil` when absent or `null`.
+    public var timeZone: String?
 
     /// Creates a document (values are not validated here).
     public init(
         feed: String? = nil, declaredSections: [FeedSection] = [], sectionNames: [String] = [],
-        images: [FeedImage] = []
+        images: [FeedImage] = [], sectionBy: SectionBy? = nil, timeZone: String? = nil
     ) {
         self.feed = feed
         self.declaredSections = declaredSections
         self.sectionNames = sectionNames
         self.images = images
+        self.sectionBy = sectionBy
+        self.timeZone = timeZone
     }
 }

@@ -23,12 +23,14 @@ public struct FeedImage: Hashable, Sendable {
     public var section: Int32?
     /// Whether the image spans all columns.
     public var span: Span
+    /// When the image was taken, in milliseconds since 1970-01-01T00:00:00Z (see ``TakenAt``).
+    public var takenAt: Int64?
 
     /// Creates an image; the decoder is the usual source, this is for tests and callers that
     /// build feeds in code (values are not validated here).
     public init(
         id: String, width: Int32, height: Int32, url: String? = nil, title: String? = nil,
-        section: Int32? = nil, span: Span = .normal
+        section: Int32? = nil, span: Span = .normal, takenAt: Int64? = nil
     ) {
         self.id = id
         self.width = width
@@ -37,5 +39,6 @@ public struct FeedImage: Hashable, Sendable {
         self.title = title
         self.section = section
         self.span = span
+        self.takenAt = takenAt
     }
 }

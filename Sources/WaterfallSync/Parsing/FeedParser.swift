@@ -11,6 +11,8 @@ struct FeedParser: ~Copyable {
     private let expectedBytes: Int?
 
     private var feed: String?
+    private var sectionBy: SectionBy?
+    private var timeZone: String?
     private var images: [FeedImage] = []
     private var imageIDs = DuplicateFinder()
     /// For NDJSON, each image's line, to name both lines of a duplicate.
@@ -24,8 +26,8 @@ struct FeedParser: ~Copyable {
     /// The section of the last image that named one by string, or -1.
     private var lastSection = -1
 
-    private static let topLevelFields = FieldNames(["feed", "sections", "images"])
-    private static let imageFields = FieldNames(["id", "width", "height", "url", "title", "section", "span"])
+    private static let topLevelFields = FieldNames(["feed", "sections", "images", "sectionBy", "timeZone"])
+    private static let imageFields = FieldNames(["id", "width", "height", "url", "title", "section", "span", "takenAt"])
     /// `imageFields`, held here so the per-image loop does not go through a lazy global.
     private let imageFields = FeedParser.imageFields
     private static let sectionFields = FieldNames(["id", "title"])
@@ -48,14 +50,16 @@ struct FeedParser: ~Copyable {
         }
         try checkDuplicateIDs(isNDJSON: format == .ndjson)
         orderSections()
-        return FeedDocument(feed: feed, declaredSections: declared, sectionNames: sectionNames, images: images)
+        return FeedDocument(
+            feed: feed, declaredSections: declared, sectionNames: sectionNames, images: images,
+            sectionBy: sectionBy, timeZone: timeZone)
     }
 
     // MARK: Files
 
     private mutating func parseJSON() throws(SyncError) {
         try scanner.openTopLevelObject()
-        var seen = [false, false, false]
+        var seen = [false, false, false, false, false]
         var isFirst = true
         while let field = try scanner.nextField(isFirst: isFirst, names: FeedParser.topLevelFields) {
             isFirst = false
@@ -70,7 +74,9 @@ struct FeedParser: ~Copyable {
             switch field {
             case 0: feed = try scanner.readFeedName(place, limit: limits.feedNameBytes)
             case 1: try parseSections(place)
-            default: try parseImages(place)
+            case 2: try parseImages(place)
+            case 3: sectionBy = try readSectionBy(place)
+            default: timeZone = try readTimeZone(place)
             }
         }
         guard seen[2] else { throw .missingField(source, Place(container: .root), "images") }
@@ -251,11 +257,12 @@ struct FeedParser: ~Copyable {
         var title: String?
         var section: Int32?
         var span = Span.normal
+        var takenAt: Int64?
         var seen: UInt8 = 0
         var isFirst = true
         while let field = try scanner.nextField(isFirst: isFirst, names: imageFields) {
             isFirst = false
-            if field < 7 {
+            if field < 8 {
                 let bit: UInt8 = 1 << field
                 if seen & bit != 0 { throw .repeatedField(source, place, imageFields[field]) }
                 seen |= bit
@@ -277,6 +284,8 @@ struct FeedParser: ~Copyable {
                 section = try readSectionReference(place.field("section"))
             case 6:
                 span = try readSpan(place.field("span"))
+            case 7:
+                takenAt = try readTakenAt(place.field("takenAt"))
             default:
                 try scanner.skipValue(depth: depth)
             }
@@ -286,7 +295,8 @@ struct FeedParser: ~Copyable {
         guard seen & 4 != 0 else { throw .missingField(source, place, "height") }
         imageIDs.append(id)
         images.append(FeedImage(
-            id: id, width: width, height: height, url: url, title: title, section: section, span: span))
+            id: id, width: width, height: height, url: url, title: title, section: section, span: span,
+            takenAt: takenAt))
     }
 
     private mutating func readSpan(_ place: Place) throws(SyncError) -> Span {
@@ -302,6 +312,60 @@ struct FeedParser: ~Copyable {
         case .null:
             try scanner.scanLiteral("null")
             return .normal
+        default:
+            throw scanner.wrongValue(start, place, expected: expected)
+        }
+    }
+
+    /// An image's `"takenAt"`: an RFC 3339 date-time with an offset (see ``TakenAt``), or null.
+    private mutating func readTakenAt(_ place: Place) throws(SyncError) -> Int64? {
+        let expected: StaticString = "an RFC 3339 date-time with an offset such as \"2017-11-14T16:28:13+01:00\", or null"
+        let start = try scanner.valueStart(expected: expected)
+        switch start {
+        case .string:
+            let string = try scanner.scanString(keep: JSONScanner.displayBytes)
+            if string.isComplete, let milliseconds = TakenAt.milliseconds(parsing: string.bytes) { return milliseconds }
+            throw .value(source, place, expected: "\(expected)",
+                         found: string.length == 0 ? "an empty string" : Display.quoted(string))
+        case .null:
+            try scanner.scanLiteral("null")
+            return nil
+        default:
+            throw scanner.wrongValue(start, place, expected: expected)
+        }
+    }
+
+    /// The feed's `"sectionBy"`: `"day"`, `"month"`, `"year"`, `"none"` or null.
+    private mutating func readSectionBy(_ place: Place) throws(SyncError) -> SectionBy? {
+        let expected: StaticString = "\"day\", \"month\", \"year\", \"none\" or null"
+        let start = try scanner.valueStart(expected: expected)
+        switch start {
+        case .string:
+            let string = try scanner.scanString(keep: JSONScanner.displayBytes)
+            if string.isComplete, let value = SectionBy(rawValue: string.string) { return value }
+            throw .value(source, place, expected: "\(expected)",
+                         found: string.length == 0 ? "an empty string" : Display.quoted(string))
+        case .null:
+            try scanner.scanLiteral("null")
+            return nil
+        default:
+            throw scanner.wrongValue(start, place, expected: expected)
+        }
+    }
+
+    /// The feed's `"timeZone"`: an IANA time zone name (see ``TimeZoneName``), or null.
+    private mutating func readTimeZone(_ place: Place) throws(SyncError) -> String? {
+        let expected: StaticString = "an IANA time zone name such as \"Europe/Paris\" or \"UTC\", or null"
+        let start = try scanner.valueStart(expected: expected)
+        switch start {
+        case .string:
+            let string = try scanner.scanString(keep: JSONScanner.displayBytes)
+            if string.isComplete, !string.hasControl, TimeZoneName.zone(named: string.string) != nil { return string.string }
+            throw .value(source, place, expected: "\(expected)",
+                         found: string.length == 0 ? "an empty string" : Display.quoted(string))
+        case .null:
+            try scanner.scanLiteral("null")
+            return nil
         default:
             throw scanner.wrongValue(start, place, expected: expected)
         }

@@ -65,7 +65,7 @@ extension JSONScanner {
                 return index
             }
         }
-        let name = try scanString(keep: 8)
+        let name = try scanString(keep: FieldNames.longest)
         let index = names.index(of: name)
         try expect(UInt8(ascii: ":"), "':' after the field name")
         return index
@@ -87,8 +87,9 @@ extension JSONScanner {
     }
 }
 
-/// The field names an object may hold, matched in one comparison each: every name (at most
-/// 8 bytes) is packed into a 64-bit word.
+/// The field names an object may hold, matched in one comparison each: every name of at most
+/// 8 bytes is packed into a 64-bit word; longer ones (at most 16 bytes, such as `sectionBy`)
+/// are compared byte by byte.
 struct FieldNames {
     let names: [StaticString]
     /// Each name packed into a word (little-endian), for names met in the general way.
@@ -101,7 +102,7 @@ struct FieldNames {
     private let quotedMasks: [UInt64]
 
     init(_ names: [StaticString]) {
-        precondition(names.allSatisfy { $0.utf8CodeUnitCount <= 8 })
+        precondition(names.allSatisfy { $0.utf8CodeUnitCount <= FieldNames.longest })
         self.names = names
         words = names.map { name in
             FieldNames.pack(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
@@ -134,10 +135,19 @@ struct FieldNames {
     /// The name at `index`.
     subscript(index: Int) -> StaticString { names[index] }
 
+    /// The longest name, in bytes.
+    static let longest = 16
+
     /// The index of `name` among the names, or `count` when it is none of them.
     func index(of name: ScannedString) -> Int {
-        guard name.length <= 8 else { return names.count }
-        return index(ofWord: FieldNames.pack(name.bytes), length: name.length)
+        guard name.length > 8 else { return index(ofWord: FieldNames.pack(name.bytes), length: name.length) }
+        guard name.isComplete else { return names.count }
+        for (index, candidate) in names.enumerated() where lengths[index] == name.length {
+            if UnsafeBufferPointer(start: candidate.utf8Start, count: candidate.utf8CodeUnitCount).elementsEqual(name.bytes) {
+                return index
+            }
+        }
+        return names.count
     }
 
     /// The index of the name packed as `word` with `length` bytes, or `count`.
