@@ -9,6 +9,7 @@ public protocol CatalogPageReads: Sendable {
     func images(feedID: Int64, fromKey key: Int64, limit: Int) async throws -> [ImageRecord]
     func sections(ids: [Int64]) async throws -> [SectionRecord]
     func sections(feedID: Int64) async throws -> [SectionRecord]
+    func takenAtRanges(sectionIDs: [Int64]) async throws -> [Int64: ClosedRange<Int64>]
 
     // Following the change log.
     func changes(feedID: Int64, since revision: Int64, limit: Int) async throws -> [ChangeRecord]

@@ -8,6 +8,11 @@ public struct FeedRecord: Hashable, Sendable {
     public var revision: Int64
     /// How many images the feed holds.
     public var imageCount: Int
+    /// The feed's date sections (DESIGN section 17): `day`, `month` or `year`; `nil` when the
+    /// feed's own `section` fields make its sections.
+    public var sectionBy: String? = nil
+    /// The IANA time zone of the date sections; `nil` is UTC.
+    public var timeZone: String? = nil
 }
 
 /// A feed with its counts, as `feeds` lists it.
@@ -53,10 +58,12 @@ public struct ImageRecord: Hashable, Sendable {
     public var isFullSpan: Bool
     public var url: String?
     public var title: String?
+    /// When the image was taken, in milliseconds since 1970-01-01T00:00:00Z; `nil` when unknown.
+    public var takenAt: Int64?
 
     public init(
         key: Int64, externalID: String, sectionID: Int64, width: Int32, height: Int32,
-        isFullSpan: Bool, url: String?, title: String?
+        isFullSpan: Bool, url: String?, title: String?, takenAt: Int64? = nil
     ) {
         self.key = key
         self.externalID = externalID
@@ -66,6 +73,7 @@ public struct ImageRecord: Hashable, Sendable {
         self.isFullSpan = isFullSpan
         self.url = url
         self.title = title
+        self.takenAt = takenAt
     }
 }
 

@@ -31,6 +31,9 @@ public protocol FeedRows {
     func adjustImageCount(feedID: Int64, by delta: Int) throws
     /// Bumps the feed's revision and returns the new one.
     func bumpRevision(feedID: Int64) throws -> Int64
+    /// Stores the feed's date sections (DESIGN section 17): `sectionBy` `day`, `month`, `year`
+    /// or `nil`, `timeZone` an IANA name or `nil` (UTC).
+    func setSectioning(feedID: Int64, sectionBy: String?, timeZone: String?) throws
 }
 
 /// The change log: what changed at each revision of a feed.
@@ -78,6 +81,9 @@ public protocol SectionRows {
     func imageCounts(feedID: Int64) throws -> [Int64: Int]
     /// How many images a section holds.
     func imageCount(sectionID: Int64) throws -> Int
+    /// The earliest and the latest `takenAt` of each of the sections, by section id (sections
+    /// without a dated image left out). Two index seeks a section.
+    func takenAtRanges(sectionIDs: [Int64]) throws -> [Int64: ClosedRange<Int64>]
 }
 
 /// Images of a feed and their sparse order keys (catalog order is key order).

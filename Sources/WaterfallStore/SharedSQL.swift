@@ -4,7 +4,9 @@
 /// stays in each engine's folder. `Tests/WaterfallStoreTests/Conformance` runs both.
 enum SharedSQL {
     /// The columns of an image row, in ``ImageRecord``'s order.
-    static let imageColumns = "sort_key, external_id, section_id, width, height, full_span, url, title"
+    static let imageColumns = "sort_key, external_id, section_id, width, height, full_span, url, title, taken_at"
+    /// The columns of a feed row, in ``FeedRecord``'s order.
+    static let feedColumns = "id, name, revision, image_count, section_by, time_zone"
     /// The columns of a section row, in ``SectionRecord``'s order.
     static let sectionColumns = "id, name, title, position, declared"
 
@@ -25,7 +27,7 @@ enum SharedSQL {
     /// Deletes a section.
     static let deleteSection = SharedStatement("DELETE FROM section WHERE id = ?")
     /// The feed of a name.
-    static let feedByName = SharedStatement("SELECT id, name, revision, image_count FROM feed WHERE name = ?")
+    static let feedByName = SharedStatement("SELECT \(feedColumns) FROM feed WHERE name = ?")
     /// A feed's revision.
     static let feedRevision = SharedStatement("SELECT revision FROM feed WHERE id = ?")
     /// Every feed's revision.
@@ -64,6 +66,12 @@ enum SharedSQL {
     static let sectionIDsOfFeed = SharedStatement("SELECT id FROM section WHERE feed_id = ? ORDER BY position")
     /// The sections of a feed, in order.
     static let sectionsOfFeed = SharedStatement("SELECT \(sectionColumns) FROM section WHERE feed_id = ? ORDER BY position")
+    /// Stores a feed's date sections.
+    static let setSectioning = SharedStatement("UPDATE feed SET section_by = ?, time_zone = ? WHERE id = ?")
+    /// The earliest date of a section's images.
+    static let firstTakenAt = SharedStatement("SELECT taken_at FROM image WHERE section_id = ? AND taken_at IS NOT NULL ORDER BY taken_at LIMIT 1")
+    /// The latest date of a section's images.
+    static let lastTakenAt = SharedStatement("SELECT taken_at FROM image WHERE section_id = ? AND taken_at IS NOT NULL ORDER BY taken_at DESC LIMIT 1")
     /// Stores a section's title, position and declared flag.
     static let updateSection = SharedStatement("UPDATE section SET title = ?, position = ?, declared = ? WHERE id = ?")
 }

@@ -52,7 +52,8 @@ import WaterfallTestSupport
         #expect(danglingReferences == 0)
         // integrity_check also verifies the CHECK and NOT NULL constraints of every row.
         #expect(integrity == ["ok"])
-        #expect(images == Self.count && changes == Self.count && indexes == 2)
+        // Three: by id, by section, and the sections' dates (DESIGN section 17).
+        #expect(images == Self.count && changes == Self.count && indexes == 3)
         // Rows that break the constraints are refused again: a section that does not exist, a
         // width of 0.
         let feedID = try #require(try database.read { tx in try tx.feed(named: "f") }).id

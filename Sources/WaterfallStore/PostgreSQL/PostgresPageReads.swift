@@ -23,6 +23,16 @@ struct PostgresPageReads: CatalogPageReads {
         return try await session.rowsWithoutBlocking(PostgresStatement.SectionsByID.self, .ints(ids)).map(SectionRecord.init(postgres:))
     }
 
+    func takenAtRanges(sectionIDs: [Int64]) async throws -> [Int64: ClosedRange<Int64>] {
+        var ranges: [Int64: ClosedRange<Int64>] = [:]
+        guard !sectionIDs.isEmpty else { return ranges }
+        for row in try await session.rowsWithoutBlocking(PostgresStatement.TakenAtRanges.self, .ints(sectionIDs)) {
+            let (id, earliest, latest) = try row.decode((Int64, Int64?, Int64?).self)
+            if let earliest, let latest { ranges[id] = earliest...latest }
+        }
+        return ranges
+    }
+
     func sections(feedID: Int64) async throws -> [SectionRecord] {
         try await session.rowsWithoutBlocking(PostgresStatement.SectionsOfFeed.self, .int(feedID)).map(SectionRecord.init(postgres:))
     }

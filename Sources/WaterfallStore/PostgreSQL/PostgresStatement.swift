@@ -11,6 +11,15 @@ enum PostgresStatement {
     // MARK: Sections
     enum SectionsOfFeed: PostgresRequestStatement { static let sql = SharedSQL.sectionsOfFeed.postgres }
     enum SectionIDsOfFeed: PostgresRequestStatement { static let sql = SharedSQL.sectionIDsOfFeed.postgres }
+    /// Each section's earliest and latest `takenAt`: two seeks of the partial index a section.
+    enum TakenAtRanges: PostgresRequestStatement {
+        static let sql = """
+            SELECT s.id,
+                   (SELECT taken_at FROM image WHERE section_id = s.id AND taken_at IS NOT NULL ORDER BY taken_at LIMIT 1),
+                   (SELECT taken_at FROM image WHERE section_id = s.id AND taken_at IS NOT NULL ORDER BY taken_at DESC LIMIT 1)
+            FROM unnest($1::bigint[]) AS s(id)
+            """
+    }
     enum SectionsByID: PostgresRequestStatement {
         static let sql = "SELECT \(SharedSQL.sectionColumns) FROM section WHERE id = ANY($1::bigint[])"
     }

@@ -102,14 +102,16 @@ extension PostgresTransaction {
             batch.removeAll()
             for _ in 0..<min(Self.batch, count - sent) { batch.append(try next()) }
             try session.execute("""
-                INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title)
-                SELECT $1, k, e, s, w, h, f, CASE WHEN un THEN NULL ELSE u END, CASE WHEN tn THEN NULL ELSE t END
+                INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title, taken_at)
+                SELECT $1, k, e, s, w, h, f, CASE WHEN un THEN NULL ELSE u END, CASE WHEN tn THEN NULL ELSE t END,
+                       CASE WHEN dn THEN NULL ELSE d END
                 FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::int[], $6::int[], $7::bool[],
-                            $8::text[], $9::bool[], $10::text[], $11::bool[]) AS r(k, e, s, w, h, f, u, un, t, tn)
+                            $8::text[], $9::bool[], $10::text[], $11::bool[], $12::bigint[], $13::bool[])
+                     AS r(k, e, s, w, h, f, u, un, t, tn, d, dn)
                 """,
                 .int(feedID), .ints(batch.keys), .texts(batch.ids), .ints(batch.sections), .int32s(batch.widths),
                 .int32s(batch.heights), .bools(batch.fullSpans), .texts(batch.urls), .bools(batch.urlIsNull),
-                .texts(batch.titles), .bools(batch.titleIsNull))
+                .texts(batch.titles), .bools(batch.titleIsNull), .ints(batch.takenAts), .bools(batch.takenAtIsNull))
             sent += batch.keys.count
         }
     }
@@ -125,13 +127,16 @@ extension PostgresTransaction {
             guard !batch.keys.isEmpty else { return }
             try session.execute("""
                 UPDATE image SET width = r.w, height = r.h, full_span = r.f,
-                       url = CASE WHEN r.un THEN NULL ELSE r.u END, title = CASE WHEN r.tn THEN NULL ELSE r.t END
-                FROM unnest($2::bigint[], $3::int[], $4::int[], $5::bool[], $6::text[], $7::bool[], $8::text[], $9::bool[])
-                     AS r(k, w, h, f, u, un, t, tn)
+                       url = CASE WHEN r.un THEN NULL ELSE r.u END, title = CASE WHEN r.tn THEN NULL ELSE r.t END,
+                       taken_at = CASE WHEN r.dn THEN NULL ELSE r.d END
+                FROM unnest($2::bigint[], $3::int[], $4::int[], $5::bool[], $6::text[], $7::bool[], $8::text[], $9::bool[],
+                            $10::bigint[], $11::bool[])
+                     AS r(k, w, h, f, u, un, t, tn, d, dn)
                 WHERE image.feed_id = $1 AND image.sort_key = r.k
                 """,
                 .int(feedID), .ints(batch.keys), .int32s(batch.widths), .int32s(batch.heights), .bools(batch.fullSpans),
-                .texts(batch.urls), .bools(batch.urlIsNull), .texts(batch.titles), .bools(batch.titleIsNull))
+                .texts(batch.urls), .bools(batch.urlIsNull), .texts(batch.titles), .bools(batch.titleIsNull),
+                .ints(batch.takenAts), .bools(batch.takenAtIsNull))
         }
     }
 
@@ -178,6 +183,8 @@ private struct ImageColumns {
     var urlIsNull: [Bool] = []
     var titles: [String] = []
     var titleIsNull: [Bool] = []
+    var takenAts: [Int64] = []
+    var takenAtIsNull: [Bool] = []
 
     init(capacity: Int) {
         keys.reserveCapacity(capacity)
@@ -190,6 +197,8 @@ private struct ImageColumns {
         urlIsNull.reserveCapacity(capacity)
         titles.reserveCapacity(capacity)
         titleIsNull.reserveCapacity(capacity)
+        takenAts.reserveCapacity(capacity)
+        takenAtIsNull.reserveCapacity(capacity)
     }
 
     mutating func append(_ image: ImageRecord) {
@@ -203,6 +212,8 @@ private struct ImageColumns {
         urlIsNull.append(image.url == nil)
         titles.append(image.title ?? "")
         titleIsNull.append(image.title == nil)
+        takenAts.append(image.takenAt ?? 0)
+        takenAtIsNull.append(image.takenAt == nil)
     }
 
     mutating func removeAll() {
@@ -216,15 +227,17 @@ private struct ImageColumns {
         urlIsNull.removeAll(keepingCapacity: true)
         titles.removeAll(keepingCapacity: true)
         titleIsNull.removeAll(keepingCapacity: true)
+        takenAts.removeAll(keepingCapacity: true)
+        takenAtIsNull.removeAll(keepingCapacity: true)
     }
 }
 
 extension ImageRecord {
     init(postgres row: PostgresRow) throws {
-        let (key, id, section, width, height, fullSpan, url, title) =
-            try row.decode((Int64, String, Int64, Int32, Int32, Bool, String?, String?).self)
+        let (key, id, section, width, height, fullSpan, url, title, takenAt) =
+            try row.decode((Int64, String, Int64, Int32, Int32, Bool, String?, String?, Int64?).self)
         self.init(
             key: key, externalID: id, sectionID: section, width: width, height: height,
-            isFullSpan: fullSpan, url: url, title: title)
+            isFullSpan: fullSpan, url: url, title: title, takenAt: takenAt)
     }
 }

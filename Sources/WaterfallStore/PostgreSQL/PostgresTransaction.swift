@@ -17,7 +17,7 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func feeds() throws -> [FeedRecord] {
-        try session.rows("SELECT id, name, revision, image_count FROM feed ORDER BY name COLLATE \"C\"").map(FeedRecord.init(postgres:))
+        try session.rows("SELECT \(SharedSQL.feedColumns) FROM feed ORDER BY name COLLATE \"C\"").map(FeedRecord.init(postgres:))
     }
 
     public func feedSummaries() throws -> [FeedSummary] {
@@ -64,6 +64,10 @@ public struct PostgresTransaction: CatalogTransaction {
 
     public func bumpRevision(feedID: Int64) throws -> Int64 {
         try session.scalar(Int64.self, "UPDATE feed SET revision = revision + 1 WHERE id = $1 RETURNING revision", .int(feedID))!
+    }
+
+    public func setSectioning(feedID: Int64, sectionBy: String?, timeZone: String?) throws {
+        try session.execute(SharedSQL.setSectioning.postgres, .text(sectionBy), .text(timeZone), .int(feedID))
     }
 
     // MARK: The change log
@@ -174,6 +178,17 @@ public struct PostgresTransaction: CatalogTransaction {
         Int(try session.scalar(Int64.self, "SELECT count(*) FROM image WHERE section_id = $1", .int(sectionID)) ?? 0)
     }
 
+    public func takenAtRanges(sectionIDs: [Int64]) throws -> [Int64: ClosedRange<Int64>] {
+        var ranges: [Int64: ClosedRange<Int64>] = [:]
+        guard !sectionIDs.isEmpty else { return ranges }
+        // One round trip: each section's two seeks of the partial index, as subqueries.
+        for row in try session.rows(PostgresStatement.TakenAtRanges.self, .ints(sectionIDs)) {
+            let (id, earliest, latest) = try row.decode((Int64, Int64?, Int64?).self)
+            if let earliest, let latest { ranges[id] = earliest...latest }
+        }
+        return ranges
+    }
+
     /// PostgreSQL's memory is the server's: nothing to change in this process.
     public func withBulkWriteMemory<T>(pageCacheKiB: Int, _ body: () throws -> T) throws -> T {
         try body()
@@ -182,8 +197,8 @@ public struct PostgresTransaction: CatalogTransaction {
 
 extension FeedRecord {
     init(postgres row: PostgresRow) throws {
-        let (id, name, revision, count) = try row.decode((Int64, String, Int64, Int64).self)
-        self.init(id: id, name: name, revision: revision, imageCount: Int(count))
+        let (id, name, revision, count, sectionBy, timeZone) = try row.decode((Int64, String, Int64, Int64, String?, String?).self)
+        self.init(id: id, name: name, revision: revision, imageCount: Int(count), sectionBy: sectionBy, timeZone: timeZone)
     }
 }
 

@@ -177,8 +177,8 @@ extension SQLiteTransaction {
     /// Inserts `count` images produced by `next` with one prepared statement.
     private func insertImageRows(feedID: Int64, count: Int, _ next: () throws -> ImageRecord) throws {
         let insert = try RawStatement(db, """
-            INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title, taken_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for _ in 0..<count {
             let image = try next()
@@ -188,6 +188,7 @@ extension SQLiteTransaction {
             insert.bind(5, Int64(image.width))
             insert.bind(6, Int64(image.height))
             insert.bind(7, Int64(image.isFullSpan ? 1 : 0))
+            insert.bind(10, image.takenAt)
             try insert.withBound(3, image.externalID) {
                 try insert.withBound(8, image.url) {
                     try insert.withBound(9, image.title) {
@@ -201,7 +202,7 @@ extension SQLiteTransaction {
     /// Rewrites the sizes, span, url and title of the image at `image.key`.
     public func updateImages(feedID: Int64, _ images: some Sequence<ImageRecord>) throws {
         let update = try RawStatement(db, """
-            UPDATE image SET width = ?, height = ?, full_span = ?, url = ?, title = ?
+            UPDATE image SET width = ?, height = ?, full_span = ?, url = ?, title = ?, taken_at = ?
             WHERE feed_id = ? AND sort_key = ?
             """)
         for image in images {
@@ -210,8 +211,9 @@ extension SQLiteTransaction {
             update.bind(3, Int64(image.isFullSpan ? 1 : 0))
             update.bind(4, image.url)
             update.bind(5, image.title)
-            update.bind(6, feedID)
-            update.bind(7, image.key)
+            update.bind(6, image.takenAt)
+            update.bind(7, feedID)
+            update.bind(8, image.key)
             try update.run()
         }
     }
@@ -253,7 +255,7 @@ extension ImageRecord {
     init(row: Row) {
         self.init(
             key: row[0], externalID: row[1], sectionID: row[2], width: row[3], height: row[4],
-            isFullSpan: row[5], url: row[6], title: row[7])
+            isFullSpan: row[5], url: row[6], title: row[7], takenAt: row[8])
     }
 
     init(statement: RawStatement) {
@@ -261,7 +263,8 @@ extension ImageRecord {
             key: statement.int64(0), externalID: statement.string(1) ?? "", sectionID: statement.int64(2),
             width: Int32(truncatingIfNeeded: statement.int64(3)),
             height: Int32(truncatingIfNeeded: statement.int64(4)),
-            isFullSpan: statement.int64(5) != 0, url: statement.string(6), title: statement.string(7))
+            isFullSpan: statement.int64(5) != 0, url: statement.string(6), title: statement.string(7),
+            takenAt: statement.isNull(8) ? nil : statement.int64(8))
     }
 }
 

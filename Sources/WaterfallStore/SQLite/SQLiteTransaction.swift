@@ -17,7 +17,7 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// Every feed, by name.
     public func feeds() throws -> [FeedRecord] {
-        try RawStatement(cached: db, "SELECT id, name, revision, image_count FROM feed ORDER BY name").all(FeedRecord.init(statement:))
+        try RawStatement(cached: db, "SELECT \(SharedSQL.feedColumns) FROM feed ORDER BY name").all(FeedRecord.init(statement:))
     }
 
     /// Every feed with its counts, by name.
@@ -73,6 +73,10 @@ public struct SQLiteTransaction: CatalogTransaction {
     public func bumpRevision(feedID: Int64) throws -> Int64 {
         try db.execute(sql: "UPDATE feed SET revision = revision + 1 WHERE id = ?", arguments: [feedID])
         return try Int64.fetchOne(db, sql: SharedSQL.feedRevision.sqlite, arguments: [feedID])!
+    }
+
+    public func setSectioning(feedID: Int64, sectionBy: String?, timeZone: String?) throws {
+        try db.execute(sql: SharedSQL.setSectioning.sqlite, arguments: [sectionBy, timeZone, feedID])
     }
 
     /// Appends change-log rows under `revision`, in order, after any it already has.
@@ -221,11 +225,26 @@ public struct SQLiteTransaction: CatalogTransaction {
     public func imageCount(sectionID: Int64) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image WHERE section_id = ?", arguments: [sectionID]) ?? 0
     }
+
+    public func takenAtRanges(sectionIDs: [Int64]) throws -> [Int64: ClosedRange<Int64>] {
+        let first = try db.cachedStatement(sql: SharedSQL.firstTakenAt.sqlite)
+        let last = try db.cachedStatement(sql: SharedSQL.lastTakenAt.sqlite)
+        var ranges: [Int64: ClosedRange<Int64>] = [:]
+        for id in sectionIDs {
+            guard let earliest = try Int64.fetchOne(first, arguments: [id]),
+                  let latest = try Int64.fetchOne(last, arguments: [id])
+            else { continue }
+            ranges[id] = earliest...latest
+        }
+        return ranges
+    }
 }
 
 extension FeedRecord {
     init(statement: RawStatement) {
-        self.init(id: statement.int64(0), name: statement.string(1) ?? "", revision: statement.int64(2), imageCount: Int(statement.int64(3)))
+        self.init(
+            id: statement.int64(0), name: statement.string(1) ?? "", revision: statement.int64(2), imageCount: Int(statement.int64(3)),
+            sectionBy: statement.string(4), timeZone: statement.string(5))
     }
 }
 
