@@ -4,3 +4,4 @@
 @_exported import enum WaterfallSync.MoveTarget
 @_exported import protocol WaterfallStore.ChangeWatcher
 @_exported import enum WaterfallSync.FeedFormat
+@_exported import enum WaterfallSync.SectionBy

@@ -26,6 +26,10 @@ public enum WaterfallError: Error, Hashable, Sendable {
     case moveOntoItself(String)
     /// A move to `index`, outside its section (by name; `nil` for the unnamed one) of `count` images.
     case indexOutsideSection(index: Int, section: String?, count: Int, place: String)
+    /// A move or order list that would put image `id` into another section of a feed whose
+    /// sections are made by date (`sectionBy`, DESIGN section 17): the date decides the section.
+    /// Nothing changed.
+    case moveAcrossDateSections(feed: String, id: String, from: String?, to: String?, sectionBy: String, place: String)
     /// A request value outside what the operation accepts: the parameter, and the rest of the
     /// sentence after its name (`"must be 0 or more, got -1."`).
     case invalidValue(Parameter, String)
@@ -74,7 +78,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// front end says it its own way (`--pin-offset`, `pinOffset`).
     public enum Parameter: String, Hashable, Sendable, CaseIterable {
         case feedName, layoutName, keyName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
-        case resetOrder, appendMode, expires
+        case resetOrder, appendMode, expires, sectionBy, timeZone
         case backupTarget
     }
 
@@ -96,6 +100,8 @@ public enum WaterfallError: Error, Hashable, Sendable {
             return "\(place)unknown image id \(id.quoted) in feed \(feed.quoted)."
         case .indexOutsideSection(let index, let section, let count, let place):
             return "\(place)index \(index) is outside \(section.sectionDescription), which holds \(count) image\(count == 1 ? "" : "s") (indexes 0…\(count - 1))."
+        case .moveAcrossDateSections(let feed, let id, let from, let to, let sectionBy, let place):
+            return "\(place)cannot move \(id.quoted) from \(from.sectionDescription) into \(to.sectionDescription): feed \(feed.quoted) has sections by \(sectionBy), so an image's date decides its section."
         case .unknownKey(let name):
             return "unknown API key \(name.quoted)."
         case .keyExists(let name):

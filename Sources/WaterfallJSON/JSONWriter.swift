@@ -174,6 +174,10 @@ extension PlacedImage: JSONWritable {
         try json.frame(frame)
         json.key("url")
         json.string(url)
+        if let takenAt {
+            json.key("takenAt")
+            json.string(takenAt)
+        }
         json.endObject()
     }
 }
@@ -231,6 +235,14 @@ extension SectionIndex.Section: JSONWritable {
         try json.number(y)
         json.key("height")
         try json.number(height)
+        if let firstTakenAt {
+            json.key("firstTakenAt")
+            json.string(firstTakenAt)
+        }
+        if let lastTakenAt {
+            json.key("lastTakenAt")
+            json.string(lastTakenAt)
+        }
         json.endObject()
     }
 }

@@ -35,7 +35,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
         case .unknownImage(_, _, let place):
             // An id in a request body is bad data; the id of the path is a missing resource.
             self.init(place.isEmpty ? .notFound : .unprocessableContent, detail)
-        case .moveOntoItself, .keyExists, .backupTargetExists:
+        case .moveOntoItself, .moveAcrossDateSections, .keyExists, .backupTargetExists:
             self.init(.conflict, detail)
         case .revisionMismatch:
             self.init(.preconditionFailed, detail)
@@ -88,6 +88,8 @@ extension WaterfallError.Parameter {
         case .layoutName: "the layout name"
         case .keyName: "the key name"
         case .appendMode: "mode=append"
+        case .sectionBy: "sectionBy"
+        case .timeZone: "timeZone"
         case .backupTarget: "the backup's path"
         default: rawValue
         }

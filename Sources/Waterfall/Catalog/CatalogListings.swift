@@ -20,10 +20,13 @@ public struct ImageList: Hashable, Sendable, Encodable {
         public var height: Int
         public var url: String?
         public var title: String?
+        /// When the image was taken, RFC 3339 in UTC (DESIGN section 17); absent from the JSON
+        /// when unknown.
+        public var takenAt: String?
         /// Set for full-span images only; not part of the JSON.
         public var isFullSpan: Bool
 
-        enum CodingKeys: String, CodingKey { case index, id, section, width, height, url, title }
+        enum CodingKeys: String, CodingKey { case index, id, section, width, height, url, title, takenAt }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -34,6 +37,7 @@ public struct ImageList: Hashable, Sendable, Encodable {
             try container.encode(height, forKey: .height)
             try container.encode(url, forKey: .url)
             try container.encode(title, forKey: .title)
+            try container.encodeIfPresent(takenAt, forKey: .takenAt)
         }
     }
     public var feed: String

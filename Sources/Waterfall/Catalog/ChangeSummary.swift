@@ -8,6 +8,9 @@ public struct ChangeSummary: Hashable, Sendable, Codable {
     public var moved = 0
     public var removed = 0
     public var unchanged = 0
+    /// How many images' `section` fields an import with date sections ignored (DESIGN section
+    /// 17); `nil`, and absent from the JSON, for every other import and edit.
+    public var sectionFieldsIgnored: Int?
 
     public init(feed: String, revision: Int64, inserted: Int = 0, updated: Int = 0, moved: Int = 0, removed: Int = 0, unchanged: Int = 0) {
         self.feed = feed

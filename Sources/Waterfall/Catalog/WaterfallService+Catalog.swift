@@ -1,3 +1,4 @@
+import WaterfallSync
 import WaterfallStore
 
 extension WaterfallService {
@@ -27,7 +28,7 @@ extension WaterfallService {
                     images: rows.enumerated().map { index, row in
                         .init(index: offset + index, id: row.externalID, section: names[row.sectionID] ?? nil,
                               width: Int(row.width), height: Int(row.height), url: row.url, title: row.title,
-                              isFullSpan: row.isFullSpan)
+                              takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), isFullSpan: row.isFullSpan)
                     })
             }
         }

@@ -11,11 +11,20 @@ import WaterfallSync
 /// nearest earlier section of the file that exists, else first. With `resetOrder`, the file's
 /// order (sections too) is adopted; existing images on the longest run already in file order
 /// keep their keys, so only the others are rewritten.
+///
+/// With date sections (DESIGN section 17) the document is the one ``DateSections/derive(_:)``
+/// made (sections and images in date order), and two phases differ: sections are kept in date
+/// order, newest first, `undated` last (new ones take their date's place); a new image, or one
+/// whose section changes, goes before the first image of its section whose `takenAt` is older,
+/// else last, so a library that grows stays in date order while user moves are kept.
 struct ImportPlanner {
     let catalog: CatalogSnapshot
     let document: FeedDocument
     let mode: ImportMode
     let resetOrder: Bool
+    /// The date sections and the title of each of the document's sections, when the feed has
+    /// date sections.
+    let dates: (sections: DateSections, titles: [String])?
     /// Section slots: `0..<names.count` are the file's named sections, `unnamedSlot` the
     /// unnamed one.
     let unnamedSlot: Int
@@ -38,25 +47,44 @@ struct ImportPlanner {
     private var plan = ImportPlan()
 
     /// Plans an import: DESIGN section 4's rules, one phase each, in order.
-    static func plan(catalog: CatalogSnapshot, document: FeedDocument, mode: ImportMode, resetOrder: Bool) -> ImportPlan {
-        var planner = ImportPlanner(catalog: catalog, document: document, mode: mode, resetOrder: resetOrder)
+    static func plan(
+        catalog: CatalogSnapshot, document: FeedDocument, mode: ImportMode, resetOrder: Bool,
+        dates: (sections: DateSections, titles: [String])? = nil
+    ) -> ImportPlan {
+        var planner = ImportPlanner(catalog: catalog, document: document, mode: mode, resetOrder: resetOrder, dates: dates)
         planner.listSectionsInFileOrder()
         planner.matchCatalogSections()
-        if resetOrder { planner.adoptTheFilesSectionOrder() } else { planner.placeNewSectionsAfterTheirNearestEarlierSection() }
+        if resetOrder {
+            planner.adoptTheFilesSectionOrder()
+        } else if let dates {
+            planner.keepSectionsInDateOrder(dates.sections)
+        } else {
+            planner.placeNewSectionsAfterTheirNearestEarlierSection()
+        }
         planner.decideSectionTitlesAndDeclarations()
         planner.matchImagesByID()
-        if resetOrder { planner.adoptTheFilesImageOrder() } else { planner.keepPlacesAndPlaceNewImagesAfterTheirNearestEarlierImage() }
+        if resetOrder {
+            planner.adoptTheFilesImageOrder()
+        } else if dates != nil {
+            planner.keepPlacesAndPlaceNewImagesBeforeTheFirstOlderImage()
+        } else {
+            planner.keepPlacesAndPlaceNewImagesAfterTheirNearestEarlierImage()
+        }
         if mode == .snapshot { planner.removeImagesTheFileDoesNotList() }
         planner.dropSectionsLeftEmptyAndUndeclared()
         planner.noteWhetherSectionsChanged()
         return planner.plan
     }
 
-    private init(catalog: CatalogSnapshot, document: FeedDocument, mode: ImportMode, resetOrder: Bool) {
+    private init(
+        catalog: CatalogSnapshot, document: FeedDocument, mode: ImportMode, resetOrder: Bool,
+        dates: (sections: DateSections, titles: [String])?
+    ) {
         self.catalog = catalog
         self.document = document
         self.mode = mode
         self.resetOrder = resetOrder
+        self.dates = dates
         unnamedSlot = document.sectionNames.count
         inFile = [Bool](repeating: false, count: unnamedSlot + 1)
         existingBySlot = [Int?](repeating: nil, count: unnamedSlot + 1)
@@ -134,6 +162,24 @@ struct ImportPlanner {
         order += newAtEnd.map { (nil, $0) }
     }
 
+    /// Date sections: every section in date order, newest first (a new one takes its date's
+    /// place), then any section of the feed's own naming that an append keeps, in its order,
+    /// then `undated`.
+    private mutating func keepSectionsInDateOrder(_ sections: DateSections) {
+        var entries = fileOrder.map { (existing: existingBySlot[$0], slot: Optional($0)) }
+        if mode == .append {
+            entries += catalog.sections.indices.filter { slotOfExisting[$0] == nil }.map { ($0, nil) }
+        }
+        func name(_ entry: (existing: Int?, slot: Int?)) -> String? {
+            entry.slot.map { self.name(ofSlot: $0) } ?? entry.existing.flatMap { catalog.sections[$0].name }
+        }
+        let dated = entries.filter { sections.isDateSection(name($0)) }
+            .sorted { name($1)!.utf8.lexicographicallyPrecedes(name($0)!.utf8) }
+        let undated = entries.filter { name($0) == DateSections.undatedID }
+        let others = entries.filter { !sections.isDateSection(name($0)) && name($0) != DateSections.undatedID }
+        order = dated + others + undated
+    }
+
     /// "A section exists while it has images or is listed in `sections` of the last snapshot
     /// import (or of an append import since)": its title and declared flag in the final order.
     private mutating func decideSectionTitlesAndDeclarations() {
@@ -141,7 +187,8 @@ struct ImportPlanner {
             let existing = entry.existing.map { catalog.sections[$0] }
             let isDeclaredNow = entry.slot.map { declaredTitle[$0] != nil } ?? false
             let isDeclared = mode == .append ? (isDeclaredNow || existing?.isDeclared == true) : isDeclaredNow
-            let title: String? = entry.slot.flatMap { declaredTitle[$0] } ?? existing?.title
+            let derivedTitle = entry.slot.flatMap { slot in dates.map { $0.titles[slot] } }
+            let title: String? = derivedTitle ?? entry.slot.flatMap { declaredTitle[$0] } ?? existing?.title
             plan.sections.append(.init(
                 existing: existing, name: entry.slot.map { name(ofSlot: $0) } ?? existing?.name,
                 title: title, isDeclared: isDeclared))
@@ -235,6 +282,49 @@ struct ImportPlanner {
             for index in tails[finalSection] {
                 plan.entries.append(Self.placedEntry(index, section: finalSection, catalogIndexOfDocument))
             }
+        }
+    }
+
+    /// Date sections: "a new image (import or append) is placed in its section before the first
+    /// image whose `takenAt` is older", and so is an image whose section changes; existing
+    /// images keep their places, user moves included. The document lists each section's
+    /// images newest first (ties in the feed's order), so one pass per section merges them.
+    private mutating func keepPlacesAndPlaceNewImagesBeforeTheFirstOlderImage() {
+        let images = document.images
+        var kept = [[Int]](repeating: [], count: plan.sections.count)
+        for index in catalog.images.indices {
+            if let finalSection = finalSectionKeepingPlace(index) { kept[finalSection].append(index) }
+        }
+        var placed = [[Int]](repeating: [], count: plan.sections.count)
+        for (index, image) in images.enumerated() {
+            let isPlaced = catalogIndexOfDocument[index].map { finalSectionKeepingPlace($0) == nil } ?? true
+            if isPlaced { placed[finalIndexOfSlot[slot(of: image)]!].append(index) }
+        }
+        /// A kept image's date: the file's when it gives the image, else the catalog's.
+        func takenAt(ofKept catalogIndex: Int) -> Int64? {
+            documentIndexOfCatalog[catalogIndex].map { images[$0].takenAt } ?? catalog.images[catalogIndex].takenAt
+        }
+        plan.entries.reserveCapacity(images.count + catalog.images.count)
+        for finalSection in plan.sections.indices {
+            var next = 0
+            let keptHere = kept[finalSection]
+            func emitKept(_ catalogIndex: Int) {
+                plan.entries.append(.init(
+                    source: .existing(catalogIndex), section: finalSection, document: documentIndexOfCatalog[catalogIndex],
+                    keepsKey: true))
+            }
+            for documentIndex in placed[finalSection] {
+                let date = images[documentIndex].takenAt
+                // Placed images come newest first, so the first older kept image never lies
+                // before the previous one's.
+                while next < keptHere.count {
+                    if let date, let keptDate = takenAt(ofKept: keptHere[next]), keptDate < date { break }
+                    emitKept(keptHere[next])
+                    next += 1
+                }
+                plan.entries.append(Self.placedEntry(documentIndex, section: finalSection, catalogIndexOfDocument))
+            }
+            for catalogIndex in keptHere[next...] { emitKept(catalogIndex) }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import WaterfallStore
 import WaterfallSync
 
@@ -9,11 +10,21 @@ extension WaterfallService {
         public var mode: ImportMode
         /// Drop user reorders and adopt the file's order (snapshot imports only).
         public var resetOrder: Bool
+        /// Sections by date (`--section-by`), over the file's `sectionBy` and the feed's own.
+        public var sectionBy: SectionBy?
+        /// The time zone of date sections (`--time-zone`, an IANA name), over the file's
+        /// `timeZone` and the feed's own.
+        public var timeZone: String?
 
-        public init(feedName: String? = nil, mode: ImportMode = .snapshot, resetOrder: Bool = false) {
+        public init(
+            feedName: String? = nil, mode: ImportMode = .snapshot, resetOrder: Bool = false,
+            sectionBy: SectionBy? = nil, timeZone: String? = nil
+        ) {
             self.feedName = feedName
             self.mode = mode
             self.resetOrder = resetOrder
+            self.sectionBy = sectionBy
+            self.timeZone = timeZone
         }
     }
 
@@ -59,6 +70,9 @@ extension WaterfallService {
         if options.resetOrder && options.mode == .append {
             throw WaterfallError.conflictingValues(.resetOrder, .appendMode)
         }
+        if let zone = options.timeZone, TimeZoneName.zone(named: zone) == nil {
+            throw WaterfallError.invalidValue(.timeZone, "must be an IANA time zone name such as Europe/Paris or UTC, got \(zone.quoted).")
+        }
         return try perform {
             try database.write(.feed(name)) { tx in
                 var created = false
@@ -74,11 +88,44 @@ extension WaterfallService {
                 let catalog = CatalogSnapshot(
                     sections: try tx.sections(feedID: feed.id),
                     images: feed.imageCount == 0 ? [] : try tx.allImages(feedID: feed.id))
-                let plan = ImportPlanner.plan(catalog: catalog, document: document, mode: options.mode, resetOrder: options.resetOrder)
-                var applier = ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
-                return try tx.withBulkWriteMemory(pageCacheKiB: 4_096) { try applier.apply(feedCreated: created) }
+                let dates = try Self.dateSections(options: options, document: document, feed: feed)
+                let derived = dates.map { $0.derive(document) }
+                let planned = derived?.document ?? document
+                let plan = ImportPlanner.plan(
+                    catalog: catalog, document: planned, mode: options.mode, resetOrder: options.resetOrder,
+                    dates: dates.map { ($0, derived!.titles) })
+                var applier = ImportApplier(tx: tx, feed: feed, catalog: catalog, document: planned, plan: plan, progress: progress)
+                var summary = try tx.withBulkWriteMemory(pageCacheKiB: 4_096) { try applier.apply(feedCreated: created) }
+                if feed.sectionBy != dates?.sectionBy.rawValue || feed.timeZone != dates?.zoneName {
+                    try tx.setSectioning(feedID: feed.id, sectionBy: dates?.sectionBy.rawValue, timeZone: dates?.zoneName)
+                }
+                summary.sectionFieldsIgnored = derived?.sectionFieldsIgnored
+                return summary
             }
         }
+    }
+}
+
+extension WaterfallService {
+    /// The date sections an import makes (DESIGN section 17), `nil` for the feed's own: the
+    /// option, else the file's `sectionBy`, else what the feed remembers; the zone likewise,
+    /// else UTC. A zone given where no date sections are made is refused rather than ignored.
+    static func dateSections(options: ImportOptions, document: FeedDocument, feed: FeedRecord) throws -> DateSections? {
+        let sectionBy = options.sectionBy ?? document.sectionBy ?? feed.sectionBy.flatMap(SectionBy.init(rawValue:)) ?? .feedSections
+        guard sectionBy != .feedSections else {
+            if let zone = options.timeZone {
+                throw WaterfallError.invalidValue(.timeZone, "\(zone.quoted) needs date sections: give a section-by of day, month or year too.")
+            }
+            if let zone = document.timeZone {
+                throw WaterfallError.invalidData("timeZone: \(zone.quoted) needs date sections: give sectionBy \"day\", \"month\" or \"year\" too.")
+            }
+            return nil
+        }
+        let zone = options.timeZone ?? document.timeZone ?? feed.timeZone ?? "UTC"
+        guard let sections = DateSections(sectionBy: sectionBy, zoneName: zone) else {
+            throw WaterfallError.invalidValue(.timeZone, "must be an IANA time zone name such as Europe/Paris or UTC, got \(zone.quoted).")
+        }
+        return sections
     }
 }
 
@@ -227,6 +274,7 @@ struct ImportApplier {
             updated.isFullSpan = fileImage.span == .full
             updated.url = fileImage.url
             updated.title = fileImage.title
+            updated.takenAt = fileImage.takenAt
         }
         if !updated.isExactly(current) {
             if updated.width != current.width || updated.height != current.height || updated.isFullSpan != current.isFullSpan {
@@ -259,7 +307,8 @@ struct ImportApplier {
             defer { nextEntry += 1 }
             return ImageRecord(
                 key: keys[nextEntry], externalID: image.id, sectionID: sectionIDs[entry.section], width: image.width,
-                height: image.height, isFullSpan: image.span == .full, url: image.url, title: image.title)
+                height: image.height, isFullSpan: image.span == .full, url: image.url, title: image.title,
+                takenAt: image.takenAt)
         }
         try tx.updateImages(feedID: feed.id, updates)
     }
@@ -315,7 +364,7 @@ extension ImageRecord {
     func isExactly(_ other: ImageRecord) -> Bool {
         key == other.key && externalID.isExactly(other.externalID) && sectionID == other.sectionID
             && width == other.width && height == other.height && isFullSpan == other.isFullSpan
-            && url.isExactly(other.url) && title.isExactly(other.title)
+            && url.isExactly(other.url) && title.isExactly(other.title) && takenAt == other.takenAt
     }
 }
 

@@ -25,13 +25,16 @@ public struct PlacedImage: Hashable, Sendable, Encodable {
     public var section: String?
     public var frame: Frame
     public var url: String?
+    /// When the image was taken, RFC 3339 in UTC (DESIGN section 17); absent from the JSON when
+    /// unknown.
+    public var takenAt: String?
     /// The image's title (not part of the JSON; renderers draw it in the caption strip).
     public var title: String?
     /// Pixel size (not part of the JSON).
     public var pixelWidth: Int
     public var pixelHeight: Int
 
-    enum CodingKeys: String, FrameCodingKeys { case index, id, section, x, y, width, height, url }
+    enum CodingKeys: String, FrameCodingKeys { case index, id, section, x, y, width, height, url, takenAt }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -40,6 +43,7 @@ public struct PlacedImage: Hashable, Sendable, Encodable {
         try container.encode(section, forKey: .section)
         try container.encode(frame)
         try container.encode(url, forKey: .url)
+        try container.encodeIfPresent(takenAt, forKey: .takenAt)
     }
 }
 

@@ -25,8 +25,13 @@ public struct SectionIndex: Hashable, Sendable, Encodable {
         /// From `y` to where the section ends (below its footer and footer inset, where the
         /// next section begins), in points.
         public var height: Double
+        /// The earliest `takenAt` of the section's images, RFC 3339 in UTC (DESIGN section 17);
+        /// absent from the JSON when none of them has a date.
+        public var firstTakenAt: String? = nil
+        /// The latest `takenAt` of the section's images; absent when none has a date.
+        public var lastTakenAt: String? = nil
 
-        enum CodingKeys: String, CodingKey { case section, title, index, count, y, height }
+        enum CodingKeys: String, CodingKey { case section, title, index, count, y, height, firstTakenAt, lastTakenAt }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -36,6 +41,8 @@ public struct SectionIndex: Hashable, Sendable, Encodable {
             try container.encode(count, forKey: .count)
             try container.encode(y, forKey: .y)
             try container.encode(height, forKey: .height)
+            try container.encodeIfPresent(firstTakenAt, forKey: .firstTakenAt)
+            try container.encodeIfPresent(lastTakenAt, forKey: .lastTakenAt)
         }
     }
 

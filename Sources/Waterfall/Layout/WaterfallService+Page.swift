@@ -1,3 +1,4 @@
+import WaterfallSync
 import WaterfallLayout
 import WaterfallStore
 
@@ -196,7 +197,7 @@ extension WaterfallService {
                 let row = rows[element.owner - firstIndex]
                 items.append(PlacedImage(
                     index: element.owner, id: row.externalID, section: section, frame: element.frame, url: row.url,
-                    title: row.title, pixelWidth: Int(row.width), pixelHeight: Int(row.height)))
+                    takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), title: row.title, pixelWidth: Int(row.width), pixelHeight: Int(row.height)))
             case .header:
                 headers.append(PlacedSupplement(section: section, frame: element.frame, pinned: false, title: labels.title(element.sectionID)))
             case .footer:

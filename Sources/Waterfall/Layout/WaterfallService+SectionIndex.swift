@@ -15,7 +15,8 @@ private struct SectionStartSink: LayoutSink {
 extension WaterfallService {
     /// The section index of a layout (DESIGN section 14): every section of the feed in catalog
     /// order, empty ones included, with the catalog index of its first image, its image count,
-    /// and where it begins and ends in the layout.
+    /// and where it begins and ends in the layout, and the first and last `takenAt` of its
+    /// images (DESIGN section 17).
     ///
     /// Reads no image row when a server's hot copy holds the feed (O(sections)); otherwise
     /// answers from the layout cache's section extents and the sections' image counts,
@@ -26,6 +27,7 @@ extension WaterfallService {
     public func sectionIndex(feed: String?, layout: LayoutSource) throws(WaterfallError) -> SectionIndex {
         try readLayoutAnswer(feed: feed, layout: layout, what: "section index") { service, query, tx in
             try query.configuration.withEngine(SectionIndexWork(service: service, query: query, tx: tx))
+                .map { index, update in (try service.addingSectionDates(to: index, feed: query.feed, tx), update) }
         }
     }
 

@@ -51,6 +51,7 @@ struct CatalogEditor {
             }
             let anchor = try self.image(other, place: place)
             sectionID = anchor.sectionID
+            try checkStaysInItsDateSection(image, to: sectionID, place: place)
             if case .before = target {
                 upper = anchor.key
                 lower = try tx.key(feedID: feed.id, before: anchor.key)
@@ -111,7 +112,8 @@ struct CatalogEditor {
         }
         let slots = images.map { (key: $0.key, sectionID: $0.sectionID) }.sorted { $0.key < $1.key }
         var rekeys: [(from: Int64, to: Int64, sectionID: Int64?)] = []
-        for (image, slot) in zip(images, slots) {
+        for (index, (image, slot)) in zip(images, slots).enumerated() {
+            try checkStaysInItsDateSection(image, to: slot.sectionID, place: "\(place)order[\(index)]: ")
             if image.key == slot.key {
                 unchanged += 1
                 continue
@@ -122,6 +124,16 @@ struct CatalogEditor {
             movedIDs.insert(ExactString(image.externalID))
         }
         try tx.rekeyImages(feedID: feed.id, rekeys)
+    }
+
+    /// In a feed whose sections are made by date (DESIGN section 17), an image stays in the
+    /// section its date gives it: a move into another one is refused (and the transaction with
+    /// it, so nothing changes).
+    private mutating func checkStaysInItsDateSection(_ image: ImageRecord, to sectionID: Int64, place: String) throws {
+        guard let sectionBy = feed.sectionBy, sectionID != image.sectionID else { return }
+        throw WaterfallError.moveAcrossDateSections(
+            feed: feed.name, id: image.externalID, from: try sectionName(image.sectionID), to: try sectionName(sectionID),
+            sectionBy: sectionBy, place: place)
     }
 
     /// Removes image `id`.

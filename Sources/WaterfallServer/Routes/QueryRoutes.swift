@@ -133,7 +133,7 @@ extension APIRoutes {
             (try StableJSON.document(of: index), index.revision)
         }
         return try await runner.answer(for: request, path, withoutBlocking: { service in
-            try await service.sectionIndexWithoutBlocking(feed: feed, layout: layout).map(encoded)
+            try await service.datedSectionIndexWithoutBlocking(feed: feed, layout: layout).map(encoded)
         }) { service in
             try encoded(service.sectionIndex(feed: feed, layout: layout))
         }.response(to: request)

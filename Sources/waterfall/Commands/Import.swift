@@ -12,6 +12,8 @@ extension WaterfallCommand {
                 A snapshot import (the default) makes the file the whole truth for membership but keeps
                 user reorders; --append only adds and updates; --reset-order adopts the file's order.
                 The feed's name is the file's "feed" field, else --feed, else the file's name.
+                --section-by makes the sections from each image's "takenAt" (newest first, then
+                "undated"), in the zone --time-zone; the feed remembers both for later imports and moves.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -22,6 +24,14 @@ extension WaterfallCommand {
         var append = false
         @Flag(help: "Drop user reorders and adopt the file's order, sections included.")
         var resetOrder = false
+        @Option(help: ArgumentHelp(
+            "Make sections from each image's takenAt by day, month or year (none: the file's own sections); overrides the file's sectionBy.",
+            valueName: "day|month|year|none"))
+        var sectionBy: SectionBy?
+        @Option(help: ArgumentHelp(
+            "The IANA time zone of date sections, such as Europe/Paris (default: the file's timeZone, else the feed's, else UTC).",
+            valueName: "zone"))
+        var timeZone: String?
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
@@ -35,7 +45,9 @@ extension WaterfallCommand {
             let progress = Terminal.standardErrorIsTerminal ? Self.progressLine(for: file) : nil
             let summary = try service.importFeed(
                 contentsOf: file,
-                options: .init(feedName: feed.feed, mode: append ? .append : .snapshot, resetOrder: resetOrder),
+                options: .init(
+                    feedName: feed.feed, mode: append ? .append : .snapshot, resetOrder: resetOrder,
+                    sectionBy: sectionBy, timeZone: timeZone),
                 progress: progress)
             if progress != nil { Terminal.error("\r\u{1B}[K") }
             printSummary(summary, json: output.json)
@@ -71,10 +83,16 @@ func printSummary(_ summary: ChangeSummary, json: Bool, dryRun: Bool = false) {
         Terminal.printJSON(summary)
         return
     }
-    let counts = "\(summary.inserted) inserted, \(summary.updated) updated, \(summary.moved) moved, \(summary.removed) removed, \(summary.unchanged) unchanged"
+    var counts = "\(summary.inserted) inserted, \(summary.updated) updated, \(summary.moved) moved, \(summary.removed) removed, \(summary.unchanged) unchanged"
+    if let ignored = summary.sectionFieldsIgnored {
+        counts += "; sections by date, \(ignored) section field\(ignored == 1 ? "" : "s") ignored"
+    }
     if dryRun {
         Terminal.print("dry run, nothing written: feed \(cell(summary.feed)) would be at revision \(summary.revision): \(counts)")
     } else {
         Terminal.print("feed \(cell(summary.feed)) at revision \(summary.revision): \(counts)")
     }
 }
+
+/// `--section-by day|month|year|none`.
+extension SectionBy: ExpressibleByArgument {}

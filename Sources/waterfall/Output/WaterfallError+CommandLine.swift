@@ -27,7 +27,7 @@ extension WaterfallError {
         switch self {
         case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration, .backupTargetExists,
              .backupNeedsPgDump: 64
-        case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .moveOntoItself, .indexOutsideSection, .invalidData,
+        case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .moveOntoItself, .moveAcrossDateSections, .indexOutsideSection, .invalidData,
              .revisionMismatch, .unknownKey, .keyExists: 65
         case .fileUnreadable: 66
         case .cannotCreate: 73
@@ -57,6 +57,8 @@ extension WaterfallError.Parameter {
         case .viewportWidth: "--viewport-width"
         case .resetOrder: "--reset-order"
         case .appendMode: "--append"
+        case .sectionBy: "--section-by"
+        case .timeZone: "--time-zone"
         case .expires: "--expires"
         case .backupTarget: "--to"
         }

@@ -1,0 +1,123 @@
+import Foundation
+import WaterfallSync
+
+/// A feed's sections by date (DESIGN section 17): each image's section is the day, month or
+/// year of its `takenAt` in one time zone; newest section first, and an "Undated" section at
+/// the end for images without a date.
+///
+/// The zone arithmetic (its offset at each instant, daylight saving time included) is
+/// Foundation's `TimeZone`; the calendar is the Gregorian one. Ids are fixed-width
+/// (`2017-11-14`, `2017-11`, `2017`), so newest first is descending code-point order; titles
+/// are English and do not depend on the locale ("14 November 2017", "November 2017", "2017").
+struct DateSections: Sendable {
+    /// The section of the images without `takenAt`.
+    static let undatedID = "undated"
+    static let undatedTitle = "Undated"
+    private static let months = [
+        "January", "February", "March", "April", "May", "June",
+        "July", "August", "September", "October", "November", "December",
+    ]
+
+    /// `day`, `month` or `year` (never `feedSections`).
+    let sectionBy: SectionBy
+    /// The IANA name of the zone.
+    let zoneName: String
+    private let zone: TimeZone
+
+    /// The sections by `sectionBy` in the zone `zoneName`; `nil` when `sectionBy` is
+    /// `feedSections` or the zone is not an IANA name Foundation knows.
+    init?(sectionBy: SectionBy, zoneName: String) {
+        guard sectionBy != .feedSections, let zone = TimeZoneName.zone(named: zoneName) else { return nil }
+        self.sectionBy = sectionBy
+        self.zoneName = zoneName
+        self.zone = zone
+    }
+
+    /// The local date of an instant in the zone.
+    func localDate(of milliseconds: Int64) -> (year: Int, month: Int, day: Int) {
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : -((-milliseconds + 999) / 1000)
+        let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+        let local = seconds + offset
+        let days = local >= 0 ? local / 86_400 : -((-local + 86_399) / 86_400)
+        return TakenAt.civilDate(daysSinceEpoch: days)
+    }
+
+    /// The id of the section of an image taken at `milliseconds` (`nil`: undated).
+    func sectionID(of milliseconds: Int64?) -> String {
+        guard let milliseconds else { return Self.undatedID }
+        let date = localDate(of: milliseconds)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year = String(date.year)
+        switch sectionBy {
+        case .year: return year
+        case .month: return "\(year)-\(two(date.month))"
+        case .day, .feedSections: return "\(year)-\(two(date.month))-\(two(date.day))"
+        }
+    }
+
+    /// The title of the section `id` (one this type made).
+    func title(of id: String) -> String {
+        if id == Self.undatedID { return Self.undatedTitle }
+        let parts = id.split(separator: "-").map { Int($0) ?? 0 }
+        switch parts.count {
+        case 3: return "\(parts[2]) \(Self.months[parts[1] - 1]) \(parts[0])"
+        case 2: return "\(Self.months[parts[1] - 1]) \(parts[0])"
+        default: return id
+        }
+    }
+
+    /// Whether `name` is the id of a date section of this kind (`2017-11` for months), as
+    /// opposed to a section the feed named itself before it had date sections.
+    func isDateSection(_ name: String?) -> Bool {
+        guard let name else { return false }
+        let bytes = Array(name.utf8)
+        let shape: [Bool]  // true: a digit, false: a dash
+        switch sectionBy {
+        case .year: shape = [true, true, true, true]
+        case .month: shape = [true, true, true, true, false, true, true]
+        case .day, .feedSections: shape = [true, true, true, true, false, true, true, false, true, true]
+        }
+        guard bytes.count == shape.count else { return false }
+        return zip(bytes, shape).allSatisfy { byte, isDigit in
+            isDigit ? (byte >= 48 && byte <= 57) : byte == UInt8(ascii: "-")
+        }
+    }
+
+    /// What a feed document becomes with date sections: its own `section` fields and
+    /// `sections` dropped, every image in the section of its date, sections newest first then
+    /// `undated`, and images ordered by section, then newest first, ties in document order
+    /// (what a first import, or `--reset-order`, adopts).
+    struct Derived {
+        var document: FeedDocument
+        /// The title of each of `document.sectionNames`.
+        var titles: [String]
+        /// How many images had a `section` field, ignored.
+        var sectionFieldsIgnored: Int
+    }
+
+    func derive(_ document: FeedDocument) -> Derived {
+        let ids = document.images.map { sectionID(of: $0.takenAt) }
+        var names = Array(Set(ids).subtracting([Self.undatedID])).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        names.reverse()
+        if ids.contains(Self.undatedID) { names.append(Self.undatedID) }
+        var slot: [String: Int32] = [:]
+        for (index, name) in names.enumerated() { slot[name] = Int32(index) }
+        var ignored = 0
+        var images = document.images
+        for index in images.indices {
+            if images[index].section != nil { ignored += 1 }
+            images[index].section = slot[ids[index]]
+        }
+        let order = images.indices.sorted { a, b in
+            let (left, right) = (images[a], images[b])
+            if left.section != right.section { return left.section! < right.section! }
+            if left.takenAt != right.takenAt { return (left.takenAt ?? .min) > (right.takenAt ?? .min) }
+            return a < b
+        }
+        var derived = document
+        derived.declaredSections = []
+        derived.sectionNames = names
+        derived.images = order.map { images[$0] }
+        return Derived(document: derived, titles: names.map(title(of:)), sectionFieldsIgnored: ignored)
+    }
+}
