@@ -269,8 +269,65 @@ import WaterfallTestSupport
         let result = try WaterfallProcess.run(["--db", folder.path("demo.sqlite"), "demo", "--html", folder.path("demo.html")], in: repository)
         #expect(result.status == 0, "\(result.standardError)")
         let html = try String(contentsOfFile: folder.path("demo.html"), encoding: .utf8)
-        #expect(html.contains("data-waterfall") && html.contains("data-id=\"168337\""))
+        // By month, newest first: the last photo taken (2013-11-25T21:34:58Z) opens the page.
+        #expect(html.contains("data-waterfall") && html.contains("data-id=\"25394\""))
         #expect(result.standardOutput.contains("feed coco-val2017 at revision 1: 5000 inserted"))
-        #expect(result.standardOutput.contains("header                 Thursday 14 November 2013"))
+        #expect(result.standardOutput.contains("header                 November 2013"))
+    }
+}
+
+/// DESIGN section 17 on the command line: `import --section-by --time-zone`, what the import
+/// says, the dates in answers, and the refused inputs with their exit statuses.
+@Suite(.serialized) struct DateSectionCommandLineTests {
+    let folder: TemporaryDirectory
+
+    init() throws {
+        folder = try TemporaryDirectory()
+    }
+
+    func waterfall(_ arguments: String...) throws -> WaterfallProcess.Result {
+        try WaterfallProcess.run(["--db", folder.path("test.sqlite")] + arguments, in: folder.url)
+    }
+
+    func photos() throws -> String {
+        try folder.write("""
+            {"feed": "photos", "sectionBy": "year",
+             "images": [{"id": "a", "width": 100, "height": 100, "takenAt": "2017-11-14T16:28:13+01:00", "section": "x"},
+                        {"id": "b", "width": 100, "height": 100, "takenAt": "2017-11-14T23:30:00-05:00"},
+                        {"id": "c", "width": 100, "height": 100, "section": "y"}]}
+            """, to: "photos.json")
+    }
+
+    @Test func flagsOverrideTheFileAndTheAnswerCountsIgnoredSectionFields() throws {
+        let file = try photos()
+        let first = try waterfall("import", file, "--section-by", "day", "--time-zone", "America/New_York", "--json")
+        #expect(first.status == 0)
+        #expect(first.standardOutput == #"{"feed":"photos","revision":1,"inserted":3,"updated":0,"moved":0,"removed":0,"unchanged":0,"sectionFieldsIgnored":2}"# + "\n")
+        let again = try waterfall("import", file, "--section-by", "day", "--time-zone", "America/New_York")
+        #expect(again.standardOutput == "feed photos at revision 1: 0 inserted, 0 updated, 0 moved, 0 removed, 3 unchanged; sections by date, 2 section fields ignored\n")
+        // b, 23:30 in New York on the 14th, is the 15th in UTC; a is 10:28 on the 14th there
+        let images = try waterfall("images", "--feed", "photos", "--json")
+        #expect(images.standardOutput == """
+            {"feed":"photos","revision":1,"totalItems":3,"nextOffset":null,"images":[\
+            {"index":0,"id":"b","section":"2017-11-14","width":100,"height":100,"url":null,"title":null,"takenAt":"2017-11-15T04:30:00Z"},\
+            {"index":1,"id":"a","section":"2017-11-14","width":100,"height":100,"url":null,"title":null,"takenAt":"2017-11-14T15:28:13Z"},\
+            {"index":2,"id":"c","section":"undated","width":100,"height":100,"url":null,"title":null}]}
+
+            """)
+        let sections = try waterfall("sections", "--feed", "photos", "--columns", "2", "--width", "375", "--json")
+        #expect(sections.standardOutput.contains(#""section":"2017-11-14","title":"14 November 2017","index":0,"count":2,"#))
+        #expect(sections.standardOutput.contains(#""firstTakenAt":"2017-11-14T15:28:13Z","lastTakenAt":"2017-11-15T04:30:00Z"}"#))
+    }
+
+    @Test func aMoveIntoAnotherDateSectionAndAnUnknownZoneAreRefused() throws {
+        let file = try photos()
+        #expect(try waterfall("import", file).status == 0)
+        let move = try waterfall("move", "c", "--before", "a", "--feed", "photos")
+        #expect(move.status == 65)
+        #expect(move.standardError == "waterfall: error: cannot move \"c\" from section \"undated\" into section \"2017\": feed \"photos\" has sections by year, so an image's date decides its section.\n")
+        let zone = try waterfall("import", file, "--time-zone", "Mars/Olympus")
+        #expect(zone.status == 64)
+        #expect(zone.standardError == "waterfall: error: --time-zone must be an IANA time zone name such as Europe/Paris or UTC, got \"Mars/Olympus\".\n")
+        #expect(try waterfall("import", file, "--section-by", "week").status == 64)
     }
 }
