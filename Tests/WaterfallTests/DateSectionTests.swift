@@ -277,7 +277,7 @@ import WaterfallTestSupport
     func anOptionOverridesTheFileAndAZoneWithoutDateSectionsIsRefused(engine: TestEngine) throws {
         let catalog = try TestCatalog(engine)
         let document = try FeedDecoder().decode(Array(Self.feedJSON(Self.library, sectionBy: "month").utf8), format: .json, source: "t.json")
-        try catalog.service.importFeed(document, named: "f", options: .init(sectionBy: .year, timeZone: "Asia/Tokyo"))
+        _ = try catalog.service.importFeed(document, named: "f", options: .init(sectionBy: .year, timeZone: "Asia/Tokyo"))
         #expect(try catalog.sections() == ["2017", "undated"])
         #expect(throws: WaterfallError.invalidValue(.timeZone, "must be an IANA time zone name such as Europe/Paris or UTC, got \"Mars\".")) {
             try catalog.service.importFeed(document, named: "f", options: .init(timeZone: "Mars"))
