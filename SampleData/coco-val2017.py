@@ -5,7 +5,9 @@
 
 The records, in capture order (ties by id), keep their ids, pixel sizes, image urls, file
 names as titles and capture dates as `takenAt`. COCO's `date_captured` ("2013-11-14 17:02:52")
-has no offset; it is read as UTC. The feed asks for sections by month in UTC (DESIGN section 17).
+has no offset; it is read as UTC. The feed asks for sections by day in UTC (DESIGN section 17):
+every COCO validation photo was captured in November 2013, so by month would be one section;
+by day it is twelve, which the gallery's scrubber jumps between.
 """
 import json
 import sys
@@ -14,8 +16,8 @@ records = json.load(open(sys.argv[1]))["images"]
 records.sort(key=lambda record: (record["date_captured"], record["id"]))
 feed = {
     "feed": "coco-val2017",
-    "source": "COCO 2017 validation set image records (annotations CC BY 4.0, cocodataset.org), with their capture dates, sectioned by month",
-    "sectionBy": "month",
+    "source": "COCO 2017 validation set image records (annotations CC BY 4.0, cocodataset.org), with their capture dates, sectioned by day",
+    "sectionBy": "day",
     "timeZone": "UTC",
     "images": [
         {

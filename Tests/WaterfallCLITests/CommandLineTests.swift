@@ -269,10 +269,10 @@ import WaterfallTestSupport
         let result = try WaterfallProcess.run(["--db", folder.path("demo.sqlite"), "demo", "--html", folder.path("demo.html")], in: repository)
         #expect(result.status == 0, "\(result.standardError)")
         let html = try String(contentsOfFile: folder.path("demo.html"), encoding: .utf8)
-        // By month, newest first: the last photo taken (2013-11-25T21:34:58Z) opens the page.
+        // By day, newest first: the last photo taken (2013-11-25T21:34:58Z) opens the page.
         #expect(html.contains("data-waterfall") && html.contains("data-id=\"25394\""))
         #expect(result.standardOutput.contains("feed coco-val2017 at revision 1: 5000 inserted"))
-        #expect(result.standardOutput.contains("header                 November 2013"))
+        #expect(result.standardOutput.contains("header                 25 November 2013"))
     }
 }
 

@@ -83,7 +83,7 @@ extension ServeEndToEndTests {
         #expect(!text.contains("id: 2\n") && !text.contains("id: 1\n"))
 
         // Other feeds' changes are not this stream's; an HTTP write is, like any other.
-        try cli(database, ["move", "168337", "--to", "1", "--feed", Self.coco])
+        try cli(database, ["move", "533958", "--to", "1", "--feed", Self.coco])
         _ = try ServeHTTPClient.request(
             "POST", "/v1/feeds/travel/reorder", port: server.port, headers: ["Content-Type": "application/json"],
             body: Data(#"{"moves": [{"id": "belem", "to": 0}]}"#.utf8))

@@ -10,7 +10,7 @@ extension WaterfallCommand {
             commandName: "demo",
             abstract: "Import the sample feeds, define a phone layout and print its first page.",
             discussion: """
-                Imports SampleData/coco-val2017.json (5,000 real COCO photos with their capture dates, in one section by month) and \
+                Imports SampleData/coco-val2017.json (5,000 real COCO photos with their capture dates, in twelve sections by capture day) and \
                 SampleData/travel.json into the database, saves the layout "phone" (2 columns, 375 points \
                 wide, 44-point section headers) for the COCO feed, prints page 0 and writes it as \
                 demo.html (or --html PATH). Running it again changes nothing. The sample feeds are looked for in \
