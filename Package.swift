@@ -34,6 +34,10 @@ let package = Package(
         // `GET /metrics` of `waterfall serve`: swift-metrics instruments, Prometheus' text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // gzip of the server's JSON answers (DESIGN section 16): zlib through a ByteBuffer API,
+        // the library Hummingbird's own compression middleware is built on. Kept answers keep
+        // their compressed bytes, which a middleware compressing every response cannot.
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         // WaterfallClient (issue 26): Swift apps get a typed client generated at build time from
         // the API's one description (openapi.json) by swift-openapi-generator, so
         // the document and the client cannot drift; the runtime the generated code calls; and a
@@ -92,6 +96,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             exclude: ["Assets"],
             plugins: ["EmbedAssets"]),
@@ -172,6 +177,8 @@ let package = Package(
                 "WaterfallClient",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                // CompressionTests: gzip answers decode to the plain bytes.
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]),
     ],
     swiftLanguageModes: [.v6]

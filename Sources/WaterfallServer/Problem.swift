@@ -54,10 +54,13 @@ struct Problem: Error, HTTPResponseError, Encodable {
         response
     }
 
-    /// The answer: the problem document with its status and headers.
+    /// The answer: the problem document with its status and headers. A problem is never
+    /// compressed (it is a sentence, well under ``JSONBody/minimumCompressedBytes``) but, as
+    /// every JSON answer, says `Vary: Accept-Encoding`: the same URL may answer gzip later.
     var response: Response {
         var headers = headers
         headers[.contentType] = "application/problem+json"
+        headers[.vary] = "Accept-Encoding"
         let bytes = (try? StableJSON.document(of: self)) ?? Array(#"{"type":"about:blank"}"#.utf8)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -68,7 +68,7 @@ extension APIRoutes {
                     contentsOf: body.path, format: format, source: "request body", named: feed, options: options)
                 return (summary, !existed)
             }
-            return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), status: created ? .created : .ok)
+            return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), status: created ? .created : .ok, to: request)
         },
         Route(
             .delete, "/v1/feeds/{feed}", "deleteFeed",
@@ -120,7 +120,7 @@ extension APIRoutes {
             let bytes = try await RequestBodyBytes.collect(request.body, limit: server.limits.maximumBodyBytes)
             let feed = path["feed"]
             let summary = try await server.runner.write { try $0.expecting(revision: expected).reorder(bytes, source: "request body", feed: feed, dryRun: dryRun) }
-            return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
+            return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), to: request)
         },
         Route(
             .delete, "/v1/feeds/{feed}/images/{id}", "deleteImage",
@@ -134,7 +134,7 @@ extension APIRoutes {
             let (feed, id) = (path["feed"], path["id"])
             let expected = try EntityTags.expectedRevision(of: request)
             let summary = try await server.runner.write { try $0.expecting(revision: expected).remove(feed: feed, ids: [id]) }
-            return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)))
+            return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), to: request)
         },
         Route(
             .get, "/v1/feeds/{feed}/sections", "listSections",

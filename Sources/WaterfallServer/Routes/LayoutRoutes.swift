@@ -61,7 +61,7 @@ extension APIRoutes {
                     throw Problem(.unprocessableContent, "request body: \(error.message)")
                 }
             }
-            return .json(ByteBuffer(bytes: try StableJSON.document(of: configuration)), status: existed ? .ok : .created)
+            return .json(ByteBuffer(bytes: try StableJSON.document(of: configuration)), status: existed ? .ok : .created, to: request)
         },
         Route(
             .delete, "/v1/feeds/{feed}/layouts/{name}", "deleteLayout",

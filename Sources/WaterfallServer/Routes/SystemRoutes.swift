@@ -14,7 +14,7 @@ extension APIRoutes {
                 problems: .open)
         ) { request, _, _ in
             try RequestQuery(request).finish()
-            return .json(healthAnswer)
+            return healthAnswer.response(to: request)
         },
         Route(
             .get, "/openapi.json", "getOpenAPI", access: .open,
@@ -24,7 +24,7 @@ extension APIRoutes {
                 problems: .open)
         ) { request, _, _ in
             try RequestQuery(request).finish()
-            return .json(openAPIAnswer)
+            return openAPIAnswer.response(to: request)
         },
         // Open: it answers who calls, a 401 included (an expired key's says when it expired).
         Route(
@@ -38,7 +38,7 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let gatekeeper = server.gatekeeper
             let access = try gatekeeper.access(of: try await gatekeeper.caller(of: request))
-            return .json(ByteBuffer(bytes: try StableJSON.document(of: access)))
+            return .json(ByteBuffer(bytes: try StableJSON.document(of: access)), to: request)
         },
         Route(
             .get, "/metrics", "getMetrics", access: .readAll,
@@ -63,16 +63,17 @@ extension APIRoutes {
         ) { request, _, server in
             try RequestQuery(request).finish()
             // Not kept: the file's size changes without a commit (WAL checkpoints).
-            return .json(ByteBuffer(bytes: try await server.runner.run { try StableJSON.document(of: try $0.stats()) }))
+            return .json(ByteBuffer(bytes: try await server.runner.run { try StableJSON.document(of: try $0.stats()) }), to: request)
         },
     ]
 }
 
 extension APIRoutes {
     /// The answer of `GET /healthz`.
-    fileprivate static let healthAnswer = ByteBuffer(string: #"{"status":"ok"}"# + "\n")
+    fileprivate static let healthAnswer = JSONBody(ByteBuffer(string: #"{"status":"ok"}"# + "\n"))
     /// The answer of `GET /openapi.json`: the checked-in document, as compiled in.
-    fileprivate static let openAPIAnswer = ByteBuffer(string: Assets.openAPI)
+    /// Compressed once, on the first request that asks for gzip.
+    fileprivate static let openAPIAnswer = JSONBody(ByteBuffer(string: Assets.openAPI))
 }
 
 /// The files of `Assets/`, compiled into the binary.

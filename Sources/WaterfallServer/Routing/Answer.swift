@@ -7,14 +7,23 @@ import NIOCore
 /// change without a new revision). A client sends the tag back in `If-None-Match` to be told
 /// 304 when nothing changed, or in `If-Match` on a write to have it refused (412) when the
 /// feed moved on since.
+///
+/// The gzip coding of the same document is another representation of it (RFC 9110 section
+/// 8.4: a content coding is part of the representation, unlike a transfer coding), with other
+/// bytes, so it has a tag of its own, the plain one with `+gzip` inside the quotes
+/// (`"12-9f3a…+gzip"`): a strong tag names one sequence of bytes (RFC 9110 section 8.8.1), and
+/// a cache holding both codings under `Vary: Accept-Encoding` must be able to tell them apart
+/// when it revalidates. `If-None-Match` is compared with the tag of the coding the request
+/// would get; `If-Match` reads the revision before the dash, so either tag serves a write.
 struct Answer: Sendable {
-    let body: ByteBuffer
+    let body: JSONBody
+    /// The tag of the plain document.
     let entityTag: String
 
     /// - Parameter revision: the feed revision the answer shows; nil for answers about no one
     ///   feed (the list of feeds).
     init(body: [UInt8], revision: Int64?) {
-        self.body = ByteBuffer(bytes: body)
+        self.body = JSONBody(ByteBuffer(bytes: body))
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bits
         for byte in body {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
@@ -23,13 +32,24 @@ struct Answer: Sendable {
         entityTag = "\"" + (revision.map { "\($0)-" } ?? "") + String(repeating: "0", count: 16 - digest.count) + digest + "\""
     }
 
-    /// 200 with the document, or 304 when the request's `If-None-Match` names this answer.
-    func response(to request: Request, status: HTTPResponse.Status = .ok) -> Response {
-        if let tags = request.headers[.ifNoneMatch], EntityTags.list(tags).contains(where: { $0 == "*" || $0 == entityTag }) {
-            return Response(status: .notModified, headers: [.eTag: entityTag])
+    /// The tag of the document in `coding`.
+    func entityTag(_ coding: ContentCoding) -> String {
+        switch coding {
+        case .identity: entityTag
+        case .gzip: String(entityTag.dropLast()) + "+gzip\""
         }
-        return Response(
-            status: status, headers: [.contentType: "application/json", .eTag: entityTag], body: .init(byteBuffer: body))
+    }
+
+    /// 200 with the document, gzip-compressed when the request asks for it (``JSONBody``), or
+    /// 304 when the request's `If-None-Match` names the tag of the coding it would get. Both
+    /// carry `Vary: Accept-Encoding`: a 304 carries what the 200 would (RFC 9110 section 15.4.5).
+    func response(to request: Request, status: HTTPResponse.Status = .ok) -> Response {
+        let (coding, bytes) = body.encoded(for: request)
+        let tag = entityTag(coding)
+        if let tags = request.headers[.ifNoneMatch], EntityTags.list(tags).contains(where: { $0 == "*" || $0 == tag }) {
+            return Response(status: .notModified, headers: [.eTag: tag, .vary: "Accept-Encoding"])
+        }
+        return Response(status: status, headers: JSONBody.headers(coding, [.eTag: tag]), body: .init(byteBuffer: bytes))
     }
 }
 
