@@ -38,6 +38,10 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// A write that expected the feed at one revision found it at another: someone else
     /// changed it since the client read it (HTTP 412); nothing changed.
     case revisionMismatch(feed: String, expected: Int64, actual: Int64)
+    /// The changes since `since` were asked for, but the feed's change log is kept only from
+    /// revision `from` on (`serve --keep-changes` pruned older rows): the client lists the feed
+    /// again and follows its changes from `from` or later (HTTP 410).
+    case changesPruned(feed: String, since: Int64, from: Int64)
     /// No API key has this name.
     case unknownKey(String)
     /// An API key of this name exists already.
@@ -78,7 +82,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// front end says it its own way (`--pin-offset`, `pinOffset`).
     public enum Parameter: String, Hashable, Sendable, CaseIterable {
         case feedName, layoutName, keyName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
-        case resetOrder, appendMode, expires, sectionBy, timeZone
+        case resetOrder, appendMode, expires, sectionBy, timeZone, keepChanges
         case backupTarget
     }
 
@@ -108,6 +112,8 @@ public enum WaterfallError: Error, Hashable, Sendable {
             return "an API key named \(name.quoted) exists already; remove it first to replace it."
         case .revisionMismatch(let feed, let expected, let actual):
             return "feed \(feed.quoted) is at revision \(actual), not \(expected): it changed since it was read; nothing was written."
+        case .changesPruned(let feed, let since, let from):
+            return "the change log of feed \(feed.quoted) is kept from revision \(from) on, so the changes since revision \(since) are gone; list the feed again and follow its changes since revision \(from) or later."
         case .invalidValue(let parameter, let rest):
             return "\(name(parameter)) \(rest)"
         case .conflictingValues(let first, let second):

@@ -12,6 +12,9 @@ struct Problem: Error, HTTPResponseError, Encodable {
     var instance: String?
     /// Headers the answer carries besides its type (`Allow`, `Retry-After`).
     var headers: HTTPFields = [:]
+    /// For a 410 of the change log: the oldest revision its changes can be asked since
+    /// (an extension member, RFC 9457 section 3.2).
+    var oldestSince: Int64?
 
     init(_ status: HTTPResponse.Status, _ detail: String, headers: HTTPFields = [:]) {
         self.status = status
@@ -39,6 +42,9 @@ struct Problem: Error, HTTPResponseError, Encodable {
             self.init(.conflict, detail)
         case .revisionMismatch:
             self.init(.preconditionFailed, detail)
+        case .changesPruned(_, _, let from):
+            self.init(.gone, detail)
+            oldestSince = from
         case .indexOutsideSection, .invalidData:
             self.init(.unprocessableContent, detail)
         case .busy, .unavailable:
@@ -65,7 +71,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    private enum CodingKeys: String, CodingKey { case type, title, status, detail, instance }
+    private enum CodingKeys: String, CodingKey { case type, title, status, detail, instance, oldestSince }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -74,6 +80,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
         try container.encode(status.code, forKey: .status)
         try container.encode(detail, forKey: .detail)
         try container.encodeIfPresent(instance, forKey: .instance)
+        try container.encodeIfPresent(oldestSince, forKey: .oldestSince)
     }
 }
 
@@ -93,6 +100,7 @@ extension WaterfallError.Parameter {
         case .appendMode: "mode=append"
         case .sectionBy: "sectionBy"
         case .timeZone: "timeZone"
+        case .keepChanges: "--keep-changes"
         case .backupTarget: "the backup's path"
         default: rawValue
         }

@@ -69,6 +69,14 @@ final class ServiceRunner: Sendable {
         return try await writer.runIfActive { [service] in try body(service) }
     }
 
+    /// Runs `body`, a best-effort write that may change nothing (pruning the change log), on
+    /// the writers' thread; counted as this server's write, which retires the kept answers,
+    /// only when it says it changed something.
+    func maintain(_ body: @escaping @Sendable (WaterfallService) throws -> Bool) async throws {
+        let changed = try await writer.runIfActive { [service] in try body(service) }
+        if changed { ownWrites.withLockedValue { $0 += 1 } }
+    }
+
     /// The version kept answers are tagged with, or `nil` when none can be vouched for now.
     private func currentVersion() -> AnswerVersion? {
         guard let watcher, let commits = try? watcher.version() else { return nil }

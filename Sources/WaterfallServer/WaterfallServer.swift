@@ -17,6 +17,9 @@ public struct ServerConfiguration: Sendable {
     public var publicRead = false
     /// Bytes of feeds' geometry kept in memory (`--hot-memory`, DESIGN section 12); 0 keeps none.
     public var hotMemory = 256 << 20
+    /// How much of each feed's change log is kept (`--keep-changes`); older rows are pruned
+    /// in the background (``ChangeLogPruner``).
+    public var keepChanges = ChangeRetention.default
     /// Whether a server that other machines can reach may answer without a key while the
     /// database has none (`--allow-anonymous`). On loopback it always may.
     public var allowAnonymous = false
@@ -112,8 +115,13 @@ public struct WaterfallServer: Sendable {
         // earlier could cut a body mid-way.
         group.maximumGracefulShutdownDuration = configuration.limits.shutdownGracePeriod + Self.databaseWorkBound
         defer { hub.stop() }
+        let pruning = Task { [runner, configuration, logger] in
+            await ChangeLogPruner(runner: runner, retention: configuration.keepChanges, logger: logger).run()
+        }
+        defer { pruning.cancel() }
         try await ServiceGroup(configuration: group).run()
         hub.stop()
+        pruning.cancel()
         try await runner.shutdown()
     }
 

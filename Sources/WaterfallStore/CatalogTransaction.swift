@@ -29,7 +29,7 @@ public protocol FeedRows {
     func createFeed(named name: String) throws -> FeedRecord
     /// Adjusts the stored image count by `delta`.
     func adjustImageCount(feedID: Int64, by delta: Int) throws
-    /// Bumps the feed's revision and returns the new one.
+    /// Bumps the feed's revision, records when (the transaction's time), and returns the new one.
     func bumpRevision(feedID: Int64) throws -> Int64
     /// Stores the feed's date sections (DESIGN section 17): `sectionBy` `day`, `month`, `year`
     /// or `nil`, `timeZone` an IANA name or `nil` (UTC).
@@ -45,6 +45,22 @@ public protocol ChangeLogRows {
     func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws
     /// The change log of a feed after `revision`, oldest first: its first `limit` rows.
     func changes(feedID: Int64, since revision: Int64, limit: Int) throws -> [ChangeRecord]
+    /// The change log of a feed after `revision` up to `last` (inclusive), oldest first, whole.
+    func changes(feedID: Int64, since revision: Int64, through last: Int64) throws -> [ChangeRecord]
+    /// The oldest revision the feed's change log can be read from: the rows of revisions up to
+    /// it may have been pruned (``pruneChanges(feedID:through:limit:)``), so a read from an
+    /// earlier one would miss some. 0 while nothing was pruned.
+    func changesFrom(feedID: Int64) throws -> Int64
+    /// The greatest revision of the feed committed before `time` (Unix seconds), or `nil`
+    /// (none was, or none since its time was recorded: revisions record it from schema
+    /// migration 0006, PostgreSQL's 0003, on).
+    func lastRevision(feedID: Int64, committedBefore time: Int64) throws -> Int64?
+    /// Prunes the change log of the revisions up to `revision`: the feed's
+    /// ``changesFrom(feedID:)`` is raised to `revision` (never lowered), then at most `limit` of
+    /// those rows are deleted, oldest first, with the commit times of those revisions. Returns
+    /// the rows deleted: fewer than `limit` when none is left. A bounded delete keeps the
+    /// write lock short; the caller repeats it while it deletes `limit` rows.
+    func pruneChanges(feedID: Int64, through revision: Int64, limit: Int) throws -> Int
 }
 
 extension ChangeLogRows {

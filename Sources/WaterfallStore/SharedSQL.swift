@@ -14,6 +14,21 @@ enum SharedSQL {
     static let adjustImageCount = SharedStatement("UPDATE feed SET image_count = image_count + ? WHERE id = ?")
     /// The change log of a feed after a revision, oldest first, at most so many rows.
     static let changesSince = SharedStatement("SELECT revision, kind, external_id, section FROM change WHERE feed_id = ? AND revision > ? ORDER BY revision, seq LIMIT ?")
+    /// The change log of a feed after a revision up to another (inclusive), oldest first.
+    static let changesBetween = SharedStatement("SELECT revision, kind, external_id, section FROM change WHERE feed_id = ? AND revision > ? AND revision <= ? ORDER BY revision, seq")
+    /// The oldest revision a feed's change log can be read from.
+    static let changesFrom = SharedStatement("SELECT changes_from FROM feed WHERE id = ?")
+    /// The greatest revision of a feed committed before a time (Unix seconds).
+    static let lastRevisionBefore = SharedStatement("SELECT max(revision) FROM revision_time WHERE feed_id = ? AND committed_at < ?")
+    /// Raises the revision a feed's change log can be read from (never lowers it).
+    static let raiseChangesFrom = SharedStatement("UPDATE feed SET changes_from = ? WHERE id = ? AND changes_from < ?")
+    /// Deletes the oldest rows of a feed's change log up to a revision, at most so many.
+    static let pruneChanges = SharedStatement("""
+        DELETE FROM change WHERE feed_id = ? AND (revision, seq) IN (
+            SELECT revision, seq FROM change WHERE feed_id = ? AND revision <= ? ORDER BY revision, seq LIMIT ?)
+        """)
+    /// Deletes the commit times of a feed's revisions up to a revision.
+    static let pruneRevisionTimes = SharedStatement("DELETE FROM revision_time WHERE feed_id = ? AND revision <= ?")
     /// The checkpoint with the greatest index not above an index.
     static let checkpointAtOrBelow = SharedStatement("SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? AND idx <= ? ORDER BY idx DESC LIMIT 1")
     /// Every checkpoint's index and band, in index order.

@@ -22,7 +22,7 @@ import WaterfallTestSupport
         }
         #expect(applicationID == SQLiteCatalog.applicationID)
         #expect(journal == "wal")
-        #expect(tables == ["api_key", "api_key_feed", "change", "feed", "grdb_migrations", "image", "layout", "layout_cache", "layout_checkpoint", "layout_section", "section"])
+        #expect(tables == ["api_key", "api_key_feed", "change", "feed", "grdb_migrations", "image", "layout", "layout_cache", "layout_checkpoint", "layout_section", "revision_time", "section"])
         // Reopening an existing Waterfall database works.
         _ = try SQLiteCatalog.open(atPath: path)
     }

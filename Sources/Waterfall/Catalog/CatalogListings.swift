@@ -78,7 +78,20 @@ public struct ChangeList: Hashable, Sendable, Encodable {
     }
     public var feed: String
     public var revision: Int64
+    /// The revision to ask the changes since next, when a `limit` cut the log short; `nil` (and
+    /// absent from the JSON) when the page reaches the end of the log.
+    public var nextSince: Int64?
     public var changes: [Change]
+
+    enum CodingKeys: String, CodingKey { case feed, revision, nextSince, changes }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(feed, forKey: .feed)
+        try container.encode(revision, forKey: .revision)
+        try container.encodeIfPresent(nextSince, forKey: .nextSince)
+        try container.encode(changes, forKey: .changes)
+    }
 }
 
 /// `sections --json`: a feed's sections in order, with their titles and image counts.

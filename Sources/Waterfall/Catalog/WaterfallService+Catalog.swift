@@ -49,23 +49,6 @@ extension WaterfallService {
         }
     }
 
-    /// The change log of a feed after `revision`, oldest first.
-    public func changes(feed: String?, since revision: Int64) throws(WaterfallError) -> ChangeList {
-        if revision < 0 {
-            throw WaterfallError.invalidValue(.since, "must be a revision of 0 or more, got \(revision).")
-        }
-        return try perform {
-            try database.read { tx in
-                let feed = try resolveFeed(feed, tx)
-                return ChangeList(
-                    feed: feed.name, revision: feed.revision,
-                    changes: try tx.changes(feedID: feed.id, since: revision).map {
-                        .init(revision: $0.revision, kind: $0.kind.rawValue, id: $0.externalID, section: $0.section)
-                    })
-            }
-        }
-    }
-
     /// The largest page a query may ask for.
     public static let maximumLimit = 100_000
 

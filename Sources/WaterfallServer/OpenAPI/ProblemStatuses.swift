@@ -9,6 +9,7 @@ enum ProblemStatus: Int, Sendable, CaseIterable, Comparable {
     case methodNotAllowed = 405
     case conflict = 409
     case preconditionFailed = 412
+    case gone = 410
     case contentTooLarge = 413
     case unsupportedMediaType = 415
     case unprocessableContent = 422
@@ -27,6 +28,7 @@ enum ProblemStatus: Int, Sendable, CaseIterable, Comparable {
         case .methodNotAllowed: "MethodNotAllowed"
         case .conflict: "Conflict"
         case .preconditionFailed: "PreconditionFailed"
+        case .gone: "ChangesGone"
         case .contentTooLarge: "ContentTooLarge"
         case .unsupportedMediaType: "UnsupportedMediaType"
         case .unprocessableContent: "UnprocessableContent"
@@ -74,6 +76,9 @@ extension ProblemStatuses {
     static let feedStream: ProblemStatuses = databaseRead + [.notFound]
     /// A read of one feed whose answer is kept: as above, and 304.
     static let feedRead: ProblemStatuses = feedStream + [.notModified]
+    /// A read of a feed's change log since a revision: as above, and 410 for a revision
+    /// whose later changes were pruned.
+    static let changeLogRead: ProblemStatuses = feedRead + [.gone]
     /// A write to one feed without a body: its feed may be unknown, its precondition may fail,
     /// the database's disk may be full.
     static let feedWrite: ProblemStatuses = feedStream + [.preconditionFailed, .insufficientStorage]

@@ -17,7 +17,7 @@ extension APIRoutes {
                 description: #"One `change` event per revision after `since` (or `Last-Event-ID`), then live as the feed moves on, whoever writes it (this server, another instance of it, the command line). Each event: `id:` the revision, `event: change`, `data:` `{"revision", "changes": [{"revision", "kind", "id", "section"}]}`. A `: heartbeat` comment comes every 15 s. The stream ends when the feed is removed, or when the server shuts down, after a last `: shutting down` comment: reconnect (to this server once it is back, or another instance) with `Last-Event-ID`, and nothing is missed."#,
                 parameters: [.feed, .query("Since"), .header("LastEventID")],
                 responses: [.ok("The stream.", ContentDoc(mediaType: "text/event-stream", schema: .component("ServerSentEvent")))],
-                problems: .feedStream)
+                problems: .feedStream + [.gone])
         ) { request, path, server in
             var query = try RequestQuery(request)
             var since = try query.int("since").map(Int64.init) ?? 0
@@ -30,11 +30,13 @@ extension APIRoutes {
                 since = revision
             }
             let feed = path["feed"]
-            _ = try await server.runner.run { try $0.feed(named: feed) }
+            // An unknown feed is 404, and a revision whose later changes were pruned 410, before
+            // the stream starts.
+            let start = since
+            _ = try await server.runner.run { try $0.changes(feed: feed, since: start, limit: 1) }
             let (runner, hub, metrics) = (server.runner, server.hub, server.runner.metrics)
             let signals = hub.subscribe(feed: feed)
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
-            let start = since
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                 var stream = EventStream(feed: feed, since: start, runner: runner, hub: hub)
                 metrics.eventStream(opened: true)

@@ -154,17 +154,19 @@ extension APIRoutes {
         Route(
             .get, "/v1/feeds/{feed}/changes", "listChanges",
             OperationDoc(
-                "The change log after a revision", tags: ["images"],
-                parameters: [.feed, .query("Since"), .ifNoneMatch],
+                "The change log after a revision, whole or a page of whole revisions", tags: ["images"],
+                description: "With `limit`, the revisions after `since` whose changes add up to at most `limit`, never part of a revision (a first revision of more changes comes whole), and `nextSince`, the revision to ask from next, while more follow. 410 when the changes after `since` were pruned (`serve --keep-changes`): the problem's `oldestSince` is the oldest revision to ask from, after listing the feed again.",
+                parameters: [.feed, .query("Since"), .query("ChangeLimit"), .ifNoneMatch],
                 responses: [.ok("The changes.", .json("ChangeList"), headers: [.eTag])],
-                problems: .feedRead)
+                problems: .changeLogRead)
         ) { request, path, server in
             var query = try RequestQuery(request)
             let since = try query.int("since") ?? 0
+            let limit = try query.int("limit")
             try query.finish()
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
-                let answer = try service.changes(feed: feed, since: Int64(since))
+                let answer = try service.changes(feed: feed, since: Int64(since), limit: limit)
                 return (try StableJSON.document(of: answer), answer.revision)
             }.response(to: request)
         },

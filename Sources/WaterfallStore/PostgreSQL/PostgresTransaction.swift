@@ -63,7 +63,12 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func bumpRevision(feedID: Int64) throws -> Int64 {
-        try session.scalar(Int64.self, "UPDATE feed SET revision = revision + 1 WHERE id = $1 RETURNING revision", .int(feedID))!
+        let revision = try session.scalar(Int64.self, "UPDATE feed SET revision = revision + 1 WHERE id = $1 RETURNING revision", .int(feedID))!
+        try session.execute("""
+            INSERT INTO revision_time (feed_id, revision, committed_at) VALUES ($1, $2, extract(epoch FROM now())::bigint)
+            ON CONFLICT (feed_id, revision) DO UPDATE SET committed_at = excluded.committed_at
+            """, .int(feedID), .int(revision))
+        return revision
     }
 
     public func setSectioning(feedID: Int64, sectionBy: String?, timeZone: String?) throws {
@@ -105,6 +110,25 @@ public struct PostgresTransaction: CatalogTransaction {
 
     public func changes(feedID: Int64, since revision: Int64, limit: Int) throws -> [ChangeRecord] {
         try session.rows(PostgresStatement.ChangesSince.self, .int(feedID), .int(revision), .int(Int64(limit))).map(ChangeRecord.init(postgres:))
+    }
+
+    public func changes(feedID: Int64, since revision: Int64, through last: Int64) throws -> [ChangeRecord] {
+        try session.rows(SharedSQL.changesBetween.postgres, .int(feedID), .int(revision), .int(last)).map(ChangeRecord.init(postgres:))
+    }
+
+    public func changesFrom(feedID: Int64) throws -> Int64 {
+        try session.scalar(Int64.self, SharedSQL.changesFrom.postgres, .int(feedID)) ?? 0
+    }
+
+    public func lastRevision(feedID: Int64, committedBefore time: Int64) throws -> Int64? {
+        try session.scalar(Int64?.self, SharedSQL.lastRevisionBefore.postgres, .int(feedID), .int(time)) ?? nil
+    }
+
+    public func pruneChanges(feedID: Int64, through revision: Int64, limit: Int) throws -> Int {
+        _ = try session.execute(SharedSQL.raiseChangesFrom.postgres, .int(revision), .int(feedID), .int(revision))
+        let deleted = try session.execute(SharedSQL.pruneChanges.postgres, .int(feedID), .int(feedID), .int(revision), .int(Int64(limit)))
+        _ = try session.execute(SharedSQL.pruneRevisionTimes.postgres, .int(feedID), .int(revision))
+        return deleted
     }
 
     // MARK: Sections

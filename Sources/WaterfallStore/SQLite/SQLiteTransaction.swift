@@ -72,7 +72,11 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// with ``adjustImageCount(feedID:by:)``).
     public func bumpRevision(feedID: Int64) throws -> Int64 {
         try db.execute(sql: "UPDATE feed SET revision = revision + 1 WHERE id = ?", arguments: [feedID])
-        return try Int64.fetchOne(db, sql: SharedSQL.feedRevision.sqlite, arguments: [feedID])!
+        let revision = try Int64.fetchOne(db, sql: SharedSQL.feedRevision.sqlite, arguments: [feedID])!
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO revision_time (feed_id, revision, committed_at) VALUES (?, ?, CAST(strftime('%s', 'now') AS INTEGER))
+            """, arguments: [feedID, revision])
+        return revision
     }
 
     public func setSectioning(feedID: Int64, sectionBy: String?, timeZone: String?) throws {
@@ -124,6 +128,32 @@ public struct SQLiteTransaction: CatalogTransaction {
         try Row.fetchAll(db.cachedStatement(sql: SharedSQL.changesSince.sqlite), arguments: [feedID, revision, limit]).map {
             ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
         }
+    }
+
+    /// The change log of a feed after `revision` up to `last` (inclusive), oldest first.
+    public func changes(feedID: Int64, since revision: Int64, through last: Int64) throws -> [ChangeRecord] {
+        try Row.fetchAll(db.cachedStatement(sql: SharedSQL.changesBetween.sqlite), arguments: [feedID, revision, last]).map {
+            ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
+        }
+    }
+
+    /// The oldest revision the feed's change log can be read from.
+    public func changesFrom(feedID: Int64) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: SharedSQL.changesFrom.sqlite), arguments: [feedID]) ?? 0
+    }
+
+    /// The greatest revision of the feed committed before `time` (Unix seconds), or `nil`.
+    public func lastRevision(feedID: Int64, committedBefore time: Int64) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: SharedSQL.lastRevisionBefore.sqlite), arguments: [feedID, time])
+    }
+
+    /// Prunes the change log up to `revision`, at most `limit` rows; returns the rows deleted.
+    public func pruneChanges(feedID: Int64, through revision: Int64, limit: Int) throws -> Int {
+        try db.execute(sql: SharedSQL.raiseChangesFrom.sqlite, arguments: [revision, feedID, revision])
+        try db.execute(sql: SharedSQL.pruneChanges.sqlite, arguments: [feedID, feedID, revision, limit])
+        let deleted = db.changesCount
+        try db.execute(sql: SharedSQL.pruneRevisionTimes.sqlite, arguments: [feedID, revision])
+        return deleted
     }
 
     // MARK: Sections

@@ -104,21 +104,29 @@ extension WaterfallCommand {
         @OptionGroup var feed: FeedOptions
         @Option(parsing: .unconditional, help: "List the changes after this revision.")
         var since: Int64
+        @Option(parsing: .unconditional, help: ArgumentHelp(
+            "List whole revisions of at most this many changes (a larger first revision whole), and the revision to go on from.",
+            valueName: "count"))
+        var limit: Int?
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
             if since < 0 { throw ValidationError("--since must be a revision of 0 or more, got \(since).") }
+            if let limit, limit < 1 || limit > WaterfallService.maximumLimit {
+                throw ValidationError("--limit must be between 1 and \(WaterfallService.maximumLimit), got \(limit).")
+            }
         }
 
         func run() throws {
-            let list = try database.open().changes(feed: feed.feed, since: since)
+            let list = try database.open().changes(feed: feed.feed, since: since, limit: limit)
             if output.json { return Terminal.printJSON(list) }
             var table = Table("REVISION", "KIND", "ID", "SECTION", rightAligned: [0])
             for change in list.changes {
                 table.add("\(change.revision)", change.kind, cell(change.id), cell(change.section))
             }
             Terminal.print(table.rendered)
-            Terminal.print("feed \(cell(list.feed)) is at revision \(list.revision); \(list.changes.count) change\(list.changes.count == 1 ? "" : "s") since revision \(since)")
+            Terminal.print("feed \(cell(list.feed)) is at revision \(list.revision); \(list.changes.count) change\(list.changes.count == 1 ? "" : "s") since revision \(since)"
+                + (list.nextSince.map { "; more with --since \($0)" } ?? ""))
         }
     }
 

@@ -35,6 +35,10 @@ extension WaterfallCommand {
             "Memory for feeds' geometry kept hot (28 bytes an image; a feed beyond it is served from the layout cache), in bytes or with K, M or G; 0 keeps none.",
             valueName: "size"))
         var hotMemory = "256M"
+        @Option(help: ArgumentHelp(
+            "How much of each feed's change log to keep: a count of revisions (at least 256) or a duration such as 30d, 12h; older changes are pruned, and asking for them answers 410.",
+            valueName: "revisions|duration"))
+        var keepChanges = "100000"
         @Flag(help: ArgumentHelp(
             "Serve a database without a write key on an address other machines can reach, to whoever reaches it.",
             discussion: "Off loopback, serve refuses to start without a write key unless given this, and then warns as it starts."))
@@ -56,6 +60,11 @@ extension WaterfallCommand {
                 throw ValidationError("--max-body takes a number of bytes from 1 to 64G, optionally with K, M or G, got \"\(maxBody)\".")
             }
             if host.isEmpty { throw ValidationError("--host must name an address, such as 127.0.0.1 or 0.0.0.0.") }
+            do {
+                _ = try ChangeRetention(parsing: keepChanges)
+            } catch {
+                throw ValidationError(error.commandLineMessage)
+            }
             guard hotMemory == "0" || Self.bytes(hotMemory) != nil else {
                 throw ValidationError("--hot-memory takes 0 or a number of bytes up to 64G, optionally with K, M or G, got \"\(hotMemory)\".")
             }
@@ -75,6 +84,7 @@ extension WaterfallCommand {
             configuration.hotMemory = Self.bytes(hotMemory) ?? 0
             configuration.allowAnonymous = allowAnonymous
             configuration.limits.shutdownGracePeriod = Self.seconds(shutdownGrace)!
+            configuration.keepChanges = try ChangeRetention(parsing: keepChanges)
             let format = logFormat
             LoggingSystem.bootstrap { label in LogLineHandler(label: label, format: format) }
             var logger = Logger(label: "waterfall")

@@ -28,7 +28,7 @@ extension WaterfallError {
         case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration, .backupTargetExists,
              .backupNeedsPgDump: 64
         case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .moveOntoItself, .moveAcrossDateSections, .indexOutsideSection, .invalidData,
-             .revisionMismatch, .unknownKey, .keyExists: 65
+             .revisionMismatch, .changesPruned, .unknownKey, .keyExists: 65
         case .fileUnreadable: 66
         case .cannotCreate: 73
         case .database, .busy, .unavailable, .diskFull: 74
@@ -60,6 +60,7 @@ extension WaterfallError.Parameter {
         case .sectionBy: "--section-by"
         case .timeZone: "--time-zone"
         case .expires: "--expires"
+        case .keepChanges: "--keep-changes"
         case .backupTarget: "--to"
         }
     }

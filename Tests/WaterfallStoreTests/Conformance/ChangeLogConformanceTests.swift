@@ -117,4 +117,47 @@ import WaterfallTestSupport
         #expect(read.dropFirst().map(\.kind) == changes.map(\.kind))
         #expect(read.dropFirst().map(\.section) == changes.map(\.section))
     }
+
+    @Test(arguments: TestEngine.all)
+    func aPrunedLogStartsLaterAndKeepsEveryRowAfterIt(engine: TestEngine) throws {
+        let catalog = try ScratchCatalog(engine)
+        let store = try catalog.open()
+        defer { store.close() }
+        let (f, g) = try store.write { tx in (try tx.createFeed(named: "f").id, try tx.createFeed(named: "g").id) }
+        // Given five revisions of f, with 3, 1, 2, 1 and 1 rows, their commit times recorded, and one of g
+        try store.write { tx throws in
+            for (revision, ids) in [(1, ["a", "b", "c"]), (2, ["a"]), (3, ["b", "c"]), (4, ["a"]), (5, ["c"])] {
+                #expect(try tx.bumpRevision(feedID: f) == Int64(revision))
+                try tx.appendChanges(feedID: f, revision: Int64(revision), ids.map { (.update, $0, nil) })
+            }
+            _ = try tx.bumpRevision(feedID: g)
+            try tx.appendChanges(feedID: g, revision: 1, [(.insert, "x", nil)])
+        }
+        let now = Int64(Date().timeIntervalSince1970)
+        try store.read { tx throws in
+            #expect(try tx.changesFrom(feedID: f) == 0)
+            #expect(try tx.changes(feedID: f, since: 1, through: 3).map(Self.line) == ["2 update a -", "3 update b -", "3 update c -"])
+            #expect(try tx.lastRevision(feedID: f, committedBefore: now + 60) == 5)
+            #expect(try tx.lastRevision(feedID: f, committedBefore: now - 3_600) == nil)
+        }
+
+        // When revisions up to 3 are pruned, at most 4 rows a call
+        #expect(try store.write { tx in try tx.pruneChanges(feedID: f, through: 3, limit: 4) } == 4)
+        // Then the log starts at 3 already, and keeps every row after 3
+        try store.read { tx throws in
+            #expect(try tx.changesFrom(feedID: f) == 3)
+            #expect(try tx.changes(feedID: f, since: 0).map(Self.line) == ["3 update b -", "3 update c -", "4 update a -", "5 update c -"])
+        }
+        #expect(try store.write { tx in try tx.pruneChanges(feedID: f, through: 3, limit: 4) } == 2)
+        #expect(try store.write { tx in try tx.pruneChanges(feedID: f, through: 3, limit: 4) } == 0)
+        // A prune never moves the start back, and leaves other feeds alone
+        #expect(try store.write { tx in try tx.pruneChanges(feedID: f, through: 2, limit: 4) } == 0)
+        try store.read { tx throws in
+            #expect(try tx.changesFrom(feedID: f) == 3)
+            #expect(try tx.changes(feedID: f, since: 3).map(Self.line) == ["4 update a -", "5 update c -"])
+            #expect(try tx.lastRevision(feedID: f, committedBefore: now + 60) == 5)
+            #expect(try tx.changesFrom(feedID: g) == 0)
+            #expect(try tx.changes(feedID: g, since: 0).map(Self.line) == ["1 insert x -"])
+        }
+    }
 }

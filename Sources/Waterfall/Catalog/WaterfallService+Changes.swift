@@ -1,0 +1,99 @@
+import Foundation
+import WaterfallStore
+
+extension WaterfallService {
+    /// The change log of a feed after `revision`, oldest first: whole, or a page of whole
+    /// revisions when `limit` is given (DESIGN section 16, *Resumable sync*).
+    ///
+    /// A page holds the revisions after `revision` whose rows add up to at most `limit`, and
+    /// never part of a revision, so that a client asking again since the page's ``ChangeList/nextSince``
+    /// misses no row; a first revision of more than `limit` rows (a large import) is answered
+    /// whole. `nextSince` is the page's last revision while later rows exist, else absent.
+    /// - Throws: ``WaterfallError`` `invalidValue` for a negative revision or a limit outside
+    ///   1…100,000; `changesPruned` when rows after `revision` were pruned (`serve --keep-changes`).
+    public func changes(feed: String?, since revision: Int64, limit: Int? = nil) throws(WaterfallError) -> ChangeList {
+        if revision < 0 {
+            throw WaterfallError.invalidValue(.since, "must be a revision of 0 or more, got \(revision).")
+        }
+        if let limit, limit < 1 || limit > Self.maximumLimit {
+            throw WaterfallError.invalidValue(.limit, "must be between 1 and \(Self.maximumLimit), got \(limit).")
+        }
+        return try perform {
+            try database.read { tx in
+                let feed = try resolveFeed(feed, tx)
+                let from = try tx.changesFrom(feedID: feed.id)
+                if revision < from { throw WaterfallError.changesPruned(feed: feed.name, since: revision, from: from) }
+                let (rows, nextSince) = try Self.changePage(of: feed.id, since: revision, limit: limit, tx)
+                return ChangeList(
+                    feed: feed.name, revision: feed.revision, nextSince: nextSince,
+                    changes: rows.map { .init(revision: $0.revision, kind: $0.kind.rawValue, id: $0.externalID, section: $0.section) })
+            }
+        }
+    }
+
+    /// The rows of whole revisions after `revision`, at most `limit` of them unless the first
+    /// revision alone has more, and the revision to go on from when rows are left after them.
+    private static func changePage(
+        of feedID: Int64, since revision: Int64, limit: Int?, _ tx: any CatalogTransaction
+    ) throws -> (rows: [ChangeRecord], nextSince: Int64?) {
+        guard let limit else { return (try tx.changes(feedID: feedID, since: revision), nil) }
+        // One row more than the page holds tells whether the log goes on, and which revision
+        // the limit cut.
+        let rows = try tx.changes(feedID: feedID, since: revision, limit: limit + 1)
+        guard rows.count > limit else { return (rows, nil) }
+        let cut = rows[limit].revision
+        let whole = rows.prefix { $0.revision < cut }
+        if let last = whole.last { return (Array(whole), last.revision) }
+        // The first revision alone passes the limit: it is answered whole.
+        let first = try tx.changes(feedID: feedID, since: revision, through: cut)
+        let more = try !tx.changes(feedID: feedID, since: cut, limit: 1).isEmpty
+        return (first, more ? cut : nil)
+    }
+
+    /// The most change-log rows one transaction of ``pruneChanges(keeping:now:)`` deletes, so
+    /// that it holds the write lock for milliseconds, not for the seconds a million-row import's
+    /// log would take.
+    static let pruneBatch = 10_000
+
+    /// Prunes every feed's change log down to what `retention` keeps, best effort: a read
+    /// finds the feeds with rows to prune, then each batch of at most 10,000 rows is a write of
+    /// its own, skipped (to be tried at the next call) when another writer holds the database
+    /// for more than a tenth of a second, since pruning is worth no wait. A call that finds
+    /// nothing to prune writes nothing. Returns the rows deleted.
+    @discardableResult
+    public func pruneChanges(keeping retention: ChangeRetention, now: Date = Date()) throws(WaterfallError) -> Int {
+        try perform {
+            let due = try database.read { tx in
+                try tx.feeds().filter { try Self.prunable($0, retention, now, tx) != nil }.map(\.name)
+            }
+            var deleted = 0
+            for name in due {
+                while true {
+                    let batch = try database.writeIfAvailable(.feed(name), within: 0.1) { tx -> Int in
+                        // Read again under the lock: the feed may have moved on, or be gone.
+                        guard let feed = try tx.feed(named: name), let through = try Self.prunable(feed, retention, now, tx) else { return 0 }
+                        return try tx.pruneChanges(feedID: feed.id, through: through, limit: Self.pruneBatch)
+                    }
+                    guard let batch else { break }
+                    deleted += batch
+                    if batch < Self.pruneBatch { break }
+                }
+            }
+            return deleted
+        }
+    }
+
+    /// The revision up to which `feed`'s change log is to be pruned now, or `nil` when nothing
+    /// of it is: the revision `retention` keeps from is past what was pruned, or rows at or
+    /// before it are left (a prune cut short by its batch size).
+    private static func prunable(
+        _ feed: FeedRecord, _ retention: ChangeRetention, _ now: Date, _ tx: any CatalogTransaction
+    ) throws -> Int64? {
+        guard let through = try retention.prunableThrough(
+            revision: feed.revision, now: now, lastCommittedBefore: { try tx.lastRevision(feedID: feed.id, committedBefore: $0) })
+        else { return nil }
+        if through > (try tx.changesFrom(feedID: feed.id)) { return through }
+        guard let oldest = try tx.changes(feedID: feed.id, since: 0, limit: 1).first, oldest.revision <= through else { return nil }
+        return through
+    }
+}
