@@ -95,6 +95,18 @@ public struct WaterfallAPI: Sendable {
         try await page(feed: feed, layout: layout, offset: offset, limit: limit, ifNoneMatch: nil)!
     }
 
+    /// The changes after revision `since`, oldest first (`GET /v1/feeds/{feed}/changes`): whole,
+    /// or with `limit` a page of whole revisions whose `nextSince` is where to ask next (nil at
+    /// the end of the log).
+    /// - Throws: ``WaterfallProblem`` of kind ``WaterfallProblem/Kind/gone`` when the changes
+    ///   after `since` were pruned: list the feed again, then follow from its
+    ///   ``WaterfallProblem/oldestSince`` (or the listing's revision).
+    public func changes(feed: String, since: Int = 0, limit: Int? = nil) async throws -> Components.Schemas.ChangeList {
+        try await call {
+            try await $0.listChanges(path: .init(feed: feed), query: .init(since: since, limit: limit)).ok.body.json
+        }
+    }
+
     // MARK: Writes
 
     /// Where ``move(_:_:feed:ifMatch:)`` puts an image.

@@ -23,6 +23,9 @@ public struct WaterfallProblem: Error, Hashable, Sendable, CustomStringConvertib
         /// 412: `If-Match` or `X-Feed-Revision` named a revision the feed has moved on from;
         /// nothing changed. Read again and retry.
         case preconditionFailed
+        /// 410: the changes since the asked revision were pruned (`serve --keep-changes`); see
+        /// ``WaterfallProblem/oldestSince``: list the feed again and follow from there.
+        case gone
         /// 413: the body is larger than the server's `--max-body`.
         case contentTooLarge
         /// 415: a media type the route does not read.
@@ -47,6 +50,8 @@ public struct WaterfallProblem: Error, Hashable, Sendable, CustomStringConvertib
     public var instance: String?
     /// Seconds to wait before retrying, from `Retry-After` (503 answers).
     public var retryAfter: Int?
+    /// For ``Kind/gone``: the oldest revision whose later changes the server keeps.
+    public var oldestSince: Int?
 
     /// What went wrong, from ``status``.
     public var kind: Kind {
@@ -56,6 +61,7 @@ public struct WaterfallProblem: Error, Hashable, Sendable, CustomStringConvertib
         case 403: .forbidden
         case 404: .notFound
         case 409: .conflict
+        case 410: .gone
         case 412: .preconditionFailed
         case 413: .contentTooLarge
         case 415: .unsupportedMediaType
@@ -85,6 +91,7 @@ public struct WaterfallProblem: Error, Hashable, Sendable, CustomStringConvertib
             self.init(
                 status: problem.status, title: problem.title, detail: problem.detail,
                 instance: problem.instance, retryAfter: retryAfter)
+            oldestSince = problem.oldestSince
         } else {
             let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             self.init(

@@ -4,15 +4,41 @@ import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import Testing
 import WaterfallClient
+import Waterfall
 
 /// The server through WaterfallClient, the client generated from its own `openapi.json`: every
 /// read operation answers and decodes into the generated types, problems come back typed, a
 /// stale `If-Match` is a 412, and the event stream reads as change events. A change to the
 /// document that breaks a client breaks this suite (or the build).
 @Suite struct ClientTests {
-    /// Runs `body` with a client of a live server (a real port) over the travel sample.
-    func withAPI(_ body: @escaping @Sendable (WaterfallAPI) async throws -> Void) async throws {
+    @Test func changesArePagedAndAPrunedLogIsATypedGone() async throws {
         let fixture = try TestServer()
+        for step in 0..<260 { _ = try fixture.service.move(feed: "travel", id: step % 2 == 0 ? "belem" : "tram-28", to: .index(0)) }
+        try await withAPI(fixture) { api in
+            // Pages from revision 0 add up to the whole log
+            var since = 0, rows = 0
+            while true {
+                let page = try await api.changes(feed: "travel", since: since, limit: 100)
+                rows += page.changes.count
+                guard let next = page.nextSince else { break }
+                since = next
+            }
+            let whole = try await api.changes(feed: "travel").changes.count
+            #expect(rows == 13 + 260 && rows == whole)
+            // Pruned to the last 256 revisions, revision 0 is gone
+            #expect(try fixture.service.pruneChanges(keeping: .revisions(256)) == 13 + 4)
+            do {
+                _ = try await api.changes(feed: "travel", since: 0, limit: 10)
+                Issue.record("a pruned log answered")
+            } catch let problem as WaterfallProblem {
+                #expect(problem.kind == .gone && problem.oldestSince == 5)
+            }
+        }
+    }
+
+    /// Runs `body` with a client of a live server (a real port) over the travel sample.
+    func withAPI(_ fixture: TestServer? = nil, _ body: @escaping @Sendable (WaterfallAPI) async throws -> Void) async throws {
+        let fixture = try fixture ?? TestServer()
         try await fixture.server.application().test(.live) { client in
             let port = try #require(client.port)
             let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
