@@ -16,6 +16,8 @@
 #      images, 20 times a second (POST …/reorder)
 #   e. (c) with the same writer
 #   f. the same page as (b) with a process per query: `waterfall page`, timed by hyperfine
+#   g. with WATERFALL_BENCH_GZIP=1: (b) and (c) again with `Accept-Encoding: gzip`, in the same
+#      run, and the bytes of that page plain and gzipped (DESIGN section 16)
 # The release binary is built as compare.sh builds it. Work files and the raw outputs
 # (serve-*.txt) go to Benchmarks/out/ (git-ignored).
 set -euo pipefail
@@ -107,6 +109,12 @@ bench() {  # name, wrk arguments…
 bench healthz "$base/healthz"
 bench page "$base$page?offset=$deep&limit=100"
 bench random -s serve-random.lua "$base"
+if [ "${WATERFALL_BENCH_GZIP:-}" = 1 ]; then
+    curl -s -o /dev/null -w '%{size_download}\n' "$base$page?offset=$deep&limit=100" > serve-bytes.txt
+    curl -s -o /dev/null -w '%{size_download}\n' -H 'Accept-Encoding: gzip' "$base$page?offset=$deep&limit=100" >> serve-bytes.txt
+    bench page-gzip -H 'Accept-Encoding: gzip' "$base$page?offset=$deep&limit=100"
+    bench random-gzip -H 'Accept-Encoding: gzip' -s serve-random.lua "$base"
+fi
 
 # 3d–e. The same pages while a writer moves an image near the top to a random place among the
 # first 4,000, 20 times a second, through POST …/reorder (for the 20 s of wrk).
@@ -219,6 +227,10 @@ rows = [
     (f"page of 100 at offset {deep:,} (same request), 20 moves/s writing", wrk("page-writer")),
     ("page of 100 at a random offset, 20 moves/s writing", wrk("random-writer")),
 ]
+import os
+if os.path.exists("serve-page-gzip.txt"):
+    rows[3:3] = [(f"page of 100 at offset {deep:,} (same request), gzip", wrk("page-gzip")),
+                 ("page of 100 at a random offset, gzip", wrk("random-gzip"))]
 times = sorted(json.load(open("serve-cli.json"))["results"][0]["times"])
 mean = sum(times) / len(times)
 cli = (1 / mean, times[len(times) // 2] * 1000, times[min(len(times) - 1, int(len(times) * 0.99))] * 1000, len(times), None)
@@ -230,8 +242,11 @@ for name, (rate, p50, p99, _, _) in rows + [(f"CLI process per query, page at of
 print()
 for name, (_, _, _, requests, errors) in rows:
     print(f"- {name}: {requests:,} requests, {errors[0]} non-2xx, {errors[1]} socket errors")
+if os.path.exists("serve-bytes.txt"):
+    plain, gzipped = map(int, open("serve-bytes.txt").read().split())
+    print(f"- the page of 100 at offset {deep:,}: {plain:,} bytes plain, {gzipped:,} gzipped ({gzipped / plain:.1%}); "
+          f"gzip over plain: {wrk('page-gzip')[0] / wrk('page')[0]:.2f} (same request), {wrk('random-gzip')[0] / wrk('random')[0]:.2f} (random)")
 print(f"- the server's peak resident memory over the run: {open('serve-rss.txt').read().strip()} MiB")
-import os
 if os.path.exists("serve-visibility.txt"):
     for line in open("serve-visibility.txt").read().splitlines():
         print(f"- {line}")

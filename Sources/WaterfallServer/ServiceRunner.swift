@@ -168,8 +168,8 @@ private struct KeptAnswers {
     /// pages, its section index) stay; random deep pages, which nobody repeats, filled 64 MiB
     /// within seconds and were the largest part of a 1M-image server's peak memory. The budget
     /// counts the plain bytes; an answer's gzip copy, made when a client first asks for it,
-    /// adds about a sixth of them (a page of 100 images: 26,934 bytes, 4,335 gzipped), so at
-    /// most some 19 MiB are held.
+    /// adds about an eighth of them (serve.sh's page of 100 images: 14,767 bytes, 1,692
+    /// gzipped), so at most some 18 MiB are held.
     static let budget = 16 << 20
     private var version = AnswerVersion(commits: .min, ownWrites: .min)
     private var answers: [KeptAnswerKey: KeptAnswer] = [:]
