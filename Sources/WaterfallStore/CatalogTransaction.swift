@@ -53,7 +53,7 @@ public protocol ChangeLogRows {
     func changesFrom(feedID: Int64) throws -> Int64
     /// The greatest revision of the feed committed before `time` (Unix seconds), or `nil`
     /// (none was, or none since its time was recorded: revisions record it from schema
-    /// migration 0006, PostgreSQL's 0003, on).
+    /// migration 0007, PostgreSQL's 0004, on).
     func lastRevision(feedID: Int64, committedBefore time: Int64) throws -> Int64?
     /// Prunes the change log of the revisions up to `revision`: the feed's
     /// ``changesFrom(feedID:)`` is raised to `revision` (never lowered), then at most `limit` of
