@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HummingbirdTesting
 import OpenAPIAsyncHTTPClient
@@ -42,7 +43,20 @@ import Waterfall
         try await fixture.server.application().test(.live) { client in
             let port = try #require(client.port)
             let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
-            try await body(WaterfallAPI(serverURL: url, transport: AsyncHTTPClientTransport()))
+            // Timeouts for a hang, not a slow answer: beside the whole suite, whose synchronous
+            // tests hold the two cooperative threads for minutes at a time, the server's
+            // handlers may wait that long for a thread (one-minute timeouts failed there).
+            let http = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: .init(timeout: .init(connect: .minutes(10), read: .minutes(10))))
+            do {
+                try await body(WaterfallAPI(
+                    serverURL: url, transport: AsyncHTTPClientTransport(configuration: .init(client: http, timeout: .minutes(10)))))
+            } catch {
+                try await http.shutdown()
+                throw error
+            }
+            try await http.shutdown()
         }
     }
 
