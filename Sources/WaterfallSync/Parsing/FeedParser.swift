@@ -300,67 +300,42 @@ struct FeedParser: ~Copyable {
     }
 
     private mutating func readSpan(_ place: Place) throws(SyncError) -> Span {
-        let expected: StaticString = "\"full\", \"normal\" or null"
-        let start = try scanner.valueStart(expected: expected)
-        switch start {
-        case .string:
-            let string = try scanner.scanString(keep: JSONScanner.displayBytes)
-            if string.equals("full") { return .full }
-            if string.equals("normal") { return .normal }
-            throw .value(source, place, expected: "\(expected)",
-                         found: string.length == 0 ? "an empty string" : Display.quoted(string))
-        case .null:
-            try scanner.scanLiteral("null")
-            return .normal
-        default:
-            throw scanner.wrongValue(start, place, expected: expected)
-        }
+        try readString(place, expected: "\"full\", \"normal\" or null") { string in
+            string.equals("full") ? .full : string.equals("normal") ? .normal : nil
+        } ?? .normal
     }
 
     /// An image's `"takenAt"`: an RFC 3339 date-time with an offset (see ``TakenAt``), or null.
     private mutating func readTakenAt(_ place: Place) throws(SyncError) -> Int64? {
-        let expected: StaticString = "an RFC 3339 date-time with an offset such as \"2017-11-14T16:28:13+01:00\", or null"
-        let start = try scanner.valueStart(expected: expected)
-        switch start {
-        case .string:
-            let string = try scanner.scanString(keep: JSONScanner.displayBytes)
-            if string.isComplete, let milliseconds = TakenAt.milliseconds(parsing: string.bytes) { return milliseconds }
-            throw .value(source, place, expected: "\(expected)",
-                         found: string.length == 0 ? "an empty string" : Display.quoted(string))
-        case .null:
-            try scanner.scanLiteral("null")
-            return nil
-        default:
-            throw scanner.wrongValue(start, place, expected: expected)
+        try readString(place, expected: "an RFC 3339 date-time with an offset such as \"2017-11-14T16:28:13+01:00\", or null") { string in
+            string.isComplete ? TakenAt.milliseconds(parsing: string.bytes) : nil
         }
     }
 
     /// The feed's `"sectionBy"`: `"day"`, `"month"`, `"year"`, `"none"` or null.
     private mutating func readSectionBy(_ place: Place) throws(SyncError) -> SectionBy? {
-        let expected: StaticString = "\"day\", \"month\", \"year\", \"none\" or null"
-        let start = try scanner.valueStart(expected: expected)
-        switch start {
-        case .string:
-            let string = try scanner.scanString(keep: JSONScanner.displayBytes)
-            if string.isComplete, let value = SectionBy(rawValue: string.string) { return value }
-            throw .value(source, place, expected: "\(expected)",
-                         found: string.length == 0 ? "an empty string" : Display.quoted(string))
-        case .null:
-            try scanner.scanLiteral("null")
-            return nil
-        default:
-            throw scanner.wrongValue(start, place, expected: expected)
+        try readString(place, expected: "\"day\", \"month\", \"year\", \"none\" or null") { string in
+            string.isComplete ? SectionBy(rawValue: string.string) : nil
         }
     }
 
     /// The feed's `"timeZone"`: an IANA time zone name (see ``TimeZoneName``), or null.
     private mutating func readTimeZone(_ place: Place) throws(SyncError) -> String? {
-        let expected: StaticString = "an IANA time zone name such as \"Europe/Paris\" or \"UTC\", or null"
+        try readString(place, expected: "an IANA time zone name such as \"Europe/Paris\" or \"UTC\", or null") { string in
+            string.isComplete && !string.hasControl && TimeZoneName.zone(named: string.string) != nil ? string.string : nil
+        }
+    }
+
+    /// A string that `parse` reads (`nil` when it refuses it: the error names `expected` and
+    /// quotes the string), or `null` (`nil`).
+    private mutating func readString<Value>(
+        _ place: Place, expected: StaticString, _ parse: (ScannedString) -> Value?
+    ) throws(SyncError) -> Value? {
         let start = try scanner.valueStart(expected: expected)
         switch start {
         case .string:
             let string = try scanner.scanString(keep: JSONScanner.displayBytes)
-            if string.isComplete, !string.hasControl, TimeZoneName.zone(named: string.string) != nil { return string.string }
+            if let value = parse(string) { return value }
             throw .value(source, place, expected: "\(expected)",
                          found: string.length == 0 ? "an empty string" : Display.quoted(string))
         case .null:
