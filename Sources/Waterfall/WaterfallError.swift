@@ -21,6 +21,9 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// The feed has no image of this id; `place` prefixes the sentence when the id comes from a
     /// file (`"order.json: moves[3]: "`), else it is empty.
     case unknownImage(feed: String, id: String, place: String)
+    /// No image of the feed was taken at or before the date `locate` asked for (as the request
+    /// wrote it): the date is older than every dated image, or the feed has none.
+    case nothingTakenBy(feed: String, date: String)
     /// A move of an image before or after itself; the sentence names the image and, for a file,
     /// the place (`"order.json: moves[3]: cannot move \"a\" before itself."`).
     case moveOntoItself(String)
@@ -82,6 +85,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// front end says it its own way (`--pin-offset`, `pinOffset`).
     public enum Parameter: String, Hashable, Sendable, CaseIterable {
         case feedName, layoutName, keyName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
+        case date, anchorY
         case resetOrder, appendMode, expires, sectionBy, timeZone, keepChanges
         case backupTarget
     }
@@ -102,6 +106,8 @@ public enum WaterfallError: Error, Hashable, Sendable {
             return "unknown layout \(layout.quoted) for feed \(feed.quoted)."
         case .unknownImage(let feed, let id, let place):
             return "\(place)unknown image id \(id.quoted) in feed \(feed.quoted)."
+        case .nothingTakenBy(let feed, let date):
+            return "no image of feed \(feed.quoted) was taken at or before \(date) (in the feed's time zone)."
         case .indexOutsideSection(let index, let section, let count, let place):
             return "\(place)index \(index) is outside \(section.sectionDescription), which holds \(count) image\(count == 1 ? "" : "s") (indexes 0…\(count - 1))."
         case .moveAcrossDateSections(let feed, let id, let from, let to, let sectionBy, let place):

@@ -95,6 +95,26 @@ public struct WaterfallAPI: Sendable {
         try await page(feed: feed, layout: layout, offset: offset, limit: limit, ifNoneMatch: nil)!
     }
 
+    /// Where an image is in a saved layout (`GET /v1/feeds/{feed}/layouts/{name}/locate`): by
+    /// its id, its catalog index, section and frame, and `offset`, the first index of the page
+    /// of `limit` images that holds it: where a client reopens its place.
+    /// - Throws: ``WaterfallProblem`` (``WaterfallProblem/Kind/notFound`` for an unknown id).
+    public func locate(_ image: String, feed: String, layout: String, limit: Int? = nil) async throws -> Components.Schemas.Location {
+        try await call {
+            try await $0.getLayoutLocate(path: .init(feed: feed, name: layout), query: .init(id: image, limit: limit)).ok.body.json
+        }
+    }
+
+    /// The first image, in catalog order, taken at or before `date` (`YYYY-MM-DD`, its midnight,
+    /// or `YYYY-MM-DDTHH:MM`, in the feed's time zone), located as ``locate(_:feed:layout:limit:)``
+    /// does: how a timeline jumps to a date.
+    /// - Throws: ``WaterfallProblem`` (``WaterfallProblem/Kind/notFound`` when none was taken by then).
+    public func locate(takenBy date: String, feed: String, layout: String, limit: Int? = nil) async throws -> Components.Schemas.Location {
+        try await call {
+            try await $0.getLayoutLocate(path: .init(feed: feed, name: layout), query: .init(date: date, limit: limit)).ok.body.json
+        }
+    }
+
     /// The changes after revision `since`, oldest first (`GET /v1/feeds/{feed}/changes`): whole,
     /// or with `limit` a page of whole revisions whose `nextSince` is where to ask next (nil at
     /// the end of the log).

@@ -33,7 +33,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
         switch error {
         case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration, .backupNeedsPgDump:
             self.init(.badRequest, detail)
-        case .unknownFeed, .noFeeds, .unknownLayout, .unknownKey:
+        case .unknownFeed, .noFeeds, .unknownLayout, .unknownKey, .nothingTakenBy:
             self.init(.notFound, detail)
         case .unknownImage(_, _, let place):
             // An id in a request body is bad data; the id of the path is a missing resource.

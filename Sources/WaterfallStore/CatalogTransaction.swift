@@ -100,6 +100,11 @@ public protocol SectionRows {
     /// The earliest and the latest `takenAt` of each of the sections, by section id (sections
     /// without a dated image left out). Two index seeks a section.
     func takenAtRanges(sectionIDs: [Int64]) throws -> [Int64: ClosedRange<Int64>]
+    /// The order key of the first image, in catalog order, of the first of `sectionIDs` (given
+    /// in catalog order) that holds one taken at or before `moment` (milliseconds since the
+    /// epoch), or `nil` when none does: one seek a section up to that one, then a walk of it in
+    /// order (DESIGN section 17, `locate?date=`).
+    func firstKey(sectionIDs: [Int64], takenAtOrBefore moment: Int64) throws -> Int64?
 }
 
 /// Images of a feed and their sparse order keys (catalog order is key order).
@@ -171,6 +176,10 @@ public protocol LayoutCacheRows {
     func makeCacheEntry(feedID: Int64, configuration: String, stride: Int) throws -> LayoutCacheRecord
     /// The checkpoint with the greatest index not above `index`, or `nil`.
     func checkpoint(cacheID: Int64, atOrBelow index: Int) throws -> CheckpointRecord?
+    /// The checkpoint with the greatest order key not above `key`, or `nil` (checkpoints' keys
+    /// grow with their indexes): where a walk to the image at `key` starts. Reads the
+    /// checkpoints after it (a few thousand for a million images).
+    func checkpoint(cacheID: Int64, atOrBelowKey key: Int64) throws -> CheckpointRecord?
     /// Every checkpoint's index and band, in index order.
     func checkpointBands(cacheID: Int64) throws -> [(index: Int, top: Double, bottom: Double)]
     /// The start and end of the given sections in a cached layout.

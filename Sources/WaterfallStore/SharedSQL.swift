@@ -31,6 +31,8 @@ enum SharedSQL {
     static let pruneRevisionTimes = SharedStatement("DELETE FROM revision_time WHERE feed_id = ? AND revision <= ?")
     /// The checkpoint with the greatest index not above an index.
     static let checkpointAtOrBelow = SharedStatement("SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? AND idx <= ? ORDER BY idx DESC LIMIT 1")
+    /// The checkpoint with the greatest key at or below a key (keys grow with indexes).
+    static let checkpointAtOrBelowKey = SharedStatement("SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? AND sort_key <= ? ORDER BY idx DESC LIMIT 1")
     /// Every checkpoint's index and band, in index order.
     static let checkpointBands = SharedStatement("SELECT idx, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? ORDER BY idx")
     /// Deletes the API key of a name.
@@ -85,6 +87,8 @@ enum SharedSQL {
     static let setSectioning = SharedStatement("UPDATE feed SET section_by = ?, time_zone = ? WHERE id = ?")
     /// The earliest date of a section's images.
     static let firstTakenAt = SharedStatement("SELECT taken_at FROM image WHERE section_id = ? AND taken_at IS NOT NULL ORDER BY taken_at LIMIT 1")
+    /// The first image of a section, in catalog order, taken at or before a moment.
+    static let firstKeyTakenAtOrBefore = SharedStatement("SELECT sort_key FROM image WHERE section_id = ? AND taken_at <= ? ORDER BY sort_key LIMIT 1")
     /// The latest date of a section's images.
     static let lastTakenAt = SharedStatement("SELECT taken_at FROM image WHERE section_id = ? AND taken_at IS NOT NULL ORDER BY taken_at DESC LIMIT 1")
     /// Stores a section's title, position and declared flag.

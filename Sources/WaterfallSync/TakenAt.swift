@@ -1,3 +1,5 @@
+import Foundation
+
 /// When an image was taken (DESIGN section 17): an instant, kept as milliseconds since
 /// 1970-01-01T00:00:00Z, read from and written as RFC 3339.
 ///
@@ -87,6 +89,40 @@ public enum TakenAt {
             text += "." + String(String(millisecond + 1000).dropFirst())
         }
         return text + "Z"
+    }
+
+    /// The instant a local date or date and time names in `zone`, in milliseconds since the
+    /// epoch, or `nil` when `text` is neither `YYYY-MM-DD` nor `YYYY-MM-DDTHH:MM` (a day or time
+    /// that does not exist, or a year outside 1583 to 9999): what `locate?date=` asks for (DESIGN
+    /// section 17). A date alone is its midnight. A wall time a daylight-saving change skips is
+    /// read as the instant after the gap; one it repeats is its first occurrence.
+    public static func milliseconds(localMoment text: String, in zone: TimeZone) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10 || bytes.count == 16 else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int(byte) - 48
+            }
+            return value
+        }
+        guard let year = number(0..<4), bytes[4] == UInt8(ascii: "-"), let month = number(5..<7),
+              bytes[7] == UInt8(ascii: "-"), let day = number(8..<10),
+              (firstYear...lastYear).contains(year), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        var hour = 0, minute = 0
+        if bytes.count == 16 {
+            guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), let h = number(11..<13),
+                  bytes[13] == UInt8(ascii: ":"), let m = number(14..<16), h <= 23, m <= 59
+            else { return nil }
+            (hour, minute) = (h, m)
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute)
+        guard let date = calendar.date(from: components) else { return nil }
+        return Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
     /// The number of days of `month` (1…12) in `year`, in the Gregorian calendar.

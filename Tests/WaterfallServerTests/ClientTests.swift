@@ -172,6 +172,15 @@ import Waterfall
             #expect(try await api.feeds().map(\.name) == ["travel"])
             #expect(try await api.images(feed: "travel", limit: 2).value.images.count == 2)
 
+            // An image located in a layout: the page of `limit` that holds it holds it there.
+            let located = try await api.locate("tram-28", feed: "travel", layout: "phone", limit: 3)
+            let holding = try await api.page(feed: "travel", layout: "phone", offset: located.offset, limit: 3).value
+            let placed = try #require(holding.items.first { $0.id == "tram-28" })
+            #expect(placed.index == located.index && placed.x == located.frame.x && placed.y == located.frame.y)
+            await #expect { try await api.locate(takenBy: "2024-05-01", feed: "travel", layout: "phone") } throws: {
+                ($0 as? WaterfallProblem)?.kind == .notFound
+            }
+
             // An unknown feed is a typed 404, through the short form and the generated one.
             await #expect { try await api.feed("nowhere") } throws: { ($0 as? WaterfallProblem)?.kind == .notFound }
             guard case .notFound(let notFound) = try await api.client.getFeed(path: .init(feed: "nowhere")) else {

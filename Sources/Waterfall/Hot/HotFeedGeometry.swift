@@ -111,6 +111,20 @@ struct HotFeedGeometry {
         return (low, index - starts[low])
     }
 
+    /// The catalog index of the image at order key `key` in section `sectionID`, or `nil` when
+    /// the copy holds no such image: a binary search of the section's keys.
+    func index(ofKey key: Int64, inSection sectionID: Int64) -> Int? {
+        guard let ordinal = ordinalByID[sectionID] else { return nil }
+        let keys = sections[ordinal].keys
+        var low = 0, high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        guard low < keys.count, keys[low] == key else { return nil }
+        return starts[ordinal] + low
+    }
+
     /// The catalog index of the first image of section `ordinal`.
     func start(of ordinal: Int) -> Int { starts[ordinal] }
 

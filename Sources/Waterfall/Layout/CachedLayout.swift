@@ -125,6 +125,21 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
         return try tx.checkpoint(cacheID: entry.id, atOrBelow: index)
     }
 
+    /// The checkpoint with the greatest order key not above `key` (`nil`: start from the top):
+    /// checkpoints' keys grow with their indexes.
+    func checkpoint(atOrBelowKey key: Int64, _ tx: any CatalogTransaction) throws -> CheckpointRecord? {
+        if let update, let first = update.checkpoints.first, first.key <= key {
+            var low = 0, high = update.checkpoints.count
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if update.checkpoints[middle].key <= key { low = middle } else { high = middle }
+            }
+            return update.checkpoints[low]
+        }
+        guard let entry else { return nil }
+        return try tx.checkpoint(cacheID: entry.id, atOrBelowKey: key)
+    }
+
     /// Every chunk of the layout with the band it occupies, in index order: the chunks
     /// `[previous checkpoint, checkpoint)`, then the tail `[last checkpoint, end]`.
     func chunks(_ tx: any CatalogTransaction) throws -> [(start: Int, end: Int, top: Double, bottom: Double, isTail: Bool)] {

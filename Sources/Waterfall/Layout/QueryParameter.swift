@@ -6,6 +6,9 @@
 public struct QueryParameter: Hashable, Sendable {
     /// The query parameter's name (the flag is it in kebab case).
     public let name: String
+    /// Its entry's name in the OpenAPI document's `components.parameters`: the name with a
+    /// capital, unless two parameters of one name differ (`limit` of a page and of `locate`).
+    public let component: String
     public let type: ValueType
     /// The least value accepted, and whether it is itself excluded.
     public let minimum: Double?
@@ -21,14 +24,15 @@ public struct QueryParameter: Hashable, Sendable {
 
     /// What a parameter holds.
     public enum ValueType: String, Hashable, Sendable {
-        case integer, number, boolean
+        case integer, number, boolean, string
     }
 
     init(
         _ name: String, _ type: ValueType, minimum: Double? = nil, exclusiveMinimum: Bool = false, maximum: Double? = nil,
-        default defaultValue: String? = nil, required isRequired: Bool = false, help: String
+        default defaultValue: String? = nil, required isRequired: Bool = false, component: String? = nil, help: String
     ) {
         self.name = name
+        self.component = component ?? name.prefix(1).uppercased() + name.dropFirst()
         self.type = type
         self.minimum = minimum
         self.exclusiveMinimum = exclusiveMinimum
@@ -56,7 +60,7 @@ extension QueryParameter {
 
     // A viewport: the band [y, y + height) and its pinned headers.
     public static let y = QueryParameter(
-        "y", .number, minimum: -1e12, maximum: 1e12, required: true, help: "Top of the band, in points of content.")
+        "y", .number, minimum: -1e12, maximum: 1e12, help: "Top of the band, in points of content; required unless anchor is given.")
     public static let height = QueryParameter(
         "height", .number, minimum: 0, exclusiveMinimum: true, maximum: 1e12, required: true, help: "Height of the band in points.")
     public static let pinHeaders = QueryParameter(
@@ -66,6 +70,24 @@ extension QueryParameter {
         "pinOffset", .number, minimum: -1e12, maximum: 1e12,
         help: "With pinHeaders: pin headers this far below the top of the band (a navigation bar's height).")
 
+    // A viewport anchored at an image (DESIGN section 16), instead of y.
+    public static let anchor = QueryParameter(
+        "anchor", .string,
+        help: "An image's id, instead of y: the band starts so that the image's top is anchorY points below its top (a client keeps its place across a change of layout, column count or size).")
+    public static let anchorY = QueryParameter(
+        "anchorY", .number, minimum: -1e12, maximum: 1e12, default: "0",
+        help: "With anchor: how far below the band's top the image's top sits, in points.")
+
+    // Locate (DESIGN sections 16 and 17): an image by id or by date.
+    public static let id = QueryParameter(
+        "id", .string, help: "The image's id; give id or date.")
+    public static let date = QueryParameter(
+        "date", .string,
+        help: "Instead of id: the first image, in catalog order, taken at or before this moment, YYYY-MM-DD (its midnight) or YYYY-MM-DDTHH:MM, in the feed's time zone.")
+    public static let locateLimit = QueryParameter(
+        "limit", .integer, minimum: 1, maximum: Double(WaterfallService.maximumLimit), default: String(WaterfallService.defaultLocateLimit),
+        component: "LocateLimit", help: "The page size the answer's offset counts in.")
+
     // A cover flow's viewport.
     public static let x = QueryParameter(
         "x", .number, minimum: -1e15, maximum: 1e15, required: true, help: "Horizontal offset of the viewport in points (the proposed offset for snapping).")
@@ -73,5 +95,7 @@ extension QueryParameter {
         "viewportWidth", .number, minimum: 0, exclusiveMinimum: true, maximum: 1e12, required: true, help: "Width of the viewport in points.")
 
     /// Every parameter, in the order the document lists them.
-    public static let all: [QueryParameter] = [page, pageSize, offset, limit, y, height, pinHeaders, pinOffset, x, viewportWidth]
+    public static let all: [QueryParameter] = [
+        page, pageSize, offset, limit, y, height, pinHeaders, pinOffset, anchor, anchorY, id, date, locateLimit, x, viewportWidth,
+    ]
 }

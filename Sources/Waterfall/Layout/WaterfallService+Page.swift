@@ -69,8 +69,14 @@ extension WaterfallService {
     fileprivate func pageOfKind(
         engine: some StreamingLayoutKind, _ query: LayoutQuery, offset: Int, limit: Int, _ tx: any CatalogTransaction
     ) throws -> (LayoutPage, CacheUpdate?) {
+        try page(of: CachedLayout(tx: tx, query: query, engine: engine, stride: stride), query, offset: offset, limit: limit, tx)
+    }
+
+    /// ``pageOfKind(engine:_:offset:limit:_:)`` of a cached layout loaded already.
+    func page<Kind: StreamingLayoutKind>(
+        of cache: CachedLayout<Kind>, _ query: LayoutQuery, offset: Int, limit: Int, _ tx: any CatalogTransaction
+    ) throws -> (LayoutPage, CacheUpdate?) {
         let feed = query.feed
-        let cache = try CachedLayout(tx: tx, query: query, engine: engine, stride: stride)
         let start = try cache.checkpoint(atOrBelow: offset, tx)
         let from = start?.index ?? 0
         var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, variants: cache.variants, checkpoint: start)

@@ -23,7 +23,7 @@ extension APIDocument {
                 schema: parameterSchema(summary), example: example(summary))))
         }
         for query in QueryParameter.all {
-            entries.append((componentName(query.name), queryParameter(query)))
+            entries.append((query.component, queryParameter(query)))
         }
         return entries
     }
@@ -71,7 +71,12 @@ extension APIDocument {
         if let minimum = query.minimum { schema.append((query.exclusiveMinimum ? "exclusiveMinimum" : "minimum", number(minimum))) }
         if let maximum = query.maximum { schema.append(("maximum", number(maximum))) }
         if let value = query.defaultValue {
-            schema.append(("default", query.type == .boolean ? .bool(value == "true") : .number(value)))
+            let typed: JSONValue = switch query.type {
+            case .boolean: .bool(value == "true")
+            case .string: .string(value)
+            case .integer, .number: .number(value)
+            }
+            schema.append(("default", typed))
         }
         return parameter(query.name, description: query.help, required: query.isRequired, schema: .object(schema), example: nil)
     }

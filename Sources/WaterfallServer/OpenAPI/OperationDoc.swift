@@ -73,7 +73,9 @@ enum ParameterGroup {
     /// A slice of a page: `offset`/`limit` or `page`/`pageSize` (``QueryParameter``).
     static let pageSlice = query([.offset, .limit, .page, .pageSize])
     /// A viewport's band and pinned headers (``QueryParameter``).
-    static let viewportBand = query([.y, .height, .pinHeaders, .pinOffset])
+    static let viewportBand = query([.y, .height, .pinHeaders, .pinOffset, .anchor, .anchorY])
+    /// What `locate` looks for, and the page size its offset counts in (``QueryParameter``).
+    static let locate = query([.id, .date, .locateLimit])
     /// A layout configuration of either kind given inline, as query parameters named like its
     /// JSON keys: `kind`, `sections` and every field of the kinds' tables.
     static let inlineLayout = APIDocument.inlineLayoutParameters
@@ -81,7 +83,7 @@ enum ParameterGroup {
     static let coverFlow = APIDocument.coverFlowParameters + query([.x, .viewportWidth])
 
     private static func query(_ parameters: [QueryParameter]) -> [ParameterRef] {
-        parameters.map { .query(APIDocument.componentName($0.name)) }
+        parameters.map { .query($0.component) }
     }
 }
 

@@ -57,6 +57,7 @@ struct RequestQuery {
     mutating func int(_ parameter: QueryParameter) throws(Problem) -> Int? { try int(parameter.name) }
     mutating func double(_ parameter: QueryParameter) throws(Problem) -> Double? { try double(parameter.name) }
     mutating func bool(_ parameter: QueryParameter) throws(Problem) -> Bool? { try bool(parameter.name) }
+    mutating func string(_ parameter: QueryParameter) -> String? { string(parameter.name) }
 
     /// A configuration from parameters named like its JSON keys (see ``FieldDecoder``).
     /// - Throws: ``Problem`` 400 with the decoder's sentence.

@@ -27,6 +27,28 @@ extension APIRoutes {
             try await viewport(request, path, layout: .named(path["name"]), server.runner)
         },
         Route(
+            .get, "/v1/feeds/{feed}/layouts/{name}/locate", "getLayoutLocate",
+            OperationDoc(
+                "Where an image is in a named layout", tags: ["queries"],
+                description: "By `id`, or by `date` (the first image, in catalog order, taken at or before that moment in the feed's time zone): the image's catalog index, section and frame, and the offset of the page of `limit` images that holds it, so that a client keeps its place across a reload, a deep link, a change of column count or an insert above it. The same JSON as `waterfall locate --json`. An unknown id, or a date before every dated image, is a 404.",
+                parameters: [.feed, .layoutName] + ParameterGroup.locate + [.ifNoneMatch],
+                responses: [.ok("Where the image is.", .json("Location"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            try await locate(request, path, layout: .named(path["name"]), server.runner)
+        },
+        Route(
+            .get, "/v1/feeds/{feed}/locate", "getLocate",
+            OperationDoc(
+                "Where an image is in an inline layout", tags: ["queries"],
+                description: "As `/v1/feeds/{feed}/layouts/{name}/locate`, for a layout configuration (of either kind) given inline as query parameters named like its JSON keys; the answer's `layout` is null.",
+                parameters: [.feed] + ParameterGroup.locate + ParameterGroup.inlineLayout + [.ifNoneMatch],
+                responses: [.ok("Where the image is.", .json("Location"), headers: [.eTag])],
+                problems: .feedRead)
+        ) { request, path, server in
+            try await locate(request, path, layout: nil, server.runner)
+        },
+        Route(
             .get, "/v1/feeds/{feed}/layouts/{name}/sections", "getLayoutSectionIndex",
             OperationDoc(
                 "The section index of a named layout", tags: ["queries"],
@@ -125,6 +147,29 @@ extension APIRoutes {
         }.response(to: request)
     }
 
+    /// `…/locate`: where an image is, by `id` or `date`; an inline layout's configuration from
+    /// the parameters named like its JSON keys.
+    private static func locate(_ request: Request, _ path: PathParameters, layout: LayoutSource?, _ runner: ServiceRunner) async throws -> Response {
+        let feed = path["feed"]
+        var query = try RequestQuery(request)
+        let id = query.string(.id)
+        let date = query.string(.date)
+        let limit = try query.int(.locateLimit) ?? WaterfallService.defaultLocateLimit
+        let source = try layout ?? .inline(try query.decode(AnyLayoutConfiguration.self))
+        try query.finish()
+        let target: LocateTarget
+        switch (id, date) {
+        case (let id?, nil): target = .id(id)
+        case (nil, let date?): target = .date(date)
+        case (nil, nil): throw Problem.badRequest("id or date is required.")
+        case (_?, _?): throw Problem.badRequest("id and date cannot be given together.")
+        }
+        return try await runner.answer(for: request, path) { service in
+            let located = try service.locate(feed: feed, layout: source, target, limit: limit)
+            return (try StableJSON.document(of: located), located.revision)
+        }.response(to: request)
+    }
+
     /// `…/sections` and `…/section-index`.
     private static func sectionIndex(
         _ request: Request, _ path: PathParameters, feed: String, layout: LayoutSource, _ runner: ServiceRunner
@@ -147,9 +192,10 @@ extension APIRoutes {
         let height = try query.double(.height)
         let pinHeaders = try query.bool(.pinHeaders)
         let pinOffset = try query.double(.pinOffset)
+        let anchor = query.string(.anchor)
+        let anchorY = try query.double(.anchorY)
         let source = try layout ?? .inline(try query.decode(AnyLayoutConfiguration.self))
         try query.finish()
-        guard let y else { throw Problem.badRequest("y is required.") }
         guard let height else { throw Problem.badRequest("height is required.") }
         if pinHeaders == false && pinOffset != nil {
             throw Problem.badRequest("pinOffset pins the headers and cannot be combined with pinHeaders=false.")
@@ -158,6 +204,14 @@ extension APIRoutes {
         @Sendable func encoded(_ viewport: ViewportPage) throws -> ([UInt8], Int64?) {
             (try StableJSON.document(of: viewport), viewport.revision)
         }
+        if let anchor {
+            guard y == nil else { throw Problem.badRequest("y and anchor cannot be given together: the anchor decides where the band starts.") }
+            return try await runner.answer(for: request, path) { service in
+                try encoded(service.viewport(feed: feed, layout: source, anchor: anchor, anchorY: anchorY ?? 0, height: height, pinOffset: pin))
+            }.response(to: request)
+        }
+        guard anchorY == nil else { throw Problem.badRequest("anchorY goes with anchor.") }
+        guard let y else { throw Problem.badRequest("y is required (or anchor).") }
         return try await runner.answer(for: request, path, withoutBlocking: { service in
             try await service.viewportWithoutBlocking(feed: feed, layout: source, y: y, height: height, pinOffset: pin).map(encoded)
         }) { service in

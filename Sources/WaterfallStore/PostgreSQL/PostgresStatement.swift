@@ -20,6 +20,15 @@ enum PostgresStatement {
             FROM unnest($1::bigint[]) AS s(id)
             """
     }
+    /// The first section of the list (in its order) with an image taken at or before `$2`.
+    enum FirstSectionTakenAtOrBefore: PostgresRequestStatement {
+        static let sql = """
+            SELECT s.id FROM unnest($1::bigint[]) WITH ORDINALITY AS s(id, n)
+            WHERE (SELECT taken_at FROM image WHERE section_id = s.id AND taken_at IS NOT NULL ORDER BY taken_at LIMIT 1) <= $2
+            ORDER BY s.n LIMIT 1
+            """
+    }
+    enum FirstKeyTakenAtOrBefore: PostgresRequestStatement { static let sql = SharedSQL.firstKeyTakenAtOrBefore.postgres }
     enum SectionsByID: PostgresRequestStatement {
         static let sql = "SELECT \(SharedSQL.sectionColumns) FROM section WHERE id = ANY($1::bigint[])"
     }
@@ -50,6 +59,7 @@ enum PostgresStatement {
             """
     }
     enum CheckpointAtOrBelow: PostgresRequestStatement { static let sql = SharedSQL.checkpointAtOrBelow.postgres }
+    enum CheckpointAtOrBelowKey: PostgresRequestStatement { static let sql = SharedSQL.checkpointAtOrBelowKey.postgres }
     enum CheckpointBands: PostgresRequestStatement { static let sql = SharedSQL.checkpointBands.postgres }
     enum SectionExtents: PostgresRequestStatement {
         static let sql = """

@@ -64,6 +64,14 @@ extension PostgresTransaction {
         }
     }
 
+    public func checkpoint(cacheID: Int64, atOrBelowKey key: Int64) throws -> CheckpointRecord? {
+        try session.rows(PostgresStatement.CheckpointAtOrBelowKey.self, .int(cacheID), .int(key)).first.map { row in
+            let (index, key, section, state, top, bottom) = try row.decode((Int64, Int64, Int64, ByteBuffer, Double, Double).self)
+            return CheckpointRecord(
+                index: Int(index), key: key, sectionID: section, state: Array(buffer: state), bandTop: top, bandBottom: bottom)
+        }
+    }
+
     public func checkpointBands(cacheID: Int64) throws -> [(index: Int, top: Double, bottom: Double)] {
         try session.rows(PostgresStatement.CheckpointBands.self, .int(cacheID)).map { row in
             let (index, top, bottom) = try row.decode((Int64, Double, Double).self)

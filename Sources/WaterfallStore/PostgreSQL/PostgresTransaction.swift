@@ -213,6 +213,13 @@ public struct PostgresTransaction: CatalogTransaction {
         return ranges
     }
 
+    public func firstKey(sectionIDs: [Int64], takenAtOrBefore moment: Int64) throws -> Int64? {
+        guard !sectionIDs.isEmpty,
+              let section = try session.scalar(Int64.self, PostgresStatement.FirstSectionTakenAtOrBefore.self, .ints(sectionIDs), .int(moment))
+        else { return nil }
+        return try session.scalar(Int64.self, PostgresStatement.FirstKeyTakenAtOrBefore.self, .int(section), .int(moment))
+    }
+
     /// PostgreSQL's memory is the server's: nothing to change in this process.
     public func withBulkWriteMemory<T>(pageCacheKiB: Int, _ body: () throws -> T) throws -> T {
         try body()

@@ -83,6 +83,13 @@ extension SQLiteTransaction {
         return try statement.first(CheckpointRecord.init(statement:))
     }
 
+    public func checkpoint(cacheID: Int64, atOrBelowKey key: Int64) throws -> CheckpointRecord? {
+        let statement = try RawStatement(cached: db, SharedSQL.checkpointAtOrBelowKey.sqlite)
+        statement.bind(1, cacheID)
+        statement.bind(2, key)
+        return try statement.first(CheckpointRecord.init(statement:))
+    }
+
     /// Every checkpoint's index and band, in index order (small: one row per stride images).
     public func checkpointBands(cacheID: Int64) throws -> [(index: Int, top: Double, bottom: Double)] {
         let statement = try RawStatement(cached: db, SharedSQL.checkpointBands.sqlite)

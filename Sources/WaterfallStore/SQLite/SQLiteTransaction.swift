@@ -268,6 +268,19 @@ public struct SQLiteTransaction: CatalogTransaction {
         }
         return ranges
     }
+
+    public func firstKey(sectionIDs: [Int64], takenAtOrBefore moment: Int64) throws -> Int64? {
+        let earliest = try RawStatement(cached: db, SharedSQL.firstTakenAt.sqlite)
+        for id in sectionIDs {
+            earliest.bind(1, id)
+            guard let taken = try earliest.first({ $0.int64(0) }), taken <= moment else { continue }
+            let first = try RawStatement(cached: db, SharedSQL.firstKeyTakenAtOrBefore.sqlite)
+            first.bind(1, id)
+            first.bind(2, moment)
+            return try first.first { $0.int64(0) }
+        }
+        return nil
+    }
 }
 
 extension FeedRecord {

@@ -27,7 +27,7 @@ extension WaterfallError {
         switch self {
         case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration, .backupTargetExists,
              .backupNeedsPgDump: 64
-        case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .moveOntoItself, .moveAcrossDateSections, .indexOutsideSection, .invalidData,
+        case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .nothingTakenBy, .moveOntoItself, .moveAcrossDateSections, .indexOutsideSection, .invalidData,
              .revisionMismatch, .changesPruned, .unknownKey, .keyExists: 65
         case .fileUnreadable: 66
         case .cannotCreate: 73
@@ -55,6 +55,8 @@ extension WaterfallError.Parameter {
         case .pinOffset: "--pin-offset"
         case .x: "--x"
         case .viewportWidth: "--viewport-width"
+        case .date: "--date"
+        case .anchorY: "--anchor-y"
         case .resetOrder: "--reset-order"
         case .appendMode: "--append"
         case .sectionBy: "--section-by"
