@@ -98,6 +98,17 @@ function request()
 end
 LUA
 
+cat > serve-locate.lua <<LUA
+-- Locate a random image by id (ids are img-0…img-$last): as a page at a random offset, but
+-- finding the image first (DESIGN section 16).
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set("id", threads) end
+function init(args) math.randomseed(os.time() * 100 + id + 50) end
+function request()
+    return wrk.format("GET", "/v1/feeds/$name/layouts/phone/locate?id=img-" .. math.random(0, $last) .. "&limit=100")
+end
+LUA
+
 bench() {  # name, wrk arguments…
     local name=$1; shift
     echo "wrk: $name…" >&2
@@ -109,6 +120,8 @@ bench() {  # name, wrk arguments…
 bench healthz "$base/healthz"
 bench page "$base$page?offset=$deep&limit=100"
 bench random -s serve-random.lua "$base"
+check "/v1/feeds/$name/layouts/phone/locate?id=img-$last"
+bench locate -s serve-locate.lua "$base"
 if [ "${WATERFALL_BENCH_GZIP:-}" = 1 ]; then
     curl -s -o /dev/null -w '%{size_download}\n' "$base$page?offset=$deep&limit=100" > serve-bytes.txt
     curl -s -o /dev/null -w '%{size_download}\n' -H 'Accept-Encoding: gzip' "$base$page?offset=$deep&limit=100" >> serve-bytes.txt
@@ -224,12 +237,13 @@ rows = [
     ("GET /healthz", wrk("healthz")),
     (f"page of 100 at offset {deep:,} (same request)", wrk("page")),
     ("page of 100 at a random offset", wrk("random")),
+    ("locate a random image by id", wrk("locate")),
     (f"page of 100 at offset {deep:,} (same request), 20 moves/s writing", wrk("page-writer")),
     ("page of 100 at a random offset, 20 moves/s writing", wrk("random-writer")),
 ]
 import os
 if os.path.exists("serve-page-gzip.txt"):
-    rows[3:3] = [(f"page of 100 at offset {deep:,} (same request), gzip", wrk("page-gzip")),
+    rows[4:4] = [(f"page of 100 at offset {deep:,} (same request), gzip", wrk("page-gzip")),
                  ("page of 100 at a random offset, gzip", wrk("random-gzip"))]
 times = sorted(json.load(open("serve-cli.json"))["results"][0]["times"])
 mean = sum(times) / len(times)
@@ -242,6 +256,7 @@ for name, (rate, p50, p99, _, _) in rows + [(f"CLI process per query, page at of
 print()
 for name, (_, _, _, requests, errors) in rows:
     print(f"- {name}: {requests:,} requests, {errors[0]} non-2xx, {errors[1]} socket errors")
+print(f"- locate over a page at a random offset: {wrk('locate')[0] / wrk('random')[0]:.2f} (requests/s), p99 {ms(wrk('locate')[2])} against {ms(wrk('random')[2])}")
 if os.path.exists("serve-bytes.txt"):
     plain, gzipped = map(int, open("serve-bytes.txt").read().split())
     print(f"- the page of 100 at offset {deep:,}: {plain:,} bytes plain, {gzipped:,} gzipped ({gzipped / plain:.1%}); "
