@@ -122,6 +122,15 @@ bench page "$base$page?offset=$deep&limit=100"
 bench random -s serve-random.lua "$base"
 check "/v1/feeds/$name/layouts/phone/locate?id=img-$last"
 bench locate -s serve-locate.lua "$base"
+# 3c'. The whole catalog as NDJSON (DESIGN section 16), and the server's peak memory before and
+# after it (VmHWM: the high-water mark).
+echo "curl: the catalog as lines…" >&2
+awk '/^VmHWM:/ { print int($2 / 1024) }' /proc/$server/status > serve-ndjson-rss.txt
+curl -s -H 'Accept: application/x-ndjson' -o serve-ndjson.out -w '%{http_code} %{time_total} %{size_download}\n' \
+    "$base/v1/feeds/$name/images" > serve-ndjson.txt
+wc -l < serve-ndjson.out >> serve-ndjson.txt
+rm -f serve-ndjson.out
+awk '/^VmHWM:/ { print int($2 / 1024) }' /proc/$server/status >> serve-ndjson-rss.txt
 if [ "${WATERFALL_BENCH_GZIP:-}" = 1 ]; then
     curl -s -o /dev/null -w '%{size_download}\n' "$base$page?offset=$deep&limit=100" > serve-bytes.txt
     curl -s -o /dev/null -w '%{size_download}\n' -H 'Accept-Encoding: gzip' "$base$page?offset=$deep&limit=100" >> serve-bytes.txt
@@ -257,6 +266,10 @@ print()
 for name, (_, _, _, requests, errors) in rows:
     print(f"- {name}: {requests:,} requests, {errors[0]} non-2xx, {errors[1]} socket errors")
 print(f"- locate over a page at a random offset: {wrk('locate')[0] / wrk('random')[0]:.2f} (requests/s), p99 {ms(wrk('locate')[2])} against {ms(wrk('random')[2])}")
+status, seconds, size, lines = open("serve-ndjson.txt").read().split()
+before, after = open("serve-ndjson-rss.txt").read().split()
+print(f"- the whole catalog as NDJSON (one client, curl): status {status}, {int(lines):,} lines, {int(size) / 1e6:,.0f} MB in {float(seconds):.2f} s; "
+      f"the server's peak resident memory {before} MiB before it, {after} MiB after")
 if os.path.exists("serve-bytes.txt"):
     plain, gzipped = map(int, open("serve-bytes.txt").read().split())
     print(f"- the page of 100 at offset {deep:,}: {plain:,} bytes plain, {gzipped:,} gzipped ({gzipped / plain:.1%}); "

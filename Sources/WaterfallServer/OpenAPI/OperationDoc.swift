@@ -113,6 +113,8 @@ struct ContentDoc: Sendable {
 
     /// `application/json`, of the schema named `component`.
     static func json(_ component: String) -> ContentDoc { ContentDoc(mediaType: "application/json", schema: .component(component)) }
+    /// Newline-delimited JSON, each line of the schema named `component`.
+    static func ndjson(_ component: String) -> ContentDoc { ContentDoc(mediaType: "application/x-ndjson", schema: .component(component)) }
     /// Plain text of `mediaType`.
     static func text(_ mediaType: String) -> ContentDoc { ContentDoc(mediaType: mediaType, schema: .text) }
 }
@@ -143,6 +145,11 @@ struct ResponseDoc: Sendable {
     /// 200 with a body.
     static func ok(_ description: String, _ content: ContentDoc, headers: [Header] = []) -> ResponseDoc {
         ResponseDoc(status: 200, description: description, headers: headers, content: [content])
+    }
+
+    /// 200 with a body in either of two media types, as the request's `Accept` says.
+    static func ok(_ description: String, _ content: ContentDoc, _ other: ContentDoc, headers: [Header] = []) -> ResponseDoc {
+        ResponseDoc(status: 200, description: description, headers: headers, content: [content, other])
     }
 
     /// 201 with a body.

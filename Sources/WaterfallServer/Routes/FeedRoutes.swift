@@ -87,11 +87,13 @@ extension APIRoutes {
         Route(
             .get, "/v1/feeds/{feed}/images", "listImages",
             OperationDoc(
-                "A slice of the catalog order", tags: ["images"],
+                "A slice of the catalog order, or all of it as lines", tags: ["images"],
+                description: #"With `Accept: application/x-ndjson`, the whole catalog at one revision, read in one transaction and written as it is read (constant memory on the server): a first line `{"feed", "revision", "totalItems"}`, then one image a line, in catalog order, each as `images` lists it (`offset` and `limit` are refused). At most two such streams run at once on a server; a third is a 503 with `Retry-After`."#,
                 parameters: [.feed, .query("Offset"), .query("Limit"), .ifNoneMatch],
-                responses: [.ok("The images.", .json("ImageList"), headers: [.eTag])],
-                problems: .feedRead)
+                responses: [.ok("The images.", .json("ImageList"), .ndjson("ImageLine"), headers: [.eTag])],
+                problems: .feedRead + [.serviceUnavailable])
         ) { request, path, server in
+            if ImageStreamRoute.asksForLines(request) { return try await ImageStreamRoute.stream(request, path, server.runner) }
             var query = try RequestQuery(request)
             let offset = try query.int(.offset) ?? 0
             let limit = try query.int(.limit) ?? PageSlice.defaultPageSize

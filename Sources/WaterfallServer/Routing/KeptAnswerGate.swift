@@ -18,7 +18,10 @@ struct KeptAnswerGate: RouterMiddleware {
         let caller = try await gatekeeper.caller(of: request)
         context.caller = caller
         context.notes.key = caller.keyName
-        guard let kept = runner.keptAnswer(for: KeptAnswerKey(target: request.uri.description, scope: caller.scope)) else {
+        // A listing streamed as lines is never kept, and the JSON kept under its URI is not it.
+        guard !ImageStreamRoute.asksForLines(request),
+              let kept = runner.keptAnswer(for: KeptAnswerKey(target: request.uri.description, scope: caller.scope))
+        else {
             return try await next(request, context)
         }
         context.notes.route = kept.route

@@ -1,0 +1,55 @@
+import WaterfallStore
+import WaterfallSync
+
+/// The first line of a feed's images streamed whole (DESIGN section 16): the feed, the revision
+/// every line shows, and how many images follow.
+public struct ImageStreamHead: Hashable, Sendable, Encodable {
+    public var feed: String
+    public var revision: Int64
+    public var totalItems: Int
+
+    public init(feed: String, revision: Int64, totalItems: Int) {
+        self.feed = feed
+        self.revision = revision
+        self.totalItems = totalItems
+    }
+}
+
+extension WaterfallService {
+    /// How many images a streamed listing reads, and hands on, at a time.
+    public static let imageStreamBatch = 1_000
+
+    /// Every image of a feed, in catalog order, at one revision: `head` first, then `images`
+    /// with batches of at most ``imageStreamBatch`` images, each as `images --json` lists them
+    /// (DESIGN section 16). One read transaction, read by order key a batch at a time, so the
+    /// memory held is a batch's whatever the feed's size; `images` may block (a client that
+    /// reads slowly) or throw (one that went away), which ends the transaction.
+    /// - Throws: ``WaterfallError`` as ``images(feed:offset:limit:)``, or what `images` throws.
+    public func streamImages(
+        feed: String?, head: (ImageStreamHead) throws -> Void, images: ([ImageList.Image]) throws -> Void
+    ) throws(WaterfallError) {
+        try perform {
+            try database.read { tx in
+                let feed = try resolveFeed(feed, tx)
+                let names = try tx.sections(feedID: feed.id).namesByID
+                try head(ImageStreamHead(feed: feed.name, revision: feed.revision, totalItems: feed.imageCount))
+                var index = 0
+                var from = Int64.min
+                while true {
+                    let rows = try tx.images(feedID: feed.id, fromKey: from, limit: Self.imageStreamBatch)
+                    if !rows.isEmpty {
+                        try images(rows.map { row in
+                            defer { index += 1 }
+                            return ImageList.Image(
+                                index: index, id: row.externalID, section: names[row.sectionID] ?? nil,
+                                width: Int(row.width), height: Int(row.height), url: row.url, title: row.title,
+                                takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), isFullSpan: row.isFullSpan)
+                        })
+                    }
+                    guard rows.count == Self.imageStreamBatch, let last = rows.last?.key, last < Int64.max else { return }
+                    from = last + 1
+                }
+            }
+        }
+    }
+}

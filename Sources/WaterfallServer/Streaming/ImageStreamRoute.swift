@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import NIOConcurrencyHelpers
+import NIOCore
+import Waterfall
+import WaterfallJSON
+
+/// `GET /v1/feeds/{feed}/images` with `Accept: application/x-ndjson` (DESIGN section 16): the
+/// whole catalog at one revision, from one read transaction, written as it is read: a first line
+/// `{"feed", "revision", "totalItems"}`, then an image a line as `images` lists it. The read
+/// runs on a thread of the service runner and hands its batches on through a ``BatchChannel``
+/// of a few batches, so the server holds a few thousand images whatever the feed's size and
+/// the client's speed. Never kept (``KeptAnswerGate`` lets it through) and never compressed.
+enum ImageStreamRoute {
+    /// How many streams may run at once: each holds a thread of the runner (and, on
+    /// PostgreSQL, a connection) for as long as it runs, so a few slow clients must not take
+    /// every thread from the other requests.
+    static let maximumStreams = 2
+    /// Batches in flight between the reading thread and the client.
+    static let capacity = 4
+    private static let running = NIOLockedValueBox(0)
+
+    /// Whether the request asks for lines: `Accept` prefers `application/x-ndjson` to every
+    /// other type it names (the greatest `q`, the first of equals: a generated client that
+    /// names both, JSON first, gets JSON).
+    static func asksForLines(_ request: Request) -> Bool {
+        guard let accept = request.headers[.accept], accept.lowercased().contains("ndjson") else { return false }
+        var best: (type: Substring, q: Double)?
+        for range in accept.lowercased().split(separator: ",") {
+            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let type = parts.first, !type.isEmpty else { continue }
+            var q = 1.0
+            for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
+                q = Double(parameter.dropFirst(2)) ?? 0
+            }
+            if q > 0, q > (best?.q ?? 0) { best = (Substring(type), q) }
+        }
+        return best?.type == "application/x-ndjson"
+    }
+
+    static func stream(_ request: Request, _ path: PathParameters, _ runner: ServiceRunner) async throws -> Response {
+        try RequestQuery(request).finish()
+        let admitted = running.withLockedValue { count in
+            guard count < maximumStreams else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            throw Problem(.serviceUnavailable, "\(maximumStreams) listings are streaming already; try again shortly.", headers: [.retryAfter: "5"])
+        }
+        let feed = path["feed"]
+        let channel = BatchChannel(capacity: capacity)
+        let reader = Task {
+            defer { running.withLockedValue { $0 -= 1 } }
+            do {
+                try await runner.run { service in
+                    try service.streamImages(
+                        feed: feed,
+                        head: { head in try channel.send(ByteBuffer(bytes: try StableJSON.document(of: head))) },
+                        images: { images in
+                            var lines: [UInt8] = []
+                            lines.reserveCapacity(images.count * 160)
+                            for image in images { lines += try StableJSON.document(of: image) }
+                            try channel.send(ByteBuffer(bytes: lines))
+                        })
+                }
+                channel.finish(nil)
+            } catch {
+                channel.finish(error)
+            }
+        }
+        // The first line, or the reason there is none (an unknown feed: 404), before the
+        // answer's status is sent.
+        let head: ByteBuffer
+        do {
+            guard let first = try await channel.next() else { throw Problem(.internalServerError, "the listing ended before its first line.") }
+            head = first
+        } catch {
+            channel.close()
+            throw error
+        }
+        let headers: HTTPFields = [.contentType: "application/x-ndjson", .cacheControl: "no-cache"]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            do {
+                try await writer.write(head)
+                while let batch = try await channel.next() { try await writer.write(batch) }
+            } catch {
+                channel.close()
+                _ = await reader.result
+                throw error
+            }
+            channel.close()
+            try await writer.finish(nil)
+        })
+    }
+}
