@@ -45,6 +45,10 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// revision `from` on (`serve --keep-changes` pruned older rows): the client lists the feed
     /// again and follows its changes from `from` or later (HTTP 410).
     case changesPruned(feed: String, since: Int64, from: Int64)
+    /// A listing's cursor names revision `revision`, but the feed is at `current`: the listing
+    /// cannot be given as of that revision any more; the client lists again, or follows the
+    /// changes since the revision it has (HTTP 410).
+    case cursorExpired(feed: String, revision: Int64, current: Int64)
     /// No API key has this name.
     case unknownKey(String)
     /// An API key of this name exists already.
@@ -85,7 +89,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// front end says it its own way (`--pin-offset`, `pinOffset`).
     public enum Parameter: String, Hashable, Sendable, CaseIterable {
         case feedName, layoutName, keyName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
-        case date, anchorY
+        case date, anchorY, cursor
         case resetOrder, appendMode, expires, sectionBy, timeZone, keepChanges
         case backupTarget
     }
@@ -112,6 +116,8 @@ public enum WaterfallError: Error, Hashable, Sendable {
             return "\(place)index \(index) is outside \(section.sectionDescription), which holds \(count) image\(count == 1 ? "" : "s") (indexes 0…\(count - 1))."
         case .moveAcrossDateSections(let feed, let id, let from, let to, let sectionBy, let place):
             return "\(place)cannot move \(id.quoted) from \(from.sectionDescription) into \(to.sectionDescription): feed \(feed.quoted) has sections by \(sectionBy), so an image's date decides its section."
+        case .cursorExpired(let feed, let revision, let current):
+            return "feed \(feed.quoted) changed since this listing began at revision \(revision) (it is at revision \(current) now); list it again, or follow its changes since the revision you have."
         case .unknownKey(let name):
             return "unknown API key \(name.quoted)."
         case .keyExists(let name):

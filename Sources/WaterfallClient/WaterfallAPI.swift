@@ -73,6 +73,17 @@ public struct WaterfallAPI: Sendable {
         }
     }
 
+    /// The next slice of a listing from its `nextCursor`, as of the listing's revision
+    /// (`GET /v1/feeds/{feed}/images?cursor=`).
+    /// - Throws: ``WaterfallProblem`` of kind ``WaterfallProblem/Kind/gone`` once the feed has
+    ///   changed since the listing began: list it again, or follow its changes.
+    public func images(feed: String, cursor: String, limit: Int? = nil) async throws -> Versioned<Components.Schemas.ImageList> {
+        try await call {
+            let ok = try await $0.listImages(path: .init(feed: feed), query: .init(limit: limit, cursor: cursor)).ok
+            return Versioned(try ok.body.json, etag: ok.headers.eTag)
+        }
+    }
+
     /// A page of a saved layout: the frames of `limit` images from `offset`
     /// (`GET /v1/feeds/{feed}/layouts/{name}/page`).
     /// - Parameter ifNoneMatch: an entity tag of an earlier answer: nil comes back when the

@@ -15,6 +15,8 @@ struct Problem: Error, HTTPResponseError, Encodable {
     /// For a 410 of the change log: the oldest revision its changes can be asked since
     /// (an extension member, RFC 9457 section 3.2).
     var oldestSince: Int64?
+    /// A 410 of a listing's cursor: the feed's revision now, to list again from.
+    var revision: Int64?
 
     init(_ status: HTTPResponse.Status, _ detail: String, headers: HTTPFields = [:]) {
         self.status = status
@@ -45,6 +47,9 @@ struct Problem: Error, HTTPResponseError, Encodable {
         case .changesPruned(_, _, let from):
             self.init(.gone, detail)
             oldestSince = from
+        case .cursorExpired(_, _, let current):
+            self.init(.gone, detail)
+            revision = current
         case .indexOutsideSection, .invalidData:
             self.init(.unprocessableContent, detail)
         case .busy, .unavailable:
@@ -71,7 +76,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    private enum CodingKeys: String, CodingKey { case type, title, status, detail, instance, oldestSince }
+    private enum CodingKeys: String, CodingKey { case type, title, status, detail, instance, oldestSince, revision }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -81,6 +86,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
         try container.encode(detail, forKey: .detail)
         try container.encodeIfPresent(instance, forKey: .instance)
         try container.encodeIfPresent(oldestSince, forKey: .oldestSince)
+        try container.encodeIfPresent(revision, forKey: .revision)
     }
 }
 

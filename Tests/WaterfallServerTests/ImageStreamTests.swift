@@ -36,6 +36,22 @@ import WaterfallJSON
             try await client.execute(uri: "/v1/feeds/nope/images", method: .get, headers: [.accept: "application/x-ndjson"]) {
                 $0.expectProblem(.notFound, "unknown feed \"nope\".")
             }
+            // Paged by cursor: the next slice while the feed stays; 410 with its revision after a move.
+            let cursor = try await client.execute(uri: "/v1/feeds/travel/images?limit=5", method: .get) { response in
+                try #require(response.object["nextCursor"] as? String)
+            }
+            try await client.execute(uri: "/v1/feeds/travel/images?limit=5&cursor=\(cursor)", method: .get) { response in
+                #expect((response.object["images"] as? [[String: Any]])?.first?["index"] as? Int == 5)
+            }
+            try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: [.contentType: "application/json"],
+                                     body: ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/feeds/travel/images?limit=5&cursor=\(cursor)", method: .get) { response in
+                response.expectProblem(.gone, "changed since this listing began at revision 1")
+                #expect(response.object["revision"] as? Int == 2)
+            }
+            try await client.execute(uri: "/v1/feeds/travel/images?offset=1&cursor=\(cursor)", method: .get) {
+                $0.expectProblem(.badRequest, "cursor and offset cannot be given together.")
+            }
             try await client.execute(uri: "/v1/feeds/travel/images?offset=3", method: .get, headers: [.accept: "application/x-ndjson"]) {
                 $0.expectProblem(.badRequest, "unknown query parameter \"offset\"")
             }

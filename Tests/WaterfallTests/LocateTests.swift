@@ -135,3 +135,32 @@ import WaterfallTestSupport
         }
     }
 }
+
+/// A listing paged by its cursor (DESIGN section 16): the same images as by offset, as of one
+/// revision; refused once the feed changed, and for a token the server did not write.
+@Suite struct ListingCursorTests {
+    @Test(arguments: TestEngine.all)
+    func aCursorListsOnAsOfItsRevisionAndExpiresWithTheNextCommit(engine: TestEngine) throws {
+        let catalog = try TestCatalog(engine)
+        try catalog.importFeed((0..<23).map { "i\($0)@s\($0 % 3)" })
+        let whole = try catalog.service.images(feed: "f", offset: 0, limit: 100)
+        #expect(whole.nextCursor == nil)
+        var listed: [ImageList.Image] = []
+        var page = try catalog.service.images(feed: "f", offset: 0, limit: 5)
+        listed += page.images
+        while let cursor = page.nextCursor {
+            page = try catalog.service.images(feed: "f", cursor: cursor, limit: 5)
+            listed += page.images
+        }
+        #expect(listed == whole.images)
+        let first = try catalog.service.images(feed: "f", offset: 0, limit: 10)
+        let cursor = try #require(first.nextCursor)
+        _ = try catalog.service.move(feed: "f", id: "i20", to: .index(0))
+        #expect(throws: WaterfallError.cursorExpired(feed: "f", revision: first.revision, current: first.revision + 1)) {
+            try catalog.service.images(feed: "f", cursor: cursor, limit: 10)
+        }
+        for bad in ["", "x", "MTox", cursor + "A", String(cursor.dropLast())] {
+            #expect(throws: WaterfallError.self, "\(bad)") { try catalog.service.images(feed: "f", cursor: bad, limit: 10) }
+        }
+    }
+}

@@ -44,9 +44,12 @@ public struct ImageList: Hashable, Sendable, Encodable {
     public var revision: Int64
     public var totalItems: Int
     public var nextOffset: Int?
+    /// Where the listing goes on as of its revision (`images?cursor=`, DESIGN section 16): an
+    /// opaque token; absent from the JSON at the end.
+    public var nextCursor: String?
     public var images: [Image]
 
-    enum CodingKeys: String, CodingKey { case feed, revision, totalItems, nextOffset, images }
+    enum CodingKeys: String, CodingKey { case feed, revision, totalItems, nextOffset, nextCursor, images }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -54,6 +57,7 @@ public struct ImageList: Hashable, Sendable, Encodable {
         try container.encode(revision, forKey: .revision)
         try container.encode(totalItems, forKey: .totalItems)
         try container.encode(nextOffset, forKey: .nextOffset)
+        try container.encodeIfPresent(nextCursor, forKey: .nextCursor)
         try container.encode(images, forKey: .images)
     }
 }

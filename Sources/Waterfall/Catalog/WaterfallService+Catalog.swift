@@ -20,18 +20,46 @@ extension WaterfallService {
         return try perform {
             try database.read { tx in
                 let feed = try resolveFeed(feed, tx)
-                let names = try tx.sections(feedID: feed.id).namesByID
-                let rows = try tx.images(feedID: feed.id, offset: offset, limit: limit)
-                return ImageList(
-                    feed: feed.name, revision: feed.revision, totalItems: feed.imageCount,
-                    nextOffset: offset + limit < feed.imageCount ? offset + limit : nil,
-                    images: rows.enumerated().map { index, row in
-                        .init(index: offset + index, id: row.externalID, section: names[row.sectionID] ?? nil,
-                              width: Int(row.width), height: Int(row.height), url: row.url, title: row.title,
-                              takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), isFullSpan: row.isFullSpan)
-                    })
+                return try list(feed, from: offset, try tx.images(feedID: feed.id, offset: offset, limit: limit), limit: limit, tx)
             }
         }
+    }
+
+    /// The next slice of a listing from its cursor (`nextCursor` of the slice before), as of the
+    /// cursor's revision (DESIGN section 16): while the feed is still at that revision, the
+    /// `limit` images after the previous slice; once anything was committed to the feed since,
+    /// the listing cannot be given as of it and the client lists again or follows the changes.
+    /// - Throws: ``WaterfallError``: `cursorExpired` when the feed changed since the cursor's
+    ///   revision, `invalidValue` for a token this server did not write or a bad limit.
+    public func images(feed: String?, cursor token: String, limit: Int) throws(WaterfallError) -> ImageList {
+        try Self.validateSlice(offset: 0, limit: limit)
+        guard let cursor = ListingCursor(token: token) else {
+            throw WaterfallError.invalidValue(.cursor, "must be a nextCursor this server gave, got \(token.quoted).")
+        }
+        return try perform {
+            try database.read { tx in
+                let feed = try resolveFeed(feed, tx)
+                guard feed.revision == cursor.revision else {
+                    throw WaterfallError.cursorExpired(feed: feed.name, revision: cursor.revision, current: feed.revision)
+                }
+                return try list(feed, from: cursor.index, try tx.images(feedID: feed.id, fromKey: cursor.key, limit: limit), limit: limit, tx)
+            }
+        }
+    }
+
+    /// A slice of `feed`'s listing: `rows`, the images from index `offset`.
+    private func list(_ feed: FeedRecord, from offset: Int, _ rows: [ImageRecord], limit: Int, _ tx: any CatalogTransaction) throws -> ImageList {
+        let names = try tx.sections(ids: Array(Set(rows.map(\.sectionID)))).reduce(into: [Int64: String?]()) { $0[$1.id] = $1.name }
+        let next = offset + rows.count
+        return ImageList(
+            feed: feed.name, revision: feed.revision, totalItems: feed.imageCount,
+            nextOffset: offset + limit < feed.imageCount ? offset + limit : nil,
+            nextCursor: next < feed.imageCount && rows.count == limit ? rows.last.map { ListingCursor(revision: feed.revision, index: next, key: $0.key + 1).token } : nil,
+            images: rows.enumerated().map { index, row in
+                .init(index: offset + index, id: row.externalID, section: names[row.sectionID] ?? nil,
+                      width: Int(row.width), height: Int(row.height), url: row.url, title: row.title,
+                      takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), isFullSpan: row.isFullSpan)
+            })
     }
 
     /// A feed's sections in order, with their titles and image counts (what headers show).

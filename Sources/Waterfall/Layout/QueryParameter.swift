@@ -70,6 +70,11 @@ extension QueryParameter {
         "pinOffset", .number, minimum: -1e12, maximum: 1e12,
         help: "With pinHeaders: pin headers this far below the top of the band (a navigation bar's height).")
 
+    // A listing's cursor (DESIGN section 16).
+    public static let cursor = QueryParameter(
+        "cursor", .string,
+        help: "Instead of offset: a listing's nextCursor, to go on as of its revision (410 once the feed has changed since).")
+
     // A viewport anchored at an image (DESIGN section 16), instead of y.
     public static let anchor = QueryParameter(
         "anchor", .string,
@@ -96,6 +101,6 @@ extension QueryParameter {
 
     /// Every parameter, in the order the document lists them.
     public static let all: [QueryParameter] = [
-        page, pageSize, offset, limit, y, height, pinHeaders, pinOffset, anchor, anchorY, id, date, locateLimit, x, viewportWidth,
+        page, pageSize, offset, limit, cursor, y, height, pinHeaders, pinOffset, anchor, anchorY, id, date, locateLimit, x, viewportWidth,
     ]
 }

@@ -88,19 +88,22 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/images", "listImages",
             OperationDoc(
                 "A slice of the catalog order, or all of it as lines", tags: ["images"],
-                description: #"With `Accept: application/x-ndjson`, the whole catalog at one revision, read in one transaction and written as it is read (constant memory on the server): a first line `{"feed", "revision", "totalItems"}`, then one image a line, in catalog order, each as `images` lists it (`offset` and `limit` are refused). At most two such streams run at once on a server; a third is a 503 with `Retry-After`."#,
-                parameters: [.feed, .query("Offset"), .query("Limit"), .ifNoneMatch],
+                description: #"With `Accept: application/x-ndjson`, the whole catalog at one revision, read in one transaction and written as it is read (constant memory on the server): a first line `{"feed", "revision", "totalItems"}`, then one image a line, in catalog order, each as `images` lists it (`offset`, `limit` and `cursor` are refused). Paged, each answer with more to come carries `nextCursor`: `cursor=` lists on from it as of the same revision, or answers 410 (with the feed's `revision` now) once anything was committed to the feed since. At most two such streams run at once on a server; a third is a 503 with `Retry-After`."#,
+                parameters: [.feed, .query("Offset"), .query("Limit"), .query("Cursor"), .ifNoneMatch],
                 responses: [.ok("The images.", .json("ImageList"), .ndjson("ImageLine"), headers: [.eTag])],
-                problems: .feedRead + [.serviceUnavailable])
+                problems: .feedRead + [.gone, .serviceUnavailable])
         ) { request, path, server in
             if ImageStreamRoute.asksForLines(request) { return try await ImageStreamRoute.stream(request, path, server.runner) }
             var query = try RequestQuery(request)
-            let offset = try query.int(.offset) ?? 0
+            let offset = try query.int(.offset)
             let limit = try query.int(.limit) ?? PageSlice.defaultPageSize
+            let cursor = query.string(.cursor)
             try query.finish()
+            if cursor != nil && offset != nil { throw Problem.badRequest("cursor and offset cannot be given together.") }
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
-                let answer = try service.images(feed: feed, offset: offset, limit: limit)
+                let answer = try cursor.map { try service.images(feed: feed, cursor: $0, limit: limit) }
+                    ?? service.images(feed: feed, offset: offset ?? 0, limit: limit)
                 return (try StableJSON.document(of: answer), answer.revision)
             }.response(to: request)
         },

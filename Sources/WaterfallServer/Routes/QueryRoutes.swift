@@ -211,7 +211,7 @@ extension APIRoutes {
             }.response(to: request)
         }
         guard anchorY == nil else { throw Problem.badRequest("anchorY goes with anchor.") }
-        guard let y else { throw Problem.badRequest("y is required (or anchor).") }
+        guard let y else { throw Problem.badRequest("y is required.") }
         return try await runner.answer(for: request, path, withoutBlocking: { service in
             try await service.viewportWithoutBlocking(feed: feed, layout: source, y: y, height: height, pinOffset: pin).map(encoded)
         }) { service in

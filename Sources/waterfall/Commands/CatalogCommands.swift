@@ -27,22 +27,31 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
-        @Option(parsing: .unconditional, help: "Index of the first image to list.")
-        var offset = 0
+        @Option(parsing: .unconditional, help: "Index of the first image to list (default 0).")
+        var offset: Int?
+        @Option(help: ArgumentHelp("Go on from a listing's nextCursor, as of its revision, instead of an offset.", valueName: "token"))
+        var cursor: String?
         @Option(parsing: .unconditional, help: "How many images to list, at most 100000.")
         var limit = 50
         @OptionGroup var output: OutputOptions
 
+        func validate() throws {
+            if cursor != nil && offset != nil { throw ValidationError("--cursor and --offset cannot be given together.") }
+        }
+
         func run() throws {
-            let list = try database.open().images(feed: feed.feed, offset: offset, limit: limit)
+            let service = try database.open()
+            let list = try cursor.map { try service.images(feed: feed.feed, cursor: $0, limit: limit) }
+                ?? service.images(feed: feed.feed, offset: offset ?? 0, limit: limit)
             if output.json { return Terminal.printJSON(list) }
             var table = Table("INDEX", "ID", "SECTION", "WIDTH", "HEIGHT", "TITLE", rightAligned: [0, 3, 4])
             for image in list.images {
                 table.add("\(image.index)", cell(image.id), cell(image.section), "\(image.width)", "\(image.height)", cell(image.title))
             }
             Terminal.print(table.rendered)
-            let shown = list.images.isEmpty ? "none" : "\(offset)…\(offset + list.images.count - 1)"
-            let next = list.nextOffset.map { "; next: --offset \($0)" } ?? ""
+            let first = list.images.first?.index ?? 0
+            let shown = list.images.isEmpty ? "none" : "\(first)…\(first + list.images.count - 1)"
+            let next = list.nextCursor.map { "; next: --cursor \($0)" } ?? ""
             Terminal.print("feed \(cell(list.feed)), revision \(list.revision): images \(shown) of \(list.totalItems)\(next)")
         }
     }

@@ -28,7 +28,7 @@ extension WaterfallError {
         case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration, .backupTargetExists,
              .backupNeedsPgDump: 64
         case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .nothingTakenBy, .moveOntoItself, .moveAcrossDateSections, .indexOutsideSection, .invalidData,
-             .revisionMismatch, .changesPruned, .unknownKey, .keyExists: 65
+             .revisionMismatch, .changesPruned, .cursorExpired, .unknownKey, .keyExists: 65
         case .fileUnreadable: 66
         case .cannotCreate: 73
         case .database, .busy, .unavailable, .diskFull: 74
@@ -57,6 +57,7 @@ extension WaterfallError.Parameter {
         case .viewportWidth: "--viewport-width"
         case .date: "--date"
         case .anchorY: "--anchor-y"
+        case .cursor: "--cursor"
         case .resetOrder: "--reset-order"
         case .appendMode: "--append"
         case .sectionBy: "--section-by"
