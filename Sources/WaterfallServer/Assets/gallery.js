@@ -13,7 +13,8 @@ import { wireKeyboard } from './gallery/keyboard.js';
 import { wireLightbox } from './gallery/lightbox.js';
 import { cf, COVER_FACTOR, coverMappedX, startCover, wireCoverflow } from './gallery/coverflow.js';
 import { stopLive, wireLive } from './gallery/live.js';
-import { loadFeeds, readHash, renderLayoutPicker, selectFeed, wirePickers } from './gallery/picker.js';
+import { loadFeeds, placeOf, readHash, renderLayoutPicker, selectFeed, wirePickers } from './gallery/picker.js';
+import { topPlace } from './gallery/place.js';
 import { loadAccess, renderKeyButton, wireKeyPanel } from './gallery/key.js';
 
 /** Detects inline justified layouts from the server's own description: the viewport query
@@ -46,7 +47,8 @@ async function boot() {
       showEmpty({ title: 'No feeds yet', text: 'Import one with <code>waterfall import FILE</code> (or <code>PUT /v1/feeds/NAME</code>) and reload this page.' });
       return;
     }
-    await selectFeed(name, { layout: wanted.feed === name ? wanted.layout || 'fit' : 'fit', view: state.view });
+    const asked = wanted.feed === name || (!wanted.feed && !!wanted.id);
+    await selectFeed(name, { layout: asked ? wanted.layout || 'fit' : 'fit', view: state.view, place: asked ? placeOf(wanted) : null });
   } catch (error) {
     stopLive();
     failed(error);
@@ -66,27 +68,31 @@ wireScrolling();
 wireDrag();
 wireLightbox();
 wireKeyboard();
-wireScrubber();
+wireScrubber(() => relayout());
 wireCoverflow();
 wireLive();
 
-// A new window size (or bar height) lays the view out again, keeping the place in the feed.
+// A new window size (or bar height, or scrubber width) lays the view out again, keeping the
+// image at the top of the window there (place.js).
 let resizeTimer = 0;
 let lastSize = '';
+function relayout() {
+  clearTimeout(resizeTimer);
+  resizeTimer = 0;
+  stageSize();
+  const size = `${wf.W}x${wf.H}`;
+  if (size === lastSize) return;
+  lastSize = size;
+  if (!state.feed) return;
+  if (state.view === 'coverflow') { startCover(); return; }
+  renderLayoutPicker();
+  const layout = currentLayout();
+  if (layout.key !== wf.key) startWaterfall({ place: topPlace() });
+  else { setContentHeight(wf.contentHeight); renderWaterfall(null); fetchViewport({ force: true }); }
+}
 const resized = () => {
   clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(() => {
-    stageSize();
-    const size = `${wf.W}x${wf.H}`;
-    if (size === lastSize) return;
-    lastSize = size;
-    if (!state.feed) return;
-    if (state.view === 'coverflow') { startCover(); return; }
-    renderLayoutPicker();
-    const layout = currentLayout();
-    if (layout.key !== wf.key) startWaterfall({ keepPosition: true });
-    else { setContentHeight(wf.contentHeight); renderWaterfall(null); fetchViewport({ force: true }); }
-  }, 120);
+  resizeTimer = setTimeout(relayout, 120);
 };
 window.addEventListener('resize', resized);
 new ResizeObserver(resized).observe(ui.bar);
@@ -112,7 +118,7 @@ window.gallery = Object.freeze({
     return { itemHeight: cf.itemHeight, viewportWidth: cf.V, sectionInset: `${cf.insetTop},${cf.pad},${cf.insetTop},${cf.pad}`, factor: COVER_FACTOR };
   },
   /** True when no request is in flight or waiting. */
-  get idle() { return inFlight === 0 && !wf.timer && !cf.timer && !wf.controller && !cf.controller; },
+  get idle() { return inFlight === 0 && !wf.timer && !cf.timer && !wf.controller && !cf.controller && !wf.restoring; },
   /** Scrolls the waterfall so that content y `y` is at the top of the stage. */
   scrollToContentY(y) { scrollToContent(y); },
 });

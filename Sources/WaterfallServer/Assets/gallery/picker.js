@@ -9,6 +9,7 @@ import { loadSections, sectionInfo } from './sections.js';
 import { details } from './details.js';
 import { FIT_COLUMN, FIT_ROW_HEIGHT, layoutKind } from './layouts.js';
 import { resetWaterfall, stageSize, startWaterfall } from './waterfall.js';
+import { cancelRestore, linkedPlace, topPlace } from './place.js';
 import { dropGrabbed } from './keyboard.js';
 import { cf, startCover } from './coverflow.js';
 import { startLive } from './live.js';
@@ -46,17 +47,34 @@ export async function refreshFeedSummary() {
   } catch { /* the next answer will say */ }
 }
 
+/** What the address asks for: `#feed=F&layout=L&view=V&id=ID` (each part optional), or a bare
+ *  `#ID` (an image of the first feed). The offset of a place comes from the history entry,
+ *  which a reload keeps, when it is about the same image. */
 export function readHash() {
-  const params = new URLSearchParams(location.hash.slice(1));
-  return { feed: params.get('feed'), layout: params.get('layout'), view: params.get('view') };
+  const fragment = location.hash.slice(1);
+  if (fragment && !fragment.includes('=')) {
+    let id = fragment;
+    try { id = decodeURIComponent(fragment); } catch { /* kept as written */ }
+    return { feed: null, layout: null, view: null, id };
+  }
+  const params = new URLSearchParams(fragment);
+  return { feed: params.get('feed'), layout: params.get('layout'), view: params.get('view'), id: params.get('id') };
 }
-function writeHash() {
+export function placeOf(wanted) {
+  if (!wanted.id) return null;
+  const kept = history.state && history.state.place;
+  return kept && kept.id === wanted.id && Number.isFinite(kept.offset) ? { id: kept.id, offset: kept.offset } : linkedPlace(wanted.id);
+}
+/** Writes the choice and the place into the address (replacing the entry: scrolling makes no history). */
+export function writeHash() {
   const params = new URLSearchParams();
   if (state.feed) params.set('feed', state.feed);
   if (state.layout && state.layout !== 'fit') params.set('layout', state.layout);
   if (state.view !== 'waterfall') params.set('view', state.view);
+  const place = state.view === 'coverflow' ? null : state.place;
+  if (place) params.set('id', place.id);
   const hash = params.toString();
-  history.replaceState(null, '', hash ? '#' + hash : location.pathname + location.search);
+  history.replaceState(place ? { place } : null, '', hash ? '#' + hash : location.pathname + location.search);
 }
 
 function renderViewSwitch() {
@@ -126,7 +144,7 @@ export async function loadFeeds(preferred) {
   return name;
 }
 
-export async function selectFeed(name, { layout = 'fit', view = state.view } = {}) {
+export async function selectFeed(name, { layout = 'fit', view = state.view, place = null } = {}) {
   state.feed = name;
   const feed = state.feeds.find((f) => f.name === name);
   state.revision = feed ? feed.revision : 0;
@@ -144,13 +162,14 @@ export async function selectFeed(name, { layout = 'fit', view = state.view } = {
   renderMeta();
   renderViewSwitch();
   renderLayoutPicker();
-  showView();
+  showView(place);
   startLive();
   loadSections();
 }
 
-/** Shows the chosen view and loads it. */
-function showView() {
+/** Shows the chosen view and loads it, at `place` (an image kept at the top: place.js) when given. */
+function showView(place = null) {
+  state.place = state.view === 'coverflow' ? null : place;
   writeHash();
   const cover = state.view === 'coverflow';
   document.body.classList.toggle('view-coverflow', cover);
@@ -159,6 +178,7 @@ function showView() {
   ui.coverflow.hidden = !cover;
   ui.stage.hidden = cover;
   if (cover) {
+    cancelRestore();
     resetWaterfall();
     ui.spacer.style.height = '0px';
     ui.spacer.style.width = '1px';
@@ -166,17 +186,18 @@ function showView() {
     startCover();
   } else {
     if (cf.controller) cf.controller.abort();
-    startWaterfall();
+    startWaterfall({ place: state.place });
   }
 }
 
 function setView(view) {
+  const place = topPlace();
   const wasJustified = state.view === 'justified';
   state.view = view;
   if ((view === 'justified') !== wasJustified) state.layout = 'fit';
   renderViewSwitch();
   renderLayoutPicker();
-  showView();
+  showView(place);
 }
 
 /** The pickers' handlers, and back and forward following the address. */
@@ -185,8 +206,9 @@ export function wirePickers() {
     selectFeed(ui.feed.value, { layout: 'fit', view: state.view }).catch(failed);
   });
   ui.layout.addEventListener('change', () => {
+    const place = topPlace();
     state.layout = ui.layout.value;
-    showView();
+    showView(place);
   });
   ui.view.addEventListener('click', (event) => {
     const button = event.target.closest('button[data-view]');
@@ -203,20 +225,22 @@ export function wirePickers() {
     next.focus();
   });
 
-  // Back, forward or an edited address: follow the fragment (#feed=…&layout=…&view=…).
+  // Back, forward or an edited address: follow the fragment (#feed=…&layout=…&view=…&id=…).
   window.addEventListener('hashchange', () => {
     const wanted = readHash();
     const view = ['waterfall', 'justified', 'coverflow'].includes(wanted.view) ? wanted.view : 'waterfall';
     const layout = wanted.layout || 'fit';
-    if (wanted.feed && wanted.feed !== state.feed && state.feeds.some((f) => f.name === wanted.feed)) {
-      ui.feed.value = wanted.feed;
-      selectFeed(wanted.feed, { layout, view }).catch(failed);
-    } else if (view !== state.view || layout !== state.layout) {
+    const place = placeOf(wanted);
+    const feed = wanted.feed || state.feed;
+    if (feed !== state.feed && state.feeds.some((f) => f.name === feed)) {
+      ui.feed.value = feed;
+      selectFeed(feed, { layout, view, place }).catch(failed);
+    } else if (view !== state.view || layout !== state.layout || (place && (!state.place || place.id !== state.place.id))) {
       state.view = view;
       state.layout = layout;
       renderViewSwitch();
       renderLayoutPicker();
-      showView();
+      showView(place || topPlace());
     }
   });
 }

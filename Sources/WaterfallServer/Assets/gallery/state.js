@@ -10,6 +10,7 @@ export const state = {
   revision: 0,          // newest revision seen
   etag: null,           // ETag of the last viewport answer: If-Match of a move
   canWrite: true,       // whether the key (or no key) may move images (`GET /v1/access`)
+  place: null,          // { id, offset }: the image at the top of the window (place.js), kept in the address
 };
 
 // The waterfall (and justified) view: its geometry, scroll mapping and the answers drawn.
@@ -28,7 +29,8 @@ export const wf = {
   footerEls: new Map(),
   controller: null,
   timer: 0, firstScheduled: 0,
-  restoreFraction: null,
+  restoring: null,      // the AbortController of a place being restored (place.js); no band queries meanwhile
+  held: null,           // { key, top, place }: the place restored, while the scroll stays at `top`
   pendingFocus: null,
   flash: new Set(),
 };

@@ -9,7 +9,8 @@ import { sectionName } from './sections.js';
 import { makePlaceholder, waitingMedia, wantImage } from './images.js';
 import { applyDetails, scheduleDetails } from './details.js';
 import { currentLayout } from './layouts.js';
-import { mappedTop, scrollToContent, setContentHeight } from './scroll.js';
+import { mappedTop, setContentHeight } from './scroll.js';
+import { cancelRestore, notePlace, restorePlace } from './place.js';
 import { hasHeaders, renderFooters, renderHeaders } from './headers.js';
 import { loadSectionIndex, placeScrubber, renderScrubber, scheduleSectionIndex, scrub } from './scrubber.js';
 import { drag, placeMarker } from './drag.js';
@@ -51,25 +52,25 @@ export function resetWaterfall() {
   ui.marker.hidden = true;
 }
 
-/** Loads the waterfall (or justified) view for the current feed and layout from the top, or
- *  at the same fraction of the content when only the window's width changed. */
-export function startWaterfall({ keepPosition = false } = {}) {
+/** Loads the waterfall (or justified) view for the current feed and layout: at `place` (an
+ *  image and its offset below the stage's top, see place.js) when one is given, else at the top. */
+export function startWaterfall({ place = null } = {}) {
   stageSize();
   const layout = currentLayout();
-  if (keepPosition && wf.contentHeight > wf.H) wf.restoreFraction = wf.top / (wf.contentHeight - wf.H);
-  else wf.restoreFraction = null;
+  cancelRestore();
   resetWaterfall();
+  wf.held = null;
   wf.key = layout.key;
   wf.config = layout.config;
   ui.list.setAttribute('aria-label', `Images of ${state.feed}`);
   ui.canvas.style.width = wf.config.width + 'px';
   positionCanvas();
-  if (!keepPosition) {
-    setContentHeight(0);
-    window.scrollTo(0, 0);
-  }
-  fetchViewport();
   loadSectionIndex({ force: true });
+  if (place) { restorePlace(place, () => fetchViewport({ force: true })); return; }
+  state.place = null;
+  setContentHeight(0);
+  window.scrollTo(0, 0);
+  fetchViewport();
 }
 
 function positionCanvas() {
@@ -104,7 +105,7 @@ function answerCovers(top) {
  * visible top, exactly as a `pinOffset=0` query of the visible band would place them).
  */
 export async function fetchViewport({ flip = false, force = false } = {}) {
-  if (!state.feed || state.view === 'coverflow') return;
+  if (!state.feed || state.view === 'coverflow' || wf.restoring) return;
   const top = mappedTop();
   if (!force && !flip && answerCovers(top) && Math.abs(wf.answer.pinTop - top) < 0.01) return;
   if (wf.controller) wf.controller.abort();
@@ -162,14 +163,7 @@ function applyAnswer({ key, y, height, pinTop, natural, pinned }, flip) {
   noteRevision(body.revision);
   if (body.revision > scrub.revision && scrub.key === key) scheduleSectionIndex();
   state.etag = (pinned || natural).etag || state.etag;
-  if (body.contentHeight !== wf.contentHeight) {
-    setContentHeight(body.contentHeight);
-    if (wf.restoreFraction !== null) {
-      const fraction = wf.restoreFraction;
-      wf.restoreFraction = null;
-      scrollToContent(fraction * Math.max(0, body.contentHeight - wf.H));
-    }
-  }
+  if (body.contentHeight !== wf.contentHeight) setContentHeight(body.contentHeight);
   showEmpty(body.totalItems === 0 ? emptyFeedMessage() : null);
   const oldPositions = (flip || changed) && previous ? positionsOf(previous) : null;
   renderWaterfall(oldPositions);
@@ -362,8 +356,10 @@ function flashPositionPill() {
 export function onScroll() {
   if (state.view === 'coverflow') return;
   renderWaterfall(null);
+  if (wf.restoring) return;
   if (!answerCovers(mappedTop()) || (wf.answer && Math.abs(wf.answer.pinTop - mappedTop()) > 0.01)) scheduleFetch();
   flashPositionPill();
+  notePlace();
 }
 
 /** Draws as the document scrolls. */
