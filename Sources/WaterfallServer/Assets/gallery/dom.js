@@ -8,7 +8,7 @@ export const ui = {
   stage: $('stage'), canvas: $('canvas'), list: $('list'), headers: $('headers'), marker: $('marker'),
   empty: $('empty'), position: $('position'), spacer: $('spacer'), notice: $('notice'), announcer: $('announcer'),
   main: $('main'), scrubber: $('scrubber'), scrubberTrack: $('scrubber-track'), scrubberTicks: $('scrubber-ticks'),
-  scrubberThumb: $('scrubber-thumb'), scrubberLabel: $('scrubber-label'),
+  scrubberThumb: $('scrubber-thumb'), scrubberLabel: $('scrubber-label'), scrubberDates: $('scrubber-dates'),
   lightbox: $('lightbox'), lightboxBackdrop: $('lightbox-backdrop'), lightboxFrame: $('lightbox-frame'),
   lightboxTitle: $('lightbox-title'), lightboxSub: $('lightbox-sub'), lightboxPrev: $('lightbox-prev'),
   lightboxNext: $('lightbox-next'), lightboxClose: $('lightbox-close'),

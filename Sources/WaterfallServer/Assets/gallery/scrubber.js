@@ -7,6 +7,7 @@ import { apiGet, isAbort } from './api.js';
 import { sectionName } from './sections.js';
 import { currentLayout } from './layouts.js';
 import { mappedTop, scrollToContent } from './scroll.js';
+import { drawDates, wireDates } from './timeline.js';
 
 // The layout's section index (`…/layouts/{name}/sections`, or `…/section-index` of an inline
 // layout) drawn as a slider beside the feed: its value is the section (1 to the count), its
@@ -21,6 +22,7 @@ export const scrub = {
   chosen: null,         // { ordinal, top }: the section chosen here, while the feed stays at top
   dragging: false, pointerId: null, shown: -1,
   labelTimer: 0,
+  onWidthChange: () => {},  // called when the date labels change the scrubber's width
 };
 
 /** Whether the scrubber has room beside the feed: waterfall and justified views of feeds of
@@ -99,9 +101,16 @@ function currentOrdinal() {
   return sectionOrdinalAt(top);
 }
 
+/** Draws a tick where each section begins, and the date labels (timeline.js) when it has dates. */
 export function drawTicks() {
   ui.scrubberTicks.textContent = '';
   const sections = scrub.sections;
+  const dated = drawDates(sections, scrubberFraction);
+  if (dated !== document.body.classList.contains('has-dates')) {
+    // The labels widen the scrubber, so the stage narrows (or widens back): lay out again.
+    document.body.classList.toggle('has-dates', dated);
+    scrub.onWidthChange();
+  }
   if (sections.length > 400) return;
   const fragment = document.createDocumentFragment();
   for (const entry of sections) {
@@ -203,8 +212,11 @@ function onScrubberPointerUp(event) {
   showScrubberLabel(900);
 }
 
-/** The scrubber's pointer, keyboard and hover handlers. */
-export function wireScrubber() {
+/** The scrubber's pointer, keyboard and hover handlers; `onWidthChange` lays the view out
+ *  again when date labels widen the scrubber (or a feed without dates narrows it back). */
+export function wireScrubber(onWidthChange) {
+  scrub.onWidthChange = onWidthChange;
+  wireDates();
   ui.scrubberTrack.addEventListener('pointerdown', onScrubberPointerDown);
   ui.scrubberTrack.addEventListener('pointermove', onScrubberPointerMove);
   ui.scrubberTrack.addEventListener('pointerup', onScrubberPointerUp);
