@@ -36,6 +36,14 @@ Checks, each printed as `ok: …` (any failure prints `FAIL: …` and exits 1):
   k. the live badge says "Connecting…" while the events stream is not open (held back), and
      "Offline — retrying" when it fails (blocked), "Live" only once it is open;
   l. the header fits at 1280 and 375 px wide (no element of it wider than its box, counts shown);
+  m. the image at the top of the window stays there across a reload (to the pixel), a change
+     of layout (the saved 2-column one and back), of kind (justified and back) and a resize
+     (within a row's height); a deep link `#feed=F&id=ID` puts that image just under the pinned
+     header, and an unknown id starts at the top;
+  n. with dates, the scrubber labels years and months (the feed's, and a three-year feed by
+     month in Europe/Paris that this check imports as "timeline"), and a click on a month or a
+     year goes to the image `locate?date=` answers for its last minute; a feed without dates
+     has no labels and the plain width;
   f. no console errors (failed loads of the feed's own image urls, unreachable from a test
      machine, excepted; the 412 of check e excepted).
 """
@@ -65,6 +73,26 @@ def make_feed(path, count):
                 out.write("".join(chunk))
                 chunk = []
         out.write("".join(chunk))
+
+
+def make_dated_feed(path):
+    """A small feed sectioned by month in Europe/Paris, over three years (2021-2023), twelve
+    images a month, newest first once imported; each month's first image is written in UTC on
+    the month before's last evening, so that a month read in UTC instead of the feed's zone
+    shows."""
+    sizes = [(640, 427), (480, 640), (500, 375), (612, 612), (800, 1200), (1600, 900)]
+    images = []
+    for year in (2021, 2022, 2023):
+        for month in range(1, 13):
+            for n in range(12):
+                w, h = sizes[(year + month * 5 + n) % len(sizes)]
+                if n == 0:
+                    taken = f"{year}-{month:02d}-01T00:20:00+01:00"
+                else:
+                    taken = f"{year}-{month:02d}-{1 + 2 * n:02d}T{(5 * n) % 24:02d}:15:00Z"
+                images.append({"id": f"t{year}{month:02d}{n:02d}", "width": w, "height": h, "takenAt": taken})
+    with open(path, "w") as out:
+        json.dump({"feed": "timeline", "sectionBy": "month", "timeZone": "Europe/Paris", "images": images}, out)
 
 
 class Failure(Exception):
@@ -625,6 +653,200 @@ class Run:
         print(f"ok: h. the scrubber (role=slider, aria-valuetext the section's title) goes by arrows, Page Up/Down, Home, "
               f"a click, and End to the last images ({len(sections)} sections of {feeds[-1][0]}); it follows the scroll")
 
+    # ------------------------------------------------------------------ (m) the place is kept
+
+    TOP_IMAGE = r"""
+      const stage = document.getElementById('stage').getBoundingClientRect();
+      const line = stage.top + arguments[0];
+      let first = null;
+      for (const e of document.querySelectorAll('#list .tile')) {
+        const r = e.getBoundingClientRect();
+        if (r.bottom > line + 0.01 && r.top < stage.bottom && (!first || +e.dataset.index < first.index))
+          first = {id: e.dataset.id, index: +e.dataset.index, top: r.top - stage.top, height: r.height};
+      }
+      return first;
+    """
+
+    def header_height(self):
+        """The header height of the layout shown (inline: its parameter; saved: its configuration)."""
+        query = self.js("return gallery.layoutQuery")
+        found = re.search(r"headerHeight=([0-9.]+)", query["params"])
+        if found:
+            return float(found.group(1))
+        configuration, _ = self.api(query["base"].rstrip("/"))
+        return float(configuration.get("headerHeight", 0))
+
+    def top_image(self):
+        """The image at the top of the window: the first, in catalog order, showing below the
+        pinned header (the image the position pill counts from)."""
+        return self.js(self.TOP_IMAGE, self.header_height())
+
+    def tile_top(self, image_id):
+        return self.js("const e = document.querySelector('#list .tile[data-id=\"' + CSS.escape(arguments[0]) + '\"]');"
+                       "if (!e) return null; const r = e.getBoundingClientRect();"
+                       "return {top: r.top - document.getElementById('stage').getBoundingClientRect().top, height: r.height};", image_id)
+
+    def expect_kept(self, before, label, exact):
+        """The image that was at the top is still there: at the same distance below the stage's
+        top (within 0.5 px when `exact`, else within a row's height: the image's own)."""
+        after = self.tile_top(before["id"])
+        check(after is not None, f"{label}: image {before['id']}, at the top before, is not in the page")
+        moved = after["top"] - before["top"]
+        allowed = TOLERANCE if exact else max(before["height"], after["height"])
+        check(abs(moved) <= allowed, f"{label}: image {before['id']} moved {moved:.1f} px (from {before['top']:.1f} to {after['top']:.1f}); allowed {allowed:.1f}")
+        self.expect_boxes_match(label)
+        return moved
+
+    def wait_hash_id(self, image_id, timeout=3):
+        deadline = time.time() + timeout
+        fragment = ""
+        while time.time() < deadline:
+            fragment = self.js("return location.hash")
+            if dict(urllib.parse.parse_qsl(fragment[1:])).get("id") == image_id:
+                return fragment
+            time.sleep(0.05)
+        raise Failure(f"the address is {fragment!r}, not naming the top image {image_id}")
+
+    def set_width(self, width):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+        time.sleep(0.3)  # the page lays out again 120 ms after a resize
+        self.wait_idle()
+
+    def check_place(self):
+        from selenium.webdriver.support.ui import Select
+        feed = urllib.parse.quote(self.feed)
+        self.open(f"feed={feed}")
+        self.scroll_to_content(self.js("return gallery.contentHeight") * 0.37 + 13.7)
+        top = self.top_image()
+        fragment = self.wait_hash_id(top["id"])
+        moves = {}
+        # A reload comes back to the very pixel (the address names the image, the history entry its offset).
+        self.driver.refresh()
+        self.wait_idle()
+        moves["reload"] = self.expect_kept(top, "after a reload", exact=True)
+        check(self.js("return location.hash") == fragment, f"after a reload the address is {self.js('return location.hash')!r}, not {fragment!r}")
+        # Another column count: the saved 2-column layout and back to 5 columns.
+        for layout, label in (("phone", "the 2-column layout"), ("fit", "back to fit the window")):
+            Select(self.driver.find_element("css selector", "#layout")).select_by_value(layout)
+            time.sleep(0.05)
+            self.wait_idle()
+            moves[layout] = self.expect_kept(top, f"after choosing {label}", exact=False)
+        # The kind switch: justified rows and back.
+        for view in ("justified", "waterfall"):
+            self.driver.find_element("css selector", f'#view button[data-view="{view}"]').click()
+            time.sleep(0.05)
+            self.wait_idle()
+            moves[view] = self.expect_kept(top, f"after switching to {view}", exact=False)
+        # A narrower window (fewer columns) and back.
+        try:
+            self.set_width(1000)
+            moves["1000 px"] = self.expect_kept(top, "after a resize to 1000 px", exact=False)
+        finally:
+            self.set_width(1280)
+        moves["1280 px"] = self.expect_kept(top, "after a resize back to 1280 px", exact=False)
+        print(f"ok: m. the image at the top ({top['id']}) stays there across a reload, a layout and kind change and a resize "
+              f"(moved {', '.join(f'{k} {v:+.1f}' for k, v in moves.items())} px)")
+
+        # A deep link: the image's top just under the pinned header.
+        images, _ = self.api(f"/v1/feeds/{urllib.parse.quote(self.feed, safe='')}/images?offset=2345&limit=1")
+        linked = images["images"][0]["id"]
+        self.open(f"feed={feed}&id={urllib.parse.quote(str(linked))}")
+        header = self.header_height()
+        shown = self.tile_top(linked)
+        check(shown is not None and abs(shown["top"] - header) <= TOLERANCE,
+              f"the deep link #…&id={linked} shows the image at {shown} below the stage's top, not {header} (under the header)")
+        check(self.top_image()["id"] == linked or abs(shown["top"] - header) <= TOLERANCE, "the deep-linked image is not at the top")
+        self.expect_boxes_match(f"the deep link to {linked}")
+        check(dict(urllib.parse.parse_qsl(self.js("return location.hash")[1:])).get("id") == linked, "the deep link's id left the address")
+        # An unknown id: the top of the feed, a notice, no error (the locate's 404 is the answer, not a fault).
+        self.allowed_log.append(lambda e: "anchor=no-such-image" in e["message"] and "404" in e["message"])
+        self.open(f"feed={feed}&id=no-such-image")
+        check(self.js("return gallery.mappedTop") == 0, f"an unknown id left the page at {self.js('return gallery.mappedTop')}, not the top")
+        self.expect_boxes_match("after an unknown id")
+        check("id=" not in self.js("return location.hash"), f"an unknown id stays in the address: {self.js('return location.hash')}")
+        print(f"ok: m. a deep link (#feed=…&id={linked}) puts that image under the pinned header; an unknown id starts at the top")
+
+    # ------------------------------------------------------------------ (n) the scrubber's dates
+
+    DATES = r"""
+      const labels = [...document.querySelectorAll('#scrubber .scrubber-date')].map((e) => { const r = e.getBoundingClientRect();
+        return {text: e.textContent, kind: e.classList.contains('year') ? 'year' : 'month', date: e.dataset.date, label: e.dataset.label,
+                visible: r.width > 0 && r.height > 0, top: r.top}; });
+      return {labels, width: document.getElementById('scrubber').getBoundingClientRect().width,
+              dated: document.body.classList.contains('has-dates')};
+    """
+
+    def click_date_label(self, text_label, index_feed):
+        """Clicks the label of `text_label` ("November 2013"); the feed's top must be the image
+        that `locate?date=` of that month's last minute answers, under the pinned header."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        button = self.driver.find_element("css selector", f'#scrubber .scrubber-date[data-label="{text_label}"]')
+        moment = button.get_attribute("data-date")
+        ActionChains(self.driver).click(button).perform()
+        time.sleep(0.05)
+        self.wait_idle()
+        query = self.js("return gallery.layoutQuery")
+        located, _ = self.api(f"{query['base']}locate?{query['params']}date={urllib.parse.quote(moment)}")
+        snapshot = self.js(self.SNAPSHOT)
+        end = snapshot["contentHeight"] - snapshot["height"]
+        expected = max(0, min(located["frame"]["y"] - self.header_height(), end))
+        check(abs(snapshot["mappedTop"] - expected) < 0.01,
+              f"{index_feed}: a click on {text_label!r} left the top at {snapshot['mappedTop']}, not {expected} "
+              f"(locate?date={moment} answers {located['id']} at y {located['frame']['y']})")
+        shown = self.tile_top(located["id"])
+        check(shown is not None, f"after a click on {text_label!r}, image {located['id']} is not on the page")
+        self.expect_boxes_match(f"after a click on {text_label!r}")
+        return located, moment
+
+    def check_dates(self):
+        # COCO: every photo in November 2013, sections by day.
+        self.open(f"feed={urllib.parse.quote(self.feed)}")
+        dates = self.js(self.DATES)
+        texts = [label["text"] for label in dates["labels"] if label["visible"]]
+        check(dates["dated"] and "2013" in texts and "Nov" in texts, f"{self.feed}: the scrubber's labels are {texts}, not 2013 and Nov")
+        slider = self.js(self.SLIDER)
+        index = self.section_index()
+        check(slider["min"] == 1 and slider["max"] == len(index["sections"]), f"{self.feed}: with dates the slider runs {slider['min']}…{slider['max']}")
+        self.scroll_to_content(self.js("return gallery.contentHeight") * 0.6)
+        located, moment = self.click_date_label("November 2013", self.feed)
+        check(moment == "2013-11-30T23:59", f"the November label jumps to {moment}, not the month's last minute")
+        coco = located["id"]
+
+        # A feed of three years by month (Europe/Paris): every year and month labelled, a month jumps there.
+        path = os.path.join(os.path.dirname(os.path.abspath(self.database)), "timeline.json")
+        make_dated_feed(path)
+        self.cli("import", path, "--feed", "timeline")
+        self.open("feed=timeline")
+        dates = self.js(self.DATES)
+        years = [label["text"] for label in dates["labels"] if label["kind"] == "year" and label["visible"]]
+        months = [label["label"] for label in dates["labels"] if label["kind"] == "month" and label["visible"]]
+        check(years == ["2023", "2022", "2021"], f"timeline: the year labels are {years}")
+        check(len(months) >= 30 and "June 2022" in months and months[0] == "December 2023",
+              f"timeline: the month labels are {months}")
+        tops = [label["top"] for label in dates["labels"]]
+        check(tops == sorted(tops), "timeline: the labels are not in order down the track")
+        located, moment = self.click_date_label("June 2022", "timeline")
+        check(moment == "2022-06-30T23:59" and located["section"] == "2022-06",
+              f"timeline: June 2022 jumps with {moment} to {located['id']} of section {located['section']}")
+        june = located["id"]
+        slider = self.js(self.SLIDER)
+        check(slider["text"] == "June 2022", f"timeline: after the June label the slider says {slider['text']!r}")
+        first, _ = self.api(f"/v1/feeds/timeline/images?offset={self.section_index()['sections'][slider['now'] - 1]['index']}&limit=1")
+        check(first["images"][0]["id"] == located["id"], f"timeline: June's first image is {first['images'][0]['id']}, the jump went to {located['id']}")
+        located, _ = self.click_date_label("2021", "timeline")
+        check(located["section"] == "2021-12", f"timeline: the year 2021 jumps to section {located['section']}, not December")
+        self.screenshot("gallery-dates.png")
+
+        # A feed without dates: no labels, the plain width.
+        if self.big_feed:
+            self.open(f"feed={urllib.parse.quote(self.big_feed)}")
+            dates = self.js(self.DATES)
+            check(not dates["labels"] and not dates["dated"] and dates["width"] <= 30.5,
+                  f"{self.big_feed} has no dates but the scrubber shows {dates}")
+        print(f"ok: n. the scrubber labels years and months (2021-2023: {len(years)} years, {len(months)} months; {self.feed}: 2013, Nov) "
+              f"and a click on a month or a year goes where locate?date= says (November 2013: {coco}; June 2022: {june})")
+
     # ------------------------------------------------------------------ (i) scroll amounts at depth
 
     def check_scroll_amounts(self):
@@ -862,6 +1084,8 @@ class Run:
             self.check_live()
             self.check_keyboard_and_conflict()
             self.check_scrubber()
+            self.check_place()
+            self.check_dates()
             self.check_scroll_amounts()
             self.check_lightbox()
             self.check_badge()

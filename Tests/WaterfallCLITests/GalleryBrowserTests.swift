@@ -8,7 +8,10 @@
 // within 2 s, a keyboard move, a stale move refused with 412 and said, the section scrubber
 // (keys, click, End to the last images), wheel and page scrolls of their usual amounts deep in
 // the million, the lightbox, a live badge that says "Live" only while the stream is open, a
-// header that fits at 1280 and 375 px, no console errors.
+// header that fits at 1280 and 375 px, the image at the top kept across a reload, a layout or
+// kind change and a resize, a deep link `#feed=F&id=ID`, the scrubber's year and month labels
+// jumping where `locate?date=` says (on COCO and on a three-year feed by month that the script
+// imports as "timeline"), no console errors.
 // Debian: `apt-get install -y chromium chromium-driver` and `python3 -m pip install selenium`;
 // without them the test is skipped, and says so.
 //
@@ -146,6 +149,9 @@ struct GalleryBrowserTests {
             "ok: j. Enter and a click open an image in a role=dialog",
             "ok: k. the live badge says 'Connecting…' while the stream is held",
             "ok: l. the header fits at 1280 and 375 px wide",
+            "ok: m. the image at the top",
+            "ok: m. a deep link",
+            "ok: n. the scrubber labels years and months",
             "ok: f. no console errors",
             "all gallery checks passed",
         ] {
