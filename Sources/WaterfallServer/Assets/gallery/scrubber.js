@@ -107,9 +107,10 @@ export function drawTicks() {
   const sections = scrub.sections;
   const dated = drawDates(sections, scrubberFraction);
   if (dated !== document.body.classList.contains('has-dates')) {
-    // The labels widen the scrubber, so the stage narrows (or widens back): lay out again.
+    // The labels widen the scrubber, so the stage narrows (or widens back): lay out again,
+    // once the caller (an answer being applied, a place being restored) has finished.
     document.body.classList.toggle('has-dates', dated);
-    scrub.onWidthChange();
+    setTimeout(scrub.onWidthChange, 0);
   }
   if (sections.length > 400) return;
   const fragment = document.createDocumentFragment();
