@@ -171,9 +171,19 @@ private struct KeptAnswers {
     /// adds about an eighth of them (serve.sh's page of 100 images: 14,767 bytes, 1,692
     /// gzipped), so at most some 18 MiB are held.
     static let budget = 16 << 20
+    /// What an answer costs beside its body: its key (the request's target, counted too), its
+    /// entry and buffers' headers. Small answers (a `locate` of 250 bytes) are most of their
+    /// cost: counted by their bodies alone, 16 MiB of them held some 60,000 entries and 45 MiB
+    /// of a 1M-image server's peak memory (`Benchmarks/serve.sh`).
+    static let overheadPerAnswer = 384
     private var version = AnswerVersion(commits: .min, ownWrites: .min)
     private var answers: [KeptAnswerKey: KeptAnswer] = [:]
     private var bytes = 0
+
+    /// What keeping `answer` under `key` costs.
+    private static func cost(of answer: Answer, _ key: KeptAnswerKey) -> Int {
+        answer.body.plain.readableBytes + key.target.utf8.count + overheadPerAnswer
+    }
 
     mutating func answer(for key: KeptAnswerKey, version: AnswerVersion) -> KeptAnswer? {
         guard version == self.version else { return nil }
@@ -189,11 +199,12 @@ private struct KeptAnswers {
             answers.removeAll(keepingCapacity: true)
             bytes = 0
         }
-        if bytes + answer.body.plain.readableBytes > Self.budget {
+        let cost = Self.cost(of: answer, key)
+        if bytes + cost > Self.budget {
             answers.removeAll(keepingCapacity: true)
             bytes = 0
         }
-        if let old = answers.updateValue(kept, forKey: key) { bytes -= old.answer.body.plain.readableBytes }
-        bytes += answer.body.plain.readableBytes
+        if let old = answers.updateValue(kept, forKey: key) { bytes -= Self.cost(of: old.answer, key) }
+        bytes += cost
     }
 }
