@@ -3,9 +3,10 @@
 
 Shape: sections of 5,000 images ("2020-01-01", "2020-01-02", …, all declared with a title),
 varied aspect ratios drawn from the COCO 2017 validation sizes (plus panoramas and tall
-screenshots), ids "img-<n>" and https urls. The same N always gives the same bytes.
+screenshots), ids "img-<n>" and https urls. The same N always gives the same bytes. With
+--dated, each image also has a `takenAt` on its section's day (UTC), at a random second.
 
-Usage: generate-feed.py OUT.json [N] [--ndjson]
+Usage: generate-feed.py OUT.json [N] [--ndjson] [--dated]
 """
 import datetime
 import json
@@ -15,6 +16,7 @@ import sys
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     ndjson = "--ndjson" in sys.argv
+    dated = "--dated" in sys.argv
     out = args[0]
     count = int(args[1]) if len(args) > 1 else 1_000_000
     rng = random.Random(20261122)
@@ -37,6 +39,9 @@ def main():
             record = {"id": f"img-{n}", "width": w, "height": h,
                       "url": f"https://img.example.com/{n}.jpg",
                       "section": section}
+            if dated:
+                second = rng.randrange(86_400)
+                record["takenAt"] = f"{section}T{second // 3600:02d}:{second // 60 % 60:02d}:{second % 60:02d}Z"
             line = json.dumps(record, separators=(",", ":"))
             if ndjson:
                 f.write(line + "\n")
