@@ -14,7 +14,6 @@ public protocol CatalogPageReads: Sendable {
     // Following the change log.
     func changes(feedID: Int64, since revision: Int64, limit: Int) async throws -> [ChangeRecord]
     func sectionIDs(feedID: Int64) async throws -> [Int64]
-    func image(feedID: Int64, externalID: String) async throws -> ImageRecord?
-    func key(feedID: Int64, before key: Int64) async throws -> Int64?
-    func key(feedID: Int64, after key: Int64) async throws -> Int64?
+    func images(feedID: Int64, externalIDs: [String]) async throws -> [ImageRecord]
+    func neighbourKeys(feedID: Int64, of keys: [Int64]) async throws -> [Int64: NeighbourKeys]
 }

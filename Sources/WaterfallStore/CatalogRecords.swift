@@ -126,3 +126,16 @@ public struct NamedLayoutRecord: Hashable, Sendable {
         self.configuration = configuration
     }
 }
+
+/// The order keys on either side of an image's (``ImageRows/neighbourKeys(feedID:of:)``).
+public struct NeighbourKeys: Hashable, Sendable {
+    /// The greatest key below it, `nil` for the first image.
+    public var before: Int64?
+    /// The least key above it, `nil` for the last image.
+    public var after: Int64?
+
+    public init(before: Int64?, after: Int64?) {
+        self.before = before
+        self.after = after
+    }
+}

@@ -125,6 +125,12 @@ public protocol ImageRows {
     /// Calls `body` with the geometry and the id of every image of a feed, in catalog order: one
     /// ordered pass, what a server's in-memory copy of a feed's geometry loads.
     func scanIdentifiedGeometry(feedID: Int64, _ body: (ImageGeometry, String) throws -> Void) throws
+    /// The images of a feed with these ids, in any order (ids the feed lacks are left out):
+    /// what following the change log reads of the images it names, in one statement.
+    func images(feedID: Int64, externalIDs: [String]) throws -> [ImageRecord]
+    /// The order keys just below and just above each of `keys` (`nil` at either end), by key,
+    /// in one statement: where the change log's images sit.
+    func neighbourKeys(feedID: Int64, of keys: [Int64]) throws -> [Int64: NeighbourKeys]
     /// The greatest order key below `key`, or `nil` when `key` is first.
     func key(feedID: Int64, before key: Int64) throws -> Int64?
     /// The least order key above `key`, or `nil` when `key` is last.

@@ -414,7 +414,7 @@ import WaterfallTestSupport
         let reading = Gate(), finish = Gate()
         // Reads in which the feed has no sections while the copy's hold images: the copy and
         // the catalog disagree.
-        let wrong = HotFollowReads(sectionIDs: [], changed: [(id: "i3", row: nil, before: nil, after: nil)])
+        let wrong = HotFollowReads(sectionIDs: [], ids: ["i3"], rows: [], neighbours: [:])
         let lead = Task {
             try await geometry.follow(ahead) { copy in
                 #expect(copy.revision == kept.revision, "the lead reads from the kept copy")

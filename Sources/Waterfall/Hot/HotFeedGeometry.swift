@@ -151,16 +151,8 @@ struct HotFeedGeometry {
         let changes = try tx.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)
         guard let ids = Self.changedIDs(changes) else { return nil }
         let sectionIDs = try tx.sectionIDs(feedID: feedID)
-        var changed: [HotFollowReads.Image] = []
-        for id in ids {
-            guard let row = try tx.image(feedID: feedID, externalID: id) else {
-                changed.append((id, nil, nil, nil))
-                continue
-            }
-            let before = try tx.key(feedID: feedID, before: row.key), after = try tx.key(feedID: feedID, after: row.key)
-            changed.append((id, row, before, after))
-        }
-        return HotFollowReads(sectionIDs: sectionIDs, changed: changed)
+        let rows = try tx.images(feedID: feedID, externalIDs: ids)
+        return HotFollowReads(sectionIDs: sectionIDs, ids: ids, rows: rows, neighbours: try tx.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
     }
 
     /// ``followReads(to:_:)-(_,any CatalogTransaction)``, waiting for the database without
@@ -169,16 +161,9 @@ struct HotFeedGeometry {
         let changes = try await reads.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)
         guard let ids = Self.changedIDs(changes) else { return nil }
         let sectionIDs = try await reads.sectionIDs(feedID: feedID)
-        var changed: [HotFollowReads.Image] = []
-        for id in ids {
-            guard let row = try await reads.image(feedID: feedID, externalID: id) else {
-                changed.append((id, nil, nil, nil))
-                continue
-            }
-            let before = try await reads.key(feedID: feedID, before: row.key), after = try await reads.key(feedID: feedID, after: row.key)
-            changed.append((id, row, before, after))
-        }
-        return HotFollowReads(sectionIDs: sectionIDs, changed: changed)
+        let rows = try await reads.images(feedID: feedID, externalIDs: ids)
+        return HotFollowReads(
+            sectionIDs: sectionIDs, ids: ids, rows: rows, neighbours: try await reads.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
     }
 
     /// The most change-log rows a follow reads: an image may be named by several (moved again
@@ -330,4 +315,17 @@ struct HotFollowReads: Sendable {
     var sectionIDs: [Int64]
     /// Each image the change log names, once, in the order it names them.
     var changed: [Image]
+
+    /// What three statements read, whatever the number of images (the change log aside): the
+    /// section ids, the rows of the images named `ids` (those still in the feed), and the keys
+    /// beside each row's.
+    init(sectionIDs: [Int64], ids: [String], rows: [ImageRecord], neighbours: [Int64: NeighbourKeys]) {
+        self.sectionIDs = sectionIDs
+        let byID = Dictionary(rows.map { ($0.externalID, $0) }) { first, _ in first }
+        changed = ids.map { id in
+            guard let row = byID[id] else { return (id, nil, nil, nil) }
+            let keys = neighbours[row.key]
+            return (id, row, keys?.before, keys?.after)
+        }
+    }
 }

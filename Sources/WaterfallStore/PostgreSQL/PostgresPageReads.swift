@@ -46,15 +46,14 @@ struct PostgresPageReads: CatalogPageReads {
         try await session.rowsWithoutBlocking(PostgresStatement.SectionIDsOfFeed.self, .int(feedID)).map { try $0.decode(Int64.self) }
     }
 
-    func image(feedID: Int64, externalID: String) async throws -> ImageRecord? {
-        try await session.rowsWithoutBlocking(PostgresStatement.ImageByID.self, .int(feedID), .text(externalID)).first.map(ImageRecord.init(postgres:))
+    func images(feedID: Int64, externalIDs: [String]) async throws -> [ImageRecord] {
+        guard !externalIDs.isEmpty else { return [] }
+        return try await session.rowsWithoutBlocking(PostgresStatement.ImagesByIDs.self, .int(feedID), .texts(externalIDs))
+            .map(ImageRecord.init(postgres:))
     }
 
-    func key(feedID: Int64, before key: Int64) async throws -> Int64? {
-        try await session.rowsWithoutBlocking(PostgresStatement.KeyBefore.self, .int(feedID), .int(key)).first?.decode(Int64.self)
-    }
-
-    func key(feedID: Int64, after key: Int64) async throws -> Int64? {
-        try await session.rowsWithoutBlocking(PostgresStatement.KeyAfter.self, .int(feedID), .int(key)).first?.decode(Int64.self)
+    func neighbourKeys(feedID: Int64, of keys: [Int64]) async throws -> [Int64: NeighbourKeys] {
+        guard !keys.isEmpty else { return [:] }
+        return try NeighbourKeys.byKey(await session.rowsWithoutBlocking(PostgresStatement.NeighbourKeys.self, .int(feedID), .ints(keys)))
     }
 }

@@ -44,6 +44,18 @@ enum PostgresStatement {
             WHERE feed_id = $1 AND sort_key >= $2 ORDER BY sort_key LIMIT $3
             """
     }
+    enum ImagesByIDs: PostgresRequestStatement {
+        static let sql = "SELECT \(SharedSQL.imageColumns) FROM image WHERE feed_id = $1 AND external_id = ANY($2::text[])"
+    }
+    /// Each key's neighbours: two index seeks a key, in one round trip.
+    enum NeighbourKeys: PostgresRequestStatement {
+        static let sql = """
+            SELECT k.key,
+                   (SELECT sort_key FROM image WHERE feed_id = $1 AND sort_key < k.key ORDER BY sort_key DESC LIMIT 1),
+                   (SELECT sort_key FROM image WHERE feed_id = $1 AND sort_key > k.key ORDER BY sort_key LIMIT 1)
+            FROM unnest($2::bigint[]) AS k(key)
+            """
+    }
     enum KeyBefore: PostgresRequestStatement { static let sql = SharedSQL.keyBefore.postgres }
     enum KeyAfter: PostgresRequestStatement { static let sql = SharedSQL.keyAfter.postgres }
     enum KeysAtOrBelow: PostgresRequestStatement { static let sql = SharedSQL.keysAtOrBelow.postgres }

@@ -69,6 +69,16 @@ extension PostgresTransaction {
         }
     }
 
+    public func images(feedID: Int64, externalIDs: [String]) throws -> [ImageRecord] {
+        guard !externalIDs.isEmpty else { return [] }
+        return try session.rows(PostgresStatement.ImagesByIDs.self, .int(feedID), .texts(externalIDs)).map(ImageRecord.init(postgres:))
+    }
+
+    public func neighbourKeys(feedID: Int64, of keys: [Int64]) throws -> [Int64: NeighbourKeys] {
+        guard !keys.isEmpty else { return [:] }
+        return try NeighbourKeys.byKey(session.rows(PostgresStatement.NeighbourKeys.self, .int(feedID), .ints(keys)))
+    }
+
     public func key(feedID: Int64, before key: Int64) throws -> Int64? {
         try session.scalar(Int64.self, PostgresStatement.KeyBefore.self, .int(feedID), .int(key))
     }
@@ -239,5 +249,15 @@ extension ImageRecord {
         self.init(
             key: key, externalID: id, sectionID: section, width: width, height: height,
             isFullSpan: fullSpan, url: url, title: title, takenAt: takenAt)
+    }
+}
+
+extension NeighbourKeys {
+    /// The rows of ``PostgresStatement/NeighbourKeys``, by key.
+    static func byKey(_ rows: [PostgresRow]) throws -> [Int64: NeighbourKeys] {
+        try rows.reduce(into: [:]) { result, row in
+            let (key, before, after) = try row.decode((Int64, Int64?, Int64?).self)
+            result[key] = NeighbourKeys(before: before, after: after)
+        }
     }
 }

@@ -93,6 +93,17 @@ extension SQLiteTransaction {
         }
     }
 
+    /// One indexed look-up an id: SQLite reads a local file, with no round trip to save.
+    public func images(feedID: Int64, externalIDs: [String]) throws -> [ImageRecord] {
+        try externalIDs.compactMap { try image(feedID: feedID, externalID: $0) }
+    }
+
+    public func neighbourKeys(feedID: Int64, of keys: [Int64]) throws -> [Int64: NeighbourKeys] {
+        try keys.reduce(into: [:]) { result, key in
+            result[key] = NeighbourKeys(before: try self.key(feedID: feedID, before: key), after: try self.key(feedID: feedID, after: key))
+        }
+    }
+
     /// The greatest order key below `key`, or `nil` when `key` is first.
     public func key(feedID: Int64, before key: Int64) throws -> Int64? {
         try Int64.fetchOne(db.cachedStatement(sql: SharedSQL.keyBefore.sqlite), arguments: [feedID, key])

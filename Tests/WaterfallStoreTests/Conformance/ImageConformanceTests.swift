@@ -21,6 +21,29 @@ import WaterfallTestSupport
         }
     }
 
+    /// What following the change log reads in one statement each: rows by a list of ids, and
+    /// the keys beside a list of keys, each scoped to its feed.
+    @Test(arguments: TestEngine.all)
+    func imagesByIdsAndNeighbourKeysAreReadForManyAtOnce(engine: TestEngine) throws {
+        let catalog = try ScratchCatalog(engine)
+        let store = try catalog.open()
+        defer { store.close() }
+        let f = try Self.twoFeeds(store)
+        try store.read { tx throws in
+            let rows = try tx.images(feedID: f.id, externalIDs: ["z", "a", "missing", "x"])
+            #expect(Set(rows.map(\.externalID)) == ["z", "a", "x"])
+            for row in rows { #expect(try tx.image(feedID: f.id, externalID: row.externalID) == row) }
+            #expect(try tx.images(feedID: f.id, externalIDs: []).isEmpty)
+            let keys = f.images.map(\.key)
+            let neighbours = try tx.neighbourKeys(feedID: f.id, of: keys)
+            #expect(neighbours.count == keys.count)
+            for (index, key) in keys.enumerated() {
+                #expect(neighbours[key] == NeighbourKeys(before: index > 0 ? keys[index - 1] : nil, after: index + 1 < keys.count ? keys[index + 1] : nil))
+            }
+            #expect(try tx.neighbourKeys(feedID: f.id, of: []).isEmpty)
+        }
+    }
+
     @Test(arguments: TestEngine.all)
     func imagesReadBackExactlyAsWritten(engine: TestEngine) throws {
         let catalog = try ScratchCatalog(engine)
