@@ -40,7 +40,11 @@ public struct PostgresCatalog: CatalogStore {
     /// migrated by a newer Waterfall.
     /// - Throws: ``StoreError`` `cannotOpen`.
     public static func open(url: String, connections: Int = 1) throws(StoreError) -> PostgresCatalog {
-        let settings = try PostgresSettings(url: url)
+        try open(settings: try PostgresSettings(url: url), connections: connections)
+    }
+
+    /// ``open(url:connections:)`` with settings of the caller's (tests shorten the deadlines).
+    static func open(settings: PostgresSettings, connections: Int) throws(StoreError) -> PostgresCatalog {
         let first = try PostgresSession.connect(settings)
         do {
             try migrate(first)
@@ -62,7 +66,9 @@ public struct PostgresCatalog: CatalogStore {
         let name = session.settings.displayName
         do {
             try session.execute("BEGIN")
-            try session.execute("SELECT pg_advisory_xact_lock($1)", .int(migrationLock))
+            // Another instance may be migrating, and a migration may build indexes over millions
+            // of rows: bulk work (``StatementLength``).
+            try session.execute("SELECT pg_advisory_xact_lock($1)", .int(migrationLock), length: .bulk)
             let hasTable = try session.scalar(Bool.self, "SELECT to_regclass('waterfall_migrations') IS NOT NULL") ?? false
             if !hasTable {
                 let tables = try session.scalar(Int64.self, """
@@ -79,7 +85,7 @@ public struct PostgresCatalog: CatalogStore {
                 throw StoreError(.cannotOpen, "\(name) was written by a newer version of Waterfall (its schema has migrations this version does not know); upgrade waterfall to open it.")
             }
             for migration in migrations where !applied.contains(migration.identifier) {
-                for statement in statements(of: migration.sql) { try session.execute(statement) }
+                for statement in statements(of: migration.sql) { try session.execute(statement, length: .bulk) }
                 try session.execute("INSERT INTO waterfall_migrations (identifier) VALUES ($1)", .text(migration.identifier))
             }
             try session.execute("COMMIT")

@@ -95,6 +95,9 @@ final class PostgresPool: Sendable {
         /// Connections lent out now, for reads and for the write.
         var lentReaders = 0
         var lentWriter = 0
+        /// How many times the server was reported unreachable: a statement that began before a
+        /// report is not waited for long (``StatementDeadlines``).
+        var outages = 0
     }
 
     /// How often a transaction may try the server while it is down.
@@ -155,10 +158,11 @@ final class PostgresPool: Sendable {
         case stuck
     }
 
-    /// Runs `body` with a command's connection, replaced first if the server closed it.
+    /// Runs `body` with a command's connection, replaced first if the server closed it or a
+    /// statement's deadline gave it up.
     private func withOwnSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
         try own!.withLockedValue { session in
-            if session.connection.isClosed { session = try PostgresSession.connect(settings) }
+            if session.connection.isClosed || session.isBroken { session = try PostgresSession.connect(settings) }
             return try body(session)
         }
     }
@@ -217,7 +221,7 @@ final class PostgresPool: Sendable {
         health.withLockedValue { $0[keyPath: lent] += 1 }
         defer { health.withLockedValue { $0[keyPath: lent] -= 1 } }
         do {
-            return .done(try body(PostgresSession.leased(connection, settings)))
+            return .done(try body(PostgresSession.leased(connection, settings, outages: outages)))
         } catch let error as StoreError where error.kind == .unavailable {
             markDown(error.message)
             throw error
@@ -252,7 +256,13 @@ final class PostgresPool: Sendable {
         health.withLockedValue { health in
             health.down = true
             health.reason = reason
+            health.outages += 1
         }
+    }
+
+    /// The count of reports that the server cannot be reached, for the sessions' deadlines.
+    private var outages: @Sendable () -> Int {
+        { [health] in health.withLockedValue(\.outages) }
     }
 
     /// Why one new connection to the server fails, or nil when it is made (and closed).
@@ -291,18 +301,24 @@ final class PostgresPool: Sendable {
 
     /// Runs `body` with a connection of a server's pool for reads, waiting for the connection
     /// and for `body` without blocking a thread; `nil` for a command's catalog, whose one
-    /// connection synchronous callers take in turn.
+    /// connection synchronous callers take in turn. Notes the server down when `body` loses
+    /// its connection, as the blocking path does.
     /// - Throws: what `body` throws; ``StoreError`` `busy` when no connection comes free within
     ///   ``leaseTimeout``.
     func withSessionWithoutBlocking<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T? {
         // While the server is down, the blocking path tries it and replaces the pools.
         guard let readers = clients.withLockedValue({ $0?.readers }), !health.withLockedValue({ $0.down }) else { return nil }
         let leased = NIOLockedValueBox(false)
-        return try await withThrowingTaskGroup(of: LeaseOutcome<T>.self) { [settings] group in
+        return try await withThrowingTaskGroup(of: LeaseOutcome<T>.self) { [settings, outages] group in
             group.addTask {
                 try await readers.withConnection { connection in
                     leased.withLockedValue { $0 = true }
-                    return .done(try await body(PostgresSession.leased(connection, settings)))
+                    do {
+                        return .done(try await body(PostgresSession.leased(connection, settings, outages: outages)))
+                    } catch let error as StoreError where error.kind == .unavailable {
+                        self.markDown(error.message)
+                        throw error
+                    }
                 }
             }
             group.addTask {

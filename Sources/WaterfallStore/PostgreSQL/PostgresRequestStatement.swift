@@ -12,6 +12,13 @@ import PostgresNIO
 /// `$1` gives `$1` its type), so the SQL must leave none to guessing.
 protocol PostgresRequestStatement: Sendable {
     static var sql: String { get }
+    /// What the statement may take, which sets its deadline (``StatementDeadlines``).
+    static var length: StatementLength { get }
+}
+
+extension PostgresRequestStatement {
+    /// A request's statement reads or writes a handful of rows.
+    static var length: StatementLength { .brief }
 }
 
 /// A request statement with its values, as postgres-nio runs it; rows are decoded by the caller.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import PostgresNIO
@@ -57,10 +58,20 @@ enum PostgresValue {
 /// its statements on the request's own task instead. One session is used by one transaction
 /// at a time: a connection leased from the catalog's ``PostgresPool``, or (for the migrations)
 /// one of its own.
+///
+/// Every statement's answer is waited for until its deadline (``StatementDeadlines``), never
+/// longer: then the connection is closed and taken for broken, and the statement and every
+/// later one of the session fail as `unavailable`.
 final class PostgresSession: @unchecked Sendable {
     let connection: PostgresConnection
     let settings: PostgresSettings
     private let logger: Logger
+    /// How many times the session's pool has heard that the server cannot be reached
+    /// (``PostgresPool/markDown(_:)``): a long statement that began before a new report is given
+    /// up sooner. Always 0 for a connection of its own.
+    private let outages: @Sendable () -> Int
+    /// Why the connection was given up, once a statement outlived its deadline.
+    private let broken = NIOLockedValueBox<StoreError?>(nil)
     /// Whether the session opened its connection (and so closes it), rather than leasing it
     /// from a server's pool, which closes its own.
     private let ownsConnection: Bool
@@ -78,17 +89,29 @@ final class PostgresSession: @unchecked Sendable {
     /// 64 readers of a deep page).
     static let writerLoop: any EventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
-    private init(connection: PostgresConnection, settings: PostgresSettings, logger: Logger, ownsConnection: Bool, preparesStatements: Bool) {
+    private init(
+        connection: PostgresConnection, settings: PostgresSettings, logger: Logger, ownsConnection: Bool, preparesStatements: Bool,
+        outages: @escaping @Sendable () -> Int = { 0 }
+    ) {
         self.connection = connection
         self.settings = settings
         self.logger = logger
         self.ownsConnection = ownsConnection
         self.preparesStatements = preparesStatements
+        self.outages = outages
     }
 
-    /// A session on a connection leased from a pool, which the pool closes, not the session.
-    static func leased(_ connection: PostgresConnection, _ settings: PostgresSettings) -> PostgresSession {
-        PostgresSession(connection: connection, settings: settings, logger: quietLogger, ownsConnection: false, preparesStatements: true)
+    /// A session on a connection leased from a pool, which the pool closes, not the session
+    /// (but for a connection given up at a statement's deadline, which the pool then replaces).
+    /// - Parameter outages: the pool's count of reports that the server cannot be reached.
+    static func leased(_ connection: PostgresConnection, _ settings: PostgresSettings, outages: @escaping @Sendable () -> Int) -> PostgresSession {
+        PostgresSession(
+            connection: connection, settings: settings, logger: quietLogger, ownsConnection: false, preparesStatements: true, outages: outages)
+    }
+
+    /// Whether a statement outlived its deadline: the connection is closed, and takes no more.
+    var isBroken: Bool {
+        broken.withLockedValue { $0 != nil }
     }
 
     /// The logger of the store's connections: PostgresNIO's own messages are not the user's.
@@ -119,10 +142,11 @@ final class PostgresSession: @unchecked Sendable {
         try run(sql, values).rows
     }
 
-    /// Runs `sql` with `values` bound to `$1…` and returns how many rows it changed.
+    /// Runs `sql` with `values` bound to `$1…` and returns how many rows it changed; its answer is
+    /// waited for as long as `length` allows (``StatementDeadlines``).
     @discardableResult
-    func execute(_ sql: String, _ values: PostgresValue...) throws -> Int {
-        try run(sql, values).metadata.rows ?? 0
+    func execute(_ sql: String, _ values: PostgresValue..., length: StatementLength = .brief) throws -> Int {
+        try run(sql, values, length).metadata.rows ?? 0
     }
 
     /// Runs `sql` with `values`; the first column of its first row, if any.
@@ -156,37 +180,98 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Runs `sql` (`BEGIN`, `COMMIT`), waiting for its answer without blocking a thread.
     func executeWithoutBlocking(_ sql: String) async throws {
-        _ = try await query(sql, []).get()
+        _ = try await answer(.brief) { query(sql, []) }.get()
     }
 
     private func prepared<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: [PostgresValue]) throws -> [PostgresRow] {
-        guard preparesStatements else { return try run(Statement.sql, values).rows }
-        let answer = connection.eventLoop.makePromise(of: [PostgresRow].self)
-        // postgres-nio runs prepared statements from async code only. The task that does it
-        // runs on the connection's event loop, never on Swift's cooperative threads, which a
-        // synchronous caller (a test, a command) may be the one occupying.
-        Task(executorPreference: EventLoopTaskExecutor.on(connection.eventLoop)) {
-            do {
-                answer.succeed(try await self.preparedWithoutBlocking(statement, values))
-            } catch {
-                answer.fail(error)
-            }
-        }
-        return try answer.futureResult.wait()
+        try preparedAnswer(statement, values).wait()
     }
 
     private func preparedWithoutBlocking<Statement: PostgresRequestStatement>(
         _ statement: Statement.Type, _ values: [PostgresValue]
     ) async throws -> [PostgresRow] {
-        guard preparesStatements else { return try await query(Statement.sql, values).get().rows }
-        var rows: [PostgresRow] = []
-        let prepared = PreparedRequestStatement<Statement>(bindings: Self.bindings(values))
-        for try await row in try await connection.execute(prepared, logger: logger) { rows.append(row) }
-        return rows
+        try await preparedAnswer(statement, values).get()
     }
 
-    private func run(_ sql: String, _ values: [PostgresValue]) throws -> PostgresQueryResult {
-        try query(sql, values).wait()
+    /// The rows of a request's statement, prepared on this connection the first time (on a
+    /// server's connections), within the statement's deadline.
+    private func preparedAnswer<Statement: PostgresRequestStatement>(
+        _ statement: Statement.Type, _ values: [PostgresValue]
+    ) -> EventLoopFuture<[PostgresRow]> {
+        guard preparesStatements else { return answer(Statement.length) { query(Statement.sql, values) }.map(\.rows) }
+        return answer(Statement.length) { [self] in
+            let rows = connection.eventLoop.makePromise(of: [PostgresRow].self)
+            // postgres-nio runs prepared statements from async code only. The task that does it
+            // runs on the connection's event loop, never on Swift's cooperative threads, which a
+            // synchronous caller (a test, a command) may be the one occupying; and it is not the
+            // caller's task, so that the deadline ends the caller's wait even if postgres-nio
+            // never ends this one.
+            Task(executorPreference: EventLoopTaskExecutor.on(connection.eventLoop)) {
+                do {
+                    var answer: [PostgresRow] = []
+                    let prepared = PreparedRequestStatement<Statement>(bindings: Self.bindings(values))
+                    for try await row in try await self.connection.execute(prepared, logger: self.logger) { answer.append(row) }
+                    rows.succeed(answer)
+                } catch {
+                    rows.fail(error)
+                }
+            }
+            return rows.futureResult
+        }
+    }
+
+    private func run(_ sql: String, _ values: [PostgresValue], _ length: StatementLength = .brief) throws -> PostgresQueryResult {
+        try answer(length) { query(sql, values) }.wait()
+    }
+
+    /// The answer of the statement `send` sends, or, once the statement has waited past its
+    /// deadline (``StatementDeadlines``), the failure `unavailable`, the connection closed and
+    /// the session broken. Fails at once, sending nothing, on a broken session.
+    ///
+    /// The deadline is kept on the connection's event loop, so the answer settles in time
+    /// whatever becomes of the statement's own future (a connection that died without a word
+    /// may never complete it, even once closed).
+    private func answer<T: Sendable>(_ length: StatementLength, _ send: () -> EventLoopFuture<T>) -> EventLoopFuture<T> {
+        let loop = connection.eventLoop
+        if let failure = broken.withLockedValue({ $0 }) { return loop.makeFailedFuture(failure) }
+        let deadlines = settings.deadlines
+        let limit = deadlines.limit(length)
+        let end = NIODeadline.now() + limit
+        let outagesBefore = outages()
+        let answer = loop.makePromise(of: T.self)
+        let settled = NIOLockedValueBox(false)
+        /// Whether the caller is the first to settle the answer (it then settles it alone).
+        @Sendable func claim() -> Bool {
+            settled.withLockedValue { done in defer { done = true }; return !done }
+        }
+        let sent = send()
+        let watch = loop.scheduleRepeatedTask(initialDelay: deadlines.brief, delay: deadlines.brief) { [self] watch in
+            guard !settled.withLockedValue({ $0 }) else { return watch.cancel() }
+            let expired = NIODeadline.now() >= end
+            guard expired || outages() != outagesBefore else { return }
+            watch.cancel()
+            guard claim() else { return }
+            let reason = expired
+                ? "no answer to a statement within \(Self.seconds(limit)) s"
+                : "no answer to a statement begun before the server was reported unreachable"
+            let failure = StoreError(.unavailable, "\(settings.displayName): PostgreSQL cannot be reached (\(reason)); try again in a moment.")
+            broken.withLockedValue { $0 = failure }
+            // PostgresNIO fails what is pending on the connection, and a pool replaces it.
+            let _: EventLoopFuture<Void> = connection.close()
+            answer.fail(failure)
+        }
+        sent.whenComplete { result in
+            guard claim() else { return }
+            watch.cancel()
+            answer.completeWith(result)
+        }
+        return answer.futureResult
+    }
+
+    /// `time` in seconds, as a message says it: "5", "0.5".
+    private static func seconds(_ time: TimeAmount) -> String {
+        let milliseconds = time.nanoseconds / 1_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
     }
 
     private func query(_ sql: String, _ values: [PostgresValue]) -> EventLoopFuture<PostgresQueryResult> {

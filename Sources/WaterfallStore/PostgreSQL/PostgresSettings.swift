@@ -18,6 +18,8 @@ struct PostgresSettings: Sendable {
     var database: String?
     var requiresTLS: Bool
     var options: String?
+    /// How long a statement's answer is waited for (not part of the URL: tests shorten it).
+    var deadlines = StatementDeadlines()
 
     /// The URL without its password: what messages and `stats` show.
     var displayName: String {

@@ -83,6 +83,7 @@ enum PostgresStatement {
     /// The whole catalog's lock, waited for.
     enum LockCatalog: PostgresRequestStatement {
         static let sql = "SELECT pg_advisory_xact_lock($1::integer, hashtext(current_schema())), true"
+        static let length = StatementLength.lockWait
     }
     /// The whole catalog's lock if it is free.
     enum TryLockCatalog: PostgresRequestStatement {
@@ -94,6 +95,7 @@ enum PostgresStatement {
             SELECT pg_advisory_xact_lock_shared($1::integer, hashtext(current_schema())),
                    pg_advisory_xact_lock($1::integer, hashtext(current_schema() || $2::text))
             """
+        static let length = StatementLength.lockWait
     }
     /// A scope's lock with the catalog's shared, if both are free.
     enum TryLockScope: PostgresRequestStatement {

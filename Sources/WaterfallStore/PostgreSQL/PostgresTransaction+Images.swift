@@ -121,7 +121,7 @@ extension PostgresTransaction {
                 """,
                 .int(feedID), .ints(batch.keys), .texts(batch.ids), .ints(batch.sections), .int32s(batch.widths),
                 .int32s(batch.heights), .bools(batch.fullSpans), .texts(batch.urls), .bools(batch.urlIsNull),
-                .texts(batch.titles), .bools(batch.titleIsNull), .ints(batch.takenAts), .bools(batch.takenAtIsNull))
+                .texts(batch.titles), .bools(batch.titleIsNull), .ints(batch.takenAts), .bools(batch.takenAtIsNull), length: .bulk)
             sent += batch.keys.count
         }
     }
@@ -146,7 +146,7 @@ extension PostgresTransaction {
                 """,
                 .int(feedID), .ints(batch.keys), .int32s(batch.widths), .int32s(batch.heights), .bools(batch.fullSpans),
                 .texts(batch.urls), .bools(batch.urlIsNull), .texts(batch.titles), .bools(batch.titleIsNull),
-                .ints(batch.takenAts), .bools(batch.takenAtIsNull))
+                .ints(batch.takenAts), .bools(batch.takenAtIsNull), length: .bulk)
         }
     }
 
@@ -155,7 +155,7 @@ extension PostgresTransaction {
         for start in stride(from: 0, to: all.count, by: Self.batch) {
             try session.execute(
                 "DELETE FROM image WHERE feed_id = $1 AND sort_key = ANY($2::bigint[])",
-                .int(feedID), .ints(Array(all[start..<min(all.count, start + Self.batch)])))
+                .int(feedID), .ints(Array(all[start..<min(all.count, start + Self.batch)])), length: .bulk)
         }
     }
 
@@ -166,7 +166,7 @@ extension PostgresTransaction {
             let slice = moves[start..<min(moves.count, start + Self.batch)]
             try session.execute(
                 "UPDATE image SET sort_key = -sort_key WHERE feed_id = $1 AND sort_key = ANY($2::bigint[])",
-                .int(feedID), .ints(slice.map(\.from)))
+                .int(feedID), .ints(slice.map(\.from)), length: .bulk)
         }
         for start in stride(from: 0, to: moves.count, by: Self.batch) {
             let slice = moves[start..<min(moves.count, start + Self.batch)]
@@ -176,7 +176,7 @@ extension PostgresTransaction {
                 WHERE image.feed_id = $1 AND image.sort_key = -m.f
                 """,
                 .int(feedID), .ints(slice.map(\.from)), .ints(slice.map(\.to)),
-                .ints(slice.map { $0.sectionID ?? 0 }), .bools(slice.map { $0.sectionID == nil }))
+                .ints(slice.map { $0.sectionID ?? 0 }), .bools(slice.map { $0.sectionID == nil }), length: .bulk)
         }
     }
 }

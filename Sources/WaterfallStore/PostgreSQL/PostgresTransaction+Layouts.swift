@@ -106,7 +106,8 @@ extension PostgresTransaction {
                     state = excluded.state, band_top = excluded.band_top, band_bottom = excluded.band_bottom
                 """,
                 .int(cacheID), .ints(slice.map { Int64($0.index) }), .ints(slice.map(\.key)), .ints(slice.map(\.sectionID)),
-                .byteas(slice.map { ByteBuffer(bytes: $0.state) }), .doubles(slice.map(\.bandTop)), .doubles(slice.map(\.bandBottom)))
+                .byteas(slice.map { ByteBuffer(bytes: $0.state) }), .doubles(slice.map(\.bandTop)), .doubles(slice.map(\.bandBottom)),
+                length: .bulk)
         }
         if !sections.isEmpty {
             try session.execute("""

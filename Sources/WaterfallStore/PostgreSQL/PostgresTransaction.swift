@@ -49,8 +49,9 @@ public struct PostgresTransaction: CatalogTransaction {
         return revisions
     }
 
+    /// Its images, sections, change log and layouts go with it: bulk work (``StatementLength``).
     public func deleteFeed(id: Int64) throws {
-        try session.execute(SharedSQL.deleteFeed.postgres, .int(id))
+        try session.execute(SharedSQL.deleteFeed.postgres, .int(id), length: .bulk)
     }
 
     public func createFeed(named name: String) throws -> FeedRecord {
@@ -94,7 +95,7 @@ public struct PostgresTransaction: CatalogTransaction {
                 """,
                 .int(feedID), .int(revision), .int(seq),
                 .texts(slice.map(\.kind.rawValue)), .texts(slice.map(\.externalID)),
-                .texts(slice.map { $0.section ?? "" }), .bools(slice.map { $0.section == nil }))
+                .texts(slice.map { $0.section ?? "" }), .bools(slice.map { $0.section == nil }), length: .bulk)
             seq += Int64(slice.count)
         }
     }
@@ -105,7 +106,7 @@ public struct PostgresTransaction: CatalogTransaction {
             SELECT image.feed_id, $1, image.sort_key, 'insert', image.external_id, section.name
             FROM image JOIN section ON section.id = image.section_id
             WHERE image.feed_id = $2
-            """, .int(revision), .int(feedID))
+            """, .int(revision), .int(feedID), length: .bulk)
     }
 
     public func changes(feedID: Int64, since revision: Int64, limit: Int) throws -> [ChangeRecord] {
@@ -126,7 +127,8 @@ public struct PostgresTransaction: CatalogTransaction {
 
     public func pruneChanges(feedID: Int64, through revision: Int64, limit: Int) throws -> Int {
         _ = try session.execute(SharedSQL.raiseChangesFrom.postgres, .int(revision), .int(feedID), .int(revision))
-        let deleted = try session.execute(SharedSQL.pruneChanges.postgres, .int(feedID), .int(feedID), .int(revision), .int(Int64(limit)))
+        let deleted = try session.execute(
+            SharedSQL.pruneChanges.postgres, .int(feedID), .int(feedID), .int(revision), .int(Int64(limit)), length: .bulk)
         _ = try session.execute(SharedSQL.pruneRevisionTimes.postgres, .int(feedID), .int(revision))
         return deleted
     }

@@ -1,0 +1,157 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import Testing
+import WaterfallTestSupport
+@testable import WaterfallStore
+
+/// Issue 38: after PostgreSQL crashed, a statement on a connection of the pool could go
+/// unanswered for good, holding an instance's writer or its event hub. Every statement now has
+/// a deadline (``StatementDeadlines``): past it, the connection is closed, the statement fails
+/// as `unavailable` (503 with `Retry-After`), and the pool serves the next one on a new
+/// connection. These tests shorten the brief deadline to one second.
+///
+/// (Each outcome is awaited for a minute at most, so that a statement that never ends fails
+/// the test rather than hanging the suite; that bound is not what is tested.)
+@Suite struct PostgresStatementDeadlineTests {
+    /// Which way of reaching the database a test takes.
+    enum Path: String, CaseIterable, CustomTestStringConvertible {
+        case read, write, readWithoutBlocking
+        var testDescription: String { rawValue }
+    }
+
+    @Test(.enabled(if: PostgresScratchSchema.serverURL != nil, "needs WATERFALL_TEST_POSTGRES"), arguments: Path.allCases)
+    func aStatementOnAConnectionThatFallsSilentFailsAsUnavailableAndThePoolServesTheNext(path: Path) async throws {
+        // Given a server's catalog whose connections go through a proxy that can fall silent
+        // (as a server that crashed or a peer gone from the network: no answer, no error)
+        let schema = try PostgresScratchSchema()
+        let server = try #require(URLComponents(string: schema.url))
+        let proxy = try SilenceableProxy(to: server.host ?? "127.0.0.1", port: server.port ?? 5432)
+        defer { proxy.stop() }
+        var proxied = server
+        proxied.port = proxy.port
+        let catalog = try PostgresCatalog.open(settings: try Self.settings(try #require(proxied.string)), connections: 2)
+        defer { catalog.close() }
+        try #require(try await Self.answer(path, catalog) == "answered")
+
+        // When the connection falls silent and a statement is sent on it
+        proxy.isSilent = true
+        let silent = try #require(await Self.run(path, catalog), "the statement never ended")
+
+        // Then it fails as unavailable, saying why
+        let error = #expect(throws: StoreError.self) { try silent.get() }
+        #expect(error?.kind == .unavailable)
+        #expect(error?.message.contains("PostgreSQL cannot be reached (no answer to a statement within 1 s)") == true, "\(error?.message ?? "")")
+
+        // And once the network answers again, the pool serves the next one on a new connection
+        // (an answer without blocking waits for the blocking path to find the server back)
+        proxy.isSilent = false
+        #expect(try await Self.answer(.read, catalog) == "answered")
+        #expect(try await Self.answer(path, catalog) == "answered")
+    }
+
+    @Test(.enabled(if: PostgresScratchSchema.serverURL != nil, "needs WATERFALL_TEST_POSTGRES"), arguments: [1, 2])
+    func aStatementPastItsDeadlineIsCutUnlessItIsBulkWork(connections: Int) async throws {
+        // Given a command's catalog (one connection) or a server's (a pool), on a live server
+        let schema = try PostgresScratchSchema()
+        let catalog = try PostgresCatalog.open(settings: try Self.settings(schema.url), connections: connections)
+        defer { catalog.close() }
+
+        // When a brief statement takes longer than its deadline
+        let cut = try #require(await Self.onThread { try catalog.pool.withSession { try $0.execute("SELECT pg_sleep(2.5)") } }, "the statement never ended")
+
+        // Then it fails as unavailable, and the next transaction gets a connection that works
+        let error = #expect(throws: StoreError.self) { try cut.get() }
+        #expect(error?.kind == .unavailable)
+        #expect(try await Self.answer(.read, catalog) == "answered")
+
+        // And bulk work of the same length is waited for
+        let bulk = try #require(await Self.onThread { try catalog.pool.withSession { try $0.execute("SELECT pg_sleep(1.5)", length: .bulk) } })
+        #expect(try bulk.get() == 1)
+    }
+
+    @Test(.enabled(if: PostgresScratchSchema.serverURL != nil, "needs WATERFALL_TEST_POSTGRES"))
+    func bulkWorkIsGivenUpOnceThePoolHearsTheServerCannotBeReached() async throws {
+        // Given a server's catalog whose writer runs a long bulk statement
+        let schema = try PostgresScratchSchema()
+        let catalog = try PostgresCatalog.open(settings: try Self.settings(schema.url), connections: 2)
+        defer { catalog.close() }
+        let sleep = "SELECT pg_sleep(20.25)"
+        let running = Task { await Self.onThread { try catalog.pool.withWriterSession { try $0.execute(sleep, length: .bulk) } } }
+        let server = try #require(PostgresScratchSchema.serverURL)
+        let started = Date.now
+        while try PostgresScratchSchema.psql(server, "SELECT count(*) FROM pg_stat_activity WHERE query = '\(sleep)' AND state = 'active'") == "0" {
+            try #require(Date.now.timeIntervalSince(started) < 60, "the statement never started")
+            try await Task.sleep(for: .milliseconds(100))
+        }
+
+        // When the pool hears that the server cannot be reached (as from its change watcher)
+        catalog.pool.markDown("the test says so")
+
+        // Then the statement, whose connection predates the outage, is given up well before
+        // it would have ended, and the next transaction is served
+        let outcome = try #require(await running.value, "the statement never ended")
+        let error = #expect(throws: StoreError.self) { try outcome.get() }
+        #expect(error?.kind == .unavailable)
+        #expect(try await Self.answer(.write, catalog) == "answered")
+    }
+
+    /// The test server's settings at `url`, with a brief deadline of one second.
+    static func settings(_ url: String) throws -> PostgresSettings {
+        var settings = try PostgresSettings(url: url)
+        settings.deadlines.brief = .seconds(1)
+        return settings
+    }
+
+    /// The answer of a transaction along `path`: "answered", or what it throws.
+    static func answer(_ path: Path, _ catalog: PostgresCatalog) async throws -> String {
+        try #require(await run(path, catalog), "a \(path.rawValue) never ended").get()
+    }
+
+    /// A transaction along `path` that answers "answered"; nil when it has not ended within a
+    /// minute.
+    static func run(_ path: Path, _ catalog: PostgresCatalog) async -> Result<String, any Error>? {
+        switch path {
+        case .read:
+            return await onThread { try catalog.read { tx in _ = try tx.feed(named: "travel"); return "answered" } }
+        case .write:
+            return await onThread { try catalog.write(.feed("travel")) { tx in _ = try tx.feed(named: "travel"); return "answered" } }
+        case .readWithoutBlocking:
+            return await awaited {
+                // nil: the pool holds the server for down (the blocking path tries it).
+                try await catalog.readWithoutBlocking { reads in _ = try await reads.feed(named: "travel"); return "answered" } ?? "down"
+            }
+        }
+    }
+
+    /// Runs `body` on a thread of its own, as the store's synchronous callers do (never one of
+    /// Swift's cooperative threads); its outcome, or nil when it has not ended within a minute.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async -> Result<T, any Error>? {
+        await firstOf { settle in Thread { settle(Result { try body() }) }.start() }
+    }
+
+    /// Awaits `body` in a task of its own; its outcome, or nil when it has not ended within a
+    /// minute.
+    static func awaited<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error>? {
+        await firstOf { settle in
+            Task {
+                do { settle(.success(try await body())) } catch { settle(.failure(error)) }
+            }
+        }
+    }
+
+    /// The outcome `start` reports first, or nil after a minute.
+    private static func firstOf<T: Sendable>(
+        _ start: (@escaping @Sendable (Result<T, any Error>) -> Void) -> Void
+    ) async -> Result<T, any Error>? {
+        await withCheckedContinuation { continuation in
+            let settled = NIOLockedValueBox(false)
+            let settle: @Sendable (Result<T, any Error>?) -> Void = { outcome in
+                guard !settled.withLockedValue({ done in defer { done = true }; return done }) else { return }
+                continuation.resume(returning: outcome)
+            }
+            start { settle($0) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60) { settle(nil) }
+        }
+    }
+}
