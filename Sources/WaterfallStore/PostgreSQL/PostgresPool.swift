@@ -19,7 +19,9 @@ import PostgresNIO
 /// feeds held in memory (``withSessionWithoutBlocking(_:)``), so a transaction leases its
 /// connection from a task on the connection's event loop that holds the lease until the
 /// transaction ends (never one of Swift's cooperative threads, which synchronous callers may be
-/// occupying), and the calling thread waits for each statement's answer.
+/// occupying), and the calling thread waits for each statement's answer, up to the statement's
+/// deadline (``StatementDeadlines``): a connection that outlives one is closed, and PostgresNIO's
+/// pool replaces it.
 final class PostgresPool: Sendable {
     let settings: PostgresSettings
     /// A command's connection, or nil for a server's pool.

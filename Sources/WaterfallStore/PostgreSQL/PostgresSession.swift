@@ -208,10 +208,10 @@ final class PostgresSession: @unchecked Sendable {
             // never ends this one.
             Task(executorPreference: EventLoopTaskExecutor.on(connection.eventLoop)) {
                 do {
-                    var answer: [PostgresRow] = []
+                    var received: [PostgresRow] = []
                     let prepared = PreparedRequestStatement<Statement>(bindings: Self.bindings(values))
-                    for try await row in try await self.connection.execute(prepared, logger: self.logger) { answer.append(row) }
-                    rows.succeed(answer)
+                    for try await row in try await self.connection.execute(prepared, logger: self.logger) { received.append(row) }
+                    rows.succeed(received)
                 } catch {
                     rows.fail(error)
                 }
