@@ -139,6 +139,33 @@ import WaterfallTestSupport
         }
     }
 
+    /// The ids of many images, found with the zone's offset remembered a UTC day, equal the
+    /// calendar's answer for each instant alone: around transitions, in zones of half and
+    /// quarter hours, with a transition at midnight, and in years before standard time.
+    @Test(arguments: ["America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu", "America/Sao_Paulo", "Europe/Paris", "Pacific/Apia"])
+    func idsFoundWithTheOffsetRememberedADayEqualTheCalendars(zone: String) throws {
+        var random = SeededGenerator(seed: 99)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: zone)!
+        for sectionBy in [SectionBy.day, .month] {
+            let sections = try #require(DateSections(sectionBy: sectionBy, zoneName: zone))
+            var cache = DateSections.Cache()
+            for _ in 0..<20_000 {
+                // Mostly within a few hours of the year's transitions, some anywhere from 1850 on.
+                let seconds = Bool.random(using: &random)
+                    ? Int64.random(in: -3_786_825_600...4_102_444_800, using: &random)
+                    : Self.seconds("20\(Int.random(in: 10...30, using: &random))-0\(Int.random(in: 3...4, using: &random))-0\(Int.random(in: 1...9, using: &random))T00:00:00Z")
+                        + Int64.random(in: -86_400 * 30...86_400 * 30, using: &random)
+                let milliseconds = seconds * 1000 + Int64.random(in: 0..<1000, using: &random)
+                let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+                let expected = sectionBy == .day
+                    ? String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+                    : String(format: "%04d-%02d", parts.year!, parts.month!)
+                #expect(sections.sectionID(of: milliseconds, &cache) == expected, "\(zone) \(seconds)")
+            }
+        }
+    }
+
     @Test func aDSTChangeAndA14HourOffsetDecideTheDay() throws {
         // 2017-03-12 06:59Z is 01:59 EST; 07:00Z is 03:00 EDT: both on the 12th in New York,
         // while 04:59Z on the 12th is still the 11th there. Kiritimati (+14:00) is a day ahead.

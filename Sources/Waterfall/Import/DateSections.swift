@@ -35,24 +35,68 @@ struct DateSections: Sendable {
 
     /// The local date of an instant in the zone.
     func localDate(of milliseconds: Int64) -> (year: Int, month: Int, day: Int) {
-        let seconds = milliseconds >= 0 ? milliseconds / 1000 : -((-milliseconds + 999) / 1000)
-        let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
-        let local = seconds + offset
-        let days = local >= 0 ? local / 86_400 : -((-local + 86_399) / 86_400)
-        return TakenAt.civilDate(daysSinceEpoch: days)
+        TakenAt.civilDate(daysSinceEpoch: localDay(of: Self.seconds(milliseconds), offset: offset(at: Self.seconds(milliseconds))))
     }
 
     /// The id of the section of an image taken at `milliseconds` (`nil`: undated).
     func sectionID(of milliseconds: Int64?) -> String {
+        var cache = Cache()
+        return sectionID(of: milliseconds, &cache)
+    }
+
+    /// ``sectionID(of:)`` for many images: the zone's offset is asked once a UTC day (twice,
+    /// and its next transition) rather than once an image, and each local day's id is written
+    /// once. Foundation's `secondsFromGMT(for:)` an image was most of a dated import's cost.
+    func sectionID(of milliseconds: Int64?, _ cache: inout Cache) -> String {
         guard let milliseconds else { return Self.undatedID }
-        let date = localDate(of: milliseconds)
+        let seconds = Self.seconds(milliseconds)
+        let utcDay = Self.floorDivide(seconds, 86_400)
+        let offset: Int64
+        if let known = cache.offsets[utcDay] {
+            offset = known ?? self.offset(at: seconds)
+        } else {
+            // One offset for the whole UTC day when it starts and ends with the same one and
+            // no transition falls inside it; else the offset of each instant.
+            let start = utcDay * 86_400, end = start + 86_399
+            let first = self.offset(at: start)
+            let transition = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: TimeInterval(start)))
+            let constant = first == self.offset(at: end) && (transition.map { $0.timeIntervalSince1970 > TimeInterval(end) } ?? true)
+            cache.offsets[utcDay] = constant ? first : .some(nil)
+            offset = constant ? first : self.offset(at: seconds)
+        }
+        let day = localDay(of: seconds, offset: offset)
+        if let id = cache.ids[day] { return id }
+        let date = TakenAt.civilDate(daysSinceEpoch: day)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let year = String(date.year)
-        switch sectionBy {
-        case .year: return year
-        case .month: return "\(year)-\(two(date.month))"
-        case .day, .feedSections: return "\(year)-\(two(date.month))-\(two(date.day))"
+        let id = switch sectionBy {
+        case .year: year
+        case .month: "\(year)-\(two(date.month))"
+        case .day, .feedSections: "\(year)-\(two(date.month))-\(two(date.day))"
         }
+        cache.ids[day] = id
+        return id
+    }
+
+    /// What ``sectionID(of:_:)`` remembers: the zone's offset of each UTC day it saw (`nil`
+    /// inside: the offset changes that day), and the id of each local day.
+    struct Cache {
+        var offsets: [Int64: Int64?] = [:]
+        var ids: [Int64: String] = [:]
+    }
+
+    private func offset(at seconds: Int64) -> Int64 {
+        Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+    }
+
+    private func localDay(of seconds: Int64, offset: Int64) -> Int64 {
+        Self.floorDivide(seconds + offset, 86_400)
+    }
+
+    private static func seconds(_ milliseconds: Int64) -> Int64 { floorDivide(milliseconds, 1000) }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
     }
 
     /// The title of the section `id` (one this type made).
@@ -96,7 +140,8 @@ struct DateSections: Sendable {
     }
 
     func derive(_ document: FeedDocument) -> Derived {
-        let ids = document.images.map { sectionID(of: $0.takenAt) }
+        var cache = Cache()
+        let ids = document.images.map { sectionID(of: $0.takenAt, &cache) }
         var names = Array(Set(ids).subtracting([Self.undatedID])).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         names.reverse()
         if ids.contains(Self.undatedID) { names.append(Self.undatedID) }
