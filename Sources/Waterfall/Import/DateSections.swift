@@ -149,14 +149,20 @@ struct DateSections: Sendable {
         for (index, name) in names.enumerated() { slot[name] = Int32(index) }
         var ignored = 0
         var images = document.images
+        // The sort compares two plain arrays: comparing the images themselves copied two
+        // records of strings per comparison, most of a dated import's extra time.
+        var sections = [Int32](repeating: 0, count: images.count)
+        var taken = [Int64](repeating: .min, count: images.count)
         for index in images.indices {
             if images[index].section != nil { ignored += 1 }
-            images[index].section = slot[ids[index]]
+            let section = slot[ids[index]]!
+            images[index].section = section
+            sections[index] = section
+            taken[index] = images[index].takenAt ?? .min
         }
-        let order = images.indices.sorted { a, b in
-            let (left, right) = (images[a], images[b])
-            if left.section != right.section { return left.section! < right.section! }
-            if left.takenAt != right.takenAt { return (left.takenAt ?? .min) > (right.takenAt ?? .min) }
+        let order = Array(images.indices).sorted { a, b in
+            if sections[a] != sections[b] { return sections[a] < sections[b] }
+            if taken[a] != taken[b] { return taken[a] > taken[b] }
             return a < b
         }
         var derived = document
