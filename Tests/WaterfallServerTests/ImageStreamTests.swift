@@ -73,11 +73,15 @@ import WaterfallJSON
                 }
                 channel.finish(nil)
             } catch {
+                // As the route's reader does: the writer hears why the reader stopped.
                 outcome.withLock { $0 = error }
+                channel.finish(error)
             }
             done.signal()
         }.start()
-        // Room for two: the reader sends two and waits.
+        // Room for two: the reader sends two and waits. (A reader left waiting 60 s, the
+        // channel's patience, by a late scheduler stops as stalled: then the next()s below
+        // throw instead of waiting for ever.)
         try await Task.sleep(for: .milliseconds(300))
         #expect(sent.load(ordering: .relaxed) == 2)
         #expect(try await channel.next() == ByteBuffer(string: "0"))
