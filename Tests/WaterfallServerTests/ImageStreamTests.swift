@@ -61,7 +61,9 @@ import WaterfallJSON
     /// A reader thread that sends more than the channel holds waits until the writer takes
     /// some, and stops at once when the writer goes away.
     @Test func theReaderWaitsForRoomAndStopsWhenTheWriterGoes() async throws {
-        let channel = BatchChannel(capacity: 2)
+        // Patience of an hour: beside the whole suite, which holds the cooperative threads for
+        // minutes, this test's own awaits can come later than the default 60 s.
+        let channel = BatchChannel(capacity: 2, patience: .seconds(3_600))
         let sent = Atomic(0)
         let outcome = Mutex<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)

@@ -32,8 +32,11 @@ final class BatchChannel: Sendable {
 
     private let state = NIOLockedValueBox(State())
     private let room: DispatchSemaphore
+    private let patience: DispatchTimeInterval
 
-    init(capacity: Int) {
+    /// - Parameter patience: how long the reader waits for room (``patience`` by default).
+    init(capacity: Int, patience: DispatchTimeInterval = BatchChannel.patience) {
+        self.patience = patience
         // Made at 0 and raised: libdispatch traps when a semaphore made with a count is freed
         // below it, which a channel closed with its room taken would be.
         room = DispatchSemaphore(value: 0)
@@ -43,7 +46,7 @@ final class BatchChannel: Sendable {
     /// Sends one batch, waiting for room (on the reader's thread).
     /// - Throws: ``Stop`` when the writer is gone or the client stalled.
     func send(_ batch: ByteBuffer) throws {
-        if room.wait(timeout: .now() + Self.patience) == .timedOut { throw Stop.stalled }
+        if room.wait(timeout: .now() + patience) == .timedOut { throw Stop.stalled }
         let waiter: CheckedContinuation<ByteBuffer?, any Error>? = try state.withLockedValue { state in
             if state.closed { throw Stop.closed }
             if let waiter = state.waiter {
