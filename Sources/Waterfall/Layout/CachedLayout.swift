@@ -113,31 +113,26 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
 
     /// The checkpoint with the greatest index not above `index` (`nil`: start from the top).
     func checkpoint(atOrBelow index: Int, _ tx: any CatalogTransaction) throws -> CheckpointRecord? {
-        if let update, let first = update.checkpoints.first, first.index <= index {
-            var low = 0, high = update.checkpoints.count
-            while high - low > 1 {
-                let middle = (low + high) / 2
-                if update.checkpoints[middle].index <= index { low = middle } else { high = middle }
-            }
-            return update.checkpoints[low]
-        }
-        guard let entry else { return nil }
-        return try tx.checkpoint(cacheID: entry.id, atOrBelow: index)
+        try lastComputedCheckpoint { $0.index <= index } ?? entry.flatMap { try tx.checkpoint(cacheID: $0.id, atOrBelow: index) }
     }
 
     /// The checkpoint with the greatest order key not above `key` (`nil`: start from the top):
     /// checkpoints' keys grow with their indexes.
     func checkpoint(atOrBelowKey key: Int64, _ tx: any CatalogTransaction) throws -> CheckpointRecord? {
-        if let update, let first = update.checkpoints.first, first.key <= key {
-            var low = 0, high = update.checkpoints.count
-            while high - low > 1 {
-                let middle = (low + high) / 2
-                if update.checkpoints[middle].key <= key { low = middle } else { high = middle }
-            }
-            return update.checkpoints[low]
+        try lastComputedCheckpoint { $0.key <= key } ?? entry.flatMap { try tx.checkpoint(cacheID: $0.id, atOrBelowKey: key) }
+    }
+
+    /// The last of the checkpoints this query computed that `isAtOrBelow` holds for (they hold
+    /// for a prefix: indexes and keys grow together), by binary search; `nil` when it holds for
+    /// none, and the stored checkpoints, all before them, answer.
+    private func lastComputedCheckpoint(_ isAtOrBelow: (CheckpointRecord) -> Bool) -> CheckpointRecord? {
+        guard let checkpoints = update?.checkpoints, let first = checkpoints.first, isAtOrBelow(first) else { return nil }
+        var low = 0, high = checkpoints.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if isAtOrBelow(checkpoints[middle]) { low = middle } else { high = middle }
         }
-        guard let entry else { return nil }
-        return try tx.checkpoint(cacheID: entry.id, atOrBelowKey: key)
+        return checkpoints[low]
     }
 
     /// Every chunk of the layout with the band it occupies, in index order: the chunks
