@@ -28,7 +28,7 @@ import WaterfallTestSupport
 import Glibc
 #endif
 
-@Suite(.serialized) final class HostileInputTests {
+@Suite(.serialized, .onOwnThreadsTakingTurns) final class HostileInputTests {
     let folder: TemporaryDirectory
     var database: String { folder.path("catalog.sqlite") }
 

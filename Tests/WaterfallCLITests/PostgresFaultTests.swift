@@ -9,7 +9,7 @@ import WaterfallTestSupport
 /// The outage lasts 20 s, as an operator's restart in DESIGN section 18 does: long enough for
 /// PostgresNIO's pool to reach a back-off of several seconds, which the pool's recovery must
 /// cut short.
-@Suite(.serialized) struct PostgresFaultTests {
+@Suite(.serialized, .onOwnThreads) struct PostgresFaultTests {
     static var unavailable: String? {
         if let reason = PrivatePostgres.unavailableReason { return reason }
         if !ServeEndToEndTests.curlIsInstalled { return "curl is not installed" }

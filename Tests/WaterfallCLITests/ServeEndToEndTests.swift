@@ -17,7 +17,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite(.serialized) struct ServeEndToEndTests {
+@Suite(.serialized, .onOwnThreadsTakingTurns) struct ServeEndToEndTests {
     let folder: TemporaryDirectory
 
     init() throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import WaterfallTestSupport
 
-@Suite(.serialized) struct ServeOperatorTests {
+@Suite(.serialized, .onOwnThreadsTakingTurns) struct ServeOperatorTests {
     let folder: TemporaryDirectory
 
     init() throws {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import Testing
+import WaterfallTestSupport
 import WaterfallClient
 import Waterfall
 
@@ -11,7 +12,7 @@ import Waterfall
 /// read operation answers and decodes into the generated types, problems come back typed, a
 /// stale `If-Match` is a 412, and the event stream reads as change events. A change to the
 /// document that breaks a client breaks this suite (or the build).
-@Suite struct ClientTests {
+@Suite(.onOwnThreads) struct ClientTests {
     @Test func changesArePagedAndAPrunedLogIsATypedGone() async throws {
         let fixture = try TestServer()
         for step in 0..<260 { _ = try fixture.service.move(feed: "travel", id: step % 2 == 0 ? "belem" : "tram-28", to: .index(0)) }

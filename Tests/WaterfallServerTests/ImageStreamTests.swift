@@ -5,12 +5,13 @@ import HummingbirdTesting
 import NIOCore
 import Synchronization
 import Testing
+import WaterfallTestSupport
 import Waterfall
 import WaterfallJSON
 @testable import WaterfallServer
 
 /// The catalog streamed as NDJSON (DESIGN section 16) and the channel that bounds what it holds.
-@Suite struct ImageStreamTests {
+@Suite(.onOwnThreads) struct ImageStreamTests {
     @Test func theStreamIsAHeadLineThenEveryImageAsTheListingGivesIt() async throws {
         let fixture = try TestServer()
         _ = try fixture.service.importFeed(contentsOf: TestServer.sampleData("coco-val2017.json"), options: .init())

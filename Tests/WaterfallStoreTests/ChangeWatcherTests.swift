@@ -4,7 +4,7 @@ import WaterfallTestSupport
 @testable import WaterfallStore
 
 /// The change watcher reads SQLite's WAL index without disturbing SQLite's locks on it.
-@Suite struct ChangeWatcherTests {
+@Suite(.onOwnThreads) struct ChangeWatcherTests {
     /// Whether another process can take the WAL index's "dead man switch" byte exclusively: what
     /// a process opening the database does to learn that it is the only one, before it truncates
     /// and rebuilds the `-shm` file (and makes every mapping of it elsewhere fault).

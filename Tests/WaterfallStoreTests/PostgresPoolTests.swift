@@ -6,7 +6,7 @@ import WaterfallTestSupport
 /// The PostgreSQL catalog's connections (``PostgresPool``, on PostgresNIO's `PostgresClient`):
 /// a transaction waits for a connection while every one is in use, and fails as busy (a server
 /// answers 503, a command exits 74) when none comes free in time, instead of hanging.
-@Suite struct PostgresPoolTests {
+@Suite(.onOwnThreads) struct PostgresPoolTests {
     @Test(.enabled(if: PostgresScratchSchema.serverURL != nil, "needs WATERFALL_TEST_POSTGRES"))
     func aTransactionWaitsForABusyConnectionAndGivesUpAsBusyWhenNoneComesFree() throws {
         // Given a server's catalog with one connection for reads (and one for writes), held by

@@ -15,7 +15,7 @@ import WaterfallTestSupport
 /// the test rather than hanging the suite; that bound is not what is tested. It is generous:
 /// beside the whole suite, whose synchronous tests hold Swift's cooperative threads for
 /// minutes, a task may wait that long for a thread.)
-@Suite struct PostgresStatementDeadlineTests {
+@Suite(.onOwnThreads) struct PostgresStatementDeadlineTests {
     /// Which way of reaching the database a test takes.
     enum Path: String, CaseIterable, CustomTestStringConvertible {
         case read, write, readWithoutBlocking

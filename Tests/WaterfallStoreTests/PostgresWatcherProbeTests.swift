@@ -7,7 +7,7 @@ import WaterfallTestSupport
 /// (no reset, no error), was taken for listening for good: other instances' commits went
 /// unseen, kept answers stale, revoked keys accepted. The watcher probes it, and counts it as
 /// down (every version a new one) once a probe goes unanswered, until it listens again.
-@Suite struct PostgresWatcherProbeTests {
+@Suite(.onOwnThreads) struct PostgresWatcherProbeTests {
     @Test(.enabled(if: PostgresScratchSchema.serverURL != nil, "needs WATERFALL_TEST_POSTGRES"))
     func aListenConnectionThatFallsSilentIsTakenForDownThenMadeAgain() async throws {
         // Given a watcher whose connection goes through a proxy that can fall silent

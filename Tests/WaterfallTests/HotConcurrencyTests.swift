@@ -10,7 +10,7 @@ import WaterfallTestSupport
 /// comes back (issue 37: one owner per kept feed, every wait with an end). Alone, the slowest
 /// read takes well under a second; beside the whole suite on two cores, a read may wait long for
 /// a thread or a connection, so the bound here is a minute: a hang, not a slow read.
-@Suite struct HotConcurrencyTests {
+@Suite(.onOwnThreads) struct HotConcurrencyTests {
     static let configurations: [AnyLayoutConfiguration] = [
         .waterfall(LayoutConfiguration(columns: 3, width: 390, headerHeight: 30, footerHeight: 12)),
         .justified(JustifiedConfiguration(width: 400, rowHeight: 90, headerHeight: 20, scale: 3)),

@@ -8,7 +8,7 @@ import WaterfallTestSupport
 /// A server's hot copy of a feed (DESIGN section 12) in the awkward cases the random property
 /// test (``LayoutCacheTests``) rarely meets: order keys renumbered behind its back, and moves
 /// across sections of a large feed.
-@Suite struct HotGeometryTests {
+@Suite(.onOwnThreads) struct HotGeometryTests {
     static let layouts: [AnyLayoutConfiguration] = [
         .waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44, footerHeight: 10)),
         .waterfall(LayoutConfiguration(columns: 3, width: 400, rowSpacing: 3.3, scale: 3)),
@@ -154,9 +154,10 @@ import WaterfallTestSupport
             await woken.set()
             return followed
         }
-        try await Task.sleep(for: .milliseconds(50))
-        geometry.forget(feedID: ahead.id)
         try await Task.sleep(for: .milliseconds(200))
+        geometry.forget(feedID: ahead.id)
+        // (woken at once; the bound is for a loaded machine, where a wake-up can come late)
+        for _ in 0..<600 where !(await woken.isSet) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(await woken.isSet, "the reader waiting for the follow was woken")
         // The follow's end, after the feed was forgotten, changes nothing kept
         await finish.open()

@@ -6,7 +6,7 @@ import WaterfallTestSupport
 /// The store contract, transactions: a write is all or nothing, a dry run nothing, a read
 /// cannot write; two stores on one catalog write one at a time, and reads see only commits.
 /// What depends on how the connections are held runs for a command's store and a server's.
-@Suite struct TransactionConformanceTests {
+@Suite(.onOwnThreads) struct TransactionConformanceTests {
     /// Writes a little of everything the catalog holds, for "nothing was left" checks.
     private static func writeSomethingOfEverything(_ tx: any CatalogTransaction) throws {
         let feed = try tx.makeFeed("f", [(section: nil, images: ["a", "b"]), (section: "s", images: ["c"])])
