@@ -96,7 +96,8 @@ public struct WaterfallServer: Sendable {
                 grace: ShutdownGrace(clock: shutdown),
                 routing: APIResponder(
                     routes: routes,
-                    services: RouteServices(runner: runner, hub: hub, gatekeeper: gatekeeper, limits: configuration.limits))),
+                    services: RouteServices(
+                        runner: runner, hub: hub, gatekeeper: gatekeeper, limits: configuration.limits, shutdown: shutdown))),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },

@@ -1071,6 +1071,26 @@ final class ServeHTTPConnection {
         return ServeHTTPResponse(status: status, headers: headers, body: buffer)
     }
 
+    /// Up to `limit` bytes as they come after the response's head (the rest of what the last
+    /// read took first), or `nil` once the peer closed the connection and nothing is left.
+    func readSome(limit: Int) throws -> Data? {
+        if !buffer.isEmpty {
+            defer { buffer = Data(buffer.dropFirst(limit)) }
+            return Data(buffer.prefix(limit))
+        }
+        if closed { return nil }
+        var chunk = [UInt8](repeating: 0, count: limit)
+        while true {
+            let count = recv(descriptor, &chunk, chunk.count, 0)
+            if count > 0 { return Data(chunk[0..<count]) }
+            if count == 0 {
+                closed = true
+                return nil
+            }
+            if errno != EINTR { throw ServeTestError("recv: \(String(cString: strerror(errno)))") }
+        }
+    }
+
     /// Closes the connection (a FIN: the peer sees the end of the stream).
     func close() {
         guard descriptor >= 0 else { return }

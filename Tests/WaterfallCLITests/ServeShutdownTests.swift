@@ -97,6 +97,65 @@ extension ServeEndToEndTests {
         #expect(exit?.status == 0 && exit?.signalled == false, "\(server.exitDescription)")
     }
 
+    @Test func anImageStreamStillRunningWhenTheGraceEndsIsCutAndTheServerExitsZero() throws {
+        defer { folder.remove() }
+        // Given a server with a 1-second grace, and a 150,000-image feed (some 20 MB as lines)
+        let database = try makeCatalog("grace-stream.sqlite")
+        let server = try ServeProcess(database: database, in: folder, arguments: ["--shutdown-grace", "1"])
+        defer { server.stop() }
+        let upload = try startBigUpload(server)
+        try upload.send(Self.bigFeed[(Self.bigFeed.count / 2)...])
+        #expect(try upload.readResponse().status == 201)
+        upload.close()
+
+        // And a client streaming the catalog as lines, reading 64 KiB every 20 ms (some 3 MB/s)
+        let stream = try ServeHTTPConnection(port: server.port, timeout: 30)
+        defer { stream.close() }
+        try stream.send(Data("GET /v1/feeds/big/images HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/x-ndjson\r\nConnection: close\r\n\r\n".utf8))
+        let head = try stream.readResponse(toHead: true)
+        #expect(head.status == 200 && head.header("Transfer-Encoding") == "chunked", "\(head.status) \(head.headers)")
+        var received = Data()
+        if let first = try stream.readSome(limit: 64 << 10) { received += first }
+
+        // When SIGTERM comes
+        server.terminate()
+        let terminated = Date()
+        while let bytes = try stream.readSome(limit: 64 << 10) {
+            received += bytes
+            usleep(20_000)
+        }
+
+        // Then the stream is cut soon after the grace: the connection closes without the
+        // chunked body's last chunk, short of the 150,000 lines the first line promised
+        let (lines, whole) = Self.dechunked(received)
+        #expect(!whole, "the stream ended whole, \(lines.count) lines, \(Date().timeIntervalSince(terminated)) s after SIGTERM")
+        #expect(lines.first?.contains(#""totalItems":150000"#) == true, "\(lines.first ?? "")")
+        #expect(lines.count < 150_001, "\(lines.count) lines")
+        #expect(Date().timeIntervalSince(terminated) < 15, "the stream ended \(Date().timeIntervalSince(terminated)) s after SIGTERM")
+        // And the server exits 0
+        let exit = server.waitForExit(timeout: 30)
+        #expect(exit?.status == 0 && exit?.signalled == false, "\(server.exitDescription): \(server.errorTail)")
+    }
+
+    /// The lines of a chunked body as received, and whether it ended with its last chunk.
+    private static func dechunked(_ bytes: Data) -> (lines: [String], whole: Bool) {
+        var body = Data(), rest = bytes[...], whole = false
+        while let lineEnd = rest.range(of: Data("\r\n".utf8)),
+            let size = Int(String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self), radix: 16) {
+            if size == 0 {
+                whole = true
+                break
+            }
+            let start = lineEnd.upperBound
+            let end = rest.index(start, offsetBy: size, limitedBy: rest.endIndex) ?? rest.endIndex
+            body += rest[start..<end]
+            guard rest.distance(from: end, to: rest.endIndex) >= 2 else { break }
+            rest = rest[rest.index(end, offsetBy: 2)...]
+        }
+        let lines = String(decoding: body, as: UTF8.self).split(separator: "\n").map(String.init)
+        return (lines, whole)
+    }
+
     @Test func aBadShutdownGraceIsOneSentenceAndUsage() throws {
         defer { folder.remove() }
         let database = try makeCatalog("grace-flag.sqlite")

@@ -88,12 +88,12 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/images", "listImages",
             OperationDoc(
                 "A slice of the catalog order, or all of it as lines", tags: ["images"],
-                description: #"With `Accept: application/x-ndjson`, the whole catalog at one revision, read in one transaction and written as it is read (constant memory on the server): a first line `{"feed", "revision", "totalItems"}`, then one image a line, in catalog order, each as `images` lists it (`offset`, `limit` and `cursor` are refused). Paged, each answer with more to come carries `nextCursor`: `cursor=` lists on from it as of the same revision, or answers 410 (with the feed's `revision` now) once anything was committed to the feed since. At most two such streams run at once on a server; a third is a 503 with `Retry-After`."#,
+                description: #"With `Accept: application/x-ndjson`, the whole catalog at one revision, read in one transaction and written as it is read (constant memory on the server): a first line `{"feed", "revision", "totalItems"}`, then one image a line, in catalog order, each as `images` lists it (`offset`, `limit` and `cursor` are refused). Paged, each answer with more to come carries `nextCursor`: `cursor=` lists on from it as of the same revision, or answers 410 (with the feed's `revision` now) once anything was committed to the feed since. At most two such streams run at once on a server; a third is a 503 with `Retry-After`. A stream still running when a shutting-down server's grace ends is cut: the connection closes before the body's end."#,
                 parameters: [.feed, .query("Offset"), .query("Limit"), .query("Cursor"), .ifNoneMatch],
                 responses: [.ok("The images.", .json("ImageList"), .ndjson("ImageLine"), headers: [.eTag])],
                 problems: .feedRead + [.gone, .serviceUnavailable])
         ) { request, path, server in
-            if ImageStreamRoute.asksForLines(request) { return try await ImageStreamRoute.stream(request, path, server.runner) }
+            if ImageStreamRoute.asksForLines(request) { return try await ImageStreamRoute.stream(request, path, server) }
             var query = try RequestQuery(request)
             let offset = try query.int(.offset)
             let limit = try query.int(.limit) ?? PageSlice.defaultPageSize

@@ -88,6 +88,8 @@ struct RouteServices: Sendable {
     let hub: EventHub
     let gatekeeper: Gatekeeper
     let limits: ServerLimits
+    /// When SIGTERM came, for answers that run long (``ImageStreamRoute``).
+    let shutdown: ShutdownClock
 }
 
 /// The decoded path parameters of a matched route, and the feeds the caller may see.

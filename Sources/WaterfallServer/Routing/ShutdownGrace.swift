@@ -12,8 +12,10 @@ import ServiceLifecycle
 /// ``KeptAnswerGate`` (a kept answer is sent at once), before everything that may wait (the
 /// body's upload, the database).
 ///
-/// A response whose body has started is never cut: bodies are written after this piece
+/// A response whose body has started is not cut here: bodies are written after this piece
 /// returns, and the server's own stop comes well after the grace (``WaterfallServer/run``).
+/// The one answer that can run for long, a catalog streamed as lines, ends itself at the
+/// grace's end (``ImageStreamRoute``).
 struct ShutdownGrace: RouterMiddleware {
     typealias Context = EdgeContext
 

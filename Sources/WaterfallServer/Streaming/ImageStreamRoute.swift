@@ -11,6 +11,11 @@ import WaterfallJSON
 /// runs on a thread of the service runner and hands its batches on through a ``BatchChannel``
 /// of a few batches, so the server holds a few thousand images whatever the feed's size and
 /// the client's speed. Never kept (``KeptAnswerGate`` lets it through) and never compressed.
+///
+/// At shutdown a stream is a request in flight: it goes on for the grace (`--shutdown-grace`),
+/// and one still running when the grace ends is cut there: the reader stops, and the
+/// connection is closed without the chunked body's last chunk, so a client sees a broken
+/// answer (and fewer lines than `totalItems`), never a short listing that looks whole.
 enum ImageStreamRoute {
     /// How many streams may run at once: each holds a thread of the runner (and, on
     /// PostgreSQL, a connection) for as long as it runs, so a few slow clients must not take
@@ -38,7 +43,8 @@ enum ImageStreamRoute {
         return best?.type == "application/x-ndjson"
     }
 
-    static func stream(_ request: Request, _ path: PathParameters, _ runner: ServiceRunner) async throws -> Response {
+    static func stream(_ request: Request, _ path: PathParameters, _ services: RouteServices) async throws -> Response {
+        let runner = services.runner, shutdown = services.shutdown
         try RequestQuery(request).finish()
         let admitted = running.withLockedValue { count in
             guard count < maximumStreams else { return false }
@@ -81,9 +87,20 @@ enum ImageStreamRoute {
         }
         let headers: HTTPFields = [.contentType: "application/x-ndjson", .cacheControl: "no-cache"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            // The grace's end stops the reader, whose next send fails, so `next()` below throws.
+            let graceWatch = Task {
+                do {
+                    try await shutdown.graceEnded()
+                    channel.close()
+                } catch {}
+            }
+            defer { graceWatch.cancel() }
             do {
                 try await writer.write(head)
-                while let batch = try await channel.next() { try await writer.write(batch) }
+                while let batch = try await channel.next() {
+                    if shutdown.graceHasEnded { throw BatchChannel.Stop.closed }
+                    try await writer.write(batch)
+                }
             } catch {
                 channel.close()
                 _ = await reader.result
