@@ -6,7 +6,7 @@ import WaterfallTestSupport
 /// SQLite catalog while a server reads and writes it; an existing target is refused unless
 /// `--force`; a failed copy leaves no target; a PostgreSQL catalog is refused with the
 /// `pg_dump` command to run.
-@Suite(.serialized, .onOwnThreadsTakingTurns) struct BackupTests {
+@Suite(.serialized, .onOwnThreads(lane: .processes)) struct BackupTests {
     let folder: TemporaryDirectory
 
     init() throws {

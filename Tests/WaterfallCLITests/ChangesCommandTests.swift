@@ -5,7 +5,7 @@ import WaterfallTestSupport
 
 /// `waterfall changes --since R --limit N`, the exit status of a pruned log, and
 /// `serve --keep-changes`'s refusals.
-@Suite(.onOwnThreadsTakingTurns) struct ChangesCommandTests {
+@Suite(.onOwnThreads(lane: .processes)) struct ChangesCommandTests {
     let folder: TemporaryDirectory
 
     init() throws {

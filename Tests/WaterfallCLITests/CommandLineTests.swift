@@ -3,7 +3,7 @@ import Testing
 import WaterfallTestSupport
 
 /// End to end: the built `waterfall` binary, its output, its errors and its exit statuses.
-@Suite(.serialized, .onOwnThreadsTakingTurns) struct CommandLineTests {
+@Suite(.serialized, .onOwnThreads(lane: .processes)) struct CommandLineTests {
     let folder: TemporaryDirectory
 
     init() throws {
@@ -278,7 +278,7 @@ import WaterfallTestSupport
 
 /// DESIGN section 17 on the command line: `import --section-by --time-zone`, what the import
 /// says, the dates in answers, and the refused inputs with their exit statuses.
-@Suite(.serialized, .onOwnThreadsTakingTurns) struct DateSectionCommandLineTests {
+@Suite(.serialized, .onOwnThreads(lane: .processes)) struct DateSectionCommandLineTests {
     let folder: TemporaryDirectory
 
     init() throws {

@@ -10,7 +10,7 @@ import Darwin
 
 /// The reliability suites (crash safety, concurrent use) run one after the other: each spawns
 /// many processes against large databases, and the machine may have only two cores.
-@Suite(.serialized, .onOwnThreadsTakingTurns) struct ReliabilityTests {}
+@Suite(.serialized, .onOwnThreads(lane: .processes)) struct ReliabilityTests {}
 
 extension ReliabilityTests {
     /// DESIGN section 7: `kill -9` at any moment of an import, a reorder or a cache rebuild leaves

@@ -11,7 +11,7 @@ import Glibc
 /// leave the database intact, at its state before the import, and usable by the next command.
 ///
 /// Mounting needs root (CAP_SYS_ADMIN); elsewhere these tests are skipped.
-@Suite(.serialized, .onOwnThreadsTakingTurns) struct DiskFullTests {
+@Suite(.serialized, .onOwnThreads(lane: .processes)) struct DiskFullTests {
     /// Whether this process may mount a tmpfs.
     static let canMountTmpfs = SmallDisk.canMount
 

@@ -6,7 +6,7 @@ import WaterfallTestSupport
 /// exit the same way: imports, layouts of both kinds, pages, viewports, moves, reorders,
 /// removals, the change log and the errors of bad input. Runs when `$WATERFALL_TEST_POSTGRES`
 /// names a server (`.ci/run` starts one).
-@Suite(.serialized, .onOwnThreadsTakingTurns) struct EngineAgreementTests {
+@Suite(.serialized, .onOwnThreads(lane: .processes)) struct EngineAgreementTests {
     static let sampleData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appending(path: "SampleData")
 

@@ -9,7 +9,7 @@ import WaterfallTestSupport
 /// The fast lane (`FastLane.swift`) parses `page`, `viewport` and `move` without ArgumentParser. It may
 /// decline any command line, but what it accepts it must parse exactly as ArgumentParser does:
 /// into the same request.
-@Suite(.onOwnThreadsTakingTurns) struct FastLaneTests {
+@Suite(.onOwnThreads(lane: .processes)) struct FastLaneTests {
     /// Values worth trying: valid and invalid numbers, dashes, empty text, unicode.
     static let values = [
         "0", "1", "3", "64", "65", "100", "990000", "-1", "-5", "2.5", "1e3", "nan", "inf", "-inf", "0x10",
@@ -160,7 +160,7 @@ func optionNames(of command: String) -> [String] {
 
 /// The configuration flags are the configurations' own keys: one description (the types'
 /// `Codable`) says what each kind has, the command line only names and explains the flags.
-@Suite(.onOwnThreadsTakingTurns) struct ConfigurationFlagTests {
+@Suite(.onOwnThreads(lane: .processes)) struct ConfigurationFlagTests {
     /// The text options of `options`, by property name.
     static func declared(_ options: some ParsableArguments) -> Set<String> {
         Set(Mirror(reflecting: options).children.compactMap { child in

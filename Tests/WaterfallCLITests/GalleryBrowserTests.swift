@@ -107,7 +107,7 @@ extension ServeEndToEndTests {
     }
 }
 
-@Suite(.serialized, .onOwnThreadsTakingTurns, .enabled(if: GalleryBrowser.available, "needs chromium, chromedriver, and selenium for python3"))
+@Suite(.serialized, .onOwnThreads(lane: .processes), .enabled(if: GalleryBrowser.available, "needs chromium, chromedriver, and selenium for python3"))
 struct GalleryBrowserTests {
     @Test func theGalleryPassesEveryCheckInARealBrowser() throws {
         let serve = try ServeEndToEndTests()

@@ -28,7 +28,7 @@ import WaterfallTestSupport
 import Glibc
 #endif
 
-@Suite(.serialized, .onOwnThreadsTakingTurns) final class HostileInputTests {
+@Suite(.serialized, .onOwnThreads(lane: .processes)) final class HostileInputTests {
     let folder: TemporaryDirectory
     var database: String { folder.path("catalog.sqlite") }
 

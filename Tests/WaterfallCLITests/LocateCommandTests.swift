@@ -6,7 +6,7 @@ import WaterfallTestSupport
 
 /// `waterfall locate`: by id and by `--date`, the service's JSON, and one sentence with the
 /// documented exit status for what it cannot answer.
-@Suite(.onOwnThreadsTakingTurns) struct LocateCommandTests {
+@Suite(.onOwnThreads(lane: .processes)) struct LocateCommandTests {
     let folder: TemporaryDirectory
 
     init() throws {

@@ -86,7 +86,7 @@ private struct Box: CustomStringConvertible {
     var description: String { "(\(x), \(y), \(width), \(height))" }
 }
 
-@Suite("render, laid out by headless Chromium", .serialized, .onOwnThreadsTakingTurns)
+@Suite("render, laid out by headless Chromium", .serialized, .onOwnThreads(lane: .processes))
 struct RenderBrowserTests {
     /// 4 columns, 800 points, headers, footers and captions, as the check has them.
     private let layoutFlags = [

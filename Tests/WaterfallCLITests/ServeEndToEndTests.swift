@@ -17,7 +17,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite(.serialized, .onOwnThreadsTakingTurns) struct ServeEndToEndTests {
+@Suite(.serialized, .onOwnThreads(lane: .processes)) struct ServeEndToEndTests {
     let folder: TemporaryDirectory
 
     init() throws {

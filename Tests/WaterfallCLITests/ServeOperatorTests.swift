@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import WaterfallTestSupport
 
-@Suite(.serialized, .onOwnThreadsTakingTurns) struct ServeOperatorTests {
+@Suite(.serialized, .onOwnThreads(lane: .processes)) struct ServeOperatorTests {
     let folder: TemporaryDirectory
 
     init() throws {

@@ -9,7 +9,7 @@ import WaterfallTestSupport
 
 /// `GET …/changes?since=&limit=` over HTTP on both engines: pages of whole revisions with
 /// `nextSince`, and 410 with the revision to start from once the log was pruned.
-@Suite struct ChangeLogRouteTests {
+@Suite(.onOwnThreads(lane: .database)) struct ChangeLogRouteTests {
     /// A server over the travel sample on `engine`, and the PostgreSQL schema it lives in.
     static func server(_ engine: TestEngine) throws -> (TestServer, PostgresScratchSchema?) {
         guard engine == .postgres else { return (try TestServer(), nil) }

@@ -6,6 +6,7 @@ import OpenAPIRuntime
 import Testing
 import WaterfallTestSupport
 import WaterfallClient
+import WaterfallServer
 import Waterfall
 
 /// The server through WaterfallClient, the client generated from its own `openapi.json`: every
@@ -14,7 +15,7 @@ import Waterfall
 /// document that breaks a client breaks this suite (or the build).
 @Suite(.onOwnThreads) struct ClientTests {
     @Test func changesArePagedAndAPrunedLogIsATypedGone() async throws {
-        let fixture = try TestServer()
+        let fixture = try TestServer(limits: Self.patientLimits)
         for step in 0..<260 { _ = try fixture.service.move(feed: "travel", id: step % 2 == 0 ? "belem" : "tram-28", to: .index(0)) }
         try await withAPI(fixture) { api in
             // Pages from revision 0 add up to the whole log
@@ -38,9 +39,19 @@ import Waterfall
         }
     }
 
+    /// The server's limits, but a connection idle for ten minutes, not one, before it is closed:
+    /// AsyncHTTPClient sends a request's body from a task of its own, on Swift's cooperative
+    /// threads, which the suite's CPU-bound tests may hold for minutes; the server then closed
+    /// the connection of a write whose body had not come (`remoteConnectionClosed`).
+    static var patientLimits: ServerLimits {
+        var limits = ServerLimits()
+        limits.idleTimeout = .minutes(10)
+        return limits
+    }
+
     /// Runs `body` with a client of a live server (a real port) over the travel sample.
     func withAPI(_ fixture: TestServer? = nil, _ body: @escaping @Sendable (WaterfallAPI) async throws -> Void) async throws {
-        let fixture = try fixture ?? TestServer()
+        let fixture = try fixture ?? TestServer(limits: Self.patientLimits)
         try await fixture.server.application().test(.live) { client in
             let port = try #require(client.port)
             let url = try #require(URL(string: "http://127.0.0.1:\(port)"))

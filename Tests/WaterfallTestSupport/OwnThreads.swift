@@ -3,8 +3,9 @@ import Testing
 import Synchronization
 
 /// A suite trait for tests that park the thread they run on: they wait for a `waterfall`
-/// process to exit, call the store's synchronous door, sleep, or wait on a semaphore; and for
-/// tests with real-time bounds, which must not wait for a thread that others have parked.
+/// process or `psql` to exit, call the store's synchronous door, sleep, or wait on a
+/// semaphore; and for tests with real-time bounds, which must not wait for a thread that
+/// others have parked.
 ///
 /// Swift's cooperative pool has one thread per core, two on the CI machine. A test that parks
 /// one of them for seconds leaves every other test in the process (servers, PostgreSQL
@@ -13,16 +14,28 @@ import Synchronization
 /// (its child tasks too: a task executor preference is inherited by structured tasks), so
 /// parking costs only the test's own thread.
 ///
-/// Suites that start `waterfall` processes take turns (``takingTurns``): at most
-/// ``concurrentTurns`` of their tests run at a time, as many as the cooperative pool let run
-/// when they parked it, so that a hundred command-line tests do not start a hundred processes
-/// (and PostgreSQL connections) at once. A test awaits its turn; it never parks for it.
+/// Suites that start processes or open PostgreSQL catalogs take turns in a ``Lane``, so that a
+/// hundred such tests do not start a hundred processes, or open hundreds of connections, at
+/// once (the cooperative pool used to bound them, by being parked). A test awaits its turn; it
+/// never parks for it.
 public struct OnOwnThreads: SuiteTrait, TestTrait, TestScoping {
-    /// How many tests that take turns run at once.
-    public static let concurrentTurns = 2
+    /// Tests that take turns with each other.
+    public enum Lane: Sendable {
+        /// Tests that start `waterfall` processes: two at a time.
+        case processes
+        /// Tests of both engines that open PostgreSQL catalogs: four at a time.
+        case database
 
-    /// Whether the suite's tests take turns with the other suites that do.
-    let takesTurns: Bool
+        var turns: Turns {
+            switch self {
+            case .processes: OnOwnThreads.processTurns
+            case .database: OnOwnThreads.databaseTurns
+            }
+        }
+    }
+
+    /// The lane the suite's tests take turns in, or `nil` when they run as they come.
+    let lane: Lane?
 
     public var isRecursive: Bool { true }
 
@@ -33,21 +46,22 @@ public struct OnOwnThreads: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        if takesTurns { await Self.turns.take() }
-        defer { if takesTurns { Self.turns.giveBack() } }
+        await lane?.turns.take()
+        defer { lane?.turns.giveBack() }
         try await withTaskExecutorPreference(OwnThreadsExecutor.shared) { try await function() }
     }
 
-    private static let turns = Turns(count: concurrentTurns)
+    fileprivate static let processTurns = Turns(count: 2)
+    fileprivate static let databaseTurns = Turns(count: 4)
 }
 
 extension Trait where Self == OnOwnThreads {
-    /// Runs each test of the suite on threads of its own (``OnOwnThreads``).
-    public static var onOwnThreads: Self { OnOwnThreads(takesTurns: false) }
+    /// Runs each test of the suite on threads of its own as it comes (``OnOwnThreads``).
+    public static var onOwnThreads: Self { OnOwnThreads(lane: nil) }
 
-    /// Runs each test of the suite on threads of its own, taking turns with the other suites
-    /// that start processes (``OnOwnThreads``).
-    public static var onOwnThreadsTakingTurns: Self { OnOwnThreads(takesTurns: true) }
+    /// Runs each test of the suite on threads of its own, taking turns in `lane` with the
+    /// other suites of the lane (``OnOwnThreads``).
+    public static func onOwnThreads(lane: OnOwnThreads.Lane) -> Self { OnOwnThreads(lane: lane) }
 }
 
 /// A task executor that runs each job on a thread of its own pool, starting a new thread
@@ -99,7 +113,7 @@ public final class OwnThreadsExecutor: TaskExecutor, @unchecked Sendable {
 
 /// A count of turns awaited in order of asking: `take()` suspends the task (never the thread)
 /// until a turn is free, and `giveBack()` hands the turn to the longest waiter.
-private final class Turns: Sendable {
+final class Turns: Sendable {
     private struct State {
         var free: Int
         var waiters: [CheckedContinuation<Void, Never>] = []

@@ -5,7 +5,7 @@ import WaterfallTestSupport
 
 /// Resumable sync (DESIGN section 16): the change log read in pages of whole revisions adds up
 /// to the whole log, and a log pruned by `serve --keep-changes` says where to start again.
-@Suite struct ChangePagingTests {
+@Suite(.onOwnThreads(lane: .database)) struct ChangePagingTests {
     /// A feed whose revisions log 13, 1, 3, 1, … and 6 rows: an import, moves, a reorder of
     /// three, removals and an append.
     static func feedWithManyRevisions(_ engine: TestEngine) throws -> TestCatalog {

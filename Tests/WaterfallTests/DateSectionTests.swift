@@ -7,7 +7,7 @@ import WaterfallTestSupport
 
 /// A timeline by date (DESIGN section 17): sections from `takenAt` in a time zone, date order
 /// that survives growth and user moves, and moves that may not leave their date.
-@Suite struct DateSectionTests {
+@Suite(.onOwnThreads(lane: .database)) struct DateSectionTests {
     /// Zones with daylight saving time (New York: 2017-03-12 and 2017-11-05), the earliest
     /// offset there is (+14:00), and a negative offset whose local midnight is mid-day in UTC.
     static let zones = ["UTC", "America/New_York", "Pacific/Kiritimati", "America/Los_Angeles"]

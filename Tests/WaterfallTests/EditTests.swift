@@ -3,7 +3,7 @@ import WaterfallTestSupport
 @testable import Waterfall
 
 /// Moves, order lists and removals (DESIGN section 3 and the reorder file of section 4).
-@Suite struct EditTests {
+@Suite(.onOwnThreads(lane: .database)) struct EditTests {
     @Test(arguments: TestEngine.all) func moveIsRemoveThenInsertNeverASwap(engine: TestEngine) throws {
         let catalog = try TestCatalog(engine)
         try catalog.importFeed(["a", "b", "c", "d", "e"])

@@ -4,7 +4,7 @@ import WaterfallTestSupport
 @testable import Waterfall
 
 /// The sync rules of DESIGN section 4, one worked example each.
-@Suite struct ImportRulesTests {
+@Suite(.onOwnThreads(lane: .database)) struct ImportRulesTests {
     @Test(arguments: TestEngine.all) func firstImportOrdersDeclaredSectionsThenOthersByFirstImage(engine: TestEngine) throws {
         // Given a file declaring s2, with images of s1, the unnamed section and s2
         let catalog = try TestCatalog(engine)
@@ -153,7 +153,7 @@ import WaterfallTestSupport
 
 /// Ids are compared by code points, as SQLite compares them, never by Swift's canonical
 /// equivalence: "é" (U+00E9) and "e\u{301}" are two different images.
-@Suite struct ExactIdTests {
+@Suite(.onOwnThreads(lane: .database)) struct ExactIdTests {
     @Test(arguments: TestEngine.all) func canonicallyEquivalentIdsStayDistinctAcrossReimports(engine: TestEngine) throws {
         let catalog = try TestCatalog(engine)
         let json = #"{"feed":"f","images":[{"id":"\u00e9","width":10,"height":10,"section":"\u00e9"},{"id":"e\u0301","width":20,"height":10,"section":"e\u0301"}]}"#

@@ -4,7 +4,7 @@ import WaterfallTestSupport
 @testable import Waterfall
 
 /// `key add --expires WHEN`, and keys that expire and remember their last use on every engine.
-@Suite struct KeyExpiryTests {
+@Suite(.onOwnThreads(lane: .database)) struct KeyExpiryTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z
 
     @Test(arguments: [("45s", 45.0), ("30m", 1_800), ("12h", 43_200), ("90d", 7_776_000), ("36500d", 3_153_600_000)])

@@ -6,7 +6,7 @@ import WaterfallTestSupport
 /// The cache is an optimisation only: after any sequence of imports, moves, order lists and
 /// removals, every page, viewport and section index answer equals a fresh computation from the
 /// catalog.
-@Suite struct LayoutCacheTests {
+@Suite(.onOwnThreads) struct LayoutCacheTests {
     static let configurations: [AnyLayoutConfiguration] = [
         .waterfall(LayoutConfiguration(columns: 3, width: 400)),
         .waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44, footerHeight: 20,

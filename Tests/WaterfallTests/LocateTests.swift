@@ -8,7 +8,7 @@ import WaterfallTestSupport
 /// `locate` and the anchored viewport (DESIGN section 16), and `locate` by date (section 17):
 /// every answer equals what a page of the whole feed says of the image, from the layout cache
 /// and from a server's copy kept in memory, after moves and appends.
-@Suite struct LocateTests {
+@Suite(.onOwnThreads(lane: .database)) struct LocateTests {
     static let layouts: [AnyLayoutConfiguration] = [
         .waterfall(LayoutConfiguration(columns: 3, width: 400, headerHeight: 30, footerHeight: 8)),
         .waterfall(LayoutConfiguration(columns: 1, width: 320)),
@@ -138,7 +138,7 @@ import WaterfallTestSupport
 
 /// A listing paged by its cursor (DESIGN section 16): the same images as by offset, as of one
 /// revision; refused once the feed changed, and for a token the server did not write.
-@Suite struct ListingCursorTests {
+@Suite(.onOwnThreads(lane: .database)) struct ListingCursorTests {
     @Test(arguments: TestEngine.all)
     func aCursorListsOnAsOfItsRevisionAndExpiresWithTheNextCommit(engine: TestEngine) throws {
         let catalog = try TestCatalog(engine)

@@ -5,7 +5,7 @@ import WaterfallTestSupport
 
 /// The section index of a layout (DESIGN section 14), from the database's layout cache and from
 /// a server's hot copy, on both engines.
-@Suite struct SectionIndexTests {
+@Suite(.onOwnThreads(lane: .database)) struct SectionIndexTests {
     static let phone = AnyLayoutConfiguration.waterfall(LayoutConfiguration(
         columns: 2, width: 375, headerHeight: 44, footerHeight: 20,
         headerInset: EdgeInsets(top: 4, left: 0, bottom: 6, right: 0), footerInset: EdgeInsets(top: 2, left: 0, bottom: 3, right: 0)))

@@ -4,7 +4,7 @@ import WaterfallStore
 import WaterfallTestSupport
 
 /// The store contract, API keys: a name is taken once, keys list by name with their feeds.
-@Suite struct APIKeyConformanceTests {
+@Suite(.onOwnThreads(lane: .database)) struct APIKeyConformanceTests {
     /// A 32-byte hash with the bytes a text column would mangle (0x00, 0xFF).
     private static func hash(_ seed: UInt8) -> [UInt8] {
         [0, 255, seed] + (3..<32).map { UInt8(truncatingIfNeeded: Int($0) * 37 + Int(seed)) }

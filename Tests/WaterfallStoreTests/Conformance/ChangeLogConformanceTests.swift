@@ -5,7 +5,7 @@ import WaterfallTestSupport
 
 /// The store contract, the change log: rows read back oldest first (by revision, then in the
 /// order they were appended), per feed.
-@Suite struct ChangeLogConformanceTests {
+@Suite(.onOwnThreads(lane: .database)) struct ChangeLogConformanceTests {
     /// A change as "revision kind id section" ("-" for no section), for readable comparisons.
     private static func line(_ change: ChangeRecord) -> String {
         "\(change.revision) \(change.kind.rawValue) \(change.externalID) \(change.section ?? "-")"

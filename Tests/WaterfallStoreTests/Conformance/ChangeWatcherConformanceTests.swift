@@ -6,7 +6,7 @@ import WaterfallTestSupport
 /// The store contract, change watchers: a commit by another store on the same catalog changes
 /// the version, at once where the engine says it sees commits at once (SQLite's WAL index), a
 /// moment later otherwise (PostgreSQL's notifications).
-@Suite struct ChangeWatcherConformanceTests {
+@Suite(.onOwnThreads(lane: .database)) struct ChangeWatcherConformanceTests {
     /// The watcher's version once it differs from `other` (any version when `nil`), asked
     /// again and again while the watcher has not heard the commit yet (PostgreSQL's listens from
     /// a task of its own, and answers a new version at every call until its LISTEN is in place).

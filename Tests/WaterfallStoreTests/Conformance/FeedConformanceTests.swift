@@ -5,7 +5,7 @@ import WaterfallTestSupport
 
 /// The store contract, feeds: creation, revisions, counts, listing and removal. Every test runs
 /// on every engine (``TestEngine/all``) against `any CatalogStore`.
-@Suite struct FeedConformanceTests {
+@Suite(.onOwnThreads(lane: .database)) struct FeedConformanceTests {
     /// A summary as one line, for readable comparisons.
     private static func line(_ summary: FeedSummary) -> String {
         "\(summary.name): revision \(summary.revision), \(summary.images) images, \(summary.sections) sections, \(summary.layouts) layouts"

@@ -5,7 +5,7 @@ import WaterfallTestSupport
 
 /// The store contract, images: rows as written, reads by id, key and offset, neighbouring keys,
 /// indexes inside a section, scans, updates, deletions and re-keying, each scoped to one feed.
-@Suite struct ImageConformanceTests {
+@Suite(.onOwnThreads(lane: .database)) struct ImageConformanceTests {
     /// Feed "f": the unnamed section holds a…e (keys 1…5), section "s" holds x, y, z (keys 6…8).
     /// Feed "g" holds images of the same ids at keys between f's (k + spacing/2): a query that
     /// forgot its feed would see them.

@@ -6,7 +6,7 @@ import WaterfallTestSupport
 /// The store contract, named layouts and the layout cache: names replace, removal keeps a cache
 /// entry another name uses, unnamed entries are bounded, stale computations are not saved,
 /// checkpoints are found at or below an index, invalidation cuts from a key on.
-@Suite struct LayoutConformanceTests {
+@Suite(.onOwnThreads(lane: .database)) struct LayoutConformanceTests {
     @Test(arguments: TestEngine.all)
     func savingANameReplacesItsConfiguration(engine: TestEngine) throws {
         let catalog = try ScratchCatalog(engine)

@@ -10,7 +10,7 @@ import WaterfallTestSupport
 /// What only one engine can express is tested beside it, not here: a file that is not an
 /// SQLite database at all, a directory, a missing folder (`DatabaseOpeningTests`); a PostgreSQL
 /// server has no such cases (the server speaks for its data), and SQLite has no server to miss.
-@Suite struct OpeningConformanceTests {
+@Suite(.onOwnThreads(lane: .database)) struct OpeningConformanceTests {
     /// The table in which each engine records the migrations a catalog has (GRDB's on SQLite,
     /// Waterfall's own on PostgreSQL): how a newer Waterfall's catalog is recognised.
     private static func migrationsTable(_ engine: TestEngine) -> String {

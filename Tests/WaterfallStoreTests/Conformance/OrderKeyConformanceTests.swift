@@ -6,7 +6,7 @@ import WaterfallTestSupport
 /// The store contract, order keys (`allocateKeys`, written once over the engines' key reads and
 /// `rekeyImages`): a wide gap is split without writing; a used-up gap renumbers a local window
 /// of neighbours, keeps the order and says where renumbering began.
-@Suite struct OrderKeyConformanceTests {
+@Suite(.onOwnThreads(lane: .database)) struct OrderKeyConformanceTests {
     @Test(arguments: TestEngine.all)
     func aWideGapIsSplitEvenlyAndNothingIsRenumbered(engine: TestEngine) throws {
         let catalog = try ScratchCatalog(engine)

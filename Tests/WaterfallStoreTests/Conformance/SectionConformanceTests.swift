@@ -5,7 +5,7 @@ import WaterfallTestSupport
 
 /// The store contract, sections: order by position, updates, repositioning, the existence rule
 /// (a section stays while it has images or is declared), counts and reads by id.
-@Suite struct SectionConformanceTests {
+@Suite(.onOwnThreads(lane: .database)) struct SectionConformanceTests {
     @Test(arguments: TestEngine.all)
     func sectionsAreOrderedByPositionAndReadBackAsWritten(engine: TestEngine) throws {
         let catalog = try ScratchCatalog(engine)
