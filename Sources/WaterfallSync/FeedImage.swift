@@ -25,12 +25,20 @@ public struct FeedImage: Hashable, Sendable {
     public var span: Span
     /// When the image was taken, in milliseconds since 1970-01-01T00:00:00Z (see ``TakenAt``).
     public var takenAt: Int64?
+    /// A ThumbHash or BlurHash of the image, 1…64 printable ASCII characters, for a client to
+    /// paint before the image loads (DESIGN section 16).
+    public var placeholder: String?
+    /// The image's colour, `#rrggbb` in lower case, to paint before the image loads.
+    public var color: String?
+    /// The sizes the image is served at.
+    public var renditions: Renditions?
 
     /// Creates an image; the decoder is the usual source, this is for tests and callers that
     /// build feeds in code (values are not validated here).
     public init(
         id: String, width: Int32, height: Int32, url: String? = nil, title: String? = nil,
-        section: Int32? = nil, span: Span = .normal, takenAt: Int64? = nil
+        section: Int32? = nil, span: Span = .normal, takenAt: Int64? = nil,
+        placeholder: String? = nil, color: String? = nil, renditions: Renditions? = nil
     ) {
         self.id = id
         self.width = width
@@ -40,5 +48,8 @@ public struct FeedImage: Hashable, Sendable {
         self.section = section
         self.span = span
         self.takenAt = takenAt
+        self.placeholder = placeholder
+        self.color = color
+        self.renditions = renditions
     }
 }

@@ -27,10 +27,11 @@ struct FeedParser: ~Copyable {
     private var lastSection = -1
 
     private static let topLevelFields = FieldNames(["feed", "sections", "images", "sectionBy", "timeZone"])
-    private static let imageFields = FieldNames(["id", "width", "height", "url", "title", "section", "span", "takenAt"])
+    private static let imageFields = FieldNames(["id", "width", "height", "url", "title", "section", "span", "takenAt", "placeholder", "color", "renditions", "urlTemplate"])
     /// `imageFields`, held here so the per-image loop does not go through a lazy global.
     private let imageFields = FeedParser.imageFields
     private static let sectionFields = FieldNames(["id", "title"])
+    private static let renditionFields = FieldNames(["width", "url"])
     private static let sizeExpectation: StaticString = "an integer from 1 to 1000000"
     private static let idExpectation: StaticString = "a non-empty string or an integer"
 
@@ -258,12 +259,15 @@ struct FeedParser: ~Copyable {
         var section: Int32?
         var span = Span.normal
         var takenAt: Int64?
-        var seen: UInt8 = 0
+        var placeholder: String?
+        var color: String?
+        var renditions: Renditions?
+        var seen: UInt16 = 0
         var isFirst = true
         while let field = try scanner.nextField(isFirst: isFirst, names: imageFields) {
             isFirst = false
-            if field < 8 {
-                let bit: UInt8 = 1 << field
+            if field < 12 {
+                let bit: UInt16 = 1 << field
                 if seen & bit != 0 { throw .repeatedField(source, place, imageFields[field]) }
                 seen |= bit
             }
@@ -286,6 +290,20 @@ struct FeedParser: ~Copyable {
                 span = try readSpan(place.field("span"))
             case 7:
                 takenAt = try readTakenAt(place.field("takenAt"))
+            case 8:
+                placeholder = try readPlaceholder(place.field("placeholder"))
+            case 9:
+                color = try readColor(place.field("color"))
+            case 10:
+                if let list = try readRenditions(place.field("renditions"), depth: depth + 1) {
+                    if case .template = renditions { throw .value(source, place, expected: "renditions or urlTemplate", found: "both") }
+                    renditions = list
+                }
+            case 11:
+                if let template = try readURLTemplate(place.field("urlTemplate")) {
+                    if case .list = renditions { throw .value(source, place, expected: "renditions or urlTemplate", found: "both") }
+                    renditions = template
+                }
             default:
                 try scanner.skipValue(depth: depth)
             }
@@ -296,7 +314,7 @@ struct FeedParser: ~Copyable {
         imageIDs.append(id)
         images.append(FeedImage(
             id: id, width: width, height: height, url: url, title: title, section: section, span: span,
-            takenAt: takenAt))
+            takenAt: takenAt, placeholder: placeholder, color: color, renditions: renditions))
     }
 
     private mutating func readSpan(_ place: Place) throws(SyncError) -> Span {
@@ -310,6 +328,88 @@ struct FeedParser: ~Copyable {
         try readString(place, expected: "an RFC 3339 date-time with an offset such as \"2017-11-14T16:28:13+01:00\", or null") { string in
             string.isComplete ? TakenAt.milliseconds(parsing: string.bytes) : nil
         }
+    }
+
+    /// An image's `"placeholder"`: a ThumbHash or BlurHash, 1 to 64 printable ASCII
+    /// characters (no spaces), or null.
+    private mutating func readPlaceholder(_ place: Place) throws(SyncError) -> String? {
+        try readString(place, expected: "a ThumbHash or BlurHash of 1 to 64 printable ASCII characters without spaces, or null") { string in
+            string.isComplete && (1...64).contains(string.length) && string.bytes.allSatisfy { (0x21...0x7E).contains($0) } ? string.string : nil
+        }
+    }
+
+    /// An image's `"color"`: `#rrggbb` (hex digits in either case, kept in lower case), or null.
+    private mutating func readColor(_ place: Place) throws(SyncError) -> String? {
+        try readString(place, expected: "a colour \"#rrggbb\" such as \"#a0b1c2\", or null") { string in
+            guard string.length == 7, string.bytes[0] == UInt8(ascii: "#"),
+                  string.bytes.dropFirst().allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x46).contains($0 & 0xDF) })
+            else { return nil }
+            return string.string.lowercased()
+        }
+    }
+
+    /// An image's `"urlTemplate"`: a URL with `{width}`, without control characters, within
+    /// the URL limit; or null.
+    private mutating func readURLTemplate(_ place: Place) throws(SyncError) -> Renditions? {
+        let expected: StaticString = "a URL containing \"{width}\", or null"
+        guard let text = try scanner.readText(place, limit: limits.urlBytes) else { return nil }
+        guard text.contains(Renditions.widthPlaceholder), !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .value(source, place, expected: "\(expected)", found: Display.quoted(text))
+        }
+        return .template(text)
+    }
+
+    /// An image's `"renditions"`: an array of `{"width", "url"}` objects, widths 1…1,000,000
+    /// strictly ascending, at most ``Renditions/maximumCount``; null or `[]` is none.
+    private mutating func readRenditions(_ place: Place, depth: Int) throws(SyncError) -> Renditions? {
+        if try scanner.skipNull() { return nil }
+        try scanner.openArray(place, expected: "an array of rendition objects {\"width\", \"url\"}, or null")
+        var renditions: [Rendition] = []
+        var isFirst = true
+        while try scanner.nextElement(isFirst: isFirst) {
+            isFirst = false
+            let element = place.element(renditions.count)
+            guard renditions.count < Renditions.maximumCount else {
+                throw .value(source, place, expected: "at most \(Renditions.maximumCount) renditions", found: "more")
+            }
+            try scanner.openObject(element, expected: "a rendition object {\"width\", \"url\"}")
+            var width: Int32?
+            var url: String?
+            var isFirstField = true
+            while let field = try scanner.nextField(isFirst: isFirstField, names: FeedParser.renditionFields) {
+                isFirstField = false
+                switch field {
+                case 0:
+                    if width != nil { throw .repeatedField(source, element, "width") }
+                    let value = Int32(try scanner.readInteger(
+                        place.element(renditions.count, field: "width"), in: 1...1_000_000, expected: FeedParser.sizeExpectation))
+                    if let previous = renditions.last, value <= previous.width {
+                        throw .value(source, place.element(renditions.count, field: "width"),
+                                     expected: "a width above \(previous.width) (widths strictly ascending)", found: "\(value)")
+                    }
+                    width = value
+                case 1:
+                    if url != nil { throw .repeatedField(source, element, "url") }
+                    url = try readRenditionURL(place.element(renditions.count, field: "url"))
+                default:
+                    try scanner.skipValue(depth: depth + 1)
+                }
+            }
+            guard let width else { throw .missingField(source, element, "width") }
+            guard let url else { throw .missingField(source, element, "url") }
+            renditions.append(Rendition(width: width, url: url))
+        }
+        return renditions.isEmpty ? nil : .list(renditions)
+    }
+
+    /// A rendition's `"url"`: a non-empty string without control characters within the URL
+    /// limit.
+    private mutating func readRenditionURL(_ place: Place) throws(SyncError) -> String {
+        let expected: StaticString = "a non-empty URL"
+        let start = try scanner.valueStart(expected: expected)
+        guard start == .string else { throw scanner.wrongValue(start, place, expected: expected) }
+        let string = try scanner.scanString(keep: limits.urlBytes)
+        return try scanner.checkedName(string, place, limit: limits.urlBytes, expected: expected)
     }
 
     /// The feed's `"sectionBy"`: `"day"`, `"month"`, `"year"`, `"none"` or null.

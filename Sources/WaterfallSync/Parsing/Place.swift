@@ -17,14 +17,34 @@ struct Place {
     var container: Container
     /// The field inside the container, if the place is a field.
     var field: StaticString?
+    /// Inside the field's array: an element, and that element's field, as in
+    /// `renditions[1].width`.
+    var inner: (index: Int, field: StaticString?)?
+
+    init(container: Container, field: StaticString? = nil) {
+        self.container = container
+        self.field = field
+    }
 
     /// The same container's field `name`.
     func field(_ name: StaticString) -> Place {
         Place(container: container, field: name)
     }
 
+    /// Element `index` of the array in this place's field, or that element's field `name`.
+    func element(_ index: Int, field name: StaticString? = nil) -> Place {
+        var place = self
+        place.inner = (index, name)
+        return place
+    }
+
     /// The place's text.
     var description: String {
+        guard let inner else { return outerDescription }
+        return "\(outerDescription)[\(inner.index)]" + (inner.field.map { ".\($0)" } ?? "")
+    }
+
+    private var outerDescription: String {
         switch (container, field) {
         case (.root, nil): return "the top-level object"
         case (.root, let field?): return "\(field)"
