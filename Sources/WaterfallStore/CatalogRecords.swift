@@ -60,10 +60,18 @@ public struct ImageRecord: Hashable, Sendable {
     public var title: String?
     /// When the image was taken, in milliseconds since 1970-01-01T00:00:00Z; `nil` when unknown.
     public var takenAt: Int64?
+    /// A ThumbHash or BlurHash to paint before the image loads (DESIGN section 16).
+    public var placeholder: String?
+    /// The image's colour, `#rrggbb` in lower case.
+    public var color: String?
+    /// The sizes the image is served at, as the catalog stores them (one line a rendition,
+    /// `WIDTH URL`, or `* TEMPLATE`; the service reads them with `Renditions(storedText:)`).
+    public var renditions: String?
 
     public init(
         key: Int64, externalID: String, sectionID: Int64, width: Int32, height: Int32,
-        isFullSpan: Bool, url: String?, title: String?, takenAt: Int64? = nil
+        isFullSpan: Bool, url: String?, title: String?, takenAt: Int64? = nil,
+        placeholder: String? = nil, color: String? = nil, renditions: String? = nil
     ) {
         self.key = key
         self.externalID = externalID
@@ -74,6 +82,9 @@ public struct ImageRecord: Hashable, Sendable {
         self.url = url
         self.title = title
         self.takenAt = takenAt
+        self.placeholder = placeholder
+        self.color = color
+        self.renditions = renditions
     }
 }
 

@@ -4,7 +4,7 @@
 /// stays in each engine's folder. `Tests/WaterfallStoreTests/Conformance` runs both.
 enum SharedSQL {
     /// The columns of an image row, in ``ImageRecord``'s order.
-    static let imageColumns = "sort_key, external_id, section_id, width, height, full_span, url, title, taken_at"
+    static let imageColumns = "sort_key, external_id, section_id, width, height, full_span, url, title, taken_at, placeholder, color, renditions"
     /// The columns of a feed row, in ``FeedRecord``'s order.
     static let feedColumns = "id, name, revision, image_count, section_by, time_zone"
     /// The columns of a section row, in ``SectionRecord``'s order.

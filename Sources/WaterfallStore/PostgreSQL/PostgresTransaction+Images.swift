@@ -112,16 +112,21 @@ extension PostgresTransaction {
             batch.removeAll()
             for _ in 0..<min(Self.batch, count - sent) { batch.append(try next()) }
             try session.execute("""
-                INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title, taken_at)
+                INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title, taken_at,
+                                   placeholder, color, renditions)
                 SELECT $1, k, e, s, w, h, f, CASE WHEN un THEN NULL ELSE u END, CASE WHEN tn THEN NULL ELSE t END,
-                       CASE WHEN dn THEN NULL ELSE d END
+                       CASE WHEN dn THEN NULL ELSE d END, CASE WHEN pn THEN NULL ELSE p END,
+                       CASE WHEN cn THEN NULL ELSE c END, CASE WHEN rn THEN NULL ELSE re END
                 FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::int[], $6::int[], $7::bool[],
-                            $8::text[], $9::bool[], $10::text[], $11::bool[], $12::bigint[], $13::bool[])
-                     AS r(k, e, s, w, h, f, u, un, t, tn, d, dn)
+                            $8::text[], $9::bool[], $10::text[], $11::bool[], $12::bigint[], $13::bool[],
+                            $14::text[], $15::bool[], $16::text[], $17::bool[], $18::text[], $19::bool[])
+                     AS r(k, e, s, w, h, f, u, un, t, tn, d, dn, p, pn, c, cn, re, rn)
                 """,
                 .int(feedID), .ints(batch.keys), .texts(batch.ids), .ints(batch.sections), .int32s(batch.widths),
                 .int32s(batch.heights), .bools(batch.fullSpans), .texts(batch.urls), .bools(batch.urlIsNull),
-                .texts(batch.titles), .bools(batch.titleIsNull), .ints(batch.takenAts), .bools(batch.takenAtIsNull), length: .bulk)
+                .texts(batch.titles), .bools(batch.titleIsNull), .ints(batch.takenAts), .bools(batch.takenAtIsNull),
+                .texts(batch.placeholders), .bools(batch.placeholderIsNull), .texts(batch.colors), .bools(batch.colorIsNull),
+                .texts(batch.renditions), .bools(batch.renditionsIsNull), length: .bulk)
             sent += batch.keys.count
         }
     }
@@ -138,15 +143,18 @@ extension PostgresTransaction {
             try session.execute("""
                 UPDATE image SET width = r.w, height = r.h, full_span = r.f,
                        url = CASE WHEN r.un THEN NULL ELSE r.u END, title = CASE WHEN r.tn THEN NULL ELSE r.t END,
-                       taken_at = CASE WHEN r.dn THEN NULL ELSE r.d END
+                       taken_at = CASE WHEN r.dn THEN NULL ELSE r.d END,
+                       placeholder = CASE WHEN r.pn THEN NULL ELSE r.p END, color = CASE WHEN r.cn THEN NULL ELSE r.c END,
+                       renditions = CASE WHEN r.rn THEN NULL ELSE r.re END
                 FROM unnest($2::bigint[], $3::int[], $4::int[], $5::bool[], $6::text[], $7::bool[], $8::text[], $9::bool[],
-                            $10::bigint[], $11::bool[])
-                     AS r(k, w, h, f, u, un, t, tn, d, dn)
+                            $10::bigint[], $11::bool[], $12::text[], $13::bool[], $14::text[], $15::bool[], $16::text[], $17::bool[])
+                     AS r(k, w, h, f, u, un, t, tn, d, dn, p, pn, c, cn, re, rn)
                 WHERE image.feed_id = $1 AND image.sort_key = r.k
                 """,
                 .int(feedID), .ints(batch.keys), .int32s(batch.widths), .int32s(batch.heights), .bools(batch.fullSpans),
                 .texts(batch.urls), .bools(batch.urlIsNull), .texts(batch.titles), .bools(batch.titleIsNull),
-                .ints(batch.takenAts), .bools(batch.takenAtIsNull), length: .bulk)
+                .ints(batch.takenAts), .bools(batch.takenAtIsNull), .texts(batch.placeholders), .bools(batch.placeholderIsNull),
+                .texts(batch.colors), .bools(batch.colorIsNull), .texts(batch.renditions), .bools(batch.renditionsIsNull), length: .bulk)
         }
     }
 
@@ -195,6 +203,12 @@ private struct ImageColumns {
     var titleIsNull: [Bool] = []
     var takenAts: [Int64] = []
     var takenAtIsNull: [Bool] = []
+    var placeholders: [String] = []
+    var placeholderIsNull: [Bool] = []
+    var colors: [String] = []
+    var colorIsNull: [Bool] = []
+    var renditions: [String] = []
+    var renditionsIsNull: [Bool] = []
 
     init(capacity: Int) {
         keys.reserveCapacity(capacity)
@@ -209,6 +223,12 @@ private struct ImageColumns {
         titleIsNull.reserveCapacity(capacity)
         takenAts.reserveCapacity(capacity)
         takenAtIsNull.reserveCapacity(capacity)
+        placeholders.reserveCapacity(capacity)
+        placeholderIsNull.reserveCapacity(capacity)
+        colors.reserveCapacity(capacity)
+        colorIsNull.reserveCapacity(capacity)
+        renditions.reserveCapacity(capacity)
+        renditionsIsNull.reserveCapacity(capacity)
     }
 
     mutating func append(_ image: ImageRecord) {
@@ -224,6 +244,12 @@ private struct ImageColumns {
         titleIsNull.append(image.title == nil)
         takenAts.append(image.takenAt ?? 0)
         takenAtIsNull.append(image.takenAt == nil)
+        placeholders.append(image.placeholder ?? "")
+        placeholderIsNull.append(image.placeholder == nil)
+        colors.append(image.color ?? "")
+        colorIsNull.append(image.color == nil)
+        renditions.append(image.renditions ?? "")
+        renditionsIsNull.append(image.renditions == nil)
     }
 
     mutating func removeAll() {
@@ -239,16 +265,23 @@ private struct ImageColumns {
         titleIsNull.removeAll(keepingCapacity: true)
         takenAts.removeAll(keepingCapacity: true)
         takenAtIsNull.removeAll(keepingCapacity: true)
+        placeholders.removeAll(keepingCapacity: true)
+        placeholderIsNull.removeAll(keepingCapacity: true)
+        colors.removeAll(keepingCapacity: true)
+        colorIsNull.removeAll(keepingCapacity: true)
+        renditions.removeAll(keepingCapacity: true)
+        renditionsIsNull.removeAll(keepingCapacity: true)
     }
 }
 
 extension ImageRecord {
     init(postgres row: PostgresRow) throws {
-        let (key, id, section, width, height, fullSpan, url, title, takenAt) =
-            try row.decode((Int64, String, Int64, Int32, Int32, Bool, String?, String?, Int64?).self)
+        let (key, id, section, width, height, fullSpan, url, title, takenAt, placeholder, color, renditions) =
+            try row.decode((Int64, String, Int64, Int32, Int32, Bool, String?, String?, Int64?, String?, String?, String?).self)
         self.init(
             key: key, externalID: id, sectionID: section, width: width, height: height,
-            isFullSpan: fullSpan, url: url, title: title, takenAt: takenAt)
+            isFullSpan: fullSpan, url: url, title: title, takenAt: takenAt,
+            placeholder: placeholder, color: color, renditions: renditions)
     }
 }
 

@@ -188,8 +188,9 @@ extension SQLiteTransaction {
     /// Inserts `count` images produced by `next` with one prepared statement.
     private func insertImageRows(feedID: Int64, count: Int, _ next: () throws -> ImageRecord) throws {
         let insert = try RawStatement(db, """
-            INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title, taken_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title, taken_at,
+                               placeholder, color, renditions)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for _ in 0..<count {
             let image = try next()
@@ -200,6 +201,9 @@ extension SQLiteTransaction {
             insert.bind(6, Int64(image.height))
             insert.bind(7, Int64(image.isFullSpan ? 1 : 0))
             insert.bind(10, image.takenAt)
+            insert.bind(11, image.placeholder)
+            insert.bind(12, image.color)
+            insert.bind(13, image.renditions)
             try insert.withBound(3, image.externalID) {
                 try insert.withBound(8, image.url) {
                     try insert.withBound(9, image.title) {
@@ -210,10 +214,12 @@ extension SQLiteTransaction {
         }
     }
 
-    /// Rewrites the sizes, span, url and title of the image at `image.key`.
+    /// Rewrites the sizes, span, url, title, date, placeholder, colour and renditions of the
+    /// image at `image.key`.
     public func updateImages(feedID: Int64, _ images: some Sequence<ImageRecord>) throws {
         let update = try RawStatement(db, """
-            UPDATE image SET width = ?, height = ?, full_span = ?, url = ?, title = ?, taken_at = ?
+            UPDATE image SET width = ?, height = ?, full_span = ?, url = ?, title = ?, taken_at = ?,
+                             placeholder = ?, color = ?, renditions = ?
             WHERE feed_id = ? AND sort_key = ?
             """)
         for image in images {
@@ -223,8 +229,11 @@ extension SQLiteTransaction {
             update.bind(4, image.url)
             update.bind(5, image.title)
             update.bind(6, image.takenAt)
-            update.bind(7, feedID)
-            update.bind(8, image.key)
+            update.bind(7, image.placeholder)
+            update.bind(8, image.color)
+            update.bind(9, image.renditions)
+            update.bind(10, feedID)
+            update.bind(11, image.key)
             try update.run()
         }
     }
@@ -266,7 +275,8 @@ extension ImageRecord {
     init(row: Row) {
         self.init(
             key: row[0], externalID: row[1], sectionID: row[2], width: row[3], height: row[4],
-            isFullSpan: row[5], url: row[6], title: row[7], takenAt: row[8])
+            isFullSpan: row[5], url: row[6], title: row[7], takenAt: row[8],
+            placeholder: row[9], color: row[10], renditions: row[11])
     }
 
     init(statement: RawStatement) {
@@ -275,7 +285,8 @@ extension ImageRecord {
             width: Int32(truncatingIfNeeded: statement.int64(3)),
             height: Int32(truncatingIfNeeded: statement.int64(4)),
             isFullSpan: statement.int64(5) != 0, url: statement.string(6), title: statement.string(7),
-            takenAt: statement.isNull(8) ? nil : statement.int64(8))
+            takenAt: statement.isNull(8) ? nil : statement.int64(8),
+            placeholder: statement.string(9), color: statement.string(10), renditions: statement.string(11))
     }
 }
 
