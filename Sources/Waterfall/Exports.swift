@@ -5,3 +5,5 @@
 @_exported import protocol WaterfallStore.ChangeWatcher
 @_exported import enum WaterfallSync.FeedFormat
 @_exported import enum WaterfallSync.SectionBy
+@_exported import enum WaterfallSync.Renditions
+@_exported import struct WaterfallSync.Rendition

@@ -89,7 +89,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// front end says it its own way (`--pin-offset`, `pinOffset`).
     public enum Parameter: String, Hashable, Sendable, CaseIterable {
         case feedName, layoutName, keyName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
-        case date, anchorY, cursor
+        case date, anchorY, cursor, dpr
         case resetOrder, appendMode, expires, sectionBy, timeZone, keepChanges
         case backupTarget
     }

@@ -178,6 +178,14 @@ extension PlacedImage: JSONWritable {
             json.key("takenAt")
             json.string(takenAt)
         }
+        if let placeholder {
+            json.key("placeholder")
+            json.string(placeholder)
+        }
+        if let color {
+            json.key("color")
+            json.string(color)
+        }
         json.endObject()
     }
 }

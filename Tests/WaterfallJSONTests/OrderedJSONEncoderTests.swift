@@ -121,7 +121,14 @@ import WaterfallTestSupport
         for index in 0..<300 {
             let section = ["\"2024\"", "\"é 📷\"", "\"a\\\"b\\\\c\"", "null"].randomElement(using: &random)!
             let url = Bool.random(using: &random) ? "\"https://example.com/\(index).jpg\"" : "null"
-            images.append(#"{"id": "i\#(index)\u2028", "width": \#(Int.random(in: 1...4000, using: &random)), "height": \#(Int.random(in: 1...4000, using: &random)), "section": \#(section), "url": \#(url)}"#)
+            // Placeholders, colours and renditions on some images only: the keys are left out
+            // on the others (DESIGN section 16).
+            let dress = [
+                "", ##", "color": "#0a0b0c""##, ##", "placeholder": "L\"x\\y~", "color": "#FFFFFF""##,
+                #", "placeholder": "1QcSHQRnh493V4dIh4eXh1h4kJUI", "renditions": [{"width": 100, "url": "https://example.com/\#(index)-100.jpg"}, {"width": 900, "url": "https://example.com/\#(index)-900.jpg"}]"#,
+                #", "urlTemplate": "https://example.com/\#(index)/{width}.jpg""#,
+            ].randomElement(using: &random)!
+            images.append(#"{"id": "i\#(index)\u2028", "width": \#(Int.random(in: 1...4000, using: &random)), "height": \#(Int.random(in: 1...4000, using: &random)), "section": \#(section), "url": \#(url)\#(dress)}"#)
         }
         let feed = try folder.write(#"{"feed": "f", "images": [\#(images.joined(separator: ","))]}"#, to: "feed.json")
         let service = try WaterfallService.open(path: folder.path("db.sqlite"))
@@ -146,6 +153,9 @@ import WaterfallTestSupport
             }
             try expectSame(try service.sectionIndex(feed: "f", layout: .inline(configuration)))
         }
+        let page = try OrderedJSONEncoder().encode(try service.page(feed: nil, layout: .inline(configurations[0]), offset: 0, limit: 100))
+        #expect(page.contains(##""placeholder":"L\"x\\y~","color":"#ffffff"}"##))
+        #expect(page.contains(##""color":"#0a0b0c"}"##))
     }
 }
 

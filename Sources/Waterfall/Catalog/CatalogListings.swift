@@ -1,3 +1,5 @@
+import WaterfallSync
+
 /// `feeds --json`: every feed with its counts.
 public struct FeedList: Hashable, Sendable, Codable {
     public struct Feed: Hashable, Sendable, Codable {
@@ -23,10 +25,17 @@ public struct ImageList: Hashable, Sendable, Encodable {
         /// When the image was taken, RFC 3339 in UTC (DESIGN section 17); absent from the JSON
         /// when unknown.
         public var takenAt: String?
+        /// The placeholder, colour and renditions as the feed gave them (DESIGN section 16);
+        /// each absent from the JSON when the feed gives none.
+        public var placeholder: String? = nil
+        public var color: String? = nil
+        public var renditions: Renditions? = nil
         /// Set for full-span images only; not part of the JSON.
         public var isFullSpan: Bool
 
-        enum CodingKeys: String, CodingKey { case index, id, section, width, height, url, title, takenAt }
+        enum CodingKeys: String, CodingKey {
+            case index, id, section, width, height, url, title, takenAt, placeholder, color, renditions, urlTemplate
+        }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -38,6 +47,13 @@ public struct ImageList: Hashable, Sendable, Encodable {
             try container.encode(url, forKey: .url)
             try container.encode(title, forKey: .title)
             try container.encodeIfPresent(takenAt, forKey: .takenAt)
+            try container.encodeIfPresent(placeholder, forKey: .placeholder)
+            try container.encodeIfPresent(color, forKey: .color)
+            switch renditions {
+            case .list(let list)?: try container.encode(list, forKey: .renditions)
+            case .template(let template)?: try container.encode(template, forKey: .urlTemplate)
+            case nil: break
+            }
         }
     }
     public var feed: String

@@ -58,7 +58,8 @@ extension WaterfallService {
             images: rows.enumerated().map { index, row in
                 .init(index: offset + index, id: row.externalID, section: names[row.sectionID] ?? nil,
                       width: Int(row.width), height: Int(row.height), url: row.url, title: row.title,
-                      takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), isFullSpan: row.isFullSpan)
+                      takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), placeholder: row.placeholder, color: row.color,
+                      renditions: row.renditions.flatMap(Renditions.init(storedText:)), isFullSpan: row.isFullSpan)
             })
     }
 

@@ -43,7 +43,8 @@ extension WaterfallService {
                             return ImageList.Image(
                                 index: index, id: row.externalID, section: names[row.sectionID] ?? nil,
                                 width: Int(row.width), height: Int(row.height), url: row.url, title: row.title,
-                                takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), isFullSpan: row.isFullSpan)
+                                takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), placeholder: row.placeholder, color: row.color,
+                                renditions: row.renditions.flatMap(Renditions.init(storedText:)), isFullSpan: row.isFullSpan)
                         })
                     }
                     guard rows.count == Self.imageStreamBatch, let last = rows.last?.key, last < Int64.max else { return }

@@ -161,7 +161,7 @@ extension WaterfallService {
 
     /// The page of `laidOut` with its rows and its sections' labels.
     private func page(_ laidOut: HotPageLayout, rows: [ImageRecord], labels: SectionLabels, _ query: LayoutQuery) -> LayoutPage {
-        let parts = assemble(laidOut.elements, rows: rows, firstIndex: laidOut.offset, labels: labels)
+        let parts = assemble(laidOut.elements, rows: rows, firstIndex: laidOut.offset, labels: labels, scale: query.configuration.common.scale)
         let total = laidOut.rows.geometry.count
         return LayoutPage(
             feed: query.feed.name, revision: query.feed.revision, layout: query.name, contentHeight: laidOut.contentHeight,
@@ -356,7 +356,7 @@ extension WaterfallService {
     fileprivate func viewportPage(
         _ laidOut: HotViewportLayout, rows: [ImageRecord], labels: SectionLabels, _ query: LayoutQuery
     ) -> ViewportPage {
-        var parts = assemble(laidOut.elements, rows: rows, firstIndex: laidOut.rows.first, labels: labels)
+        var parts = assemble(laidOut.elements, rows: rows, firstIndex: laidOut.rows.first, labels: labels, scale: query.configuration.common.scale)
         if let pinned = laidOut.pinnedHeaders {
             parts.headers = pinned.map { header in
                 PlacedSupplement(section: labels.name(header.sectionID), frame: header.frame, pinned: header.isPinned, title: labels.title(header.sectionID))

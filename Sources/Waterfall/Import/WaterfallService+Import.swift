@@ -275,6 +275,9 @@ struct ImportApplier {
             updated.url = fileImage.url
             updated.title = fileImage.title
             updated.takenAt = fileImage.takenAt
+            updated.placeholder = fileImage.placeholder
+            updated.color = fileImage.color
+            updated.renditions = fileImage.renditions?.storedText
         }
         if !updated.isExactly(current) {
             if updated.width != current.width || updated.height != current.height || updated.isFullSpan != current.isFullSpan {
@@ -308,7 +311,8 @@ struct ImportApplier {
             return ImageRecord(
                 key: keys[nextEntry], externalID: image.id, sectionID: sectionIDs[entry.section], width: image.width,
                 height: image.height, isFullSpan: image.span == .full, url: image.url, title: image.title,
-                takenAt: image.takenAt)
+                takenAt: image.takenAt, placeholder: image.placeholder, color: image.color,
+                renditions: image.renditions?.storedText)
         }
         try tx.updateImages(feedID: feed.id, updates)
     }
@@ -365,6 +369,7 @@ extension ImageRecord {
         key == other.key && externalID.isExactly(other.externalID) && sectionID == other.sectionID
             && width == other.width && height == other.height && isFullSpan == other.isFullSpan
             && url.isExactly(other.url) && title.isExactly(other.title) && takenAt == other.takenAt
+            && placeholder == other.placeholder && color == other.color && renditions.isExactly(other.renditions)
     }
 }
 

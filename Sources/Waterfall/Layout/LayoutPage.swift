@@ -1,4 +1,5 @@
 import WaterfallLayout
+import WaterfallSync
 
 /// Coding keys of an output that flattens a ``Frame`` into `x`, `y`, `width` and `height`.
 protocol FrameCodingKeys: CodingKey {
@@ -33,8 +34,14 @@ public struct PlacedImage: Hashable, Sendable, Encodable {
     /// Pixel size (not part of the JSON).
     public var pixelWidth: Int
     public var pixelHeight: Int
+    /// The image's ThumbHash or BlurHash and its colour `#rrggbb` (DESIGN section 16), to paint
+    /// before the image loads; each absent from the JSON when the feed gives none.
+    public var placeholder: String? = nil
+    public var color: String? = nil
+    /// The sizes the image is served at (not part of the JSON: `url` is the one chosen).
+    public var renditions: Renditions? = nil
 
-    enum CodingKeys: String, FrameCodingKeys { case index, id, section, x, y, width, height, url, takenAt }
+    enum CodingKeys: String, FrameCodingKeys { case index, id, section, x, y, width, height, url, takenAt, placeholder, color }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -44,6 +51,50 @@ public struct PlacedImage: Hashable, Sendable, Encodable {
         try container.encode(frame)
         try container.encode(url, forKey: .url)
         try container.encodeIfPresent(takenAt, forKey: .takenAt)
+        try container.encodeIfPresent(placeholder, forKey: .placeholder)
+        try container.encodeIfPresent(color, forKey: .color)
+    }
+
+    /// Makes `url` the rendition for a screen of `dpr` device pixels a point: the smallest
+    /// rendition at least `frame.width × dpr` pixels wide, else the largest; the image's own
+    /// URL when it has no renditions (DESIGN section 16).
+    public mutating func chooseRendition(dpr: Double) {
+        guard let renditions else { return }
+        url = renditions.url(forPixels: frame.width * dpr, imageWidth: Int32(clamping: pixelWidth))
+    }
+}
+
+/// A device pixel ratio for choosing renditions: `dpr` of a request, checked.
+public enum DevicePixelRatio {
+    /// The largest `dpr` accepted.
+    public static let maximum = 8.0
+
+    /// Checks a request's `dpr`: a number above 0 and at most ``maximum``.
+    /// - Throws: ``WaterfallError`` `usage` naming `dpr`.
+    public static func validate(_ dpr: Double) throws(WaterfallError) {
+        guard dpr.isFinite, dpr > 0, dpr <= maximum else {
+            throw WaterfallError.invalidValue(.dpr, "must be a number of device pixels a point above 0 and at most 8, got \(dpr).")
+        }
+    }
+}
+
+extension LayoutPage {
+    /// The page with each image's `url` chosen for `dpr` (``PlacedImage/chooseRendition(dpr:)``);
+    /// the service's answer chose them for the layout's `scale`.
+    public func choosingRenditions(dpr: Double) -> LayoutPage {
+        var page = self
+        for index in page.items.indices { page.items[index].chooseRendition(dpr: dpr) }
+        return page
+    }
+}
+
+extension ViewportPage {
+    /// The viewport with each image's `url` chosen for `dpr` (``PlacedImage/chooseRendition(dpr:)``);
+    /// the service's answer chose them for the layout's `scale`.
+    public func choosingRenditions(dpr: Double) -> ViewportPage {
+        var viewport = self
+        for index in viewport.items.indices { viewport.items[index].chooseRendition(dpr: dpr) }
+        return viewport
     }
 }
 

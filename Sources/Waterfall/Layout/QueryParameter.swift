@@ -99,8 +99,13 @@ extension QueryParameter {
     public static let viewportWidth = QueryParameter(
         "viewportWidth", .number, minimum: 0, exclusiveMinimum: true, maximum: 1e12, required: true, help: "Width of the viewport in points.")
 
+    // Right-sized images (DESIGN section 16).
+    public static let dpr = QueryParameter(
+        "dpr", .number, minimum: 0, exclusiveMinimum: true, maximum: DevicePixelRatio.maximum,
+        help: "Device pixels per point of the screen that shows the images: each image's url is its smallest rendition at least its frame's width times dpr pixels wide (else its largest); by default the layout's scale.")
+
     /// Every parameter, in the order the document lists them.
     public static let all: [QueryParameter] = [
-        page, pageSize, offset, limit, cursor, y, height, pinHeaders, pinOffset, anchor, anchorY, id, date, locateLimit, x, viewportWidth,
+        page, pageSize, offset, limit, cursor, y, height, pinHeaders, pinOffset, anchor, anchorY, id, date, locateLimit, x, viewportWidth, dpr,
     ]
 }

@@ -1,6 +1,7 @@
 import Foundation
 import WaterfallLayout
 import WaterfallStore
+import WaterfallSync
 
 /// A visible cover-flow image: its frame and the scale it is drawn at.
 public struct CoverFlowImage: Hashable, Sendable, Encodable {
@@ -10,9 +11,19 @@ public struct CoverFlowImage: Hashable, Sendable, Encodable {
     public var frame: Frame
     /// `1 / (1 + |centerX - (x + V/2)| * factor)`.
     public var scale: Double
+    /// The rendition for the asked `dpr` (default: the configuration's `scale`) of a frame
+    /// this wide, else the image's own URL (DESIGN section 16).
     public var url: String?
+    /// The image's ThumbHash or BlurHash and its colour; each absent from the JSON when the
+    /// feed gives none.
+    public var placeholder: String? = nil
+    public var color: String? = nil
+    /// The sizes the image is served at (not part of the JSON).
+    public var renditions: Renditions? = nil
+    /// Pixel width (not part of the JSON): a URL template's largest width.
+    public var pixelWidth: Int32 = 0
 
-    enum CodingKeys: String, FrameCodingKeys { case index, id, section, x, y, width, height, scale, url }
+    enum CodingKeys: String, FrameCodingKeys { case index, id, section, x, y, width, height, scale, url, placeholder, color }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -22,6 +33,15 @@ public struct CoverFlowImage: Hashable, Sendable, Encodable {
         try container.encode(frame)
         try container.encode(scale, forKey: .scale)
         try container.encode(url, forKey: .url)
+        try container.encodeIfPresent(placeholder, forKey: .placeholder)
+        try container.encodeIfPresent(color, forKey: .color)
+    }
+
+    /// Makes `url` the rendition for a screen of `dpr` device pixels a point, as a page's
+    /// images choose theirs (``PlacedImage/chooseRendition(dpr:)``).
+    public mutating func chooseRendition(dpr: Double) {
+        guard let renditions else { return }
+        url = renditions.url(forPixels: frame.width * dpr, imageWidth: pixelWidth)
     }
 }
 
@@ -37,6 +57,14 @@ public struct CoverFlowPage: Hashable, Sendable, Encodable {
     public var snapOffset: Double
     public var totalItems: Int
     public var items: [CoverFlowImage]
+
+    /// The answer with each image's `url` chosen for `dpr`; the service's answer chose them
+    /// for the configuration's `scale`.
+    public func choosingRenditions(dpr: Double) -> CoverFlowPage {
+        var page = self
+        for index in page.items.indices { page.items[index].chooseRendition(dpr: dpr) }
+        return page
+    }
 }
 
 extension WaterfallService {
@@ -83,9 +111,13 @@ extension WaterfallService {
                 let labels = try SectionLabels(sink.visible.lazy.map { index, _ in rows[index - from].sectionID }, tx)
                 let items = sink.visible.map { index, frame -> CoverFlowImage in
                     let row = rows[index - from]
-                    return CoverFlowImage(
+                    var item = CoverFlowImage(
                         index: index, id: row.externalID, section: labels.name(row.sectionID), frame: frame,
-                        scale: layout.scale(of: frame, x: x, viewportWidth: viewportWidth), url: row.url)
+                        scale: layout.scale(of: frame, x: x, viewportWidth: viewportWidth), url: row.url,
+                        placeholder: row.placeholder, color: row.color,
+                        renditions: row.renditions.flatMap(Renditions.init(storedText:)), pixelWidth: row.width)
+                    item.chooseRendition(dpr: Double(configuration.scale))
+                    return item
                 }
                 let page = CoverFlowPage(
                     feed: feed.name, revision: feed.revision, contentWidth: cache.end.contentHeight, x: x, viewportWidth: viewportWidth,

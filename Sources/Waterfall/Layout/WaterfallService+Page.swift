@@ -105,7 +105,7 @@ extension WaterfallService {
             wanted = max(64, limit)
         }
         let labels = try SectionLabels(sink.elements.lazy.map(\.sectionID), tx)
-        let parts = assemble(sink.elements, rows: rows, firstIndex: from, labels: labels)
+        let parts = assemble(sink.elements, rows: rows, firstIndex: from, labels: labels, scale: query.configuration.common.scale)
         let page = LayoutPage(
             feed: feed.name, revision: feed.revision, layout: query.name, contentHeight: cache.end.contentHeight,
             totalItems: cache.end.totalItems,
@@ -165,7 +165,7 @@ extension WaterfallService {
             elements = sink.elements
         }
         let labels = try SectionLabels(elements.lazy.map(\.sectionID), tx)
-        var parts = assemble(elements, rows: rows, firstIndex: from, labels: labels)
+        var parts = assemble(elements, rows: rows, firstIndex: from, labels: labels, scale: query.configuration.common.scale)
         if let pinOffset, query.configuration.hasHeaders {
             var visible: [Int64] = []
             var seen: Set<Int64> = []
@@ -190,8 +190,9 @@ extension WaterfallService {
     }
 
     /// Turns placed elements into the output's items, headers and footers.
+    /// Each image's `url` is its rendition for the layout's `scale` as the device pixel ratio.
     func assemble(
-        _ elements: [PlacedElement], rows: [ImageRecord], firstIndex: Int, labels: SectionLabels
+        _ elements: [PlacedElement], rows: [ImageRecord], firstIndex: Int, labels: SectionLabels, scale: Int
     ) -> (items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
         var items: [PlacedImage] = []
         var headers: [PlacedSupplement] = []
@@ -201,9 +202,12 @@ extension WaterfallService {
             switch element.kind {
             case .item:
                 let row = rows[element.owner - firstIndex]
-                items.append(PlacedImage(
+                var item = PlacedImage(
                     index: element.owner, id: row.externalID, section: section, frame: element.frame, url: row.url,
-                    takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), title: row.title, pixelWidth: Int(row.width), pixelHeight: Int(row.height)))
+                    takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), title: row.title, pixelWidth: Int(row.width), pixelHeight: Int(row.height),
+                    placeholder: row.placeholder, color: row.color, renditions: row.renditions.flatMap(Renditions.init(storedText:)))
+                item.chooseRendition(dpr: Double(scale))
+                items.append(item)
             case .header:
                 headers.append(PlacedSupplement(section: section, frame: element.frame, pinned: false, title: labels.title(element.sectionID)))
             case .footer:

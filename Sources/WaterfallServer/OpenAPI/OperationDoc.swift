@@ -71,16 +71,16 @@ enum ParameterGroup {
     /// A write's preconditions: `If-Match` and `X-Feed-Revision`.
     static let writePreconditions: [ParameterRef] = [.header("IfMatch"), .header("FeedRevision")]
     /// A slice of a page: `offset`/`limit` or `page`/`pageSize` (``QueryParameter``).
-    static let pageSlice = query([.offset, .limit, .page, .pageSize])
+    static let pageSlice = query([.offset, .limit, .page, .pageSize, .dpr])
     /// A viewport's band and pinned headers (``QueryParameter``).
-    static let viewportBand = query([.y, .height, .pinHeaders, .pinOffset, .anchor, .anchorY])
+    static let viewportBand = query([.y, .height, .pinHeaders, .pinOffset, .anchor, .anchorY, .dpr])
     /// What `locate` looks for, and the page size its offset counts in (``QueryParameter``).
     static let locate = query([.id, .date, .locateLimit])
     /// A layout configuration of either kind given inline, as query parameters named like its
     /// JSON keys: `kind`, `sections` and every field of the kinds' tables.
     static let inlineLayout = APIDocument.inlineLayoutParameters
     /// A cover flow's configuration given inline (its field table), and its viewport.
-    static let coverFlow = APIDocument.coverFlowParameters + query([.x, .viewportWidth])
+    static let coverFlow = APIDocument.coverFlowParameters + query([.x, .viewportWidth, .dpr])
 
     private static func query(_ parameters: [QueryParameter]) -> [ParameterRef] {
         parameters.map { .query($0.component) }

@@ -108,8 +108,10 @@ extension APIRoutes {
             var query = try RequestQuery(request)
             let x = try query.double(.x)
             let viewportWidth = try query.double(.viewportWidth)
+            let dpr = try query.double(.dpr)
             let configuration = try query.decode(CoverFlowConfiguration.self)
             try query.finish()
+            if let dpr { try DevicePixelRatio.validate(dpr) }
             guard let x else { throw Problem.badRequest("x is required.") }
             guard let viewportWidth else { throw Problem.badRequest("viewportWidth is required.") }
             do throws(LayoutConfigurationError) {
@@ -119,7 +121,8 @@ extension APIRoutes {
             }
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
-                let answer = try service.coverFlow(feed: feed, configuration: configuration, x: x, viewportWidth: viewportWidth)
+                var answer = try service.coverFlow(feed: feed, configuration: configuration, x: x, viewportWidth: viewportWidth)
+                if let dpr { answer = answer.choosingRenditions(dpr: dpr) }
                 return (try StableJSON.document(of: answer), answer.revision)
             }.response(to: request)
         },
@@ -133,12 +136,14 @@ extension APIRoutes {
         let slice = PageSlice(
             page: try query.int(.page), pageSize: try query.int(.pageSize),
             offset: try query.int(.offset), limit: try query.int(.limit))
+        let dpr = try query.double(.dpr)
         let source = try layout ?? .inline(try query.decode(AnyLayoutConfiguration.self))
         try query.finish()
         try slice.validate()
+        if let dpr { try DevicePixelRatio.validate(dpr) }
         let range = slice.range
         @Sendable func encoded(_ page: LayoutPage) throws -> ([UInt8], Int64?) {
-            (try StableJSON.document(of: page), page.revision)
+            (try StableJSON.document(of: dpr.map(page.choosingRenditions(dpr:)) ?? page), page.revision)
         }
         return try await runner.answer(for: request, path, withoutBlocking: { service in
             try await service.pageWithoutBlocking(feed: feed, layout: source, offset: range.offset, limit: range.limit).map(encoded)
@@ -194,15 +199,17 @@ extension APIRoutes {
         let pinOffset = try query.double(.pinOffset)
         let anchor = query.string(.anchor)
         let anchorY = try query.double(.anchorY)
+        let dpr = try query.double(.dpr)
         let source = try layout ?? .inline(try query.decode(AnyLayoutConfiguration.self))
         try query.finish()
+        if let dpr { try DevicePixelRatio.validate(dpr) }
         guard let height else { throw Problem.badRequest("height is required.") }
         if pinHeaders == false && pinOffset != nil {
             throw Problem.badRequest("pinOffset pins the headers and cannot be combined with pinHeaders=false.")
         }
         let pin = pinOffset ?? (pinHeaders == true ? 0 : nil)
         @Sendable func encoded(_ viewport: ViewportPage) throws -> ([UInt8], Int64?) {
-            (try StableJSON.document(of: viewport), viewport.revision)
+            (try StableJSON.document(of: dpr.map(viewport.choosingRenditions(dpr:)) ?? viewport), viewport.revision)
         }
         if let anchor {
             guard y == nil else { throw Problem.badRequest("y and anchor cannot be given together: the anchor decides where the band starts.") }

@@ -20,6 +20,8 @@ extension WaterfallCommand {
         var viewportWidth: Double
         @Option(parsing: .unconditional, help: .query(.x))
         var x: Double
+        @Option(parsing: .unconditional, help: .query(.dpr))
+        var dpr: Double?
         @OptionGroup var output: OutputOptions
 
         /// The configuration the flags describe (through its own `Codable`, as the HTTP API's
@@ -46,11 +48,13 @@ extension WaterfallCommand {
             if !(viewportWidth > 0) || !viewportWidth.isFinite {
                 throw ValidationError("--viewport-width must be a number above 0, got \(viewportWidth).")
             }
+            try checkDPR(dpr)
         }
 
         func run() throws {
-            let page = try database.open().coverFlow(
+            var page = try database.open().coverFlow(
                 feed: feed.feed, configuration: try configuration(), x: x, viewportWidth: viewportWidth)
+            if let dpr { page = page.choosingRenditions(dpr: dpr) }
             if output.json { return Terminal.printJSON(page) }
             var table = Table("INDEX", "ID", "X", "Y", "WIDTH", "HEIGHT", "SCALE", rightAligned: [0, 2, 3, 4, 5, 6])
             for item in page.items {

@@ -12,11 +12,17 @@ extension WaterfallCommand {
         @OptionGroup var feed: FeedOptions
         @OptionGroup var layout: LayoutOptions
         @OptionGroup(title: "Which images") var slice: SliceOptions
+        @Option(parsing: .unconditional, help: .query(.dpr))
+        var dpr: Double?
         @OptionGroup var output: OutputOptions
 
         /// The plain values the flags give.
         var request: PageRequest {
-            PageRequest(database: database.path, feed: feed.feed, layout: layout.flags, slice: slice.flags, json: output.json)
+            PageRequest(database: database.path, feed: feed.feed, layout: layout.flags, slice: slice.flags, dpr: dpr, json: output.json)
+        }
+
+        func validate() throws {
+            try checkDPR(dpr)
         }
 
         func run() throws {
@@ -41,13 +47,15 @@ extension WaterfallCommand {
         var pinHeaders = false
         @Option(parsing: .unconditional, help: .query(.pinOffset))
         var pinOffset: Double?
+        @Option(parsing: .unconditional, help: .query(.dpr))
+        var dpr: Double?
         @OptionGroup var output: OutputOptions
 
         /// The plain values the flags give.
         var request: ViewportRequest {
             ViewportRequest(
                 database: database.path, feed: feed.feed, layout: layout.flags, y: y, height: height,
-                pinHeaders: pinHeaders, pinOffset: pinOffset, json: output.json)
+                pinHeaders: pinHeaders, pinOffset: pinOffset, dpr: dpr, json: output.json)
         }
 
         func validate() throws {
@@ -67,17 +75,21 @@ struct PageRequest: FastLaneRequest {
     var feed: String?
     var layout = LayoutFlags()
     var slice = SliceFlags()
+    var dpr: Double?
     var json = false
 
-    /// What ArgumentParser checks: the layout and slice flags (their option groups' validations).
+    /// What ArgumentParser checks: the layout and slice flags (their option groups' validations)
+    /// and `--dpr`.
     func validate() throws {
         _ = try layout.source()
         try slice.validate()
+        try checkDPR(dpr)
     }
 
     func run() throws {
-        let result = try OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).page(
+        var result = try OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).page(
             feed: feed, layout: try layout.source(), offset: slice.slice.range.offset, limit: slice.slice.range.limit)
+        if let dpr { result = result.choosingRenditions(dpr: dpr) }
         if json { return Terminal.printJSON(result) }
         printFrames(items: result.items, headers: result.headers, footers: result.footers)
         let next = result.nextOffset.map { "next offset \($0)" } ?? "last page"
@@ -87,6 +99,7 @@ struct PageRequest: FastLaneRequest {
     static func kind(of name: Substring) -> FastLaneOptionKind? {
         switch name {
         case "db", "feed": .value(unconditional: false)
+        case "dpr": .value(unconditional: true)
         case "json": .flag
         // The slice's names first: the configuration flags' table is built on first use.
         default: SliceFlags.kind(of: name) ?? LayoutFlags.kind(of: name)
@@ -97,6 +110,7 @@ struct PageRequest: FastLaneRequest {
         switch name {
         case "db": assign(value, to: &database)
         case "feed": assign(value, to: &feed)
+        case "dpr": assign(value, to: &dpr)
         case "json": raise(&json)
         default: SliceFlags.kind(of: name) != nil ? slice.set(name, value) : layout.set(name, value)
         }
@@ -113,19 +127,22 @@ struct ViewportRequest: FastLaneRequest {
     var height = 0.0
     var pinHeaders = false
     var pinOffset: Double?
+    var dpr: Double?
     var json = false
 
     func validate() throws {
         _ = try layout.source()
         if pinOffset != nil && !pinHeaders { throw ValidationError("--pin-offset goes with --pin-headers.") }
+        try checkDPR(dpr)
         if !y.isFinite { throw ValidationError("--y must be a finite number, got \(y).") }
         if !(height > 0) || !height.isFinite { throw ValidationError("--height must be a number above 0, got \(height).") }
     }
 
     func run() throws {
-        let result = try OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).viewport(
+        var result = try OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).viewport(
             feed: feed, layout: try layout.source(), y: y, height: height,
             pinOffset: pinHeaders ? (pinOffset ?? 0) : nil)
+        if let dpr { result = result.choosingRenditions(dpr: dpr) }
         if json { return Terminal.printJSON(result) }
         printFrames(items: result.items, headers: result.headers, footers: result.footers)
         Terminal.print("feed \(cell(result.feed)), revision \(result.revision): \(result.items.count) images meet y \(points(y))…\(points(y + height)) of content height \(points(result.contentHeight))")
@@ -136,7 +153,7 @@ struct ViewportRequest: FastLaneRequest {
     static func kind(of name: Substring) -> FastLaneOptionKind? {
         switch name {
         case "db", "feed": .value(unconditional: false)
-        case "y", "height", "pin-offset": .value(unconditional: true)
+        case "y", "height", "pin-offset", "dpr": .value(unconditional: true)
         case "json", "pin-headers": .flag
         default: LayoutFlags.kind(of: name)
         }
@@ -149,10 +166,21 @@ struct ViewportRequest: FastLaneRequest {
         case "y": assign(value, to: &y)
         case "height": assign(value, to: &height)
         case "pin-offset": assign(value, to: &pinOffset)
+        case "dpr": assign(value, to: &dpr)
         case "json": raise(&json)
         case "pin-headers": raise(&pinHeaders)
         default: layout.set(name, value)
         }
+    }
+}
+
+/// Checks `--dpr` (``DevicePixelRatio``), as ArgumentParser's validation does the other flags.
+func checkDPR(_ dpr: Double?) throws {
+    guard let dpr else { return }
+    do throws(WaterfallError) {
+        try DevicePixelRatio.validate(dpr)
+    } catch {
+        throw ValidationError(error.commandLineMessage)
     }
 }
 

@@ -58,6 +58,7 @@ extension WaterfallError.Parameter {
         case .date: "--date"
         case .anchorY: "--anchor-y"
         case .cursor: "--cursor"
+        case .dpr: "--dpr"
         case .resetOrder: "--reset-order"
         case .appendMode: "--append"
         case .sectionBy: "--section-by"
