@@ -247,11 +247,29 @@ class Run:
         check(len(snapshot["tiles"]) < 400, f"{label}: {len(snapshot['tiles'])} image boxes in the page; only the visible ones should be")
         return snapshot, answer
 
+    def expect_colours(self, answer, label):
+        """Every box whose image has not loaded shows the image's `color` from the answer (DESIGN
+        section 16): the test machine cannot reach COCO's urls, so the boxes keep their colour."""
+        painted = {e["id"]: e for e in self.js("""
+            return [...document.querySelectorAll('#list .tile')].map((e) => ({id: e.dataset.id,
+              loaded: e.classList.contains('loaded'), background: getComputedStyle(e.querySelector('.ph')).backgroundColor}));""")}
+        coloured = [item for item in answer["items"] if item.get("color")]
+        check(coloured, f"{label}: no image of {self.feed} has a color")
+        for item in coloured:
+            box = painted.get(item["id"])
+            check(box is not None, f"{label}: image {item['id']} has no box")
+            if box["loaded"]:
+                continue
+            rgb = tuple(int(item["color"][i:i + 2], 16) for i in (1, 3, 5))
+            check(box["background"] == "rgb(%d, %d, %d)" % rgb,
+                  f"{label}: image {item['id']} shows {box['background']} before its picture arrives, the API says {item['color']}")
+
     def check_boxes(self):
         self.open(f"feed={urllib.parse.quote(self.feed)}")
         self.screenshot("gallery-waterfall.png")
         snapshot, answer = self.expect_boxes_match("top of the feed")
         check(len(answer["items"]) >= 4, f"only {len(answer['items'])} images at the top of {self.feed}")
+        self.expect_colours(answer, "top of the feed")
         # Mid-feed, a header pinned: scroll into the middle of a section.
         content = snapshot["contentHeight"]
         for fraction in (0.013, 0.37):
@@ -272,7 +290,7 @@ class Run:
         time.sleep(0.02)
         self.wait_idle()
         self.expect_boxes_match(f"{self.feed} after a small scroll")
-        print("ok: a. image boxes and headers are where the viewport API says (top, mid-feed, pinned header)")
+        print("ok: a. image boxes and headers are where the viewport API says (top, mid-feed, pinned header), in their colours")
 
     # ------------------------------------------------------------------ (b) the last image of 1M
 

@@ -6,7 +6,7 @@ import { clamp, enc, fmtInt, num, pixelRatioLabel, ratioLabel } from './format.j
 import { apiGet, isAbort } from './api.js';
 import { emptyFeedMessage, failed, showEmpty } from './messages.js';
 import { sectionName } from './sections.js';
-import { makePlaceholder, waitingMedia, wantImage } from './images.js';
+import { DPR, makePlaceholder, paintColour, waitingMedia, wantImage } from './images.js';
 import { applyDetails, details, scheduleDetails } from './details.js';
 import { MAX_SPACER } from './scroll.js';
 import { DEBOUNCE_MS, KEEP_MARGIN, MAX_WAIT_MS } from './waterfall.js';
@@ -93,7 +93,7 @@ export async function fetchCover({ force = false } = {}) {
   const key = cf.key;
   const over = Math.round(cf.V / 2);
   const inset = `${cf.insetTop},${cf.pad},${cf.insetTop},${cf.pad}`;
-  const path = `/v1/feeds/${enc(state.feed)}/coverflow?itemHeight=${cf.itemHeight}&viewportWidth=${cf.V + 2 * over}&x=${num(x - over)}&sectionInset=${inset}&factor=${COVER_FACTOR}`;
+  const path = `/v1/feeds/${enc(state.feed)}/coverflow?itemHeight=${cf.itemHeight}&viewportWidth=${cf.V + 2 * over}&x=${num(x - over)}&sectionInset=${inset}&factor=${COVER_FACTOR}&dpr=${DPR}`;
   try {
     const { body, etag } = await apiGet(path, controller.signal);
     if (controller.signal.aborted || key !== cf.key) return null;
@@ -159,6 +159,7 @@ function renderCover(previous) {
     el.setAttribute('aria-label', `Image ${item.id}, ${fmtInt.format(item.index + 1)} of ${fmtInt.format(a.totalItems)}, section ${sectionName(item.section)}`);
     const distance = Math.abs(item.x + item.width / 2 - (x + cf.V / 2));
     if (distance < centreDistance) { centre = item; centreDistance = distance; }
+    paintColour(cover.ph, item.color);
     if (item.url) wantImage(cover, item.url);
     if (el === cursor) cursor = cursor.nextElementSibling;
     else ui.cfList.insertBefore(el, cursor);
@@ -186,7 +187,7 @@ function makeCover(item) {
   ratio.textContent = ratioLabel(item.width, item.height);
   media.appendChild(ph);
   el.appendChild(media);
-  const cover = { el, media, ratio, id: item.id, img: null, broken: false, waiting: null, detailed: false };
+  const cover = { el, media, ph, ratio, id: item.id, img: null, broken: false, waiting: null, detailed: false };
   applyDetails(cover);
   return cover;
 }

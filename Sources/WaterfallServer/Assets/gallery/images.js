@@ -1,4 +1,4 @@
-// Images and placeholders: each box's picture from its url, hosts that fail given up, the id-and-ratio card.
+// Images and placeholders: each box's picture from its url, hosts that fail given up, the id-and-ratio card in the image's colour.
 
 import { hashHue } from './format.js';
 
@@ -8,6 +8,11 @@ import { hashHue } from './format.js';
 const origins = new Map();
 const failedUrls = new Set();
 export const waitingMedia = new Set();
+
+// The screen's device pixels a point, in halves from 1 to 8, sent as `dpr` with every layout
+// query: the server answers each frame's url as the smallest rendition that covers the frame
+// at this density (DESIGN section 16). Rounded so that near-equal screens share kept answers.
+export const DPR = Math.min(8, Math.max(1, Math.ceil((window.devicePixelRatio || 1) * 2) / 2));
 function originOf(url) {
   try { const u = new URL(url, location.href); return u.origin === location.origin || u.protocol === 'data:' ? null : u.origin; } catch { return undefined; }
 }
@@ -56,6 +61,16 @@ function pumpWaitingImages() {
     if (holder.el.isConnected && holder.waiting) { const url = holder.waiting; holder.waiting = null; wantImage(holder, url); }
   }
 }
+/** Paints the image's `color` (`#rrggbb` from the feed) behind its placeholder card, shown
+ * until the picture loads; without one, the card keeps the colour made from its id. */
+export function paintColour(ph, color) {
+  const colour = typeof color === 'string' && /^#[0-9a-f]{6}$/.test(color) ? color : '';
+  if (ph.dataset.color === colour) return;
+  ph.dataset.color = colour;
+  ph.style.background = colour;
+  ph.classList.toggle('ph-colour', colour !== '');
+}
+
 /** The placeholder: the image's id and aspect ratio on a colour of its own. */
 export function makePlaceholder(id) {
   const ph = document.createElement('div');

@@ -6,7 +6,7 @@ import { clamp, enc, fmtInt, pixelRatioLabel } from './format.js';
 import { apiGet } from './api.js';
 import { failed } from './messages.js';
 import { sectionName } from './sections.js';
-import { makePlaceholder, wantImage } from './images.js';
+import { makePlaceholder, paintColour, wantImage } from './images.js';
 import { details } from './details.js';
 import { requestRender } from './waterfall.js';
 import { drag, lastDragEnd } from './drag.js';
@@ -84,6 +84,7 @@ function renderLightboxImage(image, total) {
   media.style.bottom = '0';
   const { ph, ratio } = makePlaceholder(image.id);
   ratio.textContent = pixelRatioLabel(image.width, image.height);
+  paintColour(ph, image.color);
   media.appendChild(ph);
   el.appendChild(media);
   ui.lightboxFrame.appendChild(el);

@@ -8,6 +8,7 @@ import { currentLayout } from './layouts.js';
 import { mappedTop, scrollToContent, setContentHeight } from './scroll.js';
 import { writeHash } from './picker.js';
 import { cf } from './coverflow.js';
+import { DPR } from './images.js';
 
 // A place is `{ id, offset }`: the image at the top of the window and how far its top is below
 // the stage's top (negative when it is partly scrolled away). Positions differ from one layout
@@ -76,7 +77,7 @@ export function restorePlace(place, done) {
   const controller = new AbortController();
   wf.restoring = controller;
   const offset = place.offset === null ? headerHeight() : place.offset;
-  const path = `${layout.base}viewport?${layout.params}anchor=${enc(place.id)}&anchorY=${offset}&height=${Math.max(1, Math.round(wf.H))}`;
+  const path = `${layout.base}viewport?${layout.params}anchor=${enc(place.id)}&anchorY=${offset}&height=${Math.max(1, Math.round(wf.H))}&dpr=${DPR}`;
   const finish = (y) => {
     if (wf.restoring !== controller || key !== wf.key) return;
     scrollToContent(y);

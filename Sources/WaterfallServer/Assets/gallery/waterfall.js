@@ -6,7 +6,7 @@ import { fmtInt, num, ratioLabel } from './format.js';
 import { apiGet, isAbort } from './api.js';
 import { emptyFeedMessage, failed, showEmpty } from './messages.js';
 import { sectionName } from './sections.js';
-import { makePlaceholder, waitingMedia, wantImage } from './images.js';
+import { DPR, makePlaceholder, paintColour, waitingMedia, wantImage } from './images.js';
 import { applyDetails, scheduleDetails } from './details.js';
 import { currentLayout } from './layouts.js';
 import { mappedTop, setContentHeight } from './scroll.js';
@@ -117,7 +117,7 @@ export async function fetchViewport({ flip = false, force = false } = {}) {
   const y = Math.max(0, Math.floor(top - over));
   const height = Math.max(1, Math.ceil(top + wf.H + over) - y);
   const pinOffset = top - y;
-  const band = `${layout.base}viewport?${layout.params}y=${y}&height=${height}`;
+  const band = `${layout.base}viewport?${layout.params}y=${y}&height=${height}&dpr=${DPR}`;
   const wantsHeaders = hasHeaders(wf.config);
   try {
     const [natural, pinned] = await Promise.all([
@@ -254,7 +254,7 @@ function makeTile(item) {
   const { ph, ratio } = makePlaceholder(item.id);
   media.appendChild(ph);
   el.appendChild(media);
-  const tile = { el, media, ratio, id: item.id, img: null, broken: false, waiting: null, caption: null, detailed: false, x: NaN, y: NaN, w: NaN, h: NaN, shownTop: NaN, label: '' };
+  const tile = { el, media, ph, ratio, id: item.id, img: null, broken: false, waiting: null, caption: null, detailed: false, x: NaN, y: NaN, w: NaN, h: NaN, shownTop: NaN, label: '' };
   return tile;
 }
 
@@ -299,6 +299,7 @@ function updateTile(tile, item, answer, top) {
     el.classList.add('flash');
     setTimeout(() => el.classList.remove('flash'), 1700);
   }
+  paintColour(tile.ph, item.color);
   if (item.url) wantImage(tile, item.url);
 }
 
