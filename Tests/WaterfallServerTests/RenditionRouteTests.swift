@@ -81,6 +81,30 @@ import WaterfallTestSupport
         }
     }
 
+    @Test func theStreamAndACursorsSliceListTheImagesAsTheListingDoes() async throws {
+        let fixture = try Self.fixture()
+        let listing = try fixture.service.images(feed: "dressed", offset: 0, limit: 10)
+        let entries = try listing.images.map { String(decoding: try StableJSON.document(of: $0), as: UTF8.self) }
+        try await fixture.test { client in
+            try await client.execute(uri: "/v1/feeds/dressed/images", method: .get, headers: [.accept: "application/x-ndjson"]) { response in
+                #expect(response.status == .ok)
+                let lines = response.text.split(separator: "\n").dropFirst().map { String($0) + "\n" }
+                #expect(lines == entries)
+                #expect(lines.first?.contains(#""renditions":[{"width":320,"url":"https://x/a-320.jpg"}"#) == true)
+                #expect(lines.dropFirst().first?.contains(##""color":"#102030","urlTemplate":"https://x/b/{width}.jpg""##) == true)
+            }
+            let cursor = try await client.execute(uri: "/v1/feeds/dressed/images?limit=1", method: .get) { response in
+                try #require(response.object["nextCursor"] as? String)
+            }
+            try await client.execute(uri: "/v1/feeds/dressed/images?limit=1&cursor=\(cursor)", method: .get) { response in
+                let images = response.object["images"] as? [[String: Any]] ?? []
+                #expect(images.map { $0["id"] as? String } == ["b"])
+                #expect(images.first?["color"] as? String == "#102030")
+                #expect(images.first?["urlTemplate"] as? String == "https://x/b/{width}.jpg")
+            }
+        }
+    }
+
     @Test func aBadDPRIsRefusedWithOneSentence() async throws {
         let fixture = try Self.fixture()
         try await fixture.test { client in

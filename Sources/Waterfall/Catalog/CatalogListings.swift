@@ -1,3 +1,4 @@
+import WaterfallStore
 import WaterfallSync
 
 /// `feeds --json`: every feed with its counts.
@@ -75,6 +76,18 @@ public struct ImageList: Hashable, Sendable, Encodable {
         try container.encode(nextOffset, forKey: .nextOffset)
         try container.encodeIfPresent(nextCursor, forKey: .nextCursor)
         try container.encode(images, forKey: .images)
+    }
+}
+
+extension ImageList.Image {
+    /// The entry for `row` at catalog index `index` in section `section` (its name, `nil` for
+    /// the unnamed one): what a slice, a cursor's slice and the NDJSON stream all list.
+    init(_ row: ImageRecord, index: Int, section: String?) {
+        self.init(
+            index: index, id: row.externalID, section: section, width: Int(row.width), height: Int(row.height),
+            url: row.url, title: row.title, takenAt: row.takenAt.map(TakenAt.string(milliseconds:)),
+            placeholder: row.placeholder, color: row.color,
+            renditions: row.renditions.flatMap(Renditions.init(storedText:)), isFullSpan: row.isFullSpan)
     }
 }
 

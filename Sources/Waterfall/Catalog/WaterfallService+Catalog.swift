@@ -55,12 +55,7 @@ extension WaterfallService {
             feed: feed.name, revision: feed.revision, totalItems: feed.imageCount,
             nextOffset: offset + limit < feed.imageCount ? offset + limit : nil,
             nextCursor: next < feed.imageCount && rows.count == limit ? rows.last.map { ListingCursor(revision: feed.revision, index: next, key: $0.key + 1).token } : nil,
-            images: rows.enumerated().map { index, row in
-                .init(index: offset + index, id: row.externalID, section: names[row.sectionID] ?? nil,
-                      width: Int(row.width), height: Int(row.height), url: row.url, title: row.title,
-                      takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), placeholder: row.placeholder, color: row.color,
-                      renditions: row.renditions.flatMap(Renditions.init(storedText:)), isFullSpan: row.isFullSpan)
-            })
+            images: rows.enumerated().map { index, row in .init(row, index: offset + index, section: names[row.sectionID] ?? nil) })
     }
 
     /// A feed's sections in order, with their titles and image counts (what headers show).

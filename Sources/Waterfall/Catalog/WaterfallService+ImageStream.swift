@@ -40,11 +40,7 @@ extension WaterfallService {
                     if !rows.isEmpty {
                         try images(rows.map { row in
                             defer { index += 1 }
-                            return ImageList.Image(
-                                index: index, id: row.externalID, section: names[row.sectionID] ?? nil,
-                                width: Int(row.width), height: Int(row.height), url: row.url, title: row.title,
-                                takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), placeholder: row.placeholder, color: row.color,
-                                renditions: row.renditions.flatMap(Renditions.init(storedText:)), isFullSpan: row.isFullSpan)
+                            return ImageList.Image(row, index: index, section: names[row.sectionID] ?? nil)
                         })
                     }
                     guard rows.count == Self.imageStreamBatch, let last = rows.last?.key, last < Int64.max else { return }
