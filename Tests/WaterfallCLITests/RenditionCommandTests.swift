@@ -6,7 +6,7 @@ import WaterfallTestSupport
 
 /// `--dpr` of `page`, `viewport` and `coverflow`, and the placeholder, colour and renditions in
 /// their JSON and in `images --json` (DESIGN section 16).
-@Suite struct RenditionCommandTests {
+@Suite(.onOwnThreads(lane: .processes)) struct RenditionCommandTests {
     let folder: TemporaryDirectory
 
     init() throws {

@@ -6,7 +6,7 @@ import WaterfallTestSupport
 /// Placeholders and right-sized images (DESIGN section 16) through the service: what an import
 /// keeps, what a re-import counts as changed, and what pages, viewports, the cover flow and
 /// listings answer, from the layout cache and from a hot copy.
-@Suite struct RenditionServiceTests {
+@Suite(.onOwnThreads(lane: .database)) struct RenditionServiceTests {
     /// Image a (1600 px wide) has three renditions, b a template, c neither.
     static let feed = #"""
         {"feed": "f", "images": [

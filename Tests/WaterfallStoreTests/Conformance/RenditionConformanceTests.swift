@@ -4,7 +4,7 @@ import WaterfallTestSupport
 
 /// The store contract, an image's placeholder, colour and renditions (DESIGN section 16): kept
 /// as written by every read, rewritten and cleared by updates, refused when malformed.
-@Suite struct RenditionConformanceTests {
+@Suite(.onOwnThreads(lane: .database)) struct RenditionConformanceTests {
     private static func dressed(_ row: ImageRecord, placeholder: String?, color: String?, renditions: String?) -> ImageRecord {
         var row = row
         row.placeholder = placeholder
