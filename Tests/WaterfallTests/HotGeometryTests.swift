@@ -176,7 +176,7 @@ import WaterfallTestSupport
         let held = DispatchSemaphore(value: 0)
         // A reader holds the feed until the feed is forgotten, or 10 s.
         let holder = Task.detached {
-            await geometry.withFeedWithoutBlocking(feed) { _ in
+            await geometry.withFeedWithoutBlocking(feed) {
                 held.signal()
                 return forgotten.wait(timeout: .now() + 10) == .success
             }

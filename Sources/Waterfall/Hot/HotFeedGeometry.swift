@@ -292,6 +292,19 @@ struct HotFeedGeometry {
         return image.before == before && image.after == after
     }
 
+    /// The images in catalog order from `start` (a section ordinal and an index inside it,
+    /// which may be the section's end).
+    func images(from start: (section: Int, local: Int)) -> UnfoldSequence<ImageGeometry, (section: Int, local: Int)> {
+        sequence(state: start) { position in
+            while position.section < sections.count && position.local >= sections[position.section].keys.count {
+                position = (position.section + 1, 0)
+            }
+            guard position.section < sections.count else { return nil }
+            defer { position.local += 1 }
+            return geometry(at: position)
+        }
+    }
+
     /// The order key, size and section of the image at catalog index `index`.
     func geometry(at position: (section: Int, local: Int)) -> ImageGeometry {
         let section = sections[position.section]

@@ -48,7 +48,7 @@ public final class HotGeometry: @unchecked Sendable {
         return entries.compactMap(\.report).sorted { $0.feed < $1.feed }
     }
 
-    /// The geometry and the placement of `engine`'s layout at `feed`'s revision, brought there
+    /// The geometry and `engine`'s layout placed at `feed`'s revision, brought there
     /// inside the caller's read transaction `tx` (which shows `feed`), computed once for every
     /// reader of that revision.
     /// - Parameter mayBeAhead: whether a copy at a newer revision than `feed`'s may be another
@@ -56,7 +56,7 @@ public final class HotGeometry: @unchecked Sendable {
     ///   the same id (SQLite reuses the greatest id), and the copy is loaded anew.
     func placement<Kind: StreamingLayoutKind>(
         feed: FeedRecord, engine: Kind, key: String, stride: Int, mayBeAhead: Bool, _ tx: any CatalogTransaction
-    ) throws -> HotRead<(HotFeedGeometry, HotPlacement<Kind>)> {
+    ) throws -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> {
         // Admitted by the feed's image count, which the reader's snapshot gives for free: a feed
         // that has outgrown what the other feeds leave of the budget is dropped. A feed name
         // names one feed at a time, so a kept feed of this name and another id was removed.
@@ -78,7 +78,7 @@ public final class HotGeometry: @unchecked Sendable {
         guard let entry = admitted else { return .notKept }
         // While another reader loads the feed (0.6 s for a million images), this one is
         // answered as for a feed not kept, instead of waiting for the load.
-        let read = try entry.withHold { () throws -> HotRead<(HotFeedGeometry, HotPlacement<Kind>)> in
+        let read = try entry.withHold { () throws -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> in
             // Forgotten while this reader waited for it: no longer the feed's copy.
             guard !entry.isAbandoned else { return .notKept }
             if let geometry = entry.geometry, geometry.revision > feed.revision {
@@ -99,20 +99,22 @@ public final class HotGeometry: @unchecked Sendable {
                 }
             }
             let geometry = entry.geometry!
-            let layout: HotLayout<Kind>
-            if let kept = entry.layouts[key] as? HotLayout<Kind>, kept.stride == stride {
-                layout = kept
-            } else {
+            var kept = entry.layouts[key]?.layout as? HotLayout<Kind>
+            if kept?.stride != stride {
+                kept = nil
                 if entry.layouts.count >= Self.layoutsPerFeed { entry.layouts.removeAll() }
-                layout = HotLayout(engine: engine, stride: stride)
-                entry.layouts[key] = layout
             }
             // Counted again when anything grew: the copy, or the layout placed anew.
             let moved = before.map { $0 != (geometry.generation, geometry.revision) } ?? true
-            let grows = moved || layout.placement?.places(geometry) != true
-            let placement = try layout.placement(for: geometry) { try engine.variants(of: geometry.sectionIDs, tx: tx) }
-            if grows { settle(entry, feedID: feed.id, keeping: key) }
-            return .ready((geometry, placement))
+            if let kept, kept.places(geometry) {
+                if moved { settle(entry, feedID: feed.id, keeping: key) }
+                return .ready((geometry, kept))
+            }
+            let layout = HotLayout(
+                engine: engine, stride: stride, placing: geometry, variants: try engine.variants(of: geometry.sectionIDs, tx: tx), keeping: kept)
+            entry.layouts[key] = (layout, layout.bytes)
+            settle(entry, feedID: feed.id, keeping: key)
+            return .ready((geometry, layout))
         }
         return read ?? .notKept
     }
@@ -149,9 +151,24 @@ public final class HotGeometry: @unchecked Sendable {
     /// Runs `body` holding what is kept of `feed`, waiting for it without blocking a thread
     /// (a synchronous reader may hold it while it reads the database); `nil`, running nothing,
     /// when nothing is kept of the feed.
-    func withFeedWithoutBlocking<T>(_ feed: FeedRecord, _ body: (HotHeldFeed) throws -> T) async rethrows -> T? {
+    func withFeedWithoutBlocking<T>(_ feed: FeedRecord, _ body: () throws -> T) async rethrows -> T? {
         guard let entry = entry(of: feed) else { return nil }
-        return try await entry.withHoldWithoutBlocking { try body(HotHeldFeed(owner: self, entry: entry, feed: feed)) }
+        return try await entry.withHoldWithoutBlocking(body)
+    }
+
+    /// The answer to `question` laid out from what is kept of `feed` with `configuration`'s
+    /// layout (checkpoints every `stride` images), found reading nothing: the copy must be at
+    /// exactly the feed's revision and the layout kept; one kept at an earlier revision is
+    /// placed at this one here, in memory, which with sections that may differ (DESIGN section
+    /// 14) takes the feed's `sections` (without them: `.needsSections`). Waits for the feed
+    /// without blocking a thread; `nil` when nothing is kept of it.
+    func readyAnswer(
+        _ question: HotAnswer.Question, feed: FeedRecord, configuration: AnyLayoutConfiguration, stride: Int, sections: [SectionRecord]?
+    ) async throws -> HotRead<HotAnswer>? {
+        guard let entry = entry(of: feed) else { return nil }
+        let work = ReadyHotAnswer(
+            owner: self, entry: entry, feed: feed, configuration: configuration, stride: stride, question: question, sections: sections)
+        return try await entry.withHoldWithoutBlocking { try configuration.withEngine(work) }
     }
 
     /// Brings the copy of `feed` to its revision without blocking a thread: the one place that
@@ -238,32 +255,42 @@ public struct HotFeedReport: Hashable, Sendable, Encodable {
     public var bytes: Int
 }
 
-/// What is kept of one feed, held by a reader without blocking
-/// (``HotGeometry/withFeedWithoutBlocking(_:_:)``), for as long as its closure runs.
-struct HotHeldFeed {
-    fileprivate let owner: HotGeometry
-    fileprivate let entry: HotFeedEntry
+/// The answer to ``question``, laid out from what is kept of ``feed`` while its reader holds
+/// it (``HotGeometry/readyAnswer(_:feed:configuration:stride:sections:)``), when the geometry is
+/// at exactly the feed's revision, found reading nothing; else what the copy lacks.
+private struct ReadyHotAnswer: EngineWork {
+    let owner: HotGeometry
+    let entry: HotFeedEntry
     let feed: FeedRecord
+    let configuration: AnyLayoutConfiguration
+    let stride: Int
+    let question: HotAnswer.Question
+    /// The feed's sections, once read for a layout whose sections may differ.
+    let sections: [SectionRecord]?
 
-    /// The geometry and the placement of `engine`'s layout at exactly the feed's revision, found
-    /// without reading anything: what an answer read without blocking needs
-    /// (``WaterfallService/pageWithoutBlocking(feed:layout:offset:limit:)``). A layout kept at
-    /// an earlier revision is placed at this one here, in memory, once the geometry is there;
-    /// with sections that may differ (DESIGN section 14) that takes the feed's `sections`, and
-    /// without them it asks for them (`.needsSections`).
-    func readyPlacement<Kind: StreamingLayoutKind>(
-        engine: Kind, key: String, stride: Int, sections: [SectionRecord]?
-    ) -> HotRead<(HotFeedGeometry, HotPlacement<Kind>)> {
-        guard let geometry = entry.geometry, let layout = entry.layouts[key] as? HotLayout<Kind>, layout.stride == stride else {
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotRead<HotAnswer> {
+        try placed(engine).map { geometry, layout in
+            try HotAnswer(question, engine: engine, geometry: geometry, layout: layout, configuration: configuration)
+        }
+    }
+
+    /// The geometry and `engine`'s layout placed at the feed's revision, placing a layout kept at
+    /// an earlier one.
+    private func placed<Kind: StreamingLayoutKind>(_ engine: Kind) -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> {
+        let key = configuration.canonicalJSON
+        guard let geometry = entry.geometry, let kept = entry.layouts[key]?.layout as? HotLayout<Kind>, kept.stride == stride else {
             return .notKept
         }
         if geometry.revision < feed.revision { return .behind }
         guard geometry.revision == feed.revision, geometry.count == feed.imageCount else { return .notKept }
-        if let placement = layout.placement, placement.places(geometry) { return .ready((geometry, placement)) }
+        if kept.places(geometry) { return .ready((geometry, kept)) }
         if engine.hasSectionVariants && sections == nil { return .needsSections }
-        let placement = layout.placement(for: geometry) { engine.variants(of: geometry.sectionIDs, records: sections ?? []) }
+        let layout = HotLayout(
+            engine: engine, stride: stride, placing: geometry, variants: engine.variants(of: geometry.sectionIDs, records: sections ?? []),
+            keeping: kept)
+        entry.layouts[key] = (layout, layout.bytes)
         owner.settle(entry, feedID: feed.id, keeping: key)
-        return .ready((geometry, placement))
+        return .ready((geometry, layout))
     }
 }
 
@@ -271,7 +298,7 @@ struct HotHeldFeed {
 /// reader's revision, then the answer laid out from them; or why not, and what to do instead.
 /// A synchronous read (``HotGeometry/placement(feed:engine:key:stride:mayBeAhead:_:)``) meets
 /// `ready`, `ahead` and `notKept`; one without blocking, which reads nothing to find it
-/// (``HotHeldFeed/readyPlacement(engine:key:stride:sections:)``), `ready`, `behind`,
+/// (``HotGeometry/readyAnswer(_:feed:configuration:stride:sections:)``), `ready`, `behind`,
 /// `needsSections` and `notKept`.
 enum HotRead<Value> {
     case ready(Value)
@@ -323,9 +350,9 @@ private final class HotFeedEntry {
             state.withLock { reported = report }
         }
     }
-    /// ``HotLayout``s by configuration (their canonical JSON). Each keeps the plans of one
-    /// generation of the geometry, and lays a newer one out anew.
-    var layouts: [String: any HotLayoutMemory] = [:]
+    /// A ``HotLayout`` by configuration (its canonical JSON), with the bytes it takes. Each
+    /// keeps the plans of one generation of the geometry, and lays a newer one out anew.
+    var layouts: [String: (layout: any Sendable, bytes: Int)] = [:]
 
     /// The bytes its geometry and layouts take (guarded by the hold).
     func countBytes() -> Int {

@@ -1,7 +1,7 @@
 import WaterfallLayout
 
-/// One section laid out from `origin` (the `y` between sections where it opened): what a hot
-/// layout keeps of each section, with checkpoints *relative to the section*.
+/// One section laid out from `origin` (the `y` between sections where it opened): what a
+/// ``HotLayout`` keeps of each section, with checkpoints *relative to the section*.
 struct HotSectionPlan<State: ResumableLayoutState>: Sendable {
     /// The ``HotSection/version`` it was laid out from.
     let version: UInt64
@@ -46,18 +46,74 @@ struct HotSectionPlan<State: ResumableLayoutState>: Sendable {
     }
 }
 
-/// A feed's layout for one configuration at one revision, as a reader uses it: each section's
-/// plan and how far it moved since it was laid out (`shift`), and the content height.
-struct HotPlacement<Kind: StreamingLayoutKind>: Sendable {
-    /// The ``HotFeedGeometry/generation`` and revision it places.
-    var generation: UInt64
-    var revision: Int64
-    var plans: [HotSectionPlan<Kind.State>]
+/// A feed's layout for one configuration, placed at one revision of the feed's
+/// ``HotFeedGeometry`` (DESIGN section 12): each section's plan and how far it moved since it
+/// was laid out (`shift`), and the content height. A server keeps one per feed and
+/// configuration and places it at each new revision (``init(engine:stride:placing:variants:keeping:)``):
+/// a section whose images changed is laid out again from its start; the sections after it keep
+/// their plans and move by the change of its height when the configuration
+/// ``StreamingLayoutKind/shiftsExactly`` (every `y` on a half-point grid, where moving is exact),
+/// else they are laid out again too. So a move costs O(size of the sections it touches + number
+/// of sections), in memory.
+///
+/// A value: the owner (``HotGeometry``) places it under its feed's hold, once per revision, and
+/// readers share the one placed at theirs.
+struct HotLayout<Kind: StreamingLayoutKind>: Sendable {
+    /// Images between checkpoints (at least).
+    let stride: Int
+    /// The ``HotFeedGeometry/generation`` and revision it places: a section's plan is kept only
+    /// within one generation, where its version means something.
+    let generation: UInt64
+    let revision: Int64
+    /// Each section's id and plan, by ordinal.
+    let sectionIDs: [Int64]
+    let plans: [HotSectionPlan<Kind.State>]
     /// Add to a plan's `y`s to place it now (0 when it was laid out where it stands).
-    var shifts: [Double]
+    let shifts: [Double]
     /// The engine's variant of each section, by ordinal (empty: all 0).
-    var variants: [Int]
-    var contentHeight: Double
+    let variants: [Int]
+    let contentHeight: Double
+    /// The memory its plans and its own arrays take (a plan kept from an earlier placement
+    /// shares its checkpoints and bands with it).
+    let bytes: Int
+
+    /// `engine`'s layout, with checkpoints every `stride` images, placed at `geometry`, whose
+    /// sections have the engine's `variants`: each section's plan is taken from `kept` (this
+    /// configuration's layout at an earlier revision) when it still holds, else laid out anew.
+    init(engine: Kind, stride: Int, placing geometry: HotFeedGeometry, variants: [Int], keeping kept: HotLayout?) {
+        var kept = kept.flatMap { kept in
+            kept.generation == geometry.generation ? Dictionary(uniqueKeysWithValues: zip(kept.sectionIDs, kept.plans)) : nil
+        } ?? [:]
+        let exact = engine.shiftsExactly
+        var y = engine.initialState.y
+        var plans: [HotSectionPlan<Kind.State>] = []
+        var shifts: [Double] = []
+        plans.reserveCapacity(geometry.sections.count)
+        shifts.reserveCapacity(geometry.sections.count)
+        var bytes = geometry.sections.count * (MemoryLayout<HotSectionPlan<Kind.State>>.stride + 16 + 2 * 56)
+        for (ordinal, section) in geometry.sections.enumerated() {
+            let variant = variants.isEmpty ? 0 : variants[ordinal]
+            var plan = kept.removeValue(forKey: section.id)
+            if let held = plan, held.version != section.version || held.variant != variant || (!exact && held.origin != y) {
+                plan = nil
+            }
+            let laidOut = plan ?? Self.layOut(section, engine: engine, stride: stride, variant: variant, at: y)
+            let shift = y - laidOut.origin
+            plans.append(laidOut)
+            shifts.append(shift)
+            bytes += laidOut.bytes
+            y = laidOut.end + shift
+        }
+        self.stride = stride
+        generation = geometry.generation
+        revision = geometry.revision
+        sectionIDs = geometry.sectionIDs
+        self.plans = plans
+        self.shifts = shifts
+        self.variants = variants
+        contentHeight = engine.contentHeight(engine.state(betweenSectionsAt: y))
+        self.bytes = bytes
+    }
 
     /// Whether it places `geometry` (the same load of the feed, at the same revision).
     func places(_ geometry: HotFeedGeometry) -> Bool {
@@ -85,78 +141,12 @@ struct HotPlacement<Kind: StreamingLayoutKind>: Sendable {
         let shift = shifts[ordinal]
         return (found.index, shift == 0 ? found.state : found.state.shifted(by: shift))
     }
-}
-
-/// A feed's layout for one configuration, kept in memory by a server and brought to each new
-/// revision of the feed's ``HotFeedGeometry`` (DESIGN section 12): a section whose images
-/// changed is laid out again from its start; the sections after it keep their plans and move
-/// by the change of its height when the configuration ``StreamingLayoutKind/shiftsExactly``
-/// (every `y` on a half-point grid, where moving is exact), else they are laid out again too.
-/// So a move costs O(size of the sections it touches + number of sections), in memory.
-///
-/// Not thread-safe: the owner (``HotGeometry``) calls it under its feed's lock, once per
-/// revision, and readers share the ``HotPlacement`` it returns.
-final class HotLayout<Kind: StreamingLayoutKind>: HotLayoutMemory {
-    let engine: Kind
-    let stride: Int
-    private var plans: [Int64: HotSectionPlan<Kind.State>] = [:]
-    /// The ``HotFeedGeometry/generation`` ``plans`` were laid out from: a section's version
-    /// means something only within one generation.
-    private var plansGeneration: UInt64?
-    private(set) var placement: HotPlacement<Kind>?
-
-    init(engine: Kind, stride: Int) {
-        self.engine = engine
-        self.stride = stride
-    }
-
-    /// The memory its plans and its placement's own arrays take (the placement's plans share
-    /// their checkpoints and bands with the kept ones), as of the last placement.
-    private(set) var bytes = 0
-
-    /// The placement at `geometry`'s revision, computed once for all readers of it;
-    /// `variants` reads the engine's variant of each of its sections (only then).
-    func placement(for geometry: HotFeedGeometry, variants: () throws -> [Int]) rethrows -> HotPlacement<Kind> {
-        if let placement, placement.places(geometry) { return placement }
-        let variants = try variants()
-        if plansGeneration != geometry.generation {
-            plans.removeAll()
-            plansGeneration = geometry.generation
-        }
-        let exact = engine.shiftsExactly
-        var y = engine.initialState.y
-        var current: [HotSectionPlan<Kind.State>] = []
-        var shifts: [Double] = []
-        current.reserveCapacity(geometry.sections.count)
-        shifts.reserveCapacity(geometry.sections.count)
-        var live: [Int64: HotSectionPlan<Kind.State>] = [:]
-        var bytes = geometry.sections.count * (MemoryLayout<HotSectionPlan<Kind.State>>.stride + 16 + 2 * 56)
-        for (ordinal, section) in geometry.sections.enumerated() {
-            let variant = variants.isEmpty ? 0 : variants[ordinal]
-            var plan = plans[section.id]
-            if let kept = plan, kept.version != section.version || kept.variant != variant || (!exact && kept.origin != y) {
-                plan = nil
-            }
-            let laidOut = plan ?? layOut(section, variant: variant, at: y)
-            let shift = y - laidOut.origin
-            current.append(laidOut)
-            shifts.append(shift)
-            live[section.id] = laidOut
-            bytes += laidOut.bytes
-            y = laidOut.end + shift
-        }
-        plans = live
-        self.bytes = bytes
-        let placement = HotPlacement<Kind>(
-            generation: geometry.generation, revision: geometry.revision, plans: current, shifts: shifts, variants: variants,
-            contentHeight: engine.contentHeight(engine.state(betweenSectionsAt: y)))
-        self.placement = placement
-        return placement
-    }
 
     /// Lays one section out from `y`, keeping checkpoints every `stride` images where nothing
     /// is pending (DESIGN section 5, in memory).
-    private func layOut(_ section: HotSection, variant: Int, at y: Double) -> HotSectionPlan<Kind.State> {
+    private static func layOut(
+        _ section: HotSection, engine: Kind, stride: Int, variant: Int, at y: Double
+    ) -> HotSectionPlan<Kind.State> {
         var state = engine.state(betweenSectionsAt: y)
         var band = (top: Double.infinity, bottom: -Double.infinity)
         func widen(_ frame: Frame) {
@@ -181,10 +171,4 @@ final class HotLayout<Kind: StreamingLayoutKind>: HotLayoutMemory {
         return HotSectionPlan(
             version: section.version, variant: variant, origin: y, end: state.y, sectionEnd: end.sectionEnd, checkpoints: checkpoints, bands: bands)
     }
-}
-
-/// A kept layout of any kind, as a feed's memory is counted.
-protocol HotLayoutMemory: AnyObject {
-    /// The bytes it holds.
-    var bytes: Int { get }
 }

@@ -8,8 +8,8 @@ extension WaterfallService {
     func hotSectionIndex<Kind: StreamingLayoutKind>(
         engine: Kind, _ query: LayoutQuery, _ tx: any CatalogTransaction
     ) throws -> HotRead<SectionIndex> {
-        try hotLookup(engine: engine, query, tx).flatMap { geometry, placement in
-            let laidOut = HotSectionBounds((), engine: engine, geometry: geometry, placement: placement, configuration: query.configuration)
+        try hotLookup(engine: engine, query, tx).flatMap { geometry, layout in
+            let laidOut = try HotAnswer(.sectionIndex, engine: engine, geometry: geometry, layout: layout, configuration: query.configuration)
             let records = try tx.sections(feedID: query.feed.id)
             return sectionIndex(laidOut, records: records, query).map { .ready($0) } ?? .notKept
         }
@@ -17,7 +17,7 @@ extension WaterfallService {
 
     /// The section index of `laidOut` with the catalog's sections `records`; `nil` when they are
     /// not the copy's sections (the copy is then dropped).
-    func sectionIndex(_ laidOut: HotSectionBounds, records: [SectionRecord], _ query: LayoutQuery) -> SectionIndex? {
+    func sectionIndex(_ laidOut: HotAnswer, records: [SectionRecord], _ query: LayoutQuery) -> SectionIndex? {
         let feed = query.feed
         let geometry = laidOut.geometry
         guard records.count == geometry.sections.count, zip(records, geometry.sections).allSatisfy({ $0.id == $1.id }) else {
@@ -26,24 +26,6 @@ extension WaterfallService {
         }
         return SectionIndex(
             feed: feed, layout: query.name, configuration: query.configuration, contentHeight: laidOut.contentHeight,
-            records: records, counts: { geometry.sections[$0].keys.count }, bounds: laidOut.bounds)
-    }
-}
-
-/// Where the hot copy's sections begin and the last ends, from each section's plan.
-struct HotSectionBounds: HotAnswerLayout {
-    let geometry: HotFeedGeometry
-    let bounds: SectionBounds
-    let contentHeight: Double
-
-    init<Kind: StreamingLayoutKind>(
-        _ question: Void, engine: Kind, geometry: HotFeedGeometry, placement: HotPlacement<Kind>, configuration: AnyLayoutConfiguration
-    ) {
-        let last = placement.plans.indices.last
-        self.geometry = geometry
-        bounds = SectionBounds(
-            starts: placement.plans.indices.map(placement.origin(of:)),
-            end: last.map { placement.plans[$0].end + placement.shifts[$0] } ?? engine.initialState.y)
-        contentHeight = placement.contentHeight
+            records: records, counts: { geometry.sections[$0].keys.count }, bounds: laidOut.sectionBounds!)
     }
 }
