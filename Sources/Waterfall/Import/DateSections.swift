@@ -44,45 +44,77 @@ struct DateSections: Sendable {
         return sectionID(of: milliseconds, &cache)
     }
 
-    /// ``sectionID(of:)`` for many images: the zone's offset is asked once a UTC day (twice,
-    /// and its next transition) rather than once an image, and each local day's id is written
-    /// once. Foundation's `secondsFromGMT(for:)` an image was most of a dated import's cost.
+    /// ``sectionID(of:)`` with the zone's offsets remembered in `cache` (see ``sectionNumber(of:_:)``).
     func sectionID(of milliseconds: Int64?, _ cache: inout Cache) -> String {
         guard let milliseconds else { return Self.undatedID }
-        let seconds = Self.seconds(milliseconds)
-        let utcDay = Self.floorDivide(seconds, 86_400)
-        let offset: Int64
-        if let known = cache.offsets[utcDay] {
-            offset = known ?? self.offset(at: seconds)
-        } else {
-            // One offset for the whole UTC day when it starts and ends with the same one and
-            // no transition falls inside it; else the offset of each instant.
-            let start = utcDay * 86_400, end = start + 86_399
-            let first = self.offset(at: start)
-            let transition = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: TimeInterval(start)))
-            let constant = first == self.offset(at: end) && (transition.map { $0.timeIntervalSince1970 > TimeInterval(end) } ?? true)
-            cache.offsets[utcDay] = constant ? first : .some(nil)
-            offset = constant ? first : self.offset(at: seconds)
-        }
-        let day = localDay(of: seconds, offset: offset)
-        if let id = cache.ids[day] { return id }
-        let date = TakenAt.civilDate(daysSinceEpoch: day)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let year = String(date.year)
-        let id = switch sectionBy {
-        case .year: year
-        case .month: "\(year)-\(two(date.month))"
-        case .day, .feedSections: "\(year)-\(two(date.month))-\(two(date.day))"
-        }
-        cache.ids[day] = id
-        return id
+        return sectionID(ofNumber: sectionNumber(of: milliseconds, &cache))
     }
 
-    /// What ``sectionID(of:_:)`` remembers: the zone's offset of each UTC day it saw (`nil`
-    /// inside: the offset changes that day), and the id of each local day.
+    /// The section of an instant as a number, which grows with the section's date: the local
+    /// day (days since 1970-01-01 in the zone) by day, `year * 12 + month - 1` by month, the
+    /// year by year. A number for each image and an id for each section
+    /// (``sectionID(ofNumber:)``) is what a million-image import can afford: no string an image.
+    ///
+    /// The zone's offset is asked once a UTC day (twice, and its next transition) rather than
+    /// once an image: Foundation's `secondsFromGMT(for:)` an image was most of a dated import's
+    /// cost.
+    func sectionNumber(of milliseconds: Int64, _ cache: inout Cache) -> Int64 {
+        let seconds = Self.seconds(milliseconds)
+        let day = localDay(of: seconds, offset: offset(at: seconds, &cache))
+        switch sectionBy {
+        case .day, .feedSections:
+            return day
+        case .month:
+            let date = TakenAt.civilDate(daysSinceEpoch: day)
+            return Int64(date.year) * 12 + Int64(date.month - 1)
+        case .year:
+            return Int64(TakenAt.civilDate(daysSinceEpoch: day).year)
+        }
+    }
+
+    /// The id of the section ``sectionNumber(of:_:)`` numbered `number`: `2017-11-14`,
+    /// `2017-11` or `2017`.
+    func sectionID(ofNumber number: Int64) -> String {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        switch sectionBy {
+        case .day, .feedSections:
+            let date = TakenAt.civilDate(daysSinceEpoch: number)
+            return "\(date.year)-\(two(date.month))-\(two(date.day))"
+        case .month:
+            let year = Self.floorDivide(number, 12)
+            return "\(year)-\(two(Int(number - year * 12) + 1))"
+        case .year:
+            return String(number)
+        }
+    }
+
+    /// What ``sectionNumber(of:_:)`` remembers: the zone's offset of each UTC day it saw (`nil`
+    /// inside: the offset changes that day), and the last day asked, which the next image
+    /// usually shares.
     struct Cache {
         var offsets: [Int64: Int64?] = [:]
-        var ids: [Int64: String] = [:]
+        fileprivate var lastUTCDay: Int64?
+        fileprivate var lastOffset: Int64?
+    }
+
+    /// The zone's offset at `seconds`: one for the whole UTC day when it starts and ends with
+    /// the same one and no transition falls inside it; else the offset of the instant.
+    private func offset(at seconds: Int64, _ cache: inout Cache) -> Int64 {
+        let utcDay = Self.floorDivide(seconds, 86_400)
+        if utcDay != cache.lastUTCDay {
+            if let known = cache.offsets[utcDay] {
+                cache.lastOffset = known
+            } else {
+                let start = utcDay * 86_400, end = start + 86_399
+                let first = offset(at: start)
+                let transition = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: TimeInterval(start)))
+                let constant = first == offset(at: end) && (transition.map { $0.timeIntervalSince1970 > TimeInterval(end) } ?? true)
+                cache.offsets[utcDay] = constant ? first : .some(nil)
+                cache.lastOffset = constant ? first : nil
+            }
+            cache.lastUTCDay = utcDay
+        }
+        return cache.lastOffset ?? offset(at: seconds)
     }
 
     private func offset(at seconds: Int64) -> Int64 {
@@ -127,48 +159,92 @@ struct DateSections: Sendable {
         }
     }
 
-    /// What a feed document becomes with date sections: its own `section` fields and
-    /// `sections` dropped, every image in the section of its date, sections newest first then
-    /// `undated`, and images ordered by section, then newest first, ties in document order
-    /// (what a first import, or `--reset-order`, adopts).
+    /// What a feed document's images become with date sections, by index (the document itself
+    /// is not copied: a million image records of strings copied twice were most of a dated
+    /// import's extra time): every image in the section of its date, its own `section` field
+    /// ignored; sections newest first then `undated`; the images ordered by section, then
+    /// newest first, ties in document order (what a first import, or `--reset-order`, adopts).
     struct Derived {
-        var document: FeedDocument
-        /// The title of each of `document.sectionNames`.
+        /// The sections, newest first, then `undated` when an image has no date.
+        var sectionNames: [String]
+        /// The title of each of ``sectionNames``.
         var titles: [String]
+        /// The section of each of the document's images (an index into ``sectionNames``), by
+        /// the image's index in the document.
+        var sectionOfImage: [Int32]
+        /// The document's image indices in date order.
+        var order: [Int32]
         /// How many images had a `section` field, ignored.
         var sectionFieldsIgnored: Int
     }
 
-    func derive(_ document: FeedDocument) -> Derived {
+    /// The date sections of `images` and their date order. O(n) but for the sort within each
+    /// section; it compares plain arrays of numbers, never image records.
+    func derive(_ images: [FeedImage]) -> Derived {
+        let count = images.count
         var cache = Cache()
-        let ids = document.images.map { sectionID(of: $0.takenAt, &cache) }
-        var names = Array(Set(ids).subtracting([Self.undatedID])).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        names.reverse()
-        if ids.contains(Self.undatedID) { names.append(Self.undatedID) }
-        var slot: [String: Int32] = [:]
-        for (index, name) in names.enumerated() { slot[name] = Int32(index) }
+        // Each image's section, numbered in order of discovery (-1: undated), and its date.
+        var numbers: [Int64] = []
+        var indexOfNumber: [Int64: Int32] = [:]
+        var discovered = [Int32](repeating: -1, count: count)
+        var taken = [Int64](repeating: .min, count: count)
         var ignored = 0
-        var images = document.images
-        // The sort compares two plain arrays: comparing the images themselves copied two
-        // records of strings per comparison, most of a dated import's extra time.
-        var sections = [Int32](repeating: 0, count: images.count)
-        var taken = [Int64](repeating: .min, count: images.count)
-        for index in images.indices {
-            if images[index].section != nil { ignored += 1 }
-            let section = slot[ids[index]]!
-            images[index].section = section
-            sections[index] = section
-            taken[index] = images[index].takenAt ?? .min
+        var undated = 0
+        var last: (number: Int64, index: Int32)?
+        for image in images.indices {
+            if images[image].section != nil { ignored += 1 }
+            guard let milliseconds = images[image].takenAt else {
+                undated += 1
+                continue
+            }
+            taken[image] = milliseconds
+            let number = sectionNumber(of: milliseconds, &cache)
+            let index: Int32
+            if let last, last.number == number {
+                index = last.index
+            } else if let known = indexOfNumber[number] {
+                index = known
+            } else {
+                index = Int32(numbers.count)
+                numbers.append(number)
+                indexOfNumber[number] = index
+            }
+            last = (number, index)
+            discovered[image] = index
         }
-        let order = Array(images.indices).sorted { a, b in
-            if sections[a] != sections[b] { return sections[a] < sections[b] }
-            if taken[a] != taken[b] { return taken[a] > taken[b] }
-            return a < b
+        // Newest first: descending code points of the ids, as the catalog's order compares them.
+        let ids = numbers.map(sectionID(ofNumber:))
+        let ranked = ids.indices.sorted { ids[$1].utf8.lexicographicallyPrecedes(ids[$0].utf8) }
+        var names = ranked.map { ids[$0] }
+        var slotOfDiscovered = [Int32](repeating: 0, count: ids.count)
+        for (slot, index) in ranked.enumerated() { slotOfDiscovered[index] = Int32(slot) }
+        let undatedSlot = Int32(names.count)
+        if undated > 0 { names.append(Self.undatedID) }
+        let sectionOfImage = discovered.map { $0 >= 0 ? slotOfDiscovered[Int($0)] : undatedSlot }
+
+        // By section (a counting sort, which keeps document order), then newest first in each.
+        var starts = [Int](repeating: 0, count: names.count + 1)
+        for slot in sectionOfImage { starts[Int(slot) + 1] += 1 }
+        for slot in names.indices { starts[slot + 1] += starts[slot] }
+        var next = starts
+        var order = [Int32](repeating: 0, count: count)
+        for (image, slot) in sectionOfImage.enumerated() {
+            order[next[Int(slot)]] = Int32(image)
+            next[Int(slot)] += 1
         }
-        var derived = document
-        derived.declaredSections = []
-        derived.sectionNames = names
-        derived.images = order.map { images[$0] }
-        return Derived(document: derived, titles: names.map(title(of:)), sectionFieldsIgnored: ignored)
+        taken.withUnsafeBufferPointer { taken in
+            order.withUnsafeMutableBufferPointer { order in
+                for slot in names.indices where starts[slot + 1] - starts[slot] > 1 {
+                    var section = UnsafeMutableBufferPointer(rebasing: order[starts[slot]..<starts[slot + 1]])
+                    section.sort { a, b in
+                        let (x, y) = (taken[Int(a)], taken[Int(b)])
+                        return x != y ? x > y : a < b
+                    }
+                }
+            }
+        }
+        return Derived(
+            sectionNames: names, titles: names.map(title(of:)), sectionOfImage: sectionOfImage, order: order,
+            sectionFieldsIgnored: ignored)
     }
 }

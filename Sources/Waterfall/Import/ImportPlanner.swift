@@ -12,8 +12,9 @@ import WaterfallSync
 /// order (sections too) is adopted; existing images on the longest run already in file order
 /// keep their keys, so only the others are rewritten.
 ///
-/// With date sections (DESIGN section 17) the document is the one ``DateSections/derive(_:)``
-/// made (sections and images in date order), and two phases differ: sections are kept in date
+/// With date sections (DESIGN section 17) the sections and the order in which the rules read the
+/// file's images are the ones ``DateSections/derive(_:)`` made (date order), the file's own
+/// `sections` and `section` fields are not read, and two phases differ: sections are kept in date
 /// order, newest first, `undated` last (new ones take their date's place); a new image, or one
 /// whose section changes, goes before the first image of its section whose `takenAt` is older,
 /// else last, so a library that grows stays in date order while user moves are kept.
@@ -22,11 +23,12 @@ struct ImportPlanner {
     let document: FeedDocument
     let mode: ImportMode
     let resetOrder: Bool
-    /// The date sections and the title of each of the document's sections, when the feed has
-    /// date sections.
-    let dates: (sections: DateSections, titles: [String])?
-    /// Section slots: `0..<names.count` are the file's named sections, `unnamedSlot` the
-    /// unnamed one.
+    /// The date sections and what they make of the document, when the feed has date sections.
+    let dates: (sections: DateSections, derived: DateSections.Derived)?
+    /// The file's section names (with date sections, the derived ones).
+    let sectionNames: [String]
+    /// Section slots: `0..<sectionNames.count` are the file's named sections, `unnamedSlot`
+    /// the unnamed one.
     let unnamedSlot: Int
 
     // What the phases learn, in the order they learn it.
@@ -49,7 +51,7 @@ struct ImportPlanner {
     /// Plans an import: DESIGN section 4's rules, one phase each, in order.
     static func plan(
         catalog: CatalogSnapshot, document: FeedDocument, mode: ImportMode, resetOrder: Bool,
-        dates: (sections: DateSections, titles: [String])? = nil
+        dates: (sections: DateSections, derived: DateSections.Derived)? = nil
     ) -> ImportPlan {
         var planner = ImportPlanner(catalog: catalog, document: document, mode: mode, resetOrder: resetOrder, dates: dates)
         planner.listSectionsInFileOrder()
@@ -78,14 +80,15 @@ struct ImportPlanner {
 
     private init(
         catalog: CatalogSnapshot, document: FeedDocument, mode: ImportMode, resetOrder: Bool,
-        dates: (sections: DateSections, titles: [String])?
+        dates: (sections: DateSections, derived: DateSections.Derived)?
     ) {
         self.catalog = catalog
         self.document = document
         self.mode = mode
         self.resetOrder = resetOrder
         self.dates = dates
-        unnamedSlot = document.sectionNames.count
+        sectionNames = dates?.derived.sectionNames ?? document.sectionNames
+        unnamedSlot = sectionNames.count
         inFile = [Bool](repeating: false, count: unnamedSlot + 1)
         existingBySlot = [Int?](repeating: nil, count: unnamedSlot + 1)
         slotOfExisting = [Int?](repeating: nil, count: catalog.sections.count)
@@ -95,20 +98,32 @@ struct ImportPlanner {
         catalogIndexOfDocument = IndexMap(count: catalog.images.isEmpty ? 0 : document.images.count)
     }
 
-    private func slot(of image: FeedImage) -> Int { image.section.map(Int.init) ?? unnamedSlot }
-    private func name(ofSlot slot: Int) -> String? { slot == unnamedSlot ? nil : document.sectionNames[slot] }
+    /// The section slot of the document's image at `index`.
+    private func slot(ofImage index: Int) -> Int {
+        if let dates { return Int(dates.derived.sectionOfImage[index]) }
+        return document.images[index].section.map(Int.init) ?? unnamedSlot
+    }
+
+    /// The index in the document of the image the rules read at `position`: the file's order,
+    /// or with date sections the date order.
+    private func imageIndex(at position: Int) -> Int {
+        if let dates { return Int(dates.derived.order[position]) }
+        return position
+    }
+
+    private func name(ofSlot slot: Int) -> String? { slot == unnamedSlot ? nil : sectionNames[slot] }
 
     /// "The sections listed in `sections`, in that order, then any other section in the order
     /// of its first image." Names are compared by code points, as the catalog compares them.
     private mutating func listSectionsInFileOrder() {
-        for (index, name) in document.sectionNames.enumerated() { slotByName[ExactString(name)] = index }
-        for section in document.declaredSections {
+        for (index, name) in sectionNames.enumerated() { slotByName[ExactString(name)] = index }
+        for section in dates == nil ? document.declaredSections : [] {
             guard let slot = slotByName[ExactString(section.id)] else { continue }
             declaredTitle[slot] = section.title
             if !inFile[slot] { inFile[slot] = true; fileOrder.append(slot) }
         }
-        for image in document.images {
-            let slot = slot(of: image)
+        for position in document.images.indices {
+            let slot = slot(ofImage: imageIndex(at: position))
             if !inFile[slot] { inFile[slot] = true; fileOrder.append(slot) }
         }
     }
@@ -187,7 +202,7 @@ struct ImportPlanner {
             let existing = entry.existing.map { catalog.sections[$0] }
             let isDeclaredNow = entry.slot.map { declaredTitle[$0] != nil } ?? false
             let isDeclared = mode == .append ? (isDeclaredNow || existing?.isDeclared == true) : isDeclaredNow
-            let derivedTitle = entry.slot.flatMap { slot in dates.map { $0.titles[slot] } }
+            let derivedTitle = entry.slot.flatMap { slot in dates.map { $0.derived.titles[slot] } }
             let title: String? = derivedTitle ?? entry.slot.flatMap { declaredTitle[$0] } ?? existing?.title
             plan.sections.append(.init(
                 existing: existing, name: entry.slot.map { name(ofSlot: $0) } ?? existing?.name,
@@ -218,7 +233,7 @@ struct ImportPlanner {
         let sectionIndex = sectionIndexByID[catalog.images[catalogIndex].sectionID]!
         guard let finalSection = finalIndexOfExisting[sectionIndex] else { return nil }
         if let documentIndex = documentIndexOfCatalog[catalogIndex] {
-            return finalIndexOfSlot[slot(of: document.images[documentIndex])] == finalSection ? finalSection : nil
+            return finalIndexOfSlot[slot(ofImage: documentIndex)] == finalSection ? finalSection : nil
         }
         return mode == .append ? finalSection : nil
     }
@@ -226,7 +241,7 @@ struct ImportPlanner {
     /// `--reset-order`: the file's image order (see ``resetEntries``).
     private mutating func adoptTheFilesImageOrder() {
         plan.entries = Self.resetEntries(
-            images: document.images, slot: slot(of:), finalIndexOfSlot: finalIndexOfSlot,
+            count: document.images.count, imageIndex: imageIndex(at:), slot: slot(ofImage:), finalIndexOfSlot: finalIndexOfSlot,
             catalogIndexOfDocument: catalogIndexOfDocument,
             keepsSection: { finalSectionKeepingPlace($0) != nil }, catalog: catalog)
     }
@@ -249,8 +264,8 @@ struct ImportPlanner {
         var firstOfSection = [Int](repeating: -1, count: plan.sections.count)
         var tails = [[Int]](repeating: [], count: plan.sections.count)
         var previousInSlot = [Int](repeating: -1, count: unnamedSlot + 1)
-        for (index, image) in images.enumerated() {
-            let slot = slot(of: image)
+        for index in images.indices {
+            let slot = slot(ofImage: index)
             let finalSection = finalIndexOfSlot[slot]!
             let isPlaced = catalogIndexOfDocument[index].map { finalSectionKeepingPlace($0) == nil } ?? true
             if isPlaced {
@@ -287,7 +302,7 @@ struct ImportPlanner {
 
     /// Date sections: "a new image (import or append) is placed in its section before the first
     /// image whose `takenAt` is older", and so is an image whose section changes; existing
-    /// images keep their places, user moves included. The document lists each section's
+    /// images keep their places, user moves included. The date order lists each section's
     /// images newest first (ties in the feed's order), so one pass per section merges them.
     private mutating func keepPlacesAndPlaceNewImagesBeforeTheFirstOlderImage() {
         let images = document.images
@@ -296,9 +311,10 @@ struct ImportPlanner {
             if let finalSection = finalSectionKeepingPlace(index) { kept[finalSection].append(index) }
         }
         var placed = [[Int]](repeating: [], count: plan.sections.count)
-        for (index, image) in images.enumerated() {
+        for position in images.indices {
+            let index = imageIndex(at: position)
             let isPlaced = catalogIndexOfDocument[index].map { finalSectionKeepingPlace($0) == nil } ?? true
-            if isPlaced { placed[finalIndexOfSlot[slot(of: image)]!].append(index) }
+            if isPlaced { placed[finalIndexOfSlot[slot(ofImage: index)]!].append(index) }
         }
         /// A kept image's date: the file's when it gives the image, else the catalog's.
         func takenAt(ofKept catalogIndex: Int) -> Int64? {
@@ -365,20 +381,22 @@ struct ImportPlanner {
         return .init(source: source, section: section, document: documentIndex, keepsKey: false)
     }
 
-    /// The file's order, grouped by final section; existing images on a longest run of
-    /// increasing keys (that stay in their section) keep their keys.
+    /// The file's order (the `count` images the rules read, `imageIndex` of each position),
+    /// grouped by final section; existing images on a longest run of increasing keys (that
+    /// stay in their section) keep their keys.
     private static func resetEntries(
-        images: [FeedImage], slot: (FeedImage) -> Int, finalIndexOfSlot: [Int?],
+        count: Int, imageIndex: (Int) -> Int, slot: (Int) -> Int, finalIndexOfSlot: [Int?],
         catalogIndexOfDocument: IndexMap, keepsSection: (Int) -> Bool, catalog: CatalogSnapshot
     ) -> [ImportPlan.Entry] {
         var bySection: [[Int]] = []
-        for (index, image) in images.enumerated() {
-            let finalSection = finalIndexOfSlot[slot(image)]!
+        for position in 0..<count {
+            let index = imageIndex(position)
+            let finalSection = finalIndexOfSlot[slot(index)]!
             while bySection.count <= finalSection { bySection.append([]) }
             bySection[finalSection].append(index)
         }
         var entries: [ImportPlan.Entry] = []
-        entries.reserveCapacity(images.count)
+        entries.reserveCapacity(count)
         for (finalSection, documentIndices) in bySection.enumerated() {
             for documentIndex in documentIndices {
                 let source: ImportPlan.Source = catalogIndexOfDocument[documentIndex].map { .existing($0) } ?? .new(documentIndex)

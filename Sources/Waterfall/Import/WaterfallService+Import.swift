@@ -89,12 +89,11 @@ extension WaterfallService {
                     sections: try tx.sections(feedID: feed.id),
                     images: feed.imageCount == 0 ? [] : try tx.allImages(feedID: feed.id))
                 let dates = try Self.dateSections(options: options, document: document, feed: feed)
-                let derived = dates.map { $0.derive(document) }
-                let planned = derived?.document ?? document
+                let derived = dates.map { $0.derive(document.images) }
                 let plan = ImportPlanner.plan(
-                    catalog: catalog, document: planned, mode: options.mode, resetOrder: options.resetOrder,
-                    dates: dates.map { ($0, derived!.titles) })
-                var applier = ImportApplier(tx: tx, feed: feed, catalog: catalog, document: planned, plan: plan, progress: progress)
+                    catalog: catalog, document: document, mode: options.mode, resetOrder: options.resetOrder,
+                    dates: dates.map { ($0, derived!) })
+                var applier = ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
                 var summary = try tx.withBulkWriteMemory(pageCacheKiB: 4_096) { try applier.apply(feedCreated: created) }
                 if feed.sectionBy != dates?.sectionBy.rawValue || feed.timeZone != dates?.zoneName {
                     try tx.setSectioning(feedID: feed.id, sectionBy: dates?.sectionBy.rawValue, timeZone: dates?.zoneName)
