@@ -88,6 +88,18 @@ public struct ImageRecord: Hashable, Sendable {
     }
 }
 
+/// An image's order key and when it was taken (``ImageRows/keysAndDates(sectionIDs:)``).
+public struct KeyAndDate: Hashable, Sendable {
+    public var key: Int64
+    /// Milliseconds since 1970-01-01T00:00:00Z; `nil` when unknown.
+    public var takenAt: Int64?
+
+    public init(key: Int64, takenAt: Int64?) {
+        self.key = key
+        self.takenAt = takenAt
+    }
+}
+
 /// The layout-relevant part of an image row, read by the layout scans.
 public struct ImageGeometry: Hashable, Sendable {
     public var key: Int64

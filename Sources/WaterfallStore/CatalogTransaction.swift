@@ -100,6 +100,9 @@ public protocol SectionRows {
     /// The earliest and the latest `takenAt` of each of the sections, by section id (sections
     /// without a dated image left out). Two index seeks a section.
     func takenAtRanges(sectionIDs: [Int64]) throws -> [Int64: ClosedRange<Int64>]
+    /// The first and the last order key of each of the sections, by section id (empty sections
+    /// left out). Two index seeks a section.
+    func keyRanges(sectionIDs: [Int64]) throws -> [Int64: ClosedRange<Int64>]
     /// The order key of the first image, in catalog order, of the first of `sectionIDs` (given
     /// in catalog order) that holds one taken at or before `moment` (milliseconds since the
     /// epoch), or `nil` when none does: one seek a section up to that one, then a walk of it in
@@ -128,6 +131,13 @@ public protocol ImageRows {
     /// The images of a feed with these ids, in any order (ids the feed lacks are left out):
     /// what following the change log reads of the images it names, in one statement.
     func images(feedID: Int64, externalIDs: [String]) throws -> [ImageRecord]
+    /// The images of a feed at these order keys, in any order (keys without an image are left
+    /// out).
+    func images(feedID: Int64, keys: [Int64]) throws -> [ImageRecord]
+    /// The order key and `takenAt` of every image of each of the sections, in catalog order,
+    /// by section id (empty sections left out): where an append into date sections places its
+    /// images, read without the images' records. O(the sections' images).
+    func keysAndDates(sectionIDs: [Int64]) throws -> [Int64: [KeyAndDate]]
     /// The order keys just below and just above each of `keys` (`nil` at either end), by key,
     /// in one statement: where the change log's images sit.
     func neighbourKeys(feedID: Int64, of keys: [Int64]) throws -> [Int64: NeighbourKeys]

@@ -91,6 +91,10 @@ enum SharedSQL {
     static let firstKeyTakenAtOrBefore = SharedStatement("SELECT sort_key FROM image WHERE section_id = ? AND taken_at <= ? ORDER BY sort_key LIMIT 1")
     /// The latest date of a section's images.
     static let lastTakenAt = SharedStatement("SELECT taken_at FROM image WHERE section_id = ? AND taken_at IS NOT NULL ORDER BY taken_at DESC LIMIT 1")
+    /// The first order key of a section.
+    static let firstKeyOfSection = SharedStatement("SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key LIMIT 1")
+    /// The last order key of a section.
+    static let lastKeyOfSection = SharedStatement("SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key DESC LIMIT 1")
     /// Stores a section's title, position and declared flag.
     static let updateSection = SharedStatement("UPDATE section SET title = ?, position = ?, declared = ? WHERE id = ?")
 }

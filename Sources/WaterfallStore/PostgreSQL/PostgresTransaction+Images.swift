@@ -79,6 +79,27 @@ extension PostgresTransaction {
         return try NeighbourKeys.byKey(session.rows(PostgresStatement.NeighbourKeys.self, .int(feedID), .ints(keys)))
     }
 
+    public func images(feedID: Int64, keys: [Int64]) throws -> [ImageRecord] {
+        guard !keys.isEmpty else { return [] }
+        return try session.rows(
+            "SELECT \(SharedSQL.imageColumns) FROM image WHERE feed_id = $1 AND sort_key = ANY($2::bigint[])", .int(feedID), .ints(keys)
+        ).map(ImageRecord.init(postgres:))
+    }
+
+    /// One round trip for all the sections.
+    public func keysAndDates(sectionIDs: [Int64]) throws -> [Int64: [KeyAndDate]] {
+        var result: [Int64: [KeyAndDate]] = [:]
+        guard !sectionIDs.isEmpty else { return result }
+        let rows = try session.rows(
+            "SELECT section_id, sort_key, taken_at FROM image WHERE section_id = ANY($1::bigint[]) ORDER BY section_id, sort_key",
+            .ints(sectionIDs))
+        for row in rows {
+            let (section, key, takenAt) = try row.decode((Int64, Int64, Int64?).self)
+            result[section, default: []].append(KeyAndDate(key: key, takenAt: takenAt))
+        }
+        return result
+    }
+
     public func key(feedID: Int64, before key: Int64) throws -> Int64? {
         try session.scalar(Int64.self, PostgresStatement.KeyBefore.self, .int(feedID), .int(key))
     }

@@ -215,6 +215,23 @@ public struct PostgresTransaction: CatalogTransaction {
         return ranges
     }
 
+    public func keyRanges(sectionIDs: [Int64]) throws -> [Int64: ClosedRange<Int64>] {
+        var ranges: [Int64: ClosedRange<Int64>] = [:]
+        guard !sectionIDs.isEmpty else { return ranges }
+        // One round trip: each section's two seeks of `image_section`, as subqueries.
+        let rows = try session.rows("""
+            SELECT s.id,
+                   (SELECT sort_key FROM image WHERE section_id = s.id ORDER BY sort_key LIMIT 1),
+                   (SELECT sort_key FROM image WHERE section_id = s.id ORDER BY sort_key DESC LIMIT 1)
+            FROM unnest($1::bigint[]) AS s(id)
+            """, .ints(sectionIDs))
+        for row in rows {
+            let (id, first, last) = try row.decode((Int64, Int64?, Int64?).self)
+            if let first, let last { ranges[id] = first...last }
+        }
+        return ranges
+    }
+
     public func firstKey(sectionIDs: [Int64], takenAtOrBefore moment: Int64) throws -> Int64? {
         guard !sectionIDs.isEmpty,
               let section = try session.scalar(Int64.self, PostgresStatement.FirstSectionTakenAtOrBefore.self, .ints(sectionIDs), .int(moment))

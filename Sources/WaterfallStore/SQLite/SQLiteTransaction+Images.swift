@@ -98,6 +98,46 @@ extension SQLiteTransaction {
         try externalIDs.compactMap { try image(feedID: feedID, externalID: $0) }
     }
 
+    /// One look-up of the clustered table a key.
+    public func images(feedID: Int64, keys: [Int64]) throws -> [ImageRecord] {
+        let statement = try RawStatement(cached: db, SharedSQL.imageByKey.sqlite)
+        var result: [ImageRecord] = []
+        result.reserveCapacity(keys.count)
+        for key in keys {
+            statement.bind(1, feedID)
+            statement.bind(2, key)
+            if let image = try statement.first(ImageRecord.init(statement:)) { result.append(image) }
+        }
+        return result
+    }
+
+    /// A section's dated images are read from the partial index `image_section_taken_at` alone:
+    /// an index of a table without rowid carries the table's key, so no row of the table is
+    /// read (reading a million rows of the table was most of an append's time). Only a section
+    /// whose count says it holds undated images too is read through the table.
+    public func keysAndDates(sectionIDs: [Int64]) throws -> [Int64: [KeyAndDate]] {
+        let dated = try RawStatement(cached: db, """
+            SELECT sort_key, taken_at FROM image INDEXED BY image_section_taken_at
+            WHERE section_id = ? AND taken_at IS NOT NULL ORDER BY taken_at DESC
+            """)
+        let count = try RawStatement(cached: db, "SELECT count(*) FROM image WHERE section_id = ?")
+        let every = try RawStatement(cached: db, "SELECT sort_key, taken_at FROM image WHERE section_id = ? ORDER BY sort_key")
+        var result: [Int64: [KeyAndDate]] = [:]
+        for id in sectionIDs {
+            dated.bind(1, id)
+            // Newest first is usually catalog order already, which the sort then only checks.
+            var rows = try dated.all { KeyAndDate(key: $0.int64(0), takenAt: $0.int64(1)) }
+            rows.sort { $0.key < $1.key }
+            count.bind(1, id)
+            if try count.first({ Int($0.int64(0)) }) != rows.count {
+                every.bind(1, id)
+                rows = try every.all { KeyAndDate(key: $0.int64(0), takenAt: $0.isNull(1) ? nil : $0.int64(1)) }
+            }
+            if !rows.isEmpty { result[id] = rows }
+        }
+        return result
+    }
+
     public func neighbourKeys(feedID: Int64, of keys: [Int64]) throws -> [Int64: NeighbourKeys] {
         try keys.reduce(into: [:]) { result, key in
             result[key] = NeighbourKeys(before: try self.key(feedID: feedID, before: key), after: try self.key(feedID: feedID, after: key))

@@ -269,6 +269,19 @@ public struct SQLiteTransaction: CatalogTransaction {
         return ranges
     }
 
+    public func keyRanges(sectionIDs: [Int64]) throws -> [Int64: ClosedRange<Int64>] {
+        let first = try RawStatement(cached: db, SharedSQL.firstKeyOfSection.sqlite)
+        let last = try RawStatement(cached: db, SharedSQL.lastKeyOfSection.sqlite)
+        var ranges: [Int64: ClosedRange<Int64>] = [:]
+        for id in sectionIDs {
+            first.bind(1, id)
+            last.bind(1, id)
+            guard let lower = try first.first({ $0.int64(0) }), let upper = try last.first({ $0.int64(0) }) else { continue }
+            ranges[id] = lower...upper
+        }
+        return ranges
+    }
+
     public func firstKey(sectionIDs: [Int64], takenAtOrBefore moment: Int64) throws -> Int64? {
         let earliest = try RawStatement(cached: db, SharedSQL.firstTakenAt.sqlite)
         for id in sectionIDs {

@@ -44,6 +44,45 @@ import WaterfallTestSupport
         }
     }
 
+    /// What an append into date sections reads instead of the whole feed: the keys and dates
+    /// of some sections (dated only, or with undated images among them) in catalog order, the
+    /// first and last key of others, and rows by a list of keys, each scoped to its feed.
+    @Test(arguments: TestEngine.all)
+    func keysAndDatesOfSectionsKeyRangesAndImagesByKeysAreReadForManyAtOnce(engine: TestEngine) throws {
+        let catalog = try ScratchCatalog(engine)
+        let store = try catalog.open()
+        defer { store.close() }
+        let f = try Self.twoFeeds(store)
+        // Given dates out of catalog order, c undated, and an empty section
+        let dates: [String: Int64?] = ["a": 50, "b": 40, "c": nil, "d": 40, "e": -10, "x": 5, "y": 7, "z": 6]
+        let empty = try store.write { tx throws in
+            try tx.updateImages(feedID: f.id, f.images.map { image in
+                var dated = image
+                dated.takenAt = dates[image.externalID]!
+                return dated
+            })
+            return try tx.insertSection(feedID: f.id, name: "empty", title: nil, position: 100, isDeclared: true)
+        }
+        try store.read { tx throws in
+            // When the keys and dates of the sections are read
+            let listed = try tx.keysAndDates(sectionIDs: f.sections + [empty])
+            // Then each section's come in catalog order, the empty one's not at all
+            #expect(listed.count == 2)
+            #expect(listed[f.sections[0]] == f.images.prefix(5).map { KeyAndDate(key: $0.key, takenAt: dates[$0.externalID]!) })
+            #expect(listed[f.sections[1]] == f.images.suffix(3).map { KeyAndDate(key: $0.key, takenAt: dates[$0.externalID]!) })
+            #expect(try tx.keysAndDates(sectionIDs: []).isEmpty)
+            #expect(try tx.keyRanges(sectionIDs: f.sections + [empty]) == [
+                f.sections[0]: orderKey(1)...orderKey(5), f.sections[1]: orderKey(6)...orderKey(8),
+            ])
+            #expect(try tx.keyRanges(sectionIDs: []).isEmpty)
+            // And rows by keys are the feed's (g's keys lie between f's)
+            let rows = try tx.images(feedID: f.id, keys: [orderKey(8), orderKey(1), orderKey(1) + OrderKeys.spacing / 2])
+            #expect(Set(rows.map(\.externalID)) == ["z", "a"])
+            for row in rows { #expect(try tx.image(feedID: f.id, key: row.key) == row && row.takenAt == dates[row.externalID]!) }
+            #expect(try tx.images(feedID: f.id, keys: []).isEmpty)
+        }
+    }
+
     @Test(arguments: TestEngine.all)
     func imagesReadBackExactlyAsWritten(engine: TestEngine) throws {
         let catalog = try ScratchCatalog(engine)
