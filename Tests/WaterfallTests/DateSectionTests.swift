@@ -19,6 +19,7 @@ import WaterfallTestSupport
         var seconds: Int64?
         var offsetMinutes = 0
         var section: String?
+        var width = 300
     }
 
     /// RFC 3339 with the given offset, written by Foundation (not by the code under test).
@@ -40,7 +41,7 @@ import WaterfallTestSupport
         if let sectionBy { top.append("\"sectionBy\":\"\(sectionBy)\"") }
         if let timeZone { top.append("\"timeZone\":\"\(timeZone)\"") }
         let images = photos.map { photo in
-            var fields = ["\"id\":\"\(photo.id)\"", "\"width\":300", "\"height\":200"]
+            var fields = ["\"id\":\"\(photo.id)\"", "\"width\":\(photo.width)", "\"height\":200"]
             if let seconds = photo.seconds { fields.append("\"takenAt\":\"\(rfc3339(seconds, offsetMinutes: photo.offsetMinutes))\"") }
             if let section = photo.section { fields.append("\"section\":\"\(section)\"") }
             return "{" + fields.joined(separator: ",") + "}"
@@ -273,6 +274,162 @@ import WaterfallTestSupport
         #expect(try catalog.order() == before && catalog.revision() == 1)
         // While a move inside the month is an ordinary move
         #expect(try catalog.service.move(feed: "f", id: "nov10", to: .index(0)).moved == 1)
+    }
+
+    // MARK: An append reads what it touches
+
+    /// Three days of eight images each, by day, in UTC.
+    static let threeDays = ["2017-11-20", "2017-11-21", "2017-11-22"].flatMap { day in
+        [22, 20, 18, 15, 12, 10, 7, 5].map { hour in Photo(id: "\(day)-\(hour)", seconds: seconds("\(day)T\(two(hour)):00:00Z")) }
+    }
+
+    static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    func keys(_ catalog: TestCatalog) throws -> [String: Int64] {
+        try catalog.service.database.read { tx in
+            Dictionary(uniqueKeysWithValues: try tx.allImages(feedID: try tx.feed(named: "f")!.id).map { ($0.externalID, $0.key) })
+        }
+    }
+
+    @Test(arguments: TestEngine.all)
+    func anAppendToOneDayReadsOnlyItAndLeavesTheFeedInTheOrderOfAFullImport(engine: TestEngine) throws {
+        // Given three days by day
+        let catalog = try TestCatalog(engine)
+        try catalog.importJSON(Self.feedJSON(Self.threeDays, sectionBy: "day"))
+        let before = try keys(catalog)
+        // When images of the middle day are appended: one between, one tying, the oldest of the day
+        let added = ["19:00", "10:00", "01:00"].enumerated().map { index, time in
+            Photo(id: "new\(index)", seconds: Self.seconds("2017-11-21T\(time):00Z"))
+        }
+        let document = try FeedDecoder().decode(Array(Self.feedJSON(added).utf8), format: .json, source: "t.json")
+        let read = try catalog.service.database.read { tx in
+            let feed = try tx.feed(named: "f")!
+            let dates = try #require(try WaterfallService.dateSections(options: .init(mode: .append), document: document, feed: feed))
+            return try CatalogSnapshot.touchedByAppend(to: feed, of: document, derived: dates.derive(document.images), tx).images.map(\.externalID)
+        }
+        let summary = try catalog.service.importFeed(document, named: "f", options: .init(mode: .append))
+        // Then the append read the other days' first and last images only, and of its day the
+        // images beside which the new ones land
+        #expect(read == [
+            "2017-11-22-22", "2017-11-22-5",
+            "2017-11-21-22", "2017-11-21-20", "2017-11-21-18", "2017-11-21-10", "2017-11-21-7", "2017-11-21-5",
+            "2017-11-20-22", "2017-11-20-5",
+        ])
+        // And every image kept its key, and the order is the one a full import of all makes
+        #expect(summary.inserted == 3 && summary.moved == 0)
+        let after = try keys(catalog)
+        #expect(before.allSatisfy { after[$0.key] == $0.value })
+        let full = try TestCatalog(engine)
+        try full.importJSON(Self.feedJSON(Self.threeDays + added, sectionBy: "day"))
+        #expect(try catalog.order() == full.order())
+    }
+
+    /// The append of the whole feed's plan (what the service did before it read only what an
+    /// append touches), to compare with.
+    static func appendPlanningTheWholeFeed(_ catalog: TestCatalog, _ document: FeedDocument) throws -> ChangeSummary {
+        try catalog.service.database.write(.feed("f")) { tx in
+            let feed = try tx.feed(named: "f")!
+            let dates = try #require(try WaterfallService.dateSections(options: .init(mode: .append), document: document, feed: feed))
+            let whole = try CatalogSnapshot.whole(feed, tx)
+            let derived = dates.derive(document.images)
+            let plan = ImportPlanner.plan(catalog: whole, document: document, mode: .append, resetOrder: false, dates: (dates, derived))
+            var applier = ImportApplier(tx: tx, feed: feed, catalog: whole, document: document, plan: plan, progress: nil)
+            var summary = try applier.apply(feedCreated: false)
+            summary.sectionFieldsIgnored = derived.sectionFieldsIgnored
+            return summary
+        }
+    }
+
+    /// Everything an append may change, with sections by name: sections, images, the change
+    /// log, the count, the layout cache's coverage.
+    static func contents(_ catalog: TestCatalog) throws -> [String] {
+        try catalog.service.database.read { tx in
+            let feed = try tx.feed(named: "f")!
+            let sections = try tx.sections(feedID: feed.id)
+            let names = Dictionary(uniqueKeysWithValues: sections.map { ($0.id, $0.name ?? "-") })
+            return ["\(feed.revision) \(feed.imageCount)"]
+                + sections.map { "\($0.name ?? "-") \($0.title ?? "-") \($0.position) \($0.isDeclared)" }
+                + (try tx.allImages(feedID: feed.id)).map {
+                    "\($0.key) \($0.externalID) \(names[$0.sectionID]!) \($0.width) \($0.takenAt.map(String.init) ?? "-")"
+                }
+                + (try tx.changes(feedID: feed.id, since: 0)).map { "\($0)" }
+                + (try tx.cacheCoverage()).map { "\($0.checkpoints) \($0.isComplete)" }
+        }
+    }
+
+    /// A random append to `library`: new images (undated, tying a date of the library, a
+    /// minute from one, anywhere), and images of the library again, unchanged, resized, taken
+    /// a little earlier or later, or at another time altogether (or undated).
+    static func randomAppend(to library: [Photo], _ random: inout SeededGenerator) -> [Photo] {
+        var photos: [Photo] = []
+        for index in 0..<30 {
+            var photo = Photo(id: "n\(index)")
+            let near = library.randomElement(using: &random)!.seconds
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: photo.seconds = nil
+            case 1: photo.seconds = near
+            case 2: photo.seconds = near.map { $0 + Int64.random(in: -60...60, using: &random) }
+            default: photo.seconds = seconds("2016-01-01T00:00:00Z") + Int64.random(in: 0..<3 * 365 * 86_400, using: &random)
+            }
+            photo.offsetMinutes = Int.random(in: -12...14, using: &random) * 60
+            photos.append(photo)
+        }
+        for photo in library.shuffled(using: &random).prefix(15) {
+            var again = photo
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: break
+            case 1: again.width = 500
+            case 2: again.seconds = photo.seconds.map { $0 + Int64.random(in: -3600...3600, using: &random) }
+            case 3: again.seconds = nil
+            default: again.seconds = seconds("2016-01-01T00:00:00Z") + Int64.random(in: 0..<3 * 365 * 86_400, using: &random)
+            }
+            photos.append(again)
+        }
+        return photos.shuffled(using: &random)
+    }
+
+    /// The append plans against the images it touches (``CatalogSnapshot/touchedByAppend(to:of:derived:_:)``)
+    /// and writes exactly what the plan of the whole feed writes: over random libraries by
+    /// day, month and year, after user moves within sections, with images that change date or
+    /// section, and with every gap closed (a renumbering, planned over the whole feed).
+    @Test(arguments: TestEngine.all)
+    func anAppendPlannedOnWhatItTouchesWritesWhatAPlanOfTheWholeFeedWrites(engine: TestEngine) throws {
+        let layout = LayoutSource.inline(.waterfall(LayoutConfiguration(columns: 2, width: 375)))
+        for seed in UInt64(1)...(engine == .sqlite ? 16 : 6) {
+            var random = SeededGenerator(seed: seed)
+            let sectionBy = ["day", "month", "year"][Int(seed % 3)]
+            let zone = Self.zones[Int(seed % 4)]
+            let library = Self.randomLibrary(seed: seed, count: 120)
+            // Given the same library in two catalogs, with the same moves within sections
+            let (touched, whole) = (try TestCatalog(engine), try TestCatalog(engine))
+            for catalog in [touched, whole] { try catalog.importJSON(Self.feedJSON(library, sectionBy: sectionBy, timeZone: zone)) }
+            let order = try touched.order().map { $0.split(separator: "/").map(String.init) }
+            for _ in 0..<12 {
+                let (a, b) = (order.randomElement(using: &random)!, order.randomElement(using: &random)!)
+                guard a[0] == b[0], a[1] != b[1] else { continue }
+                for catalog in [touched, whole] { _ = try catalog.service.move(feed: "f", id: a[1], to: .before(b[1])) }
+            }
+            if seed % 4 == 0 {
+                // Every gap closed: the images keyed 1, 2, 3, …
+                for catalog in [touched, whole] {
+                    try catalog.service.database.write { tx in
+                        let feed = try tx.feed(named: "f")!
+                        let images = try tx.allImages(feedID: feed.id)
+                        try tx.rekeyImages(feedID: feed.id, images.enumerated().map { ($0.element.key, Int64($0.offset + 1), nil) })
+                    }
+                }
+            }
+            for catalog in [touched, whole] { _ = try catalog.service.page(feed: "f", layout: layout, offset: 0, limit: 200) }
+            // When the same random append is made, planned on what it touches, and over the whole feed
+            let added = Self.randomAppend(to: library, &random)
+            let document = try FeedDecoder().decode(Array(Self.feedJSON(added).utf8), format: .json, source: "t.json")
+            let summary = try touched.service.importFeed(document, named: "f", options: .init(mode: .append))
+            let expected = try Self.appendPlanningTheWholeFeed(whole, document)
+            // Then both wrote the same
+            #expect(summary == expected, "seed \(seed)")
+            #expect(try Self.contents(touched) == Self.contents(whole), "seed \(seed)")
+            if seed % 4 == 0 { #expect(try keys(touched).values.min() == OrderKeys.spacing, "renumbered, seed \(seed)") }
+        }
     }
 
     // MARK: The section index

@@ -85,16 +85,25 @@ extension WaterfallService {
                     feed = try tx.createFeed(named: name)
                     created = true
                 }
-                let catalog = CatalogSnapshot(
-                    sections: try tx.sections(feedID: feed.id),
-                    images: feed.imageCount == 0 ? [] : try tx.allImages(feedID: feed.id))
                 let dates = try Self.dateSections(options: options, document: document, feed: feed)
                 let derived = dates.map { $0.derive(document.images) }
-                let plan = ImportPlanner.plan(
-                    catalog: catalog, document: document, mode: options.mode, resetOrder: options.resetOrder,
-                    dates: dates.map { ($0, derived!) })
-                var applier = ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
-                var summary = try tx.withBulkWriteMemory(pageCacheKiB: 4_096) { try applier.apply(feedCreated: created) }
+                func applier(over catalog: CatalogSnapshot) -> ImportApplier {
+                    let plan = ImportPlanner.plan(
+                        catalog: catalog, document: document, mode: options.mode, resetOrder: options.resetOrder,
+                        dates: dates.map { ($0, derived!) })
+                    return ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
+                }
+                // An append into date sections plans against the images it can move or sit
+                // beside, not the whole feed; a gap too narrow for it renumbers the whole feed,
+                // which only a plan of the whole feed can do.
+                let datedAppend = options.mode == .append && derived != nil && feed.imageCount > 0
+                var planned = applier(over: datedAppend
+                    ? try CatalogSnapshot.touchedByAppend(to: feed, of: document, derived: derived!, tx)
+                    : try CatalogSnapshot.whole(feed, tx))
+                if datedAppend && planned.renumbers {
+                    planned = applier(over: try CatalogSnapshot.whole(feed, tx))
+                }
+                var summary = try tx.withBulkWriteMemory(pageCacheKiB: 4_096) { try planned.apply(feedCreated: created) }
                 if feed.sectionBy != dates?.sectionBy.rawValue || feed.timeZone != dates?.zoneName {
                     try tx.setSectioning(feedID: feed.id, sectionBy: dates?.sectionBy.rawValue, timeZone: dates?.zoneName)
                 }
@@ -129,8 +138,9 @@ extension WaterfallService {
 }
 
 /// Writes an ``ImportPlan`` inside the caller's transaction, one phase a step: sections, removals,
-/// keys, moves and updates, inserts, section order, then the revision with its change log and
-/// the cache invalidation. Rows that do not change are not written.
+/// moves and updates, inserts, section order, then the revision with its change log and the
+/// cache invalidation. Rows that do not change are not written. The keys are allocated first,
+/// when it is made, so that a caller knows whether the plan renumbers the feed.
 struct ImportApplier {
     let tx: any CatalogTransaction
     let feed: FeedRecord
@@ -166,12 +176,16 @@ struct ImportApplier {
         self.plan = plan
         self.progress = progress
         summary = ChangeSummary(feed: feed.name, revision: feed.revision)
+        allocateKeysKeepingKeptImagesKeys()
     }
+
+    /// Whether a gap between kept images is too narrow for the images placed in it, so that
+    /// the whole feed gets new keys (known before anything is written).
+    var renumbers: Bool { renumbered }
 
     mutating func apply(feedCreated: Bool) throws -> ChangeSummary {
         try createNewSections()
         try removeAbsentImages()
-        allocateKeysKeepingKeptImagesKeys()
         classifyExistingAndNewImages()
         try writeImages()
         try settleSections()
