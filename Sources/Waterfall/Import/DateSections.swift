@@ -232,16 +232,32 @@ struct DateSections: Sendable {
             order[next[Int(slot)]] = Int32(image)
             next[Int(slot)] += 1
         }
-        taken.withUnsafeBufferPointer { taken in
-            order.withUnsafeMutableBufferPointer { order in
-                for slot in names.indices where starts[slot + 1] - starts[slot] > 1 {
-                    var section = UnsafeMutableBufferPointer(rebasing: order[starts[slot]..<starts[slot + 1]])
-                    section.sort { a, b in
-                        let (x, y) = (taken[Int(a)], taken[Int(b)])
-                        return x != y ? x > y : a < b
-                    }
-                }
+        // Newest first in each section, ties in document order: a sort of plain numbers, the
+        // time before the section's newest image above the image's index. A section spans a
+        // year at most, so both fit in 64 bits; if they did not, a sort by comparisons.
+        let indexBits = max(1, Int32.bitWidth - Int32(truncatingIfNeeded: count).leadingZeroBitCount)
+        var packed: [UInt64] = []
+        for slot in names.indices where starts[slot + 1] - starts[slot] > 1 {
+            let section = starts[slot]..<starts[slot + 1]
+            var (newest, oldest) = (Int64.min, Int64.max)
+            for position in section {
+                newest = max(newest, taken[Int(order[position])])
+                oldest = min(oldest, taken[Int(order[position])])
             }
+            guard UInt64(bitPattern: newest &- oldest) >> (64 - indexBits) == 0 else {
+                order[section].sort { a, b in
+                    let (x, y) = (taken[Int(a)], taken[Int(b)])
+                    return x != y ? x > y : a < b
+                }
+                continue
+            }
+            packed.removeAll(keepingCapacity: true)
+            for position in section {
+                let image = order[position]
+                packed.append(UInt64(bitPattern: newest &- taken[Int(image)]) << indexBits | UInt64(image))
+            }
+            packed.sort()
+            for (position, value) in zip(section, packed) { order[position] = Int32(truncatingIfNeeded: value & (1 << indexBits - 1)) }
         }
         return Derived(
             sectionNames: names, titles: names.map(title(of:)), sectionOfImage: sectionOfImage, order: order,
