@@ -307,28 +307,64 @@ struct ImportApplier {
     }
 
     /// Re-keys moved rows, inserts the new ones in final order, rewrites updated ones.
+    ///
+    /// New rows are made a batch at a time: the batch's images are read in file order, each
+    /// record put at its place in the batch. In date order the file's images come in an order
+    /// of their own, and reading a million records (and their strings) at scattered places, one
+    /// between two row inserts, waits on memory at each; read in file order, they stream.
     private func writeImages() throws {
         try tx.rekeyImages(feedID: feed.id, rekeys)
         var nextEntry = 0
         var written = 0
         let total = summary.inserted
         let (plan, keys, sectionIDs, document, progress) = (plan, keys, sectionIDs, document, progress)
+        // The batch: records made but not yet written are `batch[nextInBatch..<batchCount]`;
+        // each is moved out as it is written, not copied.
+        let batch = UnsafeMutablePointer<ImageRecord>.allocate(capacity: Self.batchSize)
+        var batchCount = 0
+        var nextInBatch = 0
+        defer {
+            (batch + nextInBatch).deinitialize(count: batchCount - nextInBatch)
+            batch.deallocate()
+        }
+        var places: [(document: Int, entry: Int)] = []
+        var fileOrder: [UInt64] = []
+        func makeBatch() {
+            places.removeAll(keepingCapacity: true)
+            while places.count < Self.batchSize, nextEntry < plan.entries.count {
+                if case .new(let documentIndex) = plan.entries[nextEntry].source { places.append((documentIndex, nextEntry)) }
+                nextEntry += 1
+            }
+            // File order: one sort of plain numbers, the document index above the place.
+            fileOrder.removeAll(keepingCapacity: true)
+            for (place, entry) in places.enumerated() { fileOrder.append(UInt64(entry.document) << 32 | UInt64(place)) }
+            fileOrder.sort()
+            for packed in fileOrder {
+                let place = Int(packed & 0xFFFF_FFFF)
+                let (documentIndex, entryIndex) = places[place]
+                let image = document.images[documentIndex]
+                (batch + place).initialize(to: ImageRecord(
+                    key: keys[entryIndex], externalID: image.id, sectionID: sectionIDs[plan.entries[entryIndex].section],
+                    width: image.width, height: image.height, isFullSpan: image.span == .full, url: image.url,
+                    title: image.title, takenAt: image.takenAt, placeholder: image.placeholder, color: image.color,
+                    renditions: image.renditions?.storedText))
+            }
+            precondition(!places.isEmpty, "the store asked for more rows than the plan inserts")
+            (batchCount, nextInBatch) = (places.count, 0)
+        }
         try tx.insertImages(feedID: feed.id, count: total, beforeIndexing: progress.map { report in { report(.indexing) } }) {
             if let progress, written % 50_000 == 0 { progress(.writing(rows: written, totalRows: total)) }
             written += 1
-            while case .existing = plan.entries[nextEntry].source { nextEntry += 1 }
-            let entry = plan.entries[nextEntry]
-            guard case .new(let documentIndex) = entry.source else { fatalError("unreachable") }
-            let image = document.images[documentIndex]
-            defer { nextEntry += 1 }
-            return ImageRecord(
-                key: keys[nextEntry], externalID: image.id, sectionID: sectionIDs[entry.section], width: image.width,
-                height: image.height, isFullSpan: image.span == .full, url: image.url, title: image.title,
-                takenAt: image.takenAt, placeholder: image.placeholder, color: image.color,
-                renditions: image.renditions?.storedText)
+            if nextInBatch == batchCount { makeBatch() }
+            defer { nextInBatch += 1 }
+            return (batch + nextInBatch).move()
         }
         try tx.updateImages(feedID: feed.id, updates)
     }
+
+    /// New rows made at a time by ``writeImages()``: a batch's records and strings stay in the
+    /// processor's cache until they are written.
+    private static let batchSize = 4_096
 
     /// Drops the catalog's sections the plan does not keep, renumbers positions, stores titles
     /// and declared flags; when sections changed, headers and footers move from the first
