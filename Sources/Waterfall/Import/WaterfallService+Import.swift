@@ -85,29 +85,29 @@ extension WaterfallService {
                     feed = try tx.createFeed(named: name)
                     created = true
                 }
-                let dates = try Self.dateSections(options: options, document: document, feed: feed)
-                let derived = dates.map { $0.derive(document.images) }
+                let dates = try Self.dateSections(options: options, document: document, feed: feed).map { sections in
+                    (sections: sections, derived: sections.derive(document.images))
+                }
                 func applier(over catalog: CatalogSnapshot) -> ImportApplier {
                     let plan = ImportPlanner.plan(
-                        catalog: catalog, document: document, mode: options.mode, resetOrder: options.resetOrder,
-                        dates: dates.map { ($0, derived!) })
+                        catalog: catalog, document: document, mode: options.mode, resetOrder: options.resetOrder, dates: dates)
                     return ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
                 }
                 // An append into date sections plans against the images it can move or sit
                 // beside, not the whole feed; a gap too narrow for it renumbers the whole feed,
                 // which only a plan of the whole feed can do.
-                let datedAppend = options.mode == .append && derived != nil && feed.imageCount > 0
-                var planned = applier(over: datedAppend
-                    ? try CatalogSnapshot.touchedByAppend(to: feed, of: document, derived: derived!, tx)
-                    : try CatalogSnapshot.whole(feed, tx))
-                if datedAppend && planned.renumbers {
+                let datedAppend = options.mode == .append && feed.imageCount > 0 ? dates?.derived : nil
+                var planned = applier(over: try datedAppend.map { try CatalogSnapshot.touchedByAppend(to: feed, of: document, derived: $0, tx) }
+                    ?? CatalogSnapshot.whole(feed, tx))
+                if datedAppend != nil && planned.renumbers {
                     planned = applier(over: try CatalogSnapshot.whole(feed, tx))
                 }
                 var summary = try tx.withBulkWriteMemory(pageCacheKiB: 4_096) { try planned.apply(feedCreated: created) }
-                if feed.sectionBy != dates?.sectionBy.rawValue || feed.timeZone != dates?.zoneName {
-                    try tx.setSectioning(feedID: feed.id, sectionBy: dates?.sectionBy.rawValue, timeZone: dates?.zoneName)
+                let sectionBy = dates?.sections.sectionBy.rawValue, zone = dates?.sections.zoneName
+                if feed.sectionBy != sectionBy || feed.timeZone != zone {
+                    try tx.setSectioning(feedID: feed.id, sectionBy: sectionBy, timeZone: zone)
                 }
-                summary.sectionFieldsIgnored = derived?.sectionFieldsIgnored
+                summary.sectionFieldsIgnored = dates?.derived.sectionFieldsIgnored
                 return summary
             }
         }
