@@ -152,7 +152,7 @@ let package = Package(
                 .product(name: "swift-openapi-generator", package: "swift-openapi-generator"),
             ]),
 
-        .target(name: "WaterfallTestSupport", path: "Tests/WaterfallTestSupport"),
+        .target(name: "WaterfallTestSupport", dependencies: ["WaterfallStore"], path: "Tests/WaterfallTestSupport"),
         .testTarget(name: "WaterfallLayoutTests", dependencies: ["WaterfallLayout", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallSyncTests", dependencies: ["WaterfallSync", "WaterfallTestSupport"]),
         .testTarget(

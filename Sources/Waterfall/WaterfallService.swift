@@ -68,6 +68,15 @@ public struct WaterfallService: Sendable {
         }
     }
 
+    /// Awaits `body` and turns whatever it throws into a ``WaterfallError``.
+    func perform<T>(_ body: () async throws -> T) async throws(WaterfallError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw WaterfallError(error)
+        }
+    }
+
     /// The feed named `name`, or the only feed of the database when `name` is `nil`.
     func resolveFeed(_ name: String?, _ tx: any CatalogTransaction) throws -> FeedRecord {
         if let name {

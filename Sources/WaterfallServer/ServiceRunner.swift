@@ -1,14 +1,12 @@
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOPosix
 import Waterfall
 
-/// Runs the service's calls, which block on SQLite, on a thread pool of their own, so that
-/// Swift's cooperative threads (and with them every other connection) never wait for a disk
-/// or a lock (but for the answers the service gives without blocking a thread: pages, viewports
-/// and section indexes of a feed held in memory, on PostgreSQL); and keeps the encoded answers
-/// of reads for as long as the database is unchanged.
+/// Runs the service's calls for the routes, and keeps the encoded answers of reads for as long
+/// as the database is unchanged. The service awaits its store, which runs each transaction on
+/// threads of its own (GRDB's queues for SQLite, the catalog's for PostgreSQL), so Swift's
+/// cooperative threads, and with them every other connection, never wait for a disk or a lock.
 ///
 /// An answer is kept under the request's path and query and the caller's scope
 /// (``KeptAnswerKey``: callers of different scopes never share one), tagged with the database's
@@ -24,10 +22,6 @@ final class ServiceRunner: Sendable {
     let service: WaterfallService
     /// Where kept-answer hits and misses are counted.
     let metrics: ServerMetrics
-    private let pool: NIOThreadPool
-    /// A thread for writes alone: they run one at a time in the database anyway, and on a
-    /// thread of their own a write never waits behind the reads queued for ``pool``.
-    private let writer: NIOThreadPool
     private let watcher: (any ChangeWatcher)?
     private let answers = NIOLockedValueBox(KeptAnswers())
     /// Writes this server has made (counted when each returns): part of the version, so that a
@@ -37,44 +31,31 @@ final class ServiceRunner: Sendable {
     /// (the 64 connections that all ask again after a commit) wait for one computation.
     private let inFlight = NIOLockedValueBox([KeptAnswerFlight: Task<Answer, any Error>]())
 
-    /// - Parameters:
-    ///   - threads: threads for SQLite calls: readers run in parallel, one writer at a time.
-    ///   - keepsAnswers: whether to keep encoded answers (needs a database file to watch).
-    init(service: WaterfallService, threads: Int, keepsAnswers: Bool, metrics: ServerMetrics) throws(WaterfallError) {
+    /// - Parameter keepsAnswers: whether to keep encoded answers (needs a database file to watch).
+    init(service: WaterfallService, keepsAnswers: Bool, metrics: ServerMetrics) throws(WaterfallError) {
         self.service = service
         self.metrics = metrics
-        pool = NIOThreadPool(numberOfThreads: max(1, threads))
-        pool.start()
-        writer = NIOThreadPool(numberOfThreads: 1)
-        writer.start()
         watcher = keepsAnswers ? try service.makeChangeWatcher() : nil
     }
 
-    /// Stops the thread pool once its queued work is done.
-    func shutdown() async throws {
-        try await pool.shutdownGracefully()
-        try await writer.shutdownGracefully()
+    /// Runs `body`, a read, with the service.
+    func run<T: Sendable>(_ body: @Sendable (WaterfallService) async throws -> T) async throws -> T {
+        try await body(service)
     }
 
-    /// Runs `body` with the service on the thread pool.
-    func run<T: Sendable>(_ body: @escaping @Sendable (WaterfallService) throws -> T) async throws -> T {
-        try await pool.runIfActive { [service] in try body(service) }
-    }
-
-    /// Runs `body`, a write, with the service on the writers' thread.
-    func write<T: Sendable>(_ body: @escaping @Sendable (WaterfallService) throws -> T) async throws -> T {
+    /// Runs `body`, a write, with the service, and counts it as this server's write.
+    func write<T: Sendable>(_ body: @Sendable (WaterfallService) async throws -> T) async throws -> T {
         // Counted whether it committed or not (a failure may come after the commit): at worst
         // a kept answer is computed again.
         defer { ownWrites.withLockedValue { $0 += 1 } }
-        return try await writer.runIfActive { [service] in try body(service) }
+        return try await body(service)
     }
 
-    /// Runs `body`, a best-effort write that may change nothing (pruning the change log), on
-    /// the writers' thread; counted as this server's write, which retires the kept answers,
-    /// only when it says it changed something.
-    func maintain(_ body: @escaping @Sendable (WaterfallService) throws -> Bool) async throws {
-        let changed = try await writer.runIfActive { [service] in try body(service) }
-        if changed { ownWrites.withLockedValue { $0 += 1 } }
+    /// Runs `body`, a best-effort write that may change nothing (pruning the change log),
+    /// counted as this server's write, which retires the kept answers, only when it says it
+    /// changed something.
+    func maintain(_ body: @Sendable (WaterfallService) async throws -> Bool) async throws {
+        if try await body(service) { ownWrites.withLockedValue { $0 += 1 } }
     }
 
     /// The version kept answers are tagged with, or `nil` when none can be vouched for now.
@@ -84,20 +65,15 @@ final class ServiceRunner: Sendable {
     }
 
     /// The answer kept for the request (under its URI and the caller's scope, `path.scope`)
-    /// while the database is unchanged; else a new one, kept: `withoutBlocking`'s, where it
-    /// gives one without a thread of the pool, else `compute`'s, on the pool. Each gives the
+    /// while the database is unchanged; else a new one, `compute`'s, kept. It gives the
     /// document and the revision of the feed it shows.
     func answer(
         for request: Request, _ path: PathParameters,
-        withoutBlocking: (@Sendable (WaterfallService) async throws -> ([UInt8], Int64?)?)? = nil,
-        _ compute: @escaping @Sendable (WaterfallService) throws -> ([UInt8], Int64?)
+        _ compute: @escaping @Sendable (WaterfallService) async throws -> ([UInt8], Int64?)
     ) async throws -> Answer {
         let key = KeptAnswerKey(target: request.uri.description, scope: path.scope)
         @Sendable func computed() async throws -> Answer {
-            if let withoutBlocking, let (body, revision) = try await withoutBlocking(service) {
-                return Answer(body: body, revision: revision)
-            }
-            let (body, revision) = try await run(compute)
+            let (body, revision) = try await compute(service)
             return Answer(body: body, revision: revision)
         }
         // Without a version (no file to watch, or the WAL index busy being rebuilt after a

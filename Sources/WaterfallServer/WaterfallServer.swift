@@ -11,8 +11,6 @@ public struct ServerConfiguration: Sendable {
     /// The port; 0 picks a free one (the server says which once it listens).
     public var port = 8080
     public var limits = ServerLimits()
-    /// Threads that run SQLite calls (readers in parallel, one writer at a time).
-    public var databaseThreads = 8
     /// Whether reads need no key even when the database has keys (`--public-read`).
     public var publicRead = false
     /// Bytes of feeds' geometry kept in memory (`--hot-memory`, DESIGN section 12); 0 keeps none.
@@ -73,8 +71,7 @@ public struct WaterfallServer: Sendable {
     ) throws(WaterfallError) {
         self.logger = logger
         let hot = configuration.hotMemory > 0 ? service.keepingHotGeometry(HotGeometry(budget: configuration.hotMemory)) : service
-        runner = try ServiceRunner(
-            service: hot, threads: configuration.databaseThreads, keepsAnswers: keepsAnswers, metrics: ServerMetrics())
+        runner = try ServiceRunner(service: hot, keepsAnswers: keepsAnswers, metrics: ServerMetrics())
         self.configuration = configuration
         hub = EventHub(runner: runner)
         gatekeeper = Gatekeeper(
@@ -123,7 +120,6 @@ public struct WaterfallServer: Sendable {
         try await ServiceGroup(configuration: group).run()
         hub.stop()
         pruning.cancel()
-        try await runner.shutdown()
     }
 
     /// How long past the grace the server waits for work already in the database before it

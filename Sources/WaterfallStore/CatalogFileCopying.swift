@@ -12,5 +12,7 @@ public protocol CatalogFileCopying: CatalogStore {
     /// file the user asked for, where `path` is a temporary one).
     /// - Throws: what `body` throws; ``StoreError`` `cannotCreate` when `path` cannot be
     ///   created, `diskFull` when its disk fills up, other kinds for failures of the catalog.
-    func copy<T>(to path: String, shownAs name: String, reading body: (any CatalogTransaction) throws -> T) throws -> T
+    func copy<T: Sendable>(
+        to path: String, shownAs name: String, reading body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T
 }

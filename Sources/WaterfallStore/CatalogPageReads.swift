@@ -1,6 +1,6 @@
 /// The reads an answer from a feed held in memory makes (DESIGN section 12: an answer reads only
 /// its own rows, and the first after a change follows the change log), as an engine runs them
-/// without blocking a thread while the database answers (``CatalogStore/readWithoutBlocking(_:)``).
+/// without blocking a thread while the database answers (``CatalogStore/readAwaitingStatements(_:)``).
 /// Each gives what the ``CatalogTransaction`` method of its name gives, all of them in one
 /// snapshot.
 public protocol CatalogPageReads: Sendable {

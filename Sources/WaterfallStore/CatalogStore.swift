@@ -5,12 +5,18 @@ import Foundation
 ///
 /// The service sees only this interface, ``CatalogTransaction`` and ``CatalogPageReads``: every
 /// domain read runs in ``read(_:)`` (or, for an answer from a feed a server holds in memory,
-/// ``readWithoutBlocking(_:)``) and every domain write in ``write(_:)``, one transaction each,
-/// so that `kill -9` at any moment leaves the catalog at the state before or after it. Writes
-/// are serialised by the engine (SQLite's write lock; a PostgreSQL advisory lock), reads see
-/// one consistent snapshot and never block a writer. The invariants of a write (revision bump,
-/// change log, cache invalidation in the same transaction) are the service's, written once
-/// above the engines.
+/// ``readAwaitingStatements(_:)``) and every domain write in ``write(_:_:)``, one transaction
+/// each, so that `kill -9` at any moment leaves the catalog at the state before or after it.
+/// Writes are serialised by the engine (SQLite's write lock; a PostgreSQL advisory lock), reads
+/// see one consistent snapshot and never block a writer. The invariants of a write (revision
+/// bump, change log, cache invalidation in the same transaction) are the service's, written
+/// once above the engines.
+///
+/// The door is asynchronous, as GRDB's is: a caller awaits its transaction and never holds a
+/// thread meanwhile. The transaction's body is synchronous, and runs on a thread of the
+/// engine's own: GRDB's connection queues for SQLite; for PostgreSQL, threads of the catalog
+/// (``PostgresCatalog``), which wait for each statement's answer up to its deadline. A body is
+/// `@escaping @Sendable`: it is handed to that thread, and runs there while its caller waits.
 public protocol CatalogStore: Sendable {
     /// Where the catalog lives, as the user named it (a file path, or a `postgres://` URL
     /// without its password), for messages and `stats`; `nil` for an in-memory database.
@@ -22,54 +28,62 @@ public protocol CatalogStore: Sendable {
     var reusesFeedIDs: Bool { get }
 
     /// Runs `body` in one read transaction: a consistent snapshot, never blocking the writer.
-    /// - Throws: what `body` throws; engine failures as ``StoreError``.
-    func read<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T
+    /// - Throws: what `body` throws; engine failures as ``StoreError``; `CancellationError`
+    ///   when the caller's task is cancelled before the transaction begins.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T
 
-    /// Runs `body` in one read transaction as ``read(_:)`` does, with the reads of an answer from
-    /// a feed held in memory, waiting for the database without blocking a thread; `nil`, and
-    /// `body` not run, where the engine has no such reads: SQLite, which reads a local file (a
-    /// server runs its reads on threads of its own), and a command's one PostgreSQL connection.
+    /// Runs `body` in one read transaction as ``read(_:)`` does, each of its statements awaited
+    /// (``CatalogPageReads``): the reads of an answer from a feed a server holds in memory, which
+    /// are a few short statements. `nil`, and `body` not run, where the engine has no such
+    /// reads: SQLite, which reads a local file on GRDB's threads, and a command's one PostgreSQL
+    /// connection.
     /// - Throws: what `body` throws; engine failures as ``StoreError``.
-    func readWithoutBlocking<T: Sendable>(_ body: @escaping @Sendable (any CatalogPageReads) async throws -> T) async throws -> T?
+    func readAwaitingStatements<T: Sendable>(_ body: @escaping @Sendable (any CatalogPageReads) async throws -> T) async throws -> T?
 
     /// Runs `body` in one write transaction that changes only what `scope` names: all of it is
     /// committed, or none of it.
     /// - Throws: what `body` throws (after rolling back); engine failures as ``StoreError``.
-    func write<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T
+    func write<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T
 
     /// Runs `body` in one write transaction if the write lock of `scope` can be had within
     /// `timeout` seconds, else does nothing and returns `nil`. For best-effort writes (the
-    /// layout cache), which must not make a query wait for another process's long write.
-    func writeIfAvailable<T>(_ scope: WriteScope, within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T?
+    /// layout cache, a key's last use), which must not make a query wait for another process's
+    /// long write, and which change no answer: other instances are not told of them.
+    func writeIfAvailable<T: Sendable>(
+        _ scope: WriteScope, within timeout: TimeInterval, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T?
 
     /// Runs `body` in a write transaction that is always rolled back: what a write would do.
-    func dryRun<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T
+    func dryRun<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T
 
-    /// The space the catalog takes, in bytes (0 in memory).
-    func storageSize() -> Int64
+    /// The space the catalog takes, in bytes (0 in memory, or when the server cannot say).
+    func storageSize() async -> Int64
 
     /// A watcher of the catalog's commits, by this process or any other.
     /// - Throws: ``StoreError`` `cannotOpen` when the catalog cannot be watched (in memory).
     func makeChangeWatcher() throws(StoreError) -> any ChangeWatcher
 
-    /// Closes the engine's connections now; nothing may be read or written afterwards.
-    func close()
+    /// Closes the engine's connections, waiting for them to say goodbye; nothing may be read
+    /// or written afterwards.
+    func close() async
 }
 
 extension CatalogStore {
     /// A write that may change anything (``WriteScope/catalog``).
-    public func write<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
-        try write(.catalog, body)
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+        try await write(.catalog, body)
     }
 
     /// A best-effort write that may change anything (``WriteScope/catalog``).
-    public func writeIfAvailable<T>(within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T? {
-        try writeIfAvailable(.catalog, within: timeout, body)
+    public func writeIfAvailable<T: Sendable>(
+        within timeout: TimeInterval, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T? {
+        try await writeIfAvailable(.catalog, within: timeout, body)
     }
 
     /// A dry run of a write that may change anything (``WriteScope/catalog``).
-    public func dryRun<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
-        try dryRun(.catalog, body)
+    public func dryRun<T: Sendable>(_ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+        try await dryRun(.catalog, body)
     }
 }
 

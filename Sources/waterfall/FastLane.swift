@@ -55,7 +55,7 @@ protocol FastLaneRequest: FastLaneFields, Equatable, Sendable {
     mutating func setArgument(_ value: String) -> Bool
     /// The checks ArgumentParser runs after parsing (the option groups' and the command's).
     func validate() throws
-    func run() throws
+    func run() async throws
 }
 
 extension FastLaneRequest {

@@ -7,20 +7,24 @@ import Waterfall
 /// 0 success, 64 usage, 65 bad data, 66 unreadable input, 73/74 database, 1 anything else.
 @main
 enum Main {
-    static func main() {
+    static func main() async {
         do {
             if let request = FastLane.request(for: Array(CommandLine.arguments.dropFirst())) {
-                try request.run()
+                try await request.run()
             } else {
                 var command = try WaterfallCommand.parseAsRoot()
-                try command.run()
+                if var command = command as? any AsyncParsableCommand {
+                    try await command.run()
+                } else {
+                    try command.run()
+                }
             }
-            OpenDatabases.closeAll()
+            await OpenDatabases.closeAll()
         } catch let failure as WaterfallError {
-            OpenDatabases.closeAll()
+            await OpenDatabases.closeAll()
             Terminal.fail(failure.commandLineMessage, status: failure.exitStatus)
         } catch {
-            OpenDatabases.closeAll()
+            await OpenDatabases.closeAll()
             let code = WaterfallCommand.exitCode(for: error)
             if code == .success || error is CleanExit {
                 WaterfallCommand.exit(withError: error)

@@ -2,7 +2,7 @@ import ArgumentParser
 import Waterfall
 
 /// `waterfall`: the image feed service with persisted waterfall layouts.
-struct WaterfallCommand: ParsableCommand {
+struct WaterfallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "waterfall",
         abstract: "An image feed service with persisted waterfall (masonry) layouts, on SQLite.",

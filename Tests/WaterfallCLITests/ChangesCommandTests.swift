@@ -16,7 +16,7 @@ import WaterfallTestSupport
         try WaterfallProcess.run(["--db", folder.path("test.sqlite")] + arguments, in: folder.url)
     }
 
-    @Test func changesArePagedByWholeRevisionsAndAPrunedLogExits65() throws {
+    @Test func changesArePagedByWholeRevisionsAndAPrunedLogExits65() async throws {
         let travel = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "SampleData/travel.json").path
         #expect(try waterfall("import", travel).status == 0)
@@ -34,8 +34,8 @@ import WaterfallTestSupport
 
         // When the log is pruned (as a server with --keep-changes does), an older since exits 65
         let service = try WaterfallService.open(path: folder.path("test.sqlite"))
-        for step in 0..<256 { _ = try service.move(feed: "travel", id: step % 2 == 0 ? "tram-28" : "belem", to: .index(0)) }
-        #expect(try service.pruneChanges(keeping: .revisions(256)) == 14)
+        for step in 0..<256 { _ = try await service.move(feed: "travel", id: step % 2 == 0 ? "tram-28" : "belem", to: .index(0)) }
+        #expect(try await service.pruneChanges(keeping: .revisions(256)) == 14)
         let gone = try waterfall("changes", "--since", "1")
         #expect(gone.status == 65)
         #expect(gone.standardError == "waterfall: error: the change log of feed \"travel\" is kept from revision 2 on, so the changes since revision 1 are gone; list the feed again and follow its changes since revision 2 or later.\n")

@@ -17,7 +17,7 @@ import WaterfallTestSupport
         try WaterfallProcess.run(["--db", folder.path("test.sqlite")] + arguments, in: folder.url)
     }
 
-    @Test func anImageIsLocatedByIdOrByDateAndWhatCannotBeIsRefused() throws {
+    @Test func anImageIsLocatedByIdOrByDateAndWhatCannotBeIsRefused() async throws {
         let feed = folder.path("dated.json")
         try #"""
             {"feed": "dated", "sectionBy": "day", "timeZone": "Europe/Paris", "images": [
@@ -32,7 +32,8 @@ import WaterfallTestSupport
         let layout = LayoutSource.inline(.waterfall(LayoutConfiguration(columns: 2, width: 375)))
         let byID = try waterfall("locate", "b", "--columns", "2", "--width", "375", "--limit", "2", "--json")
         #expect(byID.status == 0)
-        #expect(byID.standardOutput == String(decoding: try StableJSON.document(of: service.locate(feed: "dated", layout: layout, .id("b"), limit: 2)), as: UTF8.self))
+        let located = try await service.locate(feed: "dated", layout: layout, .id("b"), limit: 2)
+        #expect(byID.standardOutput == String(decoding: try StableJSON.document(of: located), as: UTF8.self))
         #expect(byID.standardOutput.contains(#""index":1,"section":"2024-05-01""#) && byID.standardOutput.contains(#""offset":0,"limit":2"#))
         // 2024-05-02 is Paris's midnight: b (23:30 the day before) is the first taken by then
         let byDate = try waterfall("locate", "--date", "2024-05-02", "--columns", "2", "--width", "375", "--json")

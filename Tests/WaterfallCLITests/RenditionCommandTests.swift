@@ -24,7 +24,7 @@ import WaterfallTestSupport
         try WaterfallProcess.run(["--db", folder.path("test.sqlite")] + arguments, in: folder.url)
     }
 
-    @Test func dprPicksTheRenditionOfEachFrame() throws {
+    @Test func dprPicksTheRenditionOfEachFrame() async throws {
         #expect(try waterfall("import", "dressed.json").status == 0)
         let service = try WaterfallService.open(path: folder.path("test.sqlite"))
         let layout = LayoutSource.inline(.waterfall(LayoutConfiguration(columns: 2, width: 375)))
@@ -33,7 +33,8 @@ import WaterfallTestSupport
         // The fast lane (page, viewport) and ArgumentParser (coverflow) both take --dpr
         let page = try waterfall("page", "--columns", "2", "--width", "375", "--json", "--dpr", "4")
         #expect(page.status == 0)
-        #expect(page.standardOutput == (try json(service.page(feed: nil, layout: layout, offset: 0, limit: 50).choosingRenditions(dpr: 4))))
+        let expected = try await service.page(feed: nil, layout: layout, offset: 0, limit: 50).choosingRenditions(dpr: 4)
+        #expect(page.standardOutput == (try json(expected)))
         #expect(page.standardOutput.contains(##""url":"https://x/a-1280.jpg","color":"#a0b1c2"}"##))
         let plain = try waterfall("page", "--columns", "2", "--width", "375", "--json")
         #expect(plain.standardOutput.contains(##""url":"https://x/a-320.jpg","color":"#a0b1c2"}"##))

@@ -8,11 +8,11 @@ struct HTMLRenderTests {
     private let hostileTitle = "<script>alert(1)</script>\" onload=\"x"
 
     @Test("every image is one [data-id] element at exactly its frame")
-    func everyImageAtItsFrame() throws {
+    func everyImageAtItsFrame() async throws {
         // Given a 4-column page with headers, footers and captions over three sections
-        let fixture = try RenderFixture(images: RenderFixture.images(count: 30), sections: ["s1", "s2", "s3"])
+        let fixture = try await RenderFixture(images: RenderFixture.images(count: 30), sections: ["s1", "s2", "s3"])
         defer { fixture.directory.remove() }
-        let page = try fixture.page()
+        let page = try await fixture.page()
 
         // When it is drawn as HTML
         let root = try ParsedMarkup.parse(PageRenderer().render(page, format: .html))
@@ -51,11 +51,11 @@ struct HTMLRenderTests {
     }
 
     @Test("a later page keeps the frames' own coordinates")
-    func laterPage() throws {
+    func laterPage() async throws {
         // Given the second page of a feed
-        let fixture = try RenderFixture(images: RenderFixture.images(count: 30), sections: ["s1", "s2", "s3"])
+        let fixture = try await RenderFixture(images: RenderFixture.images(count: 30), sections: ["s1", "s2", "s3"])
         defer { fixture.directory.remove() }
-        let page = try fixture.page(offset: 10, limit: 10)
+        let page = try await fixture.page(offset: 10, limit: 10)
 
         // When it is drawn
         let root = try ParsedMarkup.parse(PageRenderer().render(page, format: .html))
@@ -69,14 +69,14 @@ struct HTMLRenderTests {
     }
 
     @Test("hostile titles and odd ids are text, never markup")
-    func hostileStrings() throws {
+    func hostileStrings() async throws {
         // Given ids with quotes, ampersands, markup, accents and emoji, and a title that tries to
         // close the attribute and open a script
         let ids = ["quote\"d", "it's", "a&b", "<b>bold</b>", "déjà-vu", "📷 camera", "👩‍👩‍👧"]
         let images = ids.map { FeedImage(id: $0, width: 1200, height: 800, title: hostileTitle, section: "s&<1>") }
-        let fixture = try RenderFixture(images: images)
+        let fixture = try await RenderFixture(images: images)
         defer { fixture.directory.remove() }
-        var page = try fixture.page()
+        var page = try await fixture.page()
         page.items[0].url = "https://x.example/a.jpg?a=1&b=\"2\"><script>alert(1)</script>"
 
         // When it is drawn
@@ -98,11 +98,11 @@ struct HTMLRenderTests {
     }
 
     @Test("control characters are replaced, so the file stays well-formed")
-    func controlCharacters() throws {
+    func controlCharacters() async throws {
         // Given a title holding NUL, escape, DEL and a C1 control
-        let fixture = try RenderFixture(images: [FeedImage(id: "a", width: 100, height: 100, title: "t")])
+        let fixture = try await RenderFixture(images: [FeedImage(id: "a", width: 100, height: 100, title: "t")])
         defer { fixture.directory.remove() }
-        var page = try fixture.page()
+        var page = try await fixture.page()
         page.items[0].title = "a\u{0}b\u{1B}c\u{7F}d\u{85}e\tf"
 
         // When it is drawn as HTML and as SVG
@@ -123,11 +123,11 @@ struct HTMLRenderTests {
         ("data:text/html,<script>alert(1)</script>", false), ("vbscript:msgbox", false),
         ("file:///etc/passwd", false), ("", false),
     ])
-    func urlPolicy(url: String, drawn: Bool) throws {
+    func urlPolicy(url: String, drawn: Bool) async throws {
         // Given an image whose url is `url`
-        let fixture = try RenderFixture(images: [FeedImage(id: "a", width: 1200, height: 800, title: "A")])
+        let fixture = try await RenderFixture(images: [FeedImage(id: "a", width: 1200, height: 800, title: "A")])
         defer { fixture.directory.remove() }
-        var page = try fixture.page()
+        var page = try await fixture.page()
         page.items[0].url = url
 
         // When it is drawn as HTML and as SVG
@@ -141,18 +141,18 @@ struct HTMLRenderTests {
     }
 
     @Test("an image without a url is a tinted placeholder showing its id and aspect ratio")
-    func placeholders() throws {
+    func placeholders() async throws {
         // Given images without urls, of known proportions
         let images = [
             FeedImage(id: "landscape", width: 1200, height: 800, title: "L"),
             FeedImage(id: "wide", width: 1920, height: 1080, title: "W"),
             FeedImage(id: "odd", width: 1001, height: 1000, title: "O"),
         ]
-        let fixture = try RenderFixture(images: images)
+        let fixture = try await RenderFixture(images: images)
         defer { fixture.directory.remove() }
 
         // When they are drawn
-        let root = try ParsedMarkup.parse(PageRenderer().render(try fixture.page(), format: .html))
+        let root = try ParsedMarkup.parse(PageRenderer().render(try await fixture.page(), format: .html))
 
         // Then each shows its id and ratio on a background derived from its id
         let placeholders = root.all.filter { $0.attributes["class"] == "placeholder" }
@@ -167,11 +167,11 @@ struct HTMLRenderTests {
     }
 
     @Test("captions are drawn only when the layout has a caption strip", arguments: [0.0, 24.0])
-    func captions(captionHeight: Double) throws {
+    func captions(captionHeight: Double) async throws {
         // Given a layout with or without a caption strip
-        let fixture = try RenderFixture(images: RenderFixture.images(count: 8))
+        let fixture = try await RenderFixture(images: RenderFixture.images(count: 8))
         defer { fixture.directory.remove() }
-        let page = try fixture.page(RenderFixture.configuration(captionHeight: captionHeight))
+        let page = try await fixture.page(RenderFixture.configuration(captionHeight: captionHeight))
 
         // When it is drawn
         let root = try ParsedMarkup.parse(PageRenderer().render(page, format: .html))
@@ -183,11 +183,11 @@ struct HTMLRenderTests {
     }
 
     @Test("the output carries a script only when measurement is asked for")
-    func measurementScript() throws {
+    func measurementScript() async throws {
         // Given a page
-        let fixture = try RenderFixture(images: RenderFixture.images(count: 4))
+        let fixture = try await RenderFixture(images: RenderFixture.images(count: 4))
         defer { fixture.directory.remove() }
-        let page = try fixture.page()
+        let page = try await fixture.page()
 
         // When it is drawn with and without the measuring script
         let plain = PageRenderer().render(page, format: .html)
@@ -204,11 +204,11 @@ struct HTMLRenderTests {
     }
 
     @Test("a viewport is drawn as its band, pinned headers above the images and marked")
-    func viewport() throws {
+    func viewport() async throws {
         // Given a viewport in the middle of a feed, with pinned headers
-        let fixture = try RenderFixture(images: RenderFixture.images(count: 40), sections: ["s1", "s2", "s3"])
+        let fixture = try await RenderFixture(images: RenderFixture.images(count: 40), sections: ["s1", "s2", "s3"])
         defer { fixture.directory.remove() }
-        let viewport = try fixture.viewport(y: 300, height: 500, pinOffset: 0)
+        let viewport = try await fixture.viewport(y: 300, height: 500, pinOffset: 0)
         let pinned = viewport.headers.filter { $0.pinned == true }
         try #require(!pinned.isEmpty && !viewport.items.isEmpty)
 
@@ -238,13 +238,13 @@ struct HTMLRenderTests {
     }
 
     @Test("the legend sits outside the container")
-    func legend() throws {
+    func legend() async throws {
         // Given a page
-        let fixture = try RenderFixture(images: RenderFixture.images(count: 4))
+        let fixture = try await RenderFixture(images: RenderFixture.images(count: 4))
         defer { fixture.directory.remove() }
 
         // When it is drawn
-        let root = try ParsedMarkup.parse(PageRenderer().render(try fixture.page(), format: .html))
+        let root = try ParsedMarkup.parse(PageRenderer().render(try await fixture.page(), format: .html))
 
         // Then the legend names the feed, revision, layout and what is shown, outside the container
         let legend = try #require(root.all.first { $0.attributes["class"] == "legend" })

@@ -19,14 +19,14 @@ struct RenderFixture {
     let service: WaterfallService
 
     /// Imports `images` as the feed "render-test", sections in the order of `sections`.
-    init(images: [FeedImage], sections: [String] = []) throws {
+    init(images: [FeedImage], sections: [String] = []) async throws {
         struct Section: Encodable { var id: String; var title: String }
         struct Document: Encodable { var feed: String; var sections: [Section]; var images: [FeedImage] }
         directory = try TemporaryDirectory(prefix: "waterfall-render")
         service = try WaterfallService.open(path: directory.path("render.sqlite"))
         let document = Document(feed: "render-test", sections: sections.map { Section(id: $0, title: $0) }, images: images)
         let json = String(decoding: try JSONEncoder().encode(document), as: UTF8.self)
-        _ = try service.importFeed(contentsOf: try directory.write(json, to: "feed.json"), options: .init())
+        _ = try await service.importFeed(contentsOf: try directory.write(json, to: "feed.json"), options: .init())
     }
 
     /// A four-column, 800-point layout with 40-point headers, 20-point footers and the given
@@ -35,14 +35,14 @@ struct RenderFixture {
         LayoutConfiguration(columns: 4, width: 800, headerHeight: 40, footerHeight: 20, captionHeight: captionHeight)
     }
 
-    func page(_ configuration: LayoutConfiguration = configuration(), offset: Int = 0, limit: Int = 50) throws -> LayoutPage {
-        try service.page(feed: nil, layout: .inline(.waterfall(configuration)), offset: offset, limit: limit)
+    func page(_ configuration: LayoutConfiguration = configuration(), offset: Int = 0, limit: Int = 50) async throws -> LayoutPage {
+        try await service.page(feed: nil, layout: .inline(.waterfall(configuration)), offset: offset, limit: limit)
     }
 
     func viewport(
         _ configuration: LayoutConfiguration = configuration(), y: Double, height: Double, pinOffset: Double? = nil
-    ) throws -> ViewportPage {
-        try service.viewport(feed: nil, layout: .inline(.waterfall(configuration)), y: y, height: height, pinOffset: pinOffset)
+    ) async throws -> ViewportPage {
+        try await service.viewport(feed: nil, layout: .inline(.waterfall(configuration)), y: y, height: height, pinOffset: pinOffset)
     }
 
     /// `count` images with seeded random sizes in three sections, every fourth with an https url.

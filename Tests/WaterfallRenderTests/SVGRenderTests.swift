@@ -6,11 +6,11 @@ import WaterfallRender
 @Suite("SVG rendering", .enabled(if: ParsedMarkup.isAvailable, "no XML parser on this platform to read the output"))
 struct SVGRenderTests {
     @Test("the SVG is well-formed XML with every image at its frame")
-    func imagesAtTheirFrames() throws {
+    func imagesAtTheirFrames() async throws {
         // Given a 4-column page with headers, footers and captions
-        let fixture = try RenderFixture(images: RenderFixture.images(count: 30), sections: ["s1", "s2", "s3"])
+        let fixture = try await RenderFixture(images: RenderFixture.images(count: 30), sections: ["s1", "s2", "s3"])
         defer { fixture.directory.remove() }
-        let page = try fixture.page()
+        let page = try await fixture.page()
 
         // When it is drawn as SVG
         let text = PageRenderer().render(page, format: .svg)
@@ -44,13 +44,13 @@ struct SVGRenderTests {
     }
 
     @Test("hostile strings are escaped for XML")
-    func hostileStrings() throws {
+    func hostileStrings() async throws {
         // Given odd ids, a section and a title that try to break out of attributes and text
         let title = "<script>alert(1)</script>\" onload=\"x' & ]]>"
         let ids = ["quote\"d", "it's", "a&b", "<g>", "📷"]
-        let fixture = try RenderFixture(images: ids.map { FeedImage(id: $0, width: 800, height: 600, title: title, section: "<s>&") })
+        let fixture = try await RenderFixture(images: ids.map { FeedImage(id: $0, width: 800, height: 600, title: title, section: "<s>&") })
         defer { fixture.directory.remove() }
-        var page = try fixture.page()
+        var page = try await fixture.page()
         page.items[0].url = "https://x.example/a.jpg?a=1&b=<2>"
 
         // When it is drawn as SVG
@@ -66,11 +66,11 @@ struct SVGRenderTests {
     }
 
     @Test("a viewport's SVG keeps layout coordinates under a viewBox that starts at the band")
-    func viewport() throws {
+    func viewport() async throws {
         // Given a viewport with pinned headers
-        let fixture = try RenderFixture(images: RenderFixture.images(count: 40), sections: ["s1", "s2", "s3"])
+        let fixture = try await RenderFixture(images: RenderFixture.images(count: 40), sections: ["s1", "s2", "s3"])
         defer { fixture.directory.remove() }
-        let viewport = try fixture.viewport(y: 300, height: 500, pinOffset: 0)
+        let viewport = try await fixture.viewport(y: 300, height: 500, pinOffset: 0)
 
         // When it is drawn as SVG
         let root = try ParsedMarkup.parse(PageRenderer().render(viewport, format: .svg))

@@ -15,8 +15,8 @@ import WaterfallServer
     @Test func atInfoEveryRequestIsOneLineWithoutSecretsOrQueries() async throws {
         // Given a server logging at info, and a key
         let capture = LogCapture()
-        let fixture = try TestServer(logger: capture.logger(level: .info))
-        let secret = try fixture.service.addKey(name: "app", feeds: [], canWrite: true)
+        let fixture = try await TestServer(logger: capture.logger(level: .info))
+        let secret = try await fixture.service.addKey(name: "app", feeds: [], canWrite: true)
         let bearer: HTTPFields = [.authorization: "Bearer \(secret)"]
         // When it answers a read (twice: the second from the kept answer), a refusal and an unknown route
         let seen = NIOLockedValueBox<[String]>([])
@@ -58,7 +58,7 @@ import WaterfallServer
 
     @Test func atTheDefaultLevelOnlyRefusalsAndFailuresAreWritten() async throws {
         let capture = LogCapture()
-        let fixture = try TestServer(logger: capture.logger(level: .notice))
+        let fixture = try await TestServer(logger: capture.logger(level: .notice))
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/feeds/nope", method: .get) { #expect($0.status == .notFound) }

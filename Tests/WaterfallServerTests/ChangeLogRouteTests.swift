@@ -11,19 +11,19 @@ import WaterfallTestSupport
 /// `nextSince`, and 410 with the revision to start from once the log was pruned.
 @Suite(.onOwnThreads(lane: .database)) struct ChangeLogRouteTests {
     /// A server over the travel sample on `engine`, and the PostgreSQL schema it lives in.
-    static func server(_ engine: TestEngine) throws -> (TestServer, PostgresScratchSchema?) {
-        guard engine == .postgres else { return (try TestServer(), nil) }
+    static func server(_ engine: TestEngine) async throws -> (TestServer, PostgresScratchSchema?) {
+        guard engine == .postgres else { return (try await TestServer(), nil) }
         let schema = try PostgresScratchSchema()
-        return (try TestServer(database: schema.url), schema)
+        return (try await TestServer(database: schema.url), schema)
     }
 
     @Test(arguments: TestEngine.all)
     func pagesCarryNextSinceAndATooOldSinceIsGone(engine: TestEngine) async throws {
-        let (fixture, schema) = try Self.server(engine)
+        let (fixture, schema) = try await Self.server(engine)
         defer { withExtendedLifetime(schema) {} }
         let service = fixture.service
         // Given the import (revision 1, 13 rows) and 299 moves
-        for step in 0..<299 { _ = try service.move(feed: "travel", id: step % 2 == 0 ? "belem" : "tram-28", to: .index(0)) }
+        for step in 0..<299 { _ = try await service.move(feed: "travel", id: step % 2 == 0 ? "belem" : "tram-28", to: .index(0)) }
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel/changes?since=0&limit=5", method: .get) { response in
                 #expect(response.status == .ok)
@@ -35,7 +35,7 @@ import WaterfallTestSupport
                 #expect((response.object["changes"] as? [Any])?.count == 10 && response.object["nextSince"] == nil)
             }
             // When the log keeps its last 256 revisions
-            #expect(try service.pruneChanges(keeping: .revisions(256)) == 13 + 43)
+            await #expect(try service.pruneChanges(keeping: .revisions(256)) == 13 + 43)
             // Then a since before 44 is 410, naming 44 in its sentence and its body
             for uri in ["/v1/feeds/travel/changes?since=0", "/v1/feeds/travel/changes?since=43&limit=10", "/v1/feeds/travel/events?since=1"] {
                 try await client.execute(uri: uri, method: .get) { response in

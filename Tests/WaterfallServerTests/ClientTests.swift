@@ -15,8 +15,8 @@ import Waterfall
 /// document that breaks a client breaks this suite (or the build).
 @Suite(.onOwnThreads) struct ClientTests {
     @Test func changesArePagedAndAPrunedLogIsATypedGone() async throws {
-        let fixture = try TestServer(limits: Self.patientLimits)
-        for step in 0..<260 { _ = try fixture.service.move(feed: "travel", id: step % 2 == 0 ? "belem" : "tram-28", to: .index(0)) }
+        let fixture = try await TestServer(limits: Self.patientLimits)
+        for step in 0..<260 { _ = try await fixture.service.move(feed: "travel", id: step % 2 == 0 ? "belem" : "tram-28", to: .index(0)) }
         try await withAPI(fixture) { api in
             // Pages from revision 0 add up to the whole log
             var since = 0, rows = 0
@@ -29,7 +29,7 @@ import Waterfall
             let whole = try await api.changes(feed: "travel").changes.count
             #expect(rows == 13 + 260 && rows == whole)
             // Pruned to the last 256 revisions, revision 0 is gone
-            #expect(try fixture.service.pruneChanges(keeping: .revisions(256)) == 13 + 4)
+            await #expect(try fixture.service.pruneChanges(keeping: .revisions(256)) == 13 + 4)
             do {
                 _ = try await api.changes(feed: "travel", since: 0, limit: 10)
                 Issue.record("a pruned log answered")
@@ -51,7 +51,7 @@ import Waterfall
 
     /// Runs `body` with a client of a live server (a real port) over the travel sample.
     func withAPI(_ fixture: TestServer? = nil, _ body: @escaping @Sendable (WaterfallAPI) async throws -> Void) async throws {
-        let fixture = try fixture ?? TestServer(limits: Self.patientLimits)
+        let fixture = if let fixture { fixture } else { try await TestServer(limits: Self.patientLimits) }
         try await fixture.server.application().test(.live) { client in
             let port = try #require(client.port)
             let url = try #require(URL(string: "http://127.0.0.1:\(port)"))

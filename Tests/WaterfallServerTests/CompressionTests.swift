@@ -34,7 +34,7 @@ import WaterfallServer
     ]
 
     @Test func gzipAnswersDecodeToExactlyThePlainBytes() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             try await Self.addBigFeed(client)
             for uri in Self.answers {
@@ -68,7 +68,7 @@ import WaterfallServer
     }
 
     @Test func eachCodingRevalidatesAgainstItsOwnTag() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             try await Self.addBigFeed(client)
             let uri = Self.answers[0]
@@ -100,7 +100,7 @@ import WaterfallServer
         "gzip;q=x",
     ])
     func plainBytesUnlessGzipIsPreferred(acceptEncoding: String?) async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             try await Self.addBigFeed(client)
             let headers: HTTPFields = acceptEncoding.map { [.acceptEncoding: $0] } ?? [:]
@@ -115,7 +115,7 @@ import WaterfallServer
 
     @Test(arguments: ["gzip", "GZIP", "x-gzip", "*", "identity;q=0.5, gzip", "deflate, gzip;q=1.0", "br;q=1, gzip;q=0.2, identity;q=0.1"])
     func gzipWhenItIsAcceptedAndPreferred(acceptEncoding: String) async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             try await Self.addBigFeed(client)
             try await client.execute(uri: Self.answers[0], method: .get, headers: [.acceptEncoding: acceptEncoding]) { response in
@@ -125,7 +125,7 @@ import WaterfallServer
     }
 
     @Test func smallAnswersAndProblemsStayPlainButSayVary() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             try await client.execute(uri: "/healthz", method: .get, headers: gzip) { response in
                 #expect(response.text == "{\"status\":\"ok\"}\n")

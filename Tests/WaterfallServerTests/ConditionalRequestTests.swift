@@ -13,7 +13,7 @@ import WaterfallServer
     let json: HTTPFields = [.contentType: "application/json"]
 
     @Test func readsCarryATagThatAnswers304UntilTheFeedChanges() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             let uri = "/v1/feeds/travel/layouts/phone/page?offset=0&limit=4"
             let tag = try await client.execute(uri: uri, method: .get) { response in
@@ -41,7 +41,7 @@ import WaterfallServer
     }
 
     @Test func aStaleWriteIsRefusedAndChangesNothing() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         let service = fixture.service
         try await fixture.test { client in
             let tag = try await client.execute(uri: "/v1/feeds/travel/images", method: .get) { $0.headers[.eTag] ?? "" }
@@ -49,7 +49,7 @@ import WaterfallServer
             try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json + [.ifMatch: tag], body: move) {
                 #expect($0.status == .ok)
             }
-            let before = try service.images(feed: "travel", offset: 0, limit: 50)
+            let before = try await service.images(feed: "travel", offset: 0, limit: 50)
             // The same tag again: the feed is at revision 2 now.
             try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json + [.ifMatch: tag],
                                      body: ByteBuffer(#"{"moves": [{"id": "tram-28", "to": 0}]}"#)) {
@@ -68,8 +68,8 @@ import WaterfallServer
             try await client.execute(uri: "/v1/feeds/travel", method: .delete, headers: [.feedRevision: "two"]) {
                 $0.expectProblem(.badRequest, "X-Feed-Revision must be a revision")
             }
-            #expect(try service.images(feed: "travel", offset: 0, limit: 50) == before)
-            #expect(try service.layouts(feed: "travel").count == 1)
+            await #expect(try service.images(feed: "travel", offset: 0, limit: 50) == before)
+            await #expect(try service.layouts(feed: "travel").count == 1)
             // The current revision, or `*`, passes.
             try await client.execute(uri: "/v1/feeds/travel/images/belem", method: .delete, headers: [.feedRevision: "2"]) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/feeds/travel/layouts/phone", method: .delete, headers: [.ifMatch: "*"]) { #expect($0.status == .noContent) }
@@ -77,11 +77,11 @@ import WaterfallServer
     }
 
     @Test func twoEditorsOfOneRevisionCannotBothReorder() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         let service = fixture.service
         try await fixture.test { client in
             let tag = try await client.execute(uri: "/v1/feeds/travel", method: .get) { $0.headers[.eTag] ?? "" }
-            let ids = try service.images(feed: "travel", offset: 0, limit: 50).images.map(\.id)
+            let ids = try await service.images(feed: "travel", offset: 0, limit: 50).images.map(\.id)
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for editor in 0..<6 {
                     let body = ByteBuffer(#"{"moves": [{"id": "\#(ids[editor + 2])", "to": 0}]}"#)
@@ -93,8 +93,8 @@ import WaterfallServer
             }
             #expect(statuses.filter { $0 == .ok }.count == 1)
             #expect(statuses.filter { $0 == .preconditionFailed }.count == 5)
-            #expect(try service.feed(named: "travel").revision == 2)
-            #expect(try service.changes(feed: "travel", since: 1).changes.count == 1)
+            await #expect(try service.feed(named: "travel").revision == 2)
+            await #expect(try service.changes(feed: "travel", since: 1).changes.count == 1)
         }
     }
 }

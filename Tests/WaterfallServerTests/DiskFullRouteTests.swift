@@ -30,7 +30,7 @@ import WaterfallTestSupport
         try FileManager.default.createDirectory(atPath: folder.path("disk"), withIntermediateDirectories: false)
         let disk = try SmallDisk(megabytes: 8, at: folder.path("disk"))
         defer { disk.unmount() }
-        let fixture = try TestServer(database: disk.path + "/server.sqlite")
+        let fixture = try await TestServer(database: disk.path + "/server.sqlite")
         defer { fixture.folder.remove() }
         let service = fixture.service
         let reads = [
@@ -64,9 +64,9 @@ import WaterfallTestSupport
 
             // And the catalog is at the revision before: the database says so, and every read
             // answers 200 with what it answered before
-            #expect(try service.feeds().feeds.map(\.name) == ["travel"])
-            #expect(try service.feed(named: "travel").revision == 1)
-            #expect(try service.changes(feed: "travel", since: 1).changes.isEmpty)
+            await #expect(try service.feeds().feeds.map(\.name) == ["travel"])
+            await #expect(try service.feed(named: "travel").revision == 1)
+            await #expect(try service.changes(feed: "travel", since: 1).changes.isEmpty)
             for uri in reads {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status == .ok, "\(uri): \(response.text)")

@@ -13,13 +13,13 @@ import WaterfallJSON
 /// The catalog streamed as NDJSON (DESIGN section 16) and the channel that bounds what it holds.
 @Suite(.onOwnThreads) struct ImageStreamTests {
     @Test func theStreamIsAHeadLineThenEveryImageAsTheListingGivesIt() async throws {
-        let fixture = try TestServer()
-        _ = try fixture.service.importFeed(contentsOf: TestServer.sampleData("coco-val2017.json"), options: .init())
-        let listed = try fixture.service.images(feed: "coco-val2017", offset: 0, limit: 100_000)
+        let fixture = try await TestServer()
+        _ = try await fixture.service.importFeed(contentsOf: TestServer.sampleData("coco-val2017.json"), options: .init())
+        let listed = try await fixture.service.images(feed: "coco-val2017", offset: 0, limit: 100_000)
         var lines = try StableJSON.document(of: ImageStreamHead(feed: "coco-val2017", revision: listed.revision, totalItems: 5_000))
         for image in listed.images { lines += try StableJSON.document(of: image) }
         let expected = lines
-        let json = try StableJSON.document(of: try fixture.service.images(feed: "travel", offset: 0, limit: 50))
+        let json = try await StableJSON.document(of: try fixture.service.images(feed: "travel", offset: 0, limit: 50))
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/coco-val2017/images", method: .get, headers: [.accept: "application/x-ndjson"]) { response in
                 #expect(response.status == .ok && response.headers[.contentType] == "application/x-ndjson")

@@ -14,10 +14,10 @@ import WaterfallServer
 
     @Test func aFeedScopedKeyAndAnAllFeedsKeyNeverShareAnAnswer() async throws {
         // Given two feeds, a key of one of them and a key of all
-        let fixture = try TestServer()
-        _ = try fixture.service.importFeed(contentsOf: TestServer.sampleData("coco-sample.ndjson"), options: .init(feedName: "coco"))
-        let travelOnly = try fixture.service.addKey(name: "travel-only", feeds: ["travel"], canWrite: false)
-        let everything = try fixture.service.addKey(name: "everything", feeds: [], canWrite: false)
+        let fixture = try await TestServer()
+        _ = try await fixture.service.importFeed(contentsOf: TestServer.sampleData("coco-sample.ndjson"), options: .init(feedName: "coco"))
+        let travelOnly = try await fixture.service.addKey(name: "travel-only", feeds: ["travel"], canWrite: false)
+        let everything = try await fixture.service.addKey(name: "everything", feeds: [], canWrite: false)
         try await fixture.test { client in
             // When the travel-only key, the all-feeds key, and the travel-only key again read the
             // same URL, twice each (the second from a kept answer)

@@ -16,7 +16,7 @@ import WaterfallServer
     }
 
     @Test func withoutKeysTheServerAnswersEveryone() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/feeds/travel/images/belem", method: .delete) { #expect($0.status == .ok) }
@@ -24,14 +24,14 @@ import WaterfallServer
     }
 
     @Test func keysDecideWhoReadsAndWritesWhichFeed() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         let service = fixture.service
-        _ = try service.importFeed(contentsOf: TestServer.sampleData("coco-sample.ndjson"), options: .init(feedName: "coco"))
-        let admin = try service.addKey(name: "admin", feeds: [], canWrite: true)
-        let reader = try service.addKey(name: "reader", feeds: ["travel"], canWrite: false)
-        let editor = try service.addKey(name: "editor", feeds: ["coco"], canWrite: true)
+        _ = try await service.importFeed(contentsOf: TestServer.sampleData("coco-sample.ndjson"), options: .init(feedName: "coco"))
+        let admin = try await service.addKey(name: "admin", feeds: [], canWrite: true)
+        let reader = try await service.addKey(name: "reader", feeds: ["travel"], canWrite: false)
+        let editor = try await service.addKey(name: "editor", feeds: ["coco"], canWrite: true)
         #expect(admin.hasPrefix("wf_") && admin.count == 67 && admin != reader)
-        #expect(try service.keys().keys.map(\.name) == ["admin", "editor", "reader"])
+        await #expect(try service.keys().keys.map(\.name) == ["admin", "editor", "reader"])
         try await fixture.test { client in
             let move = ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)
             // Liveness and the API's description stay open.
@@ -69,15 +69,15 @@ import WaterfallServer
             try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json + bearer(admin), body: move) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/stats", method: .get, headers: [.authorization: "bearer  \(admin) "]) { #expect($0.status == .ok) }
             // A removed key is refused from the next request on (another process may remove it).
-            try WaterfallService.open(path: fixture.folder.path("server.sqlite")).removeKey(named: "reader")
+            try await WaterfallService.open(path: fixture.folder.path("server.sqlite")).removeKey(named: "reader")
             try await client.execute(uri: "/v1/feeds/travel/images", method: .get, headers: bearer(reader)) { $0.expectProblem(.unauthorized) }
         }
-        #expect(try service.feed(named: "travel").revision == 2)
+        await #expect(try service.feed(named: "travel").revision == 2)
     }
 
     @Test func publicReadOpensReadsOnly() async throws {
-        let fixture = try TestServer(publicRead: true)
-        _ = try fixture.service.addKey(name: "reader", feeds: [], canWrite: false)
+        let fixture = try await TestServer(publicRead: true)
+        _ = try await fixture.service.addKey(name: "reader", feeds: [], canWrite: false)
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel/layouts/phone/page", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/feeds/travel/images/belem", method: .delete) { $0.expectProblem(.unauthorized) }
@@ -86,10 +86,10 @@ import WaterfallServer
 
     @Test func anExpiredKeyIsRefusedSayingWhenItExpired() async throws {
         // Given a key that expired a second ago and one that works for an hour
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         let now = Date()
-        let expired = try fixture.service.addKey(name: "old", feeds: [], canWrite: false, expires: now.addingTimeInterval(-1))
-        let current = try fixture.service.addKey(name: "new", feeds: [], canWrite: false, expires: now.addingTimeInterval(3600))
+        let expired = try await fixture.service.addKey(name: "old", feeds: [], canWrite: false, expires: now.addingTimeInterval(-1))
+        let current = try await fixture.service.addKey(name: "new", feeds: [], canWrite: false, expires: now.addingTimeInterval(3600))
         let when = KeyExpiry.format(Date(timeIntervalSince1970: (now.timeIntervalSince1970 - 1).rounded(.up)))
         try await fixture.test { client in
             // Then the first is 401 saying so and when, from the kept answer too, and the second reads
@@ -105,9 +105,9 @@ import WaterfallServer
 
     @Test func aKeysLastUseIsWrittenOffTheRequest() async throws {
         // Given a key never used
-        let fixture = try TestServer()
-        let secret = try fixture.service.addKey(name: "app", feeds: ["travel"], canWrite: false)
-        #expect(try fixture.service.keys().keys.first?.lastUsed == nil)
+        let fixture = try await TestServer()
+        let secret = try await fixture.service.addKey(name: "app", feeds: ["travel"], canWrite: false)
+        await #expect(try fixture.service.keys().keys.first?.lastUsed == nil)
         let before = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         // When it reads
         try await fixture.test { client in
@@ -115,7 +115,7 @@ import WaterfallServer
             // Then its last use is written soon after, by the server's writer
             var lastUsed: Date?
             for _ in 0..<200 where lastUsed == nil {
-                lastUsed = try fixture.service.keys().keys.first?.lastUsed
+                lastUsed = try await fixture.service.keys().keys.first?.lastUsed
                 if lastUsed == nil { try await Task.sleep(for: .milliseconds(25)) }
             }
             #expect(lastUsed.map { $0 >= before && $0 <= Date() } == true, "\(String(describing: lastUsed))")
@@ -124,10 +124,10 @@ import WaterfallServer
 
     @Test func accessSaysWhatTheCallerMayDo() async throws {
         // Given a read-only key of one feed, a write key of all, and an expired key
-        let fixture = try TestServer()
-        let reader = try fixture.service.addKey(name: "reader", feeds: ["travel"], canWrite: false)
-        let writer = try fixture.service.addKey(name: "writer", feeds: [], canWrite: true, expires: Date(timeIntervalSince1970: 4_102_444_800))
-        let old = try fixture.service.addKey(name: "old", feeds: [], canWrite: true, expires: Date().addingTimeInterval(-60))
+        let fixture = try await TestServer()
+        let reader = try await fixture.service.addKey(name: "reader", feeds: ["travel"], canWrite: false)
+        let writer = try await fixture.service.addKey(name: "writer", feeds: [], canWrite: true, expires: Date(timeIntervalSince1970: 4_102_444_800))
+        let old = try await fixture.service.addKey(name: "old", feeds: [], canWrite: true, expires: Date().addingTimeInterval(-60))
         try await fixture.test { client in
             // Then /v1/access tells each what it may do (the gallery offers no drag to the first)
             try await client.execute(uri: "/v1/access", method: .get, headers: bearer(reader)) {
@@ -141,23 +141,23 @@ import WaterfallServer
             try await client.execute(uri: "/v1/access", method: .get) { $0.expectProblem(.unauthorized, "needs an API key") }
         }
         // Without keys, on loopback, anyone may write.
-        let open = try TestServer()
+        let open = try await TestServer()
         try await open.test { client in
             try await client.execute(uri: "/v1/access", method: .get) { #expect($0.text == #"{"write":true}"# + "\n", "\($0.text)") }
         }
     }
 
-    @Test func keyNamesAreCheckedAndUnique() throws {
-        let fixture = try TestServer()
-        _ = try fixture.service.addKey(name: "a", feeds: [], canWrite: false)
-        #expect(throws: WaterfallError.keyExists("a")) { _ = try fixture.service.addKey(name: "a", feeds: [], canWrite: true) }
-        #expect(throws: WaterfallError.self) { _ = try fixture.service.addKey(name: "", feeds: [], canWrite: true) }
-        #expect(throws: WaterfallError.unknownKey("b")) { try fixture.service.removeKey(named: "b") }
+    @Test func keyNamesAreCheckedAndUnique() async throws {
+        let fixture = try await TestServer()
+        _ = try await fixture.service.addKey(name: "a", feeds: [], canWrite: false)
+        await #expect(throws: WaterfallError.keyExists("a")) { _ = try await fixture.service.addKey(name: "a", feeds: [], canWrite: true) }
+        await #expect(throws: WaterfallError.self) { _ = try await fixture.service.addKey(name: "", feeds: [], canWrite: true) }
+        await #expect(throws: WaterfallError.unknownKey("b")) { try await fixture.service.removeKey(named: "b") }
         // Only the secret's hash is stored.
-        let secret = try fixture.service.addKey(name: "c", feeds: ["travel"], canWrite: true)
+        let secret = try await fixture.service.addKey(name: "c", feeds: ["travel"], canWrite: true)
         let file = try Data(contentsOf: URL(fileURLWithPath: fixture.folder.path("server.sqlite")))
             + ((try? Data(contentsOf: URL(fileURLWithPath: fixture.folder.path("server.sqlite-wal")))) ?? Data())
         #expect(file.range(of: Data(secret.utf8)) == nil)
-        #expect(try fixture.service.keyring().grant(forSecret: secret) == KeyGrant(name: "c", canWrite: true, feeds: ["travel"]))
+        #expect(try await fixture.service.keyring().grant(forSecret: secret) == KeyGrant(name: "c", canWrite: true, feeds: ["travel"]))
     }
 }

@@ -11,12 +11,12 @@ import WaterfallServer
 /// the stable JSON, and bad requests refused with one sentence.
 @Suite struct LocateRouteTests {
     @Test func locateAndTheAnchoredViewportAreTheServicesAnswers() async throws {
-        let fixture = try TestServer()
-        let located = try fixture.service.locate(feed: "travel", layout: .named("phone"), .id("tram-28"), limit: 4)
+        let fixture = try await TestServer()
+        let located = try await fixture.service.locate(feed: "travel", layout: .named("phone"), .id("tram-28"), limit: 4)
         let expected = String(decoding: try StableJSON.document(of: located), as: UTF8.self)
         let inline = LayoutSource.inline(.waterfall(LayoutConfiguration(columns: 3, width: 600)))
-        let expectedInline = String(decoding: try StableJSON.document(of: try fixture.service.locate(feed: "travel", layout: inline, .id("tram-28"))), as: UTF8.self)
-        let anchored = try fixture.service.viewport(feed: "travel", layout: .named("phone"), y: located.frame.y - 40, height: 300, pinOffset: 0)
+        let expectedInline = await String(decoding: try StableJSON.document(of: try fixture.service.locate(feed: "travel", layout: inline, .id("tram-28"))), as: UTF8.self)
+        let anchored = try await fixture.service.viewport(feed: "travel", layout: .named("phone"), y: located.frame.y - 40, height: 300, pinOffset: 0)
         let expectedViewport = String(decoding: try StableJSON.document(of: anchored), as: UTF8.self)
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel/layouts/phone/locate?id=tram-28&limit=4", method: .get) { response in
@@ -37,7 +37,7 @@ import WaterfallServer
     }
 
     @Test func badLocatesAreRefusedWithOneSentence() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             let cases: [(String, HTTPResponse.Status, String)] = [
                 ("/v1/feeds/travel/layouts/phone/locate?id=nope", .notFound, "unknown image id \"nope\" in feed \"travel\"."),

@@ -20,9 +20,9 @@ import WaterfallServer
 
     @Test func countersMoveWithTraffic() async throws {
         // Given a server with a key of every feed and a key of one
-        let fixture = try TestServer()
-        let admin = try fixture.service.addKey(name: "admin", feeds: [], canWrite: true)
-        let reader = try fixture.service.addKey(name: "reader", feeds: ["travel"], canWrite: false)
+        let fixture = try await TestServer()
+        let admin = try await fixture.service.addKey(name: "admin", feeds: [], canWrite: true)
+        let reader = try await fixture.service.addKey(name: "reader", feeds: ["travel"], canWrite: false)
         let bearer: HTTPFields = [.authorization: "Bearer \(admin)"]
         try await fixture.test { client in
             let read = { @Sendable () async throws -> [String: Double] in

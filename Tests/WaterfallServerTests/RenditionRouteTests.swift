@@ -10,8 +10,8 @@ import WaterfallTestSupport
 /// and placeholder, `dpr` picks each frame's rendition, listings give the feed's values.
 @Suite struct RenditionRouteTests {
     /// The travel fixture with a feed "dressed": a has three renditions, b a template, c neither.
-    private static func fixture() throws -> TestServer {
-        let fixture = try TestServer()
+    private static func fixture() async throws -> TestServer {
+        let fixture = try await TestServer()
         let file = try fixture.folder.write(##"""
             {"feed": "dressed", "images": [
               {"id": "a", "width": 1600, "height": 1200, "url": "https://x/a.jpg", "placeholder": "1QcSHQRnh493V4dIh4eXh1h4kJUI", "color": "#A0B1C2",
@@ -20,16 +20,16 @@ import WaterfallTestSupport
               {"id": "b", "width": 1000, "height": 750, "url": "https://x/b.jpg", "color": "#102030", "urlTemplate": "https://x/b/{width}.jpg"},
               {"id": "c", "width": 400, "height": 300, "url": "https://x/c.jpg"}]}
             """##, to: "dressed.json")
-        _ = try fixture.service.importFeed(contentsOf: file, options: .init())
+        _ = try await fixture.service.importFeed(contentsOf: file, options: .init())
         return fixture
     }
 
     @Test func framesCarryColourPlaceholderAndTheRenditionForDPR() async throws {
-        let fixture = try Self.fixture()
+        let fixture = try await Self.fixture()
         let layout = LayoutSource.inline(.waterfall(LayoutConfiguration(columns: 2, width: 375)))
-        let page = try fixture.service.page(feed: "dressed", layout: layout, offset: 0, limit: 10)
-        let viewport = try fixture.service.viewport(feed: "dressed", layout: layout, y: 0, height: 900)
-        let cover = try fixture.service.coverFlow(feed: "dressed", configuration: CoverFlowConfiguration(itemHeight: 300), x: 0, viewportWidth: 2000)
+        let page = try await fixture.service.page(feed: "dressed", layout: layout, offset: 0, limit: 10)
+        let viewport = try await fixture.service.viewport(feed: "dressed", layout: layout, y: 0, height: 900)
+        let cover = try await fixture.service.coverFlow(feed: "dressed", configuration: CoverFlowConfiguration(itemHeight: 300), x: 0, viewportWidth: 2000)
         let expected = (
             page: try document(page), page4: try document(page.choosingRenditions(dpr: 4)),
             viewport3: try document(viewport.choosingRenditions(dpr: 3)), cover2: try document(cover.choosingRenditions(dpr: 2)))
@@ -63,7 +63,7 @@ import WaterfallTestSupport
     }
 
     @Test func listingsGiveTheFeedsRenditionsAndAFeedWithoutThemIsAsBefore() async throws {
-        let fixture = try Self.fixture()
+        let fixture = try await Self.fixture()
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/dressed/images?limit=10", method: .get) { response in
                 let images = response.object["images"] as? [[String: Any]] ?? []
@@ -82,8 +82,8 @@ import WaterfallTestSupport
     }
 
     @Test func theStreamAndACursorsSliceListTheImagesAsTheListingDoes() async throws {
-        let fixture = try Self.fixture()
-        let listing = try fixture.service.images(feed: "dressed", offset: 0, limit: 10)
+        let fixture = try await Self.fixture()
+        let listing = try await fixture.service.images(feed: "dressed", offset: 0, limit: 10)
         let entries = try listing.images.map { String(decoding: try StableJSON.document(of: $0), as: UTF8.self) }
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/dressed/images", method: .get, headers: [.accept: "application/x-ndjson"]) { response in
@@ -106,7 +106,7 @@ import WaterfallTestSupport
     }
 
     @Test func aBadDPRIsRefusedWithOneSentence() async throws {
-        let fixture = try Self.fixture()
+        let fixture = try await Self.fixture()
         try await fixture.test { client in
             for uri in [
                 "/v1/feeds/dressed/page?columns=2&width=375&dpr=0", "/v1/feeds/dressed/page?columns=2&width=375&dpr=9",

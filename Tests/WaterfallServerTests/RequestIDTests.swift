@@ -11,7 +11,7 @@ import WaterfallServer
     static let requestID = HTTPField.Name("X-Request-ID")!
 
     @Test func aClientsIdIsEchoedOnAnswersKeptAnswersAndProblems() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             // Given a client that names its requests
             for attempt in ["first", "second"] {
@@ -34,7 +34,7 @@ import WaterfallServer
     }
 
     @Test func withoutAnIdOrWithABadOneTheServerMakesOne() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             var seen: Set<String> = []
             let bad = [nil, "", String(repeating: "x", count: 129), "two words", "tab\there", "caf\u{E9}"]

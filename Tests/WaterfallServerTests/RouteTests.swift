@@ -10,7 +10,7 @@ import WaterfallTestSupport
 /// in the stable JSON (the command line's `--json`), failures are problem documents.
 @Suite struct RouteTests {
     @Test func healthAndTheOpenAPIDocument() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             try await client.execute(uri: "/healthz", method: .get) { response in
                 #expect(response.status == .ok && response.text == "{\"status\":\"ok\"}\n")
@@ -24,11 +24,11 @@ import WaterfallTestSupport
     }
 
     @Test func feedsAndOneFeed() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         let service = fixture.service
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds", method: .get) { response in
-                let expected = try document(service.feeds())
+                let expected = try await document(service.feeds())
                 #expect(response.status == .ok && response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel", method: .get) { response in
@@ -43,15 +43,15 @@ import WaterfallTestSupport
     }
 
     @Test func imagesAndChanges() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         let service = fixture.service
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel/images", method: .get) { response in
-                let expected = try document(service.images(feed: "travel", offset: 0, limit: 50))
+                let expected = try await document(service.images(feed: "travel", offset: 0, limit: 50))
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/images?offset=3&limit=2", method: .get) { response in
-                let expected = try document(service.images(feed: "travel", offset: 3, limit: 2))
+                let expected = try await document(service.images(feed: "travel", offset: 3, limit: 2))
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/images?limit=0", method: .get) {
@@ -64,11 +64,11 @@ import WaterfallTestSupport
                 $0.expectProblem(.badRequest, "more than once")
             }
             try await client.execute(uri: "/v1/feeds/travel/changes?since=0", method: .get) { response in
-                let expected = try document(service.changes(feed: "travel", since: 0))
+                let expected = try await document(service.changes(feed: "travel", since: 0))
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/sections", method: .get) { response in
-                let expected = try document(service.sections(feed: "travel"))
+                let expected = try await document(service.sections(feed: "travel"))
                 #expect(response.text == expected)
                 let sections = response.object["sections"] as? [[String: Any]] ?? []
                 #expect(sections.count == 4 && sections.reduce(0) { $0 + ($1["images"] as? Int ?? 0) } == 13)
@@ -81,32 +81,32 @@ import WaterfallTestSupport
     }
 
     @Test func pagesAndViewportsOfANamedLayout() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         let service = fixture.service
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel/layouts/phone/page?offset=2&limit=5", method: .get) { response in
-                let expected = try document(service.page(feed: "travel", layout: .named("phone"), offset: 2, limit: 5))
+                let expected = try await document(service.page(feed: "travel", layout: .named("phone"), offset: 2, limit: 5))
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/layouts/phone/page?page=1&pageSize=4", method: .get) { response in
-                let expected = try document(service.page(feed: "travel", layout: .named("phone"), offset: 4, limit: 4))
+                let expected = try await document(service.page(feed: "travel", layout: .named("phone"), offset: 4, limit: 4))
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/layouts/phone/page", method: .get) { response in
-                let expected = try document(service.page(feed: "travel", layout: .named("phone"), offset: 0, limit: 50))
+                let expected = try await document(service.page(feed: "travel", layout: .named("phone"), offset: 0, limit: 50))
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/layouts/phone/page?page=1&limit=4", method: .get) {
                 $0.expectProblem(.badRequest, "page cannot be combined with limit.")
             }
             try await client.execute(uri: "/v1/feeds/travel/layouts/phone/viewport?y=600&height=300&pinOffset=20", method: .get) { response in
-                let answer = try service.viewport(feed: "travel", layout: .named("phone"), y: 600, height: 300, pinOffset: 20)
+                let answer = try await service.viewport(feed: "travel", layout: .named("phone"), y: 600, height: 300, pinOffset: 20)
                 let expected = try document(answer)
                 #expect(response.text == expected)
                 #expect(answer.headers.contains { $0.pinned == true })
             }
             try await client.execute(uri: "/v1/feeds/travel/layouts/phone/viewport?y=600&height=300&pinHeaders=true", method: .get) { response in
-                let expected = try document(service.viewport(feed: "travel", layout: .named("phone"), y: 600, height: 300, pinOffset: 0))
+                let expected = try await document(service.viewport(feed: "travel", layout: .named("phone"), y: 600, height: 300, pinOffset: 0))
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/layouts/phone/viewport?height=300", method: .get) {
@@ -125,7 +125,7 @@ import WaterfallTestSupport
     }
 
     @Test func inlineConfigurationsAreQueryParametersNamedLikeTheirJSONKeys() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         let service = fixture.service
         let configuration = LayoutConfiguration(
             columns: 3, width: 414, columnSpacing: 6, rowSpacing: 8, sectionInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4),
@@ -135,11 +135,11 @@ import WaterfallTestSupport
             + "&headerInset=2&captionHeight=18&minimumContentHeight=5000&order=right-to-left&scale=3"
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel/page?\(query)&offset=1&limit=6", method: .get) { response in
-                let expected = try document(service.page(feed: "travel", layout: .inline(.waterfall(configuration)), offset: 1, limit: 6))
+                let expected = try await document(service.page(feed: "travel", layout: .inline(.waterfall(configuration)), offset: 1, limit: 6))
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/viewport?\(query)&y=100&height=500&pinOffset=10", method: .get) { response in
-                let expected = try document(service.viewport(feed: "travel", layout: .inline(.waterfall(configuration)), y: 100, height: 500, pinOffset: 10))
+                let expected = try await document(service.viewport(feed: "travel", layout: .inline(.waterfall(configuration)), y: 100, height: 500, pinOffset: 10))
                 #expect(response.text == expected)
             }
             let failures: [(String, String)] = [
@@ -162,18 +162,18 @@ import WaterfallTestSupport
     }
 
     @Test func justifiedLayoutsTakeTheirKindInQueriesAndBodies() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         let service = fixture.service
         let configuration = AnyLayoutConfiguration.justified(JustifiedConfiguration(
             width: 414, rowHeight: 120, rowHeightTolerance: 0.4, columnSpacing: 4, lastRow: .center, headerHeight: 30, scale: 2))
         let query = "kind=justified&width=414&rowHeight=120&rowHeightTolerance=0.4&columnSpacing=4&lastRow=center&headerHeight=30&scale=2"
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel/page?\(query)&offset=2&limit=5", method: .get) { response in
-                let expected = try document(service.page(feed: "travel", layout: .inline(configuration), offset: 2, limit: 5))
+                let expected = try await document(service.page(feed: "travel", layout: .inline(configuration), offset: 2, limit: 5))
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/viewport?\(query)&y=50&height=400&pinOffset=0", method: .get) { response in
-                let expected = try document(service.viewport(feed: "travel", layout: .inline(configuration), y: 50, height: 400, pinOffset: 0))
+                let expected = try await document(service.viewport(feed: "travel", layout: .inline(configuration), y: 50, height: 400, pinOffset: 0))
                 #expect(response.text == expected)
             }
             for (parameters, fragment) in [
@@ -194,7 +194,7 @@ import WaterfallTestSupport
             }
             try await client.execute(uri: "/v1/feeds/travel/layouts/rows/page?offset=0&limit=4", method: .get) { response in
                 let saved = AnyLayoutConfiguration.justified(JustifiedConfiguration(width: 414, rowHeight: 120, lastRow: .justify))
-                let expected = try document(service.page(feed: "travel", layout: .inline(saved), offset: 0, limit: 4))
+                let expected = try await document(service.page(feed: "travel", layout: .inline(saved), offset: 0, limit: 4))
                 #expect(response.text == expected.replacingOccurrences(of: #""layout":null"#, with: #""layout":"rows""#))
             }
             try await client.execute(uri: "/v1/feeds/travel/layouts/bad", method: .put, headers: json,
@@ -213,7 +213,7 @@ import WaterfallTestSupport
             }
             try await client.execute(uri: "/v1/feeds/travel/layouts/steer/page?offset=0&limit=50", method: .get) { response in
                 let saved = try JSONDecoder().decode(AnyLayoutConfiguration.self, from: Data(steer.utf8))
-                let expected = try document(service.page(feed: "travel", layout: .inline(saved), offset: 0, limit: 50))
+                let expected = try await document(service.page(feed: "travel", layout: .inline(saved), offset: 0, limit: 50))
                 #expect(response.text == expected.replacingOccurrences(of: #""layout":null"#, with: #""layout":"steer""#))
             }
             // Inline, the same overrides are the `sections` query parameter, as JSON.
@@ -221,7 +221,7 @@ import WaterfallTestSupport
                 .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             try await client.execute(uri: "/v1/feeds/travel/page?offset=0&limit=50&\(inline)", method: .get) { response in
                 let saved = try JSONDecoder().decode(AnyLayoutConfiguration.self, from: Data(steer.utf8))
-                #expect(response.text == (try document(service.page(feed: "travel", layout: .inline(saved), offset: 0, limit: 50))))
+                await #expect(response.text == (try document(service.page(feed: "travel", layout: .inline(saved), offset: 0, limit: 50))))
             }
             try await client.execute(uri: "/v1/feeds/travel/page?columns=3&width=414&sections=columns", method: .get) {
                 $0.expectProblem(.badRequest, "sections takes the JSON list of the sections' own settings")
@@ -241,17 +241,17 @@ import WaterfallTestSupport
     }
 
     @Test func coverFlow() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         let service = fixture.service
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel/coverflow?itemHeight=120&viewportWidth=390&x=250", method: .get) { response in
-                let answer = try service.coverFlow(feed: "travel", configuration: CoverFlowConfiguration(itemHeight: 120), x: 250, viewportWidth: 390)
+                let answer = try await service.coverFlow(feed: "travel", configuration: CoverFlowConfiguration(itemHeight: 120), x: 250, viewportWidth: 390)
                 let expected = try document(answer)
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/coverflow?itemHeight=120&viewportWidth=390&x=0&spacing=4&factor=0.01&sectionInset=0&scale=2", method: .get) { response in
                 let configuration = CoverFlowConfiguration(itemHeight: 120, spacing: 4, sectionInset: .zero, factor: 0.01, scale: 2)
-                let expected = try document(service.coverFlow(feed: "travel", configuration: configuration, x: 0, viewportWidth: 390))
+                let expected = try await document(service.coverFlow(feed: "travel", configuration: configuration, x: 0, viewportWidth: 390))
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/coverflow?itemHeight=120&viewportWidth=390", method: .get) {
@@ -267,7 +267,7 @@ import WaterfallTestSupport
     }
 
     @Test func namedLayoutsAreSavedReadAndRemoved() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             let json: HTTPFields = [.contentType: "application/json"]
             try await client.execute(uri: "/v1/feeds/travel/layouts/tablet", method: .put, headers: json, body: ByteBuffer(#"{"columns": 4, "width": 768, "sectionInset": {"top": 0, "left": 8, "bottom": 0, "right": 8}}"#)) { response in
@@ -283,7 +283,7 @@ import WaterfallTestSupport
                 #expect(response.text == expected)
             }
             try await client.execute(uri: "/v1/feeds/travel/layouts", method: .get) { response in
-                let expected = try document(LayoutList(layouts: try fixture.service.layouts(feed: "travel")))
+                let expected = try await document(LayoutList(layouts: try fixture.service.layouts(feed: "travel")))
                 #expect(response.text == expected)
                 #expect((response.object["layouts"] as? [Any])?.count == 2)
             }
@@ -309,7 +309,7 @@ import WaterfallTestSupport
     }
 
     @Test func importsThroughPut() async throws {
-        let fixture = try TestServer(limits: { var limits = ServerLimits(); limits.maximumBodyBytes = 64 << 10; return limits }())
+        let fixture = try await TestServer(limits: { var limits = ServerLimits(); limits.maximumBodyBytes = 64 << 10; return limits }())
         let travel = try String(contentsOfFile: TestServer.sampleData("travel.json"), encoding: .utf8)
         try await fixture.test { client in
             let json: HTTPFields = [.contentType: "application/json; charset=utf-8"]
@@ -354,7 +354,7 @@ import WaterfallTestSupport
     }
 
     @Test func reordersAndRemovals() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         let service = fixture.service
         try await fixture.test { client in
             let json: HTTPFields = [.contentType: "application/json"]
@@ -362,11 +362,11 @@ import WaterfallTestSupport
             try await client.execute(uri: "/v1/feeds/travel/reorder?dryRun=true", method: .post, headers: json, body: moves) { response in
                 #expect(response.object["moved"] as? Int == 1 && response.object["revision"] as? Int == 2)
             }
-            #expect(try service.feed(named: "travel").revision == 1)
+            await #expect(try service.feed(named: "travel").revision == 1)
             try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json, body: moves) { response in
                 #expect(response.text == #"{"feed":"travel","revision":2,"inserted":0,"updated":0,"moved":1,"removed":0,"unchanged":0}"# + "\n")
             }
-            #expect(try service.images(feed: "travel", offset: 0, limit: 1).images.first?.id == "tram-28")
+            await #expect(try service.images(feed: "travel", offset: 0, limit: 1).images.first?.id == "tram-28")
             try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json, body: ByteBuffer(#"{"moves": [{"id": "belem", "after": "belem"}]}"#)) {
                 $0.expectProblem(.conflict, "request body: moves[0]: cannot move \"belem\" after itself.")
             }
@@ -382,22 +382,22 @@ import WaterfallTestSupport
             try await client.execute(uri: "/v1/feeds/travel/images/%E9%B3%A5%E5%B1%85", method: .delete) {
                 $0.expectProblem(.notFound, "unknown image id \"鳥居\" in feed \"travel\".")
             }
-            #expect(try service.feed(named: "travel").revision == 3)
+            await #expect(try service.feed(named: "travel").revision == 3)
         }
     }
 
     @Test func feedsAreDeletedWithEverythingOfThem() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel", method: .delete) { #expect($0.status == .noContent && $0.body.readableBytes == 0) }
             try await client.execute(uri: "/v1/feeds/travel/layouts/phone/page", method: .get) { $0.expectProblem(.notFound, "unknown feed") }
             try await client.execute(uri: "/v1/feeds/travel", method: .delete) { $0.expectProblem(.notFound, "unknown feed \"travel\".") }
         }
-        #expect(try fixture.service.feeds().feeds.isEmpty)
+        await #expect(try fixture.service.feeds().feeds.isEmpty)
     }
 
     @Test func unknownRoutesAndMethods() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             try await client.execute(uri: "/v2/feeds", method: .get) { $0.expectProblem(.notFound, "no route answers \"/v2/feeds\"") }
             try await client.execute(uri: "/v1/feeds/", method: .get) { $0.expectProblem(.notFound) }
@@ -415,17 +415,17 @@ import WaterfallTestSupport
     }
 
     @Test func keptAnswersNeverOutliveAWrite() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         // Another connection (another process, in real life) writes between two identical reads.
         let other = try WaterfallService.open(path: fixture.folder.path("server.sqlite"))
         try await fixture.test { client in
             let uri = "/v1/feeds/travel/layouts/phone/page?offset=0&limit=3"
             let first = try await client.execute(uri: uri, method: .get) { $0.text }
             #expect(try await client.execute(uri: uri, method: .get) { $0.text } == first)
-            _ = try other.move(feed: "travel", id: "belem", to: .before("lisbon-banner"))
+            _ = try await other.move(feed: "travel", id: "belem", to: .before("lisbon-banner"))
             let second = try await client.execute(uri: uri, method: .get) { $0.text }
             #expect(second != first)
-            let expected = try document(other.page(feed: "travel", layout: .named("phone"), offset: 0, limit: 3))
+            let expected = try await document(other.page(feed: "travel", layout: .named("phone"), offset: 0, limit: 3))
             #expect(second == expected)
         }
     }

@@ -10,8 +10,8 @@ import WaterfallServer
 /// JSON, tagged and answered 304 like every read.
 @Suite struct SectionIndexRouteTests {
     @Test func theIndexIsTheServicesAnswerWithATagThatAnswers304UntilTheFeedChanges() async throws {
-        let fixture = try TestServer()
-        let expected = try document(try fixture.service.sectionIndex(feed: "travel", layout: .named("phone")))
+        let fixture = try await TestServer()
+        let expected = try await document(try fixture.service.sectionIndex(feed: "travel", layout: .named("phone")))
         try await fixture.test { client in
             let uri = "/v1/feeds/travel/layouts/phone/sections"
             let tag = try await client.execute(uri: uri, method: .get) { response in
@@ -36,7 +36,7 @@ import WaterfallServer
     }
 
     @Test func anUnknownFeedOrLayoutIs404AndAnUnknownParameter400() async throws {
-        let fixture = try TestServer()
+        let fixture = try await TestServer()
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/nope/layouts/phone/sections", method: .get) {
                 $0.expectProblem(.notFound, "unknown feed \"nope\".")

@@ -21,11 +21,11 @@ struct TestServer {
     init(
         database: String? = nil, limits: ServerLimits = ServerLimits(), publicRead: Bool = false,
         logger: Logger = Logger(label: "waterfall", factory: { _ in SwiftLogNoOpLogHandler() })
-    ) throws {
+    ) async throws {
         folder = try TemporaryDirectory()
         service = try WaterfallService.openForServing(path: database ?? folder.path("server.sqlite"))
-        _ = try service.importFeed(contentsOf: Self.sampleData("travel.json"), options: .init())
-        try service.addLayout(feed: "travel", name: "phone", configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44)))
+        _ = try await service.importFeed(contentsOf: Self.sampleData("travel.json"), options: .init())
+        try await service.addLayout(feed: "travel", name: "phone", configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44)))
         var configuration = ServerConfiguration()
         configuration.limits = limits
         configuration.publicRead = publicRead

@@ -21,12 +21,12 @@ import WaterfallTestSupport
             title: index % 3 == 0 ? "Title \(index)" : nil)
     }
 
-    @Test func whatAFirstBulkLoadWritesPassesEveryCheckItSkipped() throws {
+    @Test func whatAFirstBulkLoadWritesPassesEveryCheckItSkipped() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let database = try SQLiteCatalog.open(atPath: folder.path("bulk.sqlite"))
-        defer { database.close() }
-        try database.write { tx in
+        defer { database.closeWhenDone() }
+        try await database.write { tx in
             let feed = try tx.createFeed(named: "f")
             let sections = (
                 try tx.insertSection(feedID: feed.id, name: "s1", title: nil, position: 0, isDeclared: true),
@@ -42,7 +42,7 @@ import WaterfallTestSupport
             let ignored = try Bool.fetchOne(tx.db, sql: "PRAGMA ignore_check_constraints")
             #expect(enforced == true && ignored == false)
         }
-        let (danglingReferences, integrity, images, changes, indexes) = try database.read { tx in
+        let (danglingReferences, integrity, images, changes, indexes) = try await database.read { tx in
             (try Row.fetchAll(tx.db, sql: "PRAGMA foreign_key_check").count,
              try String.fetchAll(tx.db, sql: "PRAGMA integrity_check"),
              try Int.fetchOne(tx.db, sql: "SELECT count(*) FROM image"),
@@ -56,16 +56,16 @@ import WaterfallTestSupport
         #expect(images == Self.count && changes == Self.count && indexes == 3)
         // Rows that break the constraints are refused again: a section that does not exist, a
         // width of 0.
-        let feedID = try #require(try database.read { tx in try tx.feed(named: "f") }).id
-        #expect(throws: (any Error).self) {
-            try database.write { tx in
+        let feedID = try await #require(try database.read { tx in try tx.feed(named: "f") }).id
+        await #expect(throws: (any Error).self) {
+            try await database.write { tx in
                 try tx.insertImages(feedID: feedID, count: 1, beforeIndexing: nil) {
                     ImageRecord(key: -5, externalID: "dangling", sectionID: 424_242, width: 1, height: 1, isFullSpan: false, url: nil, title: nil)
                 }
             }
         }
-        #expect(throws: (any Error).self) {
-            try database.write { tx in
+        await #expect(throws: (any Error).self) {
+            try await database.write { tx in
                 let sectionID = try tx.sections(feedID: feedID)[0].id
                 try tx.insertImages(feedID: feedID, count: 1, beforeIndexing: nil) {
                     ImageRecord(key: -5, externalID: "flat", sectionID: sectionID, width: 0, height: 1, isFullSpan: false, url: nil, title: nil)
@@ -74,14 +74,14 @@ import WaterfallTestSupport
         }
     }
 
-    @Test func aBulkLoadThatFailsHalfWayLeavesNothingAndTheChecksOn() throws {
+    @Test func aBulkLoadThatFailsHalfWayLeavesNothingAndTheChecksOn() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let database = try SQLiteCatalog.open(atPath: folder.path("half.sqlite"))
-        defer { database.close() }
+        defer { database.closeWhenDone() }
         struct Stop: Error {}
-        #expect(throws: Stop.self) {
-            try database.write { tx in
+        await #expect(throws: Stop.self) {
+            try await database.write { tx in
                 let feed = try tx.createFeed(named: "f")
                 let section = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
                 var index = 0
@@ -92,15 +92,15 @@ import WaterfallTestSupport
                 }
             }
         }
-        #expect(try database.read { tx in try tx.feeds() }.isEmpty)
-        let (enforced, ignored, integrity) = try database.write { tx in
+        await #expect(try database.read { tx in try tx.feeds() }.isEmpty)
+        let (enforced, ignored, integrity) = try await database.write { tx in
             (try Bool.fetchOne(tx.db, sql: "PRAGMA foreign_keys"),
              try Bool.fetchOne(tx.db, sql: "PRAGMA ignore_check_constraints"),
              try String.fetchAll(tx.db, sql: "PRAGMA integrity_check"))
         }
         #expect(enforced == true && ignored == false && integrity == ["ok"])
-        #expect(throws: (any Error).self) {
-            try database.write { tx in
+        await #expect(throws: (any Error).self) {
+            try await database.write { tx in
                 let feed = try tx.createFeed(named: "g")
                 try tx.insertImages(feedID: feed.id, count: 1, beforeIndexing: nil) {
                     ImageRecord(key: 0, externalID: "dangling", sectionID: 424_242, width: 1, height: 1, isFullSpan: false, url: nil, title: nil)

@@ -28,24 +28,24 @@ import WaterfallTestSupport
         return process.terminationStatus == 0
     }
 
-    @Test func watchingLeavesSQLitesLockOnTheWALIndexInPlace() throws {
+    @Test func watchingLeavesSQLitesLockOnTheWALIndexInPlace() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let path = folder.path("watched.sqlite")
-        _ = try SQLiteCatalog.open(atPath: path).write { tx in try tx.createFeed(named: "f") }
+        _ = try await SQLiteCatalog.open(atPath: path).write { tx in try tx.createFeed(named: "f") }
         let database = try SQLiteCatalog.openForServing(atPath: path)
-        _ = try database.read { tx in try tx.feed(named: "f") }
+        _ = try await database.read { tx in try tx.feed(named: "f") }
         #expect(try !Self.anotherProcessCanTakeTheWALIndex(path), "the open database should hold the WAL index")
         // Watchers come and go (one per server part); each look reads the header.
         for _ in 0..<3 {
             let watcher = try database.makeChangeWatcher()
             let before = try watcher.version()
-            _ = try database.write { tx in try tx.createFeed(named: "g\(UUID().uuidString.prefix(8))") }
+            _ = try await database.write { tx in try tx.createFeed(named: "g\(UUID().uuidString.prefix(8))") }
             #expect(try watcher.version() != before, "a commit should change the version")
             #expect(try watcher.version() >= 0, "the version should come from the WAL-index header")
         }
         #expect(try !Self.anotherProcessCanTakeTheWALIndex(path),
                 "after watching, another process could take the WAL index: it would truncate -shm under this one")
-        _ = try database.read { tx in try tx.feed(named: "f") }
+        _ = try await database.read { tx in try tx.feed(named: "f") }
     }
 }

@@ -6,16 +6,16 @@ import WaterfallTestSupport
 
 /// Opening files: new databases are created and migrated; foreign files are refused untouched.
 @Suite struct DatabaseOpeningTests {
-    @Test func aNewFileIsCreatedMigratedAndMarkedAsWaterfall() throws {
+    @Test func aNewFileIsCreatedMigratedAndMarkedAsWaterfall() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let path = folder.path("new.sqlite")
         let database = try SQLiteCatalog.open(atPath: path)
         // A new file starts with a rollback journal (a first bulk import writes each page once)
         // and switches to WAL after its first committed write.
-        #expect(try database.read { tx in try String.fetchOne(tx.db, sql: "PRAGMA journal_mode") } == "delete")
-        _ = try database.write { tx in try tx.createFeed(named: "f") }
-        let (applicationID, journal, tables) = try database.read { tx in
+        await #expect(try database.read { tx in try String.fetchOne(tx.db, sql: "PRAGMA journal_mode") } == "delete")
+        _ = try await database.write { tx in try tx.createFeed(named: "f") }
+        let (applicationID, journal, tables) = try await database.read { tx in
             (try Int32.fetchOne(tx.db, sql: "PRAGMA application_id")!,
              try String.fetchOne(tx.db, sql: "PRAGMA journal_mode")!,
              try String.fetchAll(tx.db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
@@ -37,28 +37,28 @@ import WaterfallTestSupport
         }
     }
 
-    @Test func aReadCannotWriteAndAFailedTransactionLeavesTheConnectionUsable() throws {
+    @Test func aReadCannotWriteAndAFailedTransactionLeavesTheConnectionUsable() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let database = try SQLiteCatalog.open(atPath: folder.path("reads.sqlite"))
-        defer { database.close() }
+        defer { database.closeWhenDone() }
         // A write inside a read fails and leaves nothing
-        #expect(throws: (any Error).self) { try database.read { tx in try tx.createFeed(named: "sneaky") } }
+        await #expect(throws: (any Error).self) { try await database.read { tx in try tx.createFeed(named: "sneaky") } }
         // A write transaction that throws is rolled back
         struct Stop: Error {}
-        #expect(throws: Stop.self) {
-            try database.write { tx in
+        await #expect(throws: Stop.self) {
+            try await database.write { tx in
                 _ = try tx.createFeed(named: "half")
                 throw Stop()
             }
         }
         // And the connection still reads and writes, with foreign keys on
-        _ = try database.write { tx in try tx.createFeed(named: "whole") }
-        #expect(try database.read { tx in try tx.feeds().map(\.name) } == ["whole"])
-        #expect(try database.read { tx in try Bool.fetchOne(tx.db, sql: "PRAGMA foreign_keys") } == true)
+        _ = try await database.write { tx in try tx.createFeed(named: "whole") }
+        await #expect(try database.read { tx in try tx.feeds().map(\.name) } == ["whole"])
+        await #expect(try database.read { tx in try Bool.fetchOne(tx.db, sql: "PRAGMA foreign_keys") } == true)
     }
 
-    @Test func keysMadeBeforeMigration0005NeverExpireAndCanBeUsed() throws {
+    @Test func keysMadeBeforeMigration0005NeverExpireAndCanBeUsed() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let path = folder.path("keys.sqlite")
@@ -69,22 +69,22 @@ import WaterfallTestSupport
             migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
         }
         try migrator.migrate(queue)
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: "INSERT INTO api_key (name, secret_sha256, can_write) VALUES ('old', zeroblob(32), 1)")
         }
         try queue.close()
 
         // When Waterfall opens it and records the key's use
         let database = try SQLiteCatalog.open(atPath: path)
-        defer { database.close() }
-        try database.write { tx in try tx.recordAPIKeyUse(named: "old", at: 1_800_000_000) }
+        defer { database.closeWhenDone() }
+        try await database.write { tx in try tx.recordAPIKeyUse(named: "old", at: 1_800_000_000) }
 
         // Then the key is there, without expiry, with its use
-        let keys = try database.read { tx in try tx.apiKeys() }
+        let keys = try await database.read { tx in try tx.apiKeys() }
         #expect(keys == [APIKeyRecord(name: "old", secretSHA256: Array(repeating: 0, count: 32), canWrite: true, feeds: [], lastUsedAt: 1_800_000_000)])
     }
 
-    @Test func aDatabaseOfTheFirstSchemasIsMigratedForwardKeepingItsChangeLog() throws {
+    @Test func aDatabaseOfTheFirstSchemasIsMigratedForwardKeepingItsChangeLog() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let path = folder.path("old.sqlite")
@@ -96,7 +96,7 @@ import WaterfallTestSupport
             migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
         }
         try migrator.migrate(queue)
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 INSERT INTO feed (id, name, revision) VALUES (1, 'old', 2);
                 INSERT INTO change (id, feed_id, revision, kind, external_id, section) VALUES
@@ -107,13 +107,13 @@ import WaterfallTestSupport
 
         // When Waterfall opens it, and logs another revision
         let database = try SQLiteCatalog.open(atPath: path)
-        defer { database.close() }
-        try database.write { tx in
+        defer { database.closeWhenDone() }
+        try await database.write { tx in
             try tx.appendChanges(feedID: 1, revision: 3, [(.remove, "b", nil), (.update, "a", "s")])
         }
 
         // Then the log reads back complete and in order
-        let changes = try database.read { tx in try tx.changes(feedID: 1, since: 0) }
+        let changes = try await database.read { tx in try tx.changes(feedID: 1, since: 0) }
         #expect(changes.map { "\($0.revision) \($0.kind.rawValue) \($0.externalID)" } == [
             "1 insert b", "1 insert a", "2 move a", "3 remove b", "3 update a",
         ])
@@ -146,12 +146,12 @@ import WaterfallTestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
-    @Test func aDatabaseFromANewerWaterfallIsRefused() throws {
+    @Test func aDatabaseFromANewerWaterfallIsRefused() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let path = folder.path("future.sqlite")
         let database = try SQLiteCatalog.open(atPath: path)
-        try database.write { tx in try tx.db.execute(sql: "INSERT INTO grdb_migrations VALUES ('9999_from_the_future')") }
+        try await database.write { tx in try tx.db.execute(sql: "INSERT INTO grdb_migrations VALUES ('9999_from_the_future')") }
         #expect(throws: StoreError.self) { try SQLiteCatalog.open(atPath: path) }
         do {
             _ = try SQLiteCatalog.open(atPath: path)

@@ -13,12 +13,11 @@ import WaterfallTestSupport
 ///
 /// (Each outcome is awaited for five minutes at most, so that a statement that never ends fails
 /// the test rather than hanging the suite; that bound is not what is tested. It is generous:
-/// beside the whole suite, whose synchronous tests hold Swift's cooperative threads for
-/// minutes, a task may wait that long for a thread.)
+/// beside the whole suite, on a busy host, a task may wait long for a thread.)
 @Suite(.onOwnThreads) struct PostgresStatementDeadlineTests {
     /// Which way of reaching the database a test takes.
     enum Path: String, CaseIterable, CustomTestStringConvertible {
-        case read, write, readWithoutBlocking
+        case read, write, readAwaitingStatements
         var testDescription: String { rawValue }
     }
 
@@ -33,7 +32,7 @@ import WaterfallTestSupport
         var proxied = server
         proxied.port = proxy.port
         let catalog = try PostgresCatalog.open(settings: try Self.settings(try #require(proxied.string)), connections: 2)
-        defer { catalog.close() }
+        defer { catalog.closeWhenDone() }
         try #require(try await Self.answer(path, catalog) == "answered")
 
         // When the connection falls silent and a statement is sent on it
@@ -46,7 +45,8 @@ import WaterfallTestSupport
         #expect(error?.message.contains("PostgreSQL cannot be reached (no answer to a statement within 1 s)") == true, "\(error?.message ?? "")")
 
         // And once the network answers again, the pool serves the next one on a new connection
-        // (an answer without blocking waits for the blocking path to find the server back)
+        // (a read awaiting its statements waits for a transaction on a thread to find the
+        // server back)
         proxy.isSilent = false
         #expect(try await Self.answer(.read, catalog) == "answered")
         #expect(try await Self.answer(path, catalog) == "answered")
@@ -57,7 +57,7 @@ import WaterfallTestSupport
         // Given a command's catalog (one connection) or a server's (a pool), on a live server
         let schema = try PostgresScratchSchema()
         let catalog = try PostgresCatalog.open(settings: try Self.settings(schema.url), connections: connections)
-        defer { catalog.close() }
+        defer { catalog.closeWhenDone() }
 
         // When a brief statement takes longer than its deadline
         let cut = try #require(await Self.onThread { try catalog.pool.withSession { try $0.execute("SELECT pg_sleep(2.5)") } }, "the statement never ended")
@@ -78,7 +78,7 @@ import WaterfallTestSupport
         // waits (named by the schema's name, so that the test finds its own)
         let schema = try PostgresScratchSchema()
         let catalog = try PostgresCatalog.open(settings: try Self.settings(schema.url), connections: 2)
-        defer { catalog.close() }
+        defer { catalog.closeWhenDone() }
         let sleep = "SELECT pg_sleep(600) -- \(schema.name)"
         let server = try #require(PostgresScratchSchema.serverURL)
         // (The server goes on sleeping after the client gave up, until told to stop.)
@@ -118,18 +118,18 @@ import WaterfallTestSupport
     static func run(_ path: Path, _ catalog: PostgresCatalog) async -> Result<String, any Error>? {
         switch path {
         case .read:
-            return await onThread { try catalog.read { tx in _ = try tx.feed(named: "travel"); return "answered" } }
+            return await awaited { try await catalog.read { tx in _ = try tx.feed(named: "travel"); return "answered" } }
         case .write:
-            return await onThread { try catalog.write(.feed("travel")) { tx in _ = try tx.feed(named: "travel"); return "answered" } }
-        case .readWithoutBlocking:
+            return await awaited { try await catalog.write(.feed("travel")) { tx in _ = try tx.feed(named: "travel"); return "answered" } }
+        case .readAwaitingStatements:
             return await awaited {
-                // nil: the pool holds the server for down (the blocking path tries it).
-                try await catalog.readWithoutBlocking { reads in _ = try await reads.feed(named: "travel"); return "answered" } ?? "down"
+                // nil: the pool holds the server for down (a transaction on a thread tries it).
+                try await catalog.readAwaitingStatements { reads in _ = try await reads.feed(named: "travel"); return "answered" } ?? "down"
             }
         }
     }
 
-    /// Runs `body` on a thread of its own, as the store's synchronous callers do (never one of
+    /// Runs `body` on a thread of its own, as the catalog runs its transactions (never one of
     /// Swift's cooperative threads); its outcome, or nil when it has not ended within five
     /// minutes.
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async -> Result<T, any Error>? {

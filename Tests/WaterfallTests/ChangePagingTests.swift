@@ -8,25 +8,25 @@ import WaterfallTestSupport
 @Suite(.onOwnThreads(lane: .database)) struct ChangePagingTests {
     /// A feed whose revisions log 13, 1, 3, 1, … and 6 rows: an import, moves, a reorder of
     /// three, removals and an append.
-    static func feedWithManyRevisions(_ engine: TestEngine) throws -> TestCatalog {
+    static func feedWithManyRevisions(_ engine: TestEngine) async throws -> TestCatalog {
         let catalog = try TestCatalog(engine)
-        try catalog.importFeed((0..<13).map { "i\($0)" })
-        for index in 0..<5 { _ = try catalog.service.move(feed: "f", id: "i\(index)", to: .index(12)) }
-        _ = try catalog.service.reorder(Array(#"{"order": ["i9", "i8", "i7"]}"#.utf8), source: "order.json", feed: "f")
-        _ = try catalog.service.remove(feed: "f", ids: ["i10"])
-        try catalog.importFeed((20..<26).map { "n\($0)" }, mode: .append)
-        _ = try catalog.service.move(feed: "f", id: "n20", to: .index(0))
+        try await catalog.importFeed((0..<13).map { "i\($0)" })
+        for index in 0..<5 { _ = try await catalog.service.move(feed: "f", id: "i\(index)", to: .index(12)) }
+        _ = try await catalog.service.reorder(Array(#"{"order": ["i9", "i8", "i7"]}"#.utf8), source: "order.json", feed: "f")
+        _ = try await catalog.service.remove(feed: "f", ids: ["i10"])
+        try await catalog.importFeed((20..<26).map { "n\($0)" }, mode: .append)
+        _ = try await catalog.service.move(feed: "f", id: "n20", to: .index(0))
         return catalog
     }
 
     @Test(arguments: TestEngine.all)
-    func pagesFromAnyRevisionAddUpToTheWholeLogAndNeverCutARevision(engine: TestEngine) throws {
-        let catalog = try Self.feedWithManyRevisions(engine)
+    func pagesFromAnyRevisionAddUpToTheWholeLogAndNeverCutARevision(engine: TestEngine) async throws {
+        let catalog = try await Self.feedWithManyRevisions(engine)
         let service = catalog.service
-        let revision = try service.changes(feed: "f", since: 0).revision
+        let revision = try await service.changes(feed: "f", since: 0).revision
         for since in Int64(0)...revision {
             // Given the whole log after `since`
-            let whole = try service.changes(feed: "f", since: since)
+            let whole = try await service.changes(feed: "f", since: since)
             #expect(whole.nextSince == nil)
             let rowsOf = Dictionary(grouping: whole.changes, by: \.revision).mapValues(\.count)
             for limit in [1, 2, 3, 4, 7, 13, 14, 100] {
@@ -35,7 +35,7 @@ import WaterfallTestSupport
                 var from = since
                 var pages = 0
                 while true {
-                    let page = try service.changes(feed: "f", since: from, limit: limit)
+                    let page = try await service.changes(feed: "f", since: from, limit: limit)
                     pages += 1
                     #expect(pages < 100, "the pages never end")
                     // Then every page holds whole revisions, at most `limit` rows unless one revision has more
@@ -54,38 +54,38 @@ import WaterfallTestSupport
             }
         }
         // A first revision larger than the limit comes whole, with where to go on
-        let first = try service.changes(feed: "f", since: 0, limit: 5)
+        let first = try await service.changes(feed: "f", since: 0, limit: 5)
         #expect(first.changes.count == 13 && first.nextSince == 1)
-        #expect(try service.changes(feed: "f", since: revision, limit: 5).changes.isEmpty)
-        #expect(throws: WaterfallError.invalidValue(.limit, "must be between 1 and 100000, got 0.")) {
-            try service.changes(feed: "f", since: 0, limit: 0)
+        await #expect(try service.changes(feed: "f", since: revision, limit: 5).changes.isEmpty)
+        await #expect(throws: WaterfallError.invalidValue(.limit, "must be between 1 and 100000, got 0.")) {
+            try await service.changes(feed: "f", since: 0, limit: 0)
         }
     }
 
     @Test(arguments: TestEngine.all)
-    func aPrunedLogAnswersGoneBeforeWhatItKeeps(engine: TestEngine) throws {
+    func aPrunedLogAnswersGoneBeforeWhatItKeeps(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine)
-        try catalog.importFeed((0..<4).map { "i\($0)" })
-        for step in 0..<299 { _ = try catalog.service.move(feed: "f", id: "i\(step % 4)", to: .index(3)) }
+        try await catalog.importFeed((0..<4).map { "i\($0)" })
+        for step in 0..<299 { _ = try await catalog.service.move(feed: "f", id: "i\(step % 4)", to: .index(3)) }
         let service = catalog.service
-        #expect(try service.changes(feed: "f", since: 0).revision == 300)
+        await #expect(try service.changes(feed: "f", since: 0).revision == 300)
 
         // When the log is kept for its last 256 revisions
-        #expect(try service.pruneChanges(keeping: .revisions(256)) == 4 + 43)
+        await #expect(try service.pruneChanges(keeping: .revisions(256)) == 4 + 43)
         // Then asking since a revision before 44 is gone, naming 44; from 44 on it is whole
-        #expect(throws: WaterfallError.changesPruned(feed: "f", since: 43, from: 44)) { try service.changes(feed: "f", since: 43) }
-        #expect(throws: WaterfallError.changesPruned(feed: "f", since: 0, from: 44)) { try service.changes(feed: "f", since: 0, limit: 10) }
-        let kept = try service.changes(feed: "f", since: 44)
+        await #expect(throws: WaterfallError.changesPruned(feed: "f", since: 43, from: 44)) { try await service.changes(feed: "f", since: 43) }
+        await #expect(throws: WaterfallError.changesPruned(feed: "f", since: 0, from: 44)) { try await service.changes(feed: "f", since: 0, limit: 10) }
+        let kept = try await service.changes(feed: "f", since: 44)
         #expect(kept.changes.map(\.revision) == Array(45...300))
         // A second round finds nothing to prune
-        #expect(try service.pruneChanges(keeping: .revisions(256)) == 0)
+        await #expect(try service.pruneChanges(keeping: .revisions(256)) == 0)
         // A duration keeps at least the last 256 revisions too: everything here is older than a
         // day from now, so a day's retention prunes as far as the 256 revisions allow
-        #expect(try service.pruneChanges(keeping: .duration(seconds: 86_400), now: Date().addingTimeInterval(2 * 86_400)) == 0)
-        #expect(try service.pruneChanges(keeping: .duration(seconds: 60)) == 0)
-        try catalog.importFeed((0..<4).map { "i\($0)" } + ["j"], mode: .append)
-        #expect(try service.pruneChanges(keeping: .duration(seconds: 86_400), now: Date().addingTimeInterval(2 * 86_400)) == 1)
-        #expect(throws: WaterfallError.changesPruned(feed: "f", since: 44, from: 45)) { try service.changes(feed: "f", since: 44) }
+        await #expect(try service.pruneChanges(keeping: .duration(seconds: 86_400), now: Date().addingTimeInterval(2 * 86_400)) == 0)
+        await #expect(try service.pruneChanges(keeping: .duration(seconds: 60)) == 0)
+        try await catalog.importFeed((0..<4).map { "i\($0)" } + ["j"], mode: .append)
+        await #expect(try service.pruneChanges(keeping: .duration(seconds: 86_400), now: Date().addingTimeInterval(2 * 86_400)) == 1)
+        await #expect(throws: WaterfallError.changesPruned(feed: "f", since: 44, from: 45)) { try await service.changes(feed: "f", since: 44) }
     }
 
     @Test(arguments: [

@@ -35,44 +35,45 @@ import WaterfallTestSupport
             let section = ["s1", "s2", "s3"][nextID % 3]
             return "i\(nextID)@\(section):\(50 + nextID * 37 % 500)x\(60 + nextID * 53 % 400)"
         }
-        try catalog.importFeed((0..<120).map { _ in newSpec() })
+        try await catalog.importFeed((0..<120).map { _ in newSpec() })
         let server = try catalog.otherInstance()
-        defer { server.close() }
+        defer { server.closeWhenDone() }
         let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 24))
         // Room for the feed's geometry and a layout at first, and for less once it grows.
         let tight = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 20_000))
 
         var fresh: [Int64: FreshLayouts] = [:]
-        func recordFresh() throws {
-            fresh[try catalog.service.feeds().feeds[0].revision] = try FreshLayouts(catalog: catalog)
+        func recordFresh() async throws {
+            fresh[try await catalog.service.feeds().feeds[0].revision] = try await FreshLayouts(catalog: catalog)
         }
-        try recordFresh()
+        try await recordFresh()
 
-        // Readers: two threads reading synchronously (as the server's pool does), and a task
-        // reading without blocking (PostgreSQL answers so; SQLite leaves it to the others).
+        // Readers: two tasks reading through the store's transactions, and a task reading the
+        // held feed with awaited statements (PostgreSQL answers so; SQLite leaves it to the
+        // others).
         let reads = Locked<[Read]>([])
         let failures = Locked<[String]>([])
         let stop = Locked(false)
         let finished = Locked(0)
         for reader in 0..<2 {
             let service = reader == 0 ? hot : tight
-            Thread {
+            Task {
                 var random = SeededGenerator(seed: UInt64(100 + reader))
                 while !stop.withLockedValue({ $0 }) {
                     let configuration = Int.random(in: 0..<Self.configurations.count, using: &random)
                     let offset = Int.random(in: 0...400, using: &random), limit = Int.random(in: 1...12, using: &random)
                     let start = Date.now
                     do {
-                        let page = try service.page(feed: "f", layout: .inline(Self.configurations[configuration]), offset: offset, limit: limit)
+                        let page = try await service.page(feed: "f", layout: .inline(Self.configurations[configuration]), offset: offset, limit: limit)
                         let read = Read(configuration: configuration, offset: offset, limit: limit, page: page, seconds: Date.now.timeIntervalSince(start))
                         reads.withLockedValue { $0.append(read) }
                     } catch {
                         failures.withLockedValue { $0.append("\(error)") }
                     }
-                    Thread.sleep(forTimeInterval: 0.002)
+                    try? await Task.sleep(for: .milliseconds(2))
                 }
                 finished.withLockedValue { $0 += 1 }
-            }.start()
+            }
         }
         let unblocked = Task {
             var random = SeededGenerator(seed: 200)
@@ -81,7 +82,7 @@ import WaterfallTestSupport
                 let offset = Int.random(in: 0...400, using: &random), limit = Int.random(in: 1...12, using: &random)
                 let start = Date.now
                 do {
-                    let answer = try await hot.pageWithoutBlocking(feed: "f", layout: .inline(Self.configurations[configuration]), offset: offset, limit: limit)
+                    let answer = try await hot.pageFromHeldFeed(feed: "f", layout: .inline(Self.configurations[configuration]), offset: offset, limit: limit)
                     if let page = answer {
                         let read = Read(configuration: configuration, offset: offset, limit: limit, page: page, seconds: Date.now.timeIntervalSince(start))
                         reads.withLockedValue { $0.append(read) }
@@ -95,27 +96,30 @@ import WaterfallTestSupport
 
         // The writer: another instance's commits, one revision each.
         for _ in 0..<40 {
-            let ids = try catalog.order().map { String($0.split(separator: "/", maxSplits: 1)[1]) }
+            let ids = try await catalog.order().map { String($0.split(separator: "/", maxSplits: 1)[1]) }
             switch Int.random(in: 0..<6, using: &random) {
             case 0, 1:
                 let id = ids.randomElement(using: &random)!, other = ids.filter { $0 != id }.randomElement(using: &random)!
-                _ = try catalog.service.move(feed: "f", id: id, to: Bool.random(using: &random) ? .before(other) : .index(0))
+                _ = try await catalog.service.move(feed: "f", id: id, to: Bool.random(using: &random) ? .before(other) : .index(0))
             case 2:
-                _ = try catalog.service.reorder(.init(feed: "f", operations: .order(Array(ids.shuffled(using: &random).prefix(40)))), feed: "f")
+                _ = try await catalog.service.reorder(.init(feed: "f", operations: .order(Array(ids.shuffled(using: &random).prefix(40)))), feed: "f")
             case 3:
-                try catalog.importFeed((0..<Int.random(in: 1...20, using: &random)).map { _ in newSpec() }, mode: .append)
+                try await catalog.importFeed((0..<Int.random(in: 1...20, using: &random)).map { _ in newSpec() }, mode: .append)
             case 4:
-                _ = try catalog.service.remove(feed: "f", ids: Array(ids.shuffled(using: &random).prefix(5)))
+                _ = try await catalog.service.remove(feed: "f", ids: Array(ids.shuffled(using: &random).prefix(5)))
             default:
                 // Too large to follow: 300 images more, or all but a few fewer.
                 if ids.count > 300 {
-                    try catalog.importFeed(ids.prefix(30).map { id in "\(id)@s2:\(100 + id.count * 31)x200" })
+                    try await catalog.importFeed(ids.prefix(30).map { id in "\(id)@s2:\(100 + id.count * 31)x200" })
                 } else {
-                    try catalog.importFeed((0..<300).map { _ in newSpec() }, mode: .append)
+                    try await catalog.importFeed((0..<300).map { _ in newSpec() }, mode: .append)
                 }
             }
-            try recordFresh()
-            try await Task.sleep(for: .milliseconds(30))
+            try await recordFresh()
+            // Readers between writes: on a busy host the readers' tasks may wait for a thread
+            // (up to ten seconds here) while the writer goes on.
+            let before = reads.withLockedValue { $0.count }
+            for _ in 0..<1000 where reads.withLockedValue({ $0.count }) < before + 2 { try await Task.sleep(for: .milliseconds(10)) }
         }
         stop.withLockedValue { $0 = true }
         await unblocked.value
@@ -139,19 +143,5 @@ import WaterfallTestSupport
             #expect(read.page.footers == reference.footers, "\(context)")
         }
         #expect(checked > 20, "only \(checked) reads were checked")
-    }
-}
-
-/// A value shared by the test's threads and tasks, behind a lock.
-private final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLockedValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        try lock.withLock { try body(&value) }
     }
 }

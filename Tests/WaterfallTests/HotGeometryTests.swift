@@ -17,97 +17,97 @@ import WaterfallTestSupport
 
     /// Every page and a few viewports of every layout, from the hot service and from one that
     /// reads the database's cache, compared.
-    private func expectSameAnswers(_ hot: WaterfallService, _ cold: WaterfallService, _ context: String) throws {
-        let total = try cold.feeds().feeds[0].images
+    private func expectSameAnswers(_ hot: WaterfallService, _ cold: WaterfallService, _ context: String) async throws {
+        let total = try await cold.feeds().feeds[0].images
         for layout in Self.layouts {
             for offset in stride(from: 0, through: total, by: 7) {
-                let kept = try hot.page(feed: "f", layout: .inline(layout), offset: offset, limit: 9)
-                let fresh = try cold.page(feed: "f", layout: .inline(layout), offset: offset, limit: 9)
+                let kept = try await hot.page(feed: "f", layout: .inline(layout), offset: offset, limit: 9)
+                let fresh = try await cold.page(feed: "f", layout: .inline(layout), offset: offset, limit: 9)
                 #expect(kept == fresh, "\(context): page at \(offset)")
             }
-            let height = try cold.page(feed: "f", layout: .inline(layout), offset: 0, limit: 1).contentHeight
+            let height = try await cold.page(feed: "f", layout: .inline(layout), offset: 0, limit: 1).contentHeight
             for y in stride(from: -20.0, through: height, by: height / 5) {
-                let kept = try hot.viewport(feed: "f", layout: .inline(layout), y: y, height: 300, pinOffset: 10)
-                let fresh = try cold.viewport(feed: "f", layout: .inline(layout), y: y, height: 300, pinOffset: 10)
+                let kept = try await hot.viewport(feed: "f", layout: .inline(layout), y: y, height: 300, pinOffset: 10)
+                let fresh = try await cold.viewport(feed: "f", layout: .inline(layout), y: y, height: 300, pinOffset: 10)
                 #expect(kept == fresh, "\(context): viewport at \(y)")
             }
         }
     }
 
     /// A feed of 20 images in two sections, read once through a hot service: its copy kept.
-    private static func keptFeed() throws -> (TestCatalog, HotGeometry, WaterfallService) {
+    private static func keptFeed() async throws -> (TestCatalog, HotGeometry, WaterfallService) {
         let catalog = try TestCatalog(.sqlite, stride: 4)
-        try catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 10):\(100 + $0)x100" })
+        try await catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 10):\(100 + $0)x100" })
         let geometry = HotGeometry(budget: 1 << 20)
         let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
-        _ = try hot.page(feed: "f", layout: .inline(layouts[0]), offset: 0, limit: 1)
+        _ = try await hot.page(feed: "f", layout: .inline(layouts[0]), offset: 0, limit: 1)
         return (catalog, geometry, hot)
     }
 
     @Test(arguments: TestEngine.all)
-    func movesIntoOneGapRenumberKeysTheChangeLogDoesNotListAndTheCopyStillAgrees(engine: TestEngine) throws {
+    func movesIntoOneGapRenumberKeysTheChangeLogDoesNotListAndTheCopyStillAgrees(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
-        try catalog.importFeed((0..<60).map { "i\($0)@s\($0 / 20):\(100 + $0 * 7)x\(300 - $0 * 3)" })
+        try await catalog.importFeed((0..<60).map { "i\($0)@s\($0 / 20):\(100 + $0 * 7)x\(300 - $0 * 3)" })
         let geometry = HotGeometry(budget: 1 << 20)
         let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
-        try expectSameAnswers(hot, catalog.service, "before")
-        func keys() throws -> [String: Int64] {
-            let feed = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
-            let images = try catalog.service.database.read { tx in try tx.allImages(feedID: feed.id) }
+        try await expectSameAnswers(hot, catalog.service, "before")
+        func keys() async throws -> [String: Int64] {
+            let feed = try await catalog.service.database.read { tx in try tx.feed(named: "f")! }
+            let images = try await catalog.service.database.read { tx in try tx.allImages(feedID: feed.id) }
             return Dictionary(uniqueKeysWithValues: images.map { ($0.externalID, $0.key) })
         }
-        let keysBefore = try keys()
+        let keysBefore = try await keys()
         // 40 moves into the gap before i30, alternating two images: keys 2^32 apart are halved
         // each time, so the gap is used up and a window of neighbours renumbered.
         for move in 0..<40 {
-            _ = try catalog.service.move(feed: "f", id: move % 2 == 0 ? "i5" : "i50", to: .before("i30"))
-            if move % 8 == 7 { try expectSameAnswers(hot, catalog.service, "after move \(move)") }
+            _ = try await catalog.service.move(feed: "f", id: move % 2 == 0 ? "i5" : "i50", to: .before("i30"))
+            if move % 8 == 7 { try await expectSameAnswers(hot, catalog.service, "after move \(move)") }
         }
-        let keysAfter = try keys()
+        let keysAfter = try await keys()
         #expect(keysBefore.contains { $0.key != "i5" && $0.key != "i50" && keysAfter[$0.key] != $0.value },
                 "no window was renumbered: the test lost its point")
-        try expectSameAnswers(hot, catalog.service, "after the renumbering")
-        let revision = try catalog.service.feeds().feeds[0].revision
+        try await expectSameAnswers(hot, catalog.service, "after the renumbering")
+        let revision = try await catalog.service.feeds().feeds[0].revision
         #expect(geometry.report.map(\.revision) == [revision])
     }
 
     @Test(arguments: TestEngine.all)
-    func movesAcrossSectionsAndRemovalsEmptyingOneAreFollowed(engine: TestEngine) throws {
+    func movesAcrossSectionsAndRemovalsEmptyingOneAreFollowed(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
-        try catalog.importFeed((0..<30).map { "i\($0)@s\($0 / 10):\(200 + $0)x\(150 + $0 * 5)\($0 % 9 == 4 ? "!" : "")" })
+        try await catalog.importFeed((0..<30).map { "i\($0)@s\($0 / 10):\(200 + $0)x\(150 + $0 * 5)\($0 % 9 == 4 ? "!" : "")" })
         let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 20))
-        try expectSameAnswers(hot, catalog.service, "before")
-        _ = try catalog.service.move(feed: "f", id: "i3", to: .after("i25"))
-        try expectSameAnswers(hot, catalog.service, "a move into the last section")
-        _ = try catalog.service.remove(feed: "f", ids: (10..<20).map { "i\($0)" })
-        try expectSameAnswers(hot, catalog.service, "the middle section emptied and gone")
-        _ = try catalog.service.move(feed: "f", id: "i29", to: .index(0))
-        try expectSameAnswers(hot, catalog.service, "a move to the top of its section")
-        try catalog.importFeed((0..<5).map { "n\($0)@s9:300x300" }, mode: .append)
-        try expectSameAnswers(hot, catalog.service, "an appended section")
+        try await expectSameAnswers(hot, catalog.service, "before")
+        _ = try await catalog.service.move(feed: "f", id: "i3", to: .after("i25"))
+        try await expectSameAnswers(hot, catalog.service, "a move into the last section")
+        _ = try await catalog.service.remove(feed: "f", ids: (10..<20).map { "i\($0)" })
+        try await expectSameAnswers(hot, catalog.service, "the middle section emptied and gone")
+        _ = try await catalog.service.move(feed: "f", id: "i29", to: .index(0))
+        try await expectSameAnswers(hot, catalog.service, "a move to the top of its section")
+        try await catalog.importFeed((0..<5).map { "n\($0)@s9:300x300" }, mode: .append)
+        try await expectSameAnswers(hot, catalog.service, "an appended section")
     }
 
     @Test(arguments: TestEngine.all)
-    func aFeedRemovedAndMadeAnewIsNotAnsweredFromTheOldCopy(engine: TestEngine) throws {
+    func aFeedRemovedAndMadeAnewIsNotAnsweredFromTheOldCopy(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
-        try catalog.importFeed((0..<40).map { "a\($0)@s\($0 / 10):\(100 + $0 * 9)x\(200 + $0)" })
+        try await catalog.importFeed((0..<40).map { "a\($0)@s\($0 / 10):\(100 + $0 * 9)x\(200 + $0)" })
         let geometry = HotGeometry(budget: 1 << 20)
         let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
-        for id in ["a3", "a17", "a29"] { _ = try catalog.service.move(feed: "f", id: id, to: .index(0)) }
-        try expectSameAnswers(hot, catalog.service, "the first feed at revision 4")
+        for id in ["a3", "a17", "a29"] { _ = try await catalog.service.move(feed: "f", id: id, to: .index(0)) }
+        try await expectSameAnswers(hot, catalog.service, "the first feed at revision 4")
 
         // Removed by another process and made anew (SQLite gives it the same id again), at a
         // revision below the copy's
-        try catalog.service.removeFeed(named: "f")
-        try catalog.importFeed((0..<25).map { "b\($0)@t\($0 / 5):\(300 - $0 * 7)x\(150 + $0 * 3)" })
-        try expectSameAnswers(hot, catalog.service, "a new feed at revision 1")
+        try await catalog.service.removeFeed(named: "f")
+        try await catalog.importFeed((0..<25).map { "b\($0)@t\($0 / 5):\(300 - $0 * 7)x\(150 + $0 * 3)" })
+        try await expectSameAnswers(hot, catalog.service, "a new feed at revision 1")
         // …and the new feed is the one kept hot (not read from the cache ever after)
         #expect(geometry.report.map(\.revision) == [1] && geometry.report.map(\.images) == [25], "\(geometry.report)")
 
         // And once more at the copy's very revision, with as many images of other sizes
-        try catalog.service.removeFeed(named: "f")
-        try catalog.importFeed((0..<25).map { "c\($0)@t\($0 / 5):\(500 - $0 * 11)x\(90 + $0 * 5)" })
-        try expectSameAnswers(hot, catalog.service, "another new feed at revision 1")
+        try await catalog.service.removeFeed(named: "f")
+        try await catalog.importFeed((0..<25).map { "c\($0)@t\($0 / 5):\(500 - $0 * 11)x\(90 + $0 * 5)" })
+        try await expectSameAnswers(hot, catalog.service, "another new feed at revision 1")
     }
 
     /// Fault 1 of issue 37: a copy loaded anew (a re-import too large to follow) once kept the
@@ -115,24 +115,24 @@ import WaterfallTestSupport
     /// a section shrunk from 300 images to 30 kept its old plan (content height, checkpoints,
     /// bands), and a viewport over it trapped.
     @Test(arguments: TestEngine.all)
-    func aCopyLoadedAnewAfterAShrinkingReimportKeepsNoPlanOfTheOldOne(engine: TestEngine) throws {
+    func aCopyLoadedAnewAfterAShrinkingReimportKeepsNoPlanOfTheOldOne(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
         let whole = (0..<300).map { "i\($0)@s0:\(100 + $0 % 13 * 9)x\(200 + $0 % 7 * 11)" } + (0..<20).map { "j\($0)@s1:300x\(100 + $0)" }
-        try catalog.importFeed(whole)
+        try await catalog.importFeed(whole)
         let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 22))
-        try expectSameAnswers(hot, catalog.service, "loaded")
-        try catalog.importFeed(Array(whole[270...]))
-        try expectSameAnswers(hot, catalog.service, "270 images fewer: loaded anew")
-        try catalog.importFeed(whole)
-        try expectSameAnswers(hot, catalog.service, "270 images more: loaded anew again")
+        try await expectSameAnswers(hot, catalog.service, "loaded")
+        try await catalog.importFeed(Array(whole[270...]))
+        try await expectSameAnswers(hot, catalog.service, "270 images fewer: loaded anew")
+        try await catalog.importFeed(whole)
+        try await expectSameAnswers(hot, catalog.service, "270 images more: loaded anew again")
     }
 
     /// Fault 2 of issue 37: readers waiting for a follow were woken by looking the feed up again
     /// when it ended; a feed dropped meanwhile (removed, over the budget) left them waiting for
     /// good. Whoever ends a follow wakes the readers of the feed it followed.
     @Test func readersWaitingForAFollowAreWokenWhenTheFeedIsDroppedMeanwhile() async throws {
-        let (catalog, geometry, _) = try Self.keptFeed()
-        var next = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
+        let (catalog, geometry, _) = try await Self.keptFeed()
+        var next = try await catalog.service.database.read { tx in try tx.feed(named: "f")! }
         next.revision += 1
         let ahead = next
         let reading = Gate(), finish = Gate()
@@ -170,8 +170,8 @@ import WaterfallTestSupport
     /// waited for the reader holding it, on whatever thread called: a cooperative thread of the
     /// server's, frozen while a million images loaded. It waits for nobody now.
     @Test func forgettingAFeedWaitsForNoReaderHoldingIt() async throws {
-        let (catalog, geometry, hot) = try Self.keptFeed()
-        let feed = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
+        let (catalog, geometry, hot) = try await Self.keptFeed()
+        let feed = try await catalog.service.database.read { tx in try tx.feed(named: "f")! }
         let forgotten = DispatchSemaphore(value: 0)
         let held = DispatchSemaphore(value: 0)
         // A reader holds the feed until the feed is forgotten, or 10 s.
@@ -187,7 +187,7 @@ import WaterfallTestSupport
         #expect(await holder.value == true, "forgetting the feed waited for the reader holding it")
         #expect(geometry.report.isEmpty)
         // The next reader loads it anew
-        _ = try hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
+        _ = try await hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
         #expect(geometry.report.map(\.images) == [20])
     }
 
@@ -198,7 +198,7 @@ import WaterfallTestSupport
     @Test(arguments: TestEngine.all)
     func readersThatComeWhileAFeedLoadsAreAnsweredWithoutWaitingForTheLoad(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4, onDisk: true)
-        try catalog.importFeed((0..<40).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" })
+        try await catalog.importFeed((0..<40).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" })
         let geometry = HotGeometry(budget: 1 << 20)
         let loading = Mutex(false)
         let release = DispatchSemaphore(value: 0)
@@ -207,47 +207,49 @@ import WaterfallTestSupport
             // Until the test lets it go (at most 5 minutes: a test that fails still ends).
             _ = release.wait(timeout: .now() + 300)
         }
-        // As a server opens the catalog (a pool of connections) and reads it (the first reader
-        // on a thread of its own, as a server's synchronous reads are).
+        // As a server opens the catalog (a pool of connections) and reads it (the first reader's
+        // load runs in its read transaction, on the store's thread).
         let hot = WaterfallService(database: try catalog.otherInstance(), stride: 4).keepingHotGeometry(geometry)
         let layout = LayoutSource.inline(Self.layouts[0])
-        let loaded = Mutex<Result<LayoutPage, any Error>?>(nil)
-        Thread { loaded.withLock { $0 = Result { try hot.page(feed: "f", layout: layout, offset: 0, limit: 5) } } }.start()
+        let loaded = Locked<Result<LayoutPage, any Error>?>(nil)
+        Task {
+            let page = await Result(awaiting: { try await hot.page(feed: "f", layout: layout, offset: 0, limit: 5) })
+            loaded.withLockedValue { $0 = page }
+        }
         let deadline = ContinuousClock.now + .seconds(60)
         while !loading.withLock({ $0 }) && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(loading.withLock { $0 }, "the first reader loads the feed")
-        // Others come while it loads, each on a thread of its own as a server's synchronous
-        // reads are (a busy cooperative pool, beside the whole suite, delays none of them).
-        let answered = Mutex<[Int: LayoutPage]>([:])
+        // Others come while it loads, each in a task of its own as a server's requests are.
+        let answered = Locked<[Int: LayoutPage]>([:])
         let offsets = [0, 17, 35]
         for offset in offsets {
-            Thread {
-                if let page = try? hot.page(feed: "f", layout: layout, offset: offset, limit: 5) {
-                    answered.withLock { $0[offset] = page }
+            Task {
+                if let page = try? await hot.page(feed: "f", layout: layout, offset: offset, limit: 5) {
+                    answered.withLockedValue { $0[offset] = page }
                 }
-            }.start()
+            }
         }
         // Generous for a shared machine: at 100e618 they waited for the load, that is for good.
         let answeredBy = ContinuousClock.now + .seconds(60)
-        while answered.withLock({ $0.count < offsets.count }) && ContinuousClock.now < answeredBy {
+        while answered.withLockedValue({ $0.count < offsets.count }) && ContinuousClock.now < answeredBy {
             try await Task.sleep(for: .milliseconds(20))
         }
         // Without blocking (PostgreSQL answers so, SQLite leaves it to the others): no answer
         // from the copy while it loads, and no waiting for it.
-        let unblocked = try await hot.pageWithoutBlocking(feed: "f", layout: layout, offset: 17, limit: 5)
-        let pages = answered.withLock { $0 }
+        let unblocked = try await hot.pageFromHeldFeed(feed: "f", layout: layout, offset: 17, limit: 5)
+        let pages = answered.withLockedValue { $0 }
         release.signal()
         #expect(pages.count == offsets.count, "the readers that came during the load waited for it")
         #expect(unblocked == nil, "an answer from a copy still loading")
-        while loaded.withLock({ $0 == nil }) && ContinuousClock.now < answeredBy + .seconds(120) {
+        while loaded.withLockedValue({ $0 == nil }) && ContinuousClock.now < answeredBy + .seconds(120) {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let first = try #require(loaded.withLock { $0 }, "the first reader finished its load")
-        #expect(try first.get() == catalog.service.page(feed: "f", layout: layout, offset: 0, limit: 5))
+        let first = try #require(loaded.withLockedValue { $0 }, "the first reader finished its load")
+        await #expect(try first.get() == catalog.service.page(feed: "f", layout: layout, offset: 0, limit: 5))
         for (offset, page) in pages {
-            #expect(page == (try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 5)), "page at \(offset)")
+            await #expect(page == (try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 5)), "page at \(offset)")
         }
         #expect(geometry.report.map(\.images) == [40], "the feed is kept once loaded")
     }
@@ -257,18 +259,19 @@ import WaterfallTestSupport
     /// every layout, though another reader had only moved it on. PostgreSQL never reuses a
     /// feed's id: there the copy is left as it is, and the reader answers otherwise.
     @Test(arguments: TestEngine.all)
-    func aCopyNewerThanAReadersSnapshotIsKeptWhereIDsAreNotReused(engine: TestEngine) throws {
+    func aCopyNewerThanAReadersSnapshotIsKeptWhereIDsAreNotReused(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
-        try catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 10):\(100 + $0)x100" })
+        try await catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 10):\(100 + $0)x100" })
         let geometry = HotGeometry(budget: 1 << 20)
-        var hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
-        let stale = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
-        _ = try catalog.service.move(feed: "f", id: "i3", to: .index(0))
-        _ = try hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
+        var service = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
+        let stale = try await catalog.service.database.read { tx in try tx.feed(named: "f")! }
+        _ = try await catalog.service.move(feed: "f", id: "i3", to: .index(0))
+        _ = try await service.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
         #expect(geometry.report.map(\.revision) == [stale.revision + 1])
         // A second try (`hotCopyMayBeAhead` false) whose snapshot is at the revision before
-        hot.hotCopyMayBeAhead = false
-        let found = try catalog.service.database.read { tx in
+        service.hotCopyMayBeAhead = false
+        let hot = service
+        let found = try await catalog.service.database.read { tx in
             try Self.layouts[0].withEngine(HotLookupWork(service: hot, configuration: Self.layouts[0], feed: stale, tx: tx))
         }
         if engine == .postgres {
@@ -285,16 +288,16 @@ import WaterfallTestSupport
     /// Fault 5 of issue 37: `--hot-memory` bounded a feed's geometry alone; its section tables
     /// and its layouts' plans (up to 16 layouts) were not counted. They are, wherever they grow,
     /// and a feed that outgrows the budget with its layouts drops them, then itself.
-    @Test func theBudgetCountsLayoutsAndAFeedThatOutgrowsItIsDropped() throws {
+    @Test func theBudgetCountsLayoutsAndAFeedThatOutgrowsItIsDropped() async throws {
         let catalog = try TestCatalog(.sqlite, stride: 4)
-        try catalog.importFeed((0..<200).map { "i\($0)@s\($0 / 50):\(100 + $0 % 17 * 13)x\(120 + $0 % 11 * 9)" })
+        try await catalog.importFeed((0..<200).map { "i\($0)@s\($0 / 50):\(100 + $0 % 17 * 13)x\(120 + $0 % 11 * 9)" })
         let roomy = HotGeometry(budget: 1 << 24)
         let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(roomy)
-        _ = try hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
+        _ = try await hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
         let geometryBytes = 200 * HotFeedGeometry.bytesPerImage + 4 * HotFeedGeometry.bytesPerSection
         let oneLayout = try #require(roomy.report.first?.bytes)
         #expect(oneLayout > geometryBytes, "a layout's plans are not counted")
-        for layout in Self.layouts { _ = try hot.page(feed: "f", layout: .inline(layout), offset: 0, limit: 1) }
+        for layout in Self.layouts { _ = try await hot.page(feed: "f", layout: .inline(layout), offset: 0, limit: 1) }
         let threeLayouts = try #require(roomy.report.first?.bytes)
         #expect(threeLayouts > oneLayout)
 
@@ -302,7 +305,7 @@ import WaterfallTestSupport
         let tight = HotGeometry(budget: oneLayout + (threeLayouts - oneLayout) / 4)
         let pinched = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(tight)
         for layout in Self.layouts {
-            #expect(try pinched.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9) == catalog.service.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9))
+            await #expect(try pinched.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9) == catalog.service.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9))
             #expect(tight.report.map(\.bytes).reduce(0, +) <= tight.budget)
         }
         #expect(tight.report.count == 1)
@@ -311,7 +314,7 @@ import WaterfallTestSupport
         let tiny = HotGeometry(budget: geometryBytes + 8)
         let starved = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(tiny)
         for layout in Self.layouts + Self.layouts {
-            #expect(try starved.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9) == catalog.service.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9))
+            await #expect(try starved.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9) == catalog.service.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9))
             #expect(tiny.report.isEmpty)
         }
     }
@@ -325,73 +328,80 @@ import WaterfallTestSupport
     @Test(arguments: TestEngine.all)
     func aReadWithoutBlockingFollowsTheChangeLogItself(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4, onDisk: true)
-        try catalog.importFeed((0..<50).map { "i\($0)@s\($0 / 10):\(120 + $0 * 5)x\(260 - $0 * 3)" })
-        try catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.layouts[0])
+        try await catalog.importFeed((0..<50).map { "i\($0)@s\($0 / 10):\(120 + $0 * 5)x\(260 - $0 * 3)" })
+        try await catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.layouts[0])
         let steered = AnyLayoutConfiguration.sectioned(try SectionedConfiguration(
             base: Self.layouts[1], entries: [["section": .string("s1"), "columns": .number(1)], ["section": .string("s9"), "kind": .string("justified"), "rowHeight": .number(80)]]))
-        try catalog.service.addLayout(feed: "f", name: "steered", configuration: steered)
+        try await catalog.service.addLayout(feed: "f", name: "steered", configuration: steered)
         // A server over the same catalog, opened again: another instance's pool on PostgreSQL.
         let server = try catalog.otherInstance()
-        defer { server.close() }
+        defer { server.closeWhenDone() }
         let geometry = HotGeometry(budget: 1 << 20)
         let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(geometry)
         let layouts = [LayoutSource.named("phone"), .named("steered")]
-        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "no copy yet")
-        for layout in layouts { _ = try hot.page(feed: "f", layout: layout, offset: 20, limit: 9) }
+        #expect(try await hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "no copy yet")
+        for layout in layouts { _ = try await hot.page(feed: "f", layout: layout, offset: 20, limit: 9) }
 
         /// Every answer without blocking against the other path's; the first read follows.
         func expectAnswersWithoutBlocking(_ context: String) async throws {
             let expectsAnswer = engine == .postgres
             for layout in layouts {
                 for offset in [20, 0, 45, 49, 50, 80] {
-                    let unblocked = try await hot.pageWithoutBlocking(feed: "f", layout: layout, offset: offset, limit: 9)
-                    let expected = expectsAnswer ? try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 9) : nil
+                    let unblocked = try await hot.pageFromHeldFeed(feed: "f", layout: layout, offset: offset, limit: 9)
+                    let expected = await expectsAnswer ? try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 9) : nil
                     #expect(unblocked == expected, "\(context): \(layout) offset \(offset)")
                 }
                 for y in [-30.0, 0, 150, 700] {
-                    let unblocked = try await hot.viewportWithoutBlocking(feed: "f", layout: layout, y: y, height: 400, pinOffset: 12)
-                    let expected = expectsAnswer ? try catalog.service.viewport(feed: "f", layout: layout, y: y, height: 400, pinOffset: 12) : nil
+                    let unblocked = try await hot.viewportFromHeldFeed(feed: "f", layout: layout, y: y, height: 400, pinOffset: 12)
+                    let expected = await expectsAnswer ? try catalog.service.viewport(feed: "f", layout: layout, y: y, height: 400, pinOffset: 12) : nil
                     #expect(unblocked == expected, "\(context): \(layout) viewport at \(y)")
                 }
-                let index = try await hot.sectionIndexWithoutBlocking(feed: "f", layout: layout)
-                #expect(index == (expectsAnswer ? try catalog.service.sectionIndex(feed: "f", layout: layout) : nil), "\(context): \(layout)")
+                let index = try await hot.sectionIndexFromHeldFeed(feed: "f", layout: layout)
+                await #expect(index == (expectsAnswer ? try catalog.service.sectionIndex(feed: "f", layout: layout) : nil), "\(context): \(layout)")
             }
         }
         try await expectAnswersWithoutBlocking("loaded")
-        let changes: [(String, () throws -> Void)] = [
-            ("a move to the top", { _ = try catalog.service.move(feed: "f", id: "i45", to: .index(0)) }),
-            ("a move across sections", { _ = try catalog.service.move(feed: "f", id: "i3", to: .after("i25")) }),
-            ("removals emptying a section", { _ = try catalog.service.remove(feed: "f", ids: (10..<20).map { "i\($0)" }) }),
-            ("an appended section", { try catalog.importFeed((0..<5).map { "n\($0)@s9:300x300" }, mode: .append) }),
+        let changes: [(String, () async throws -> Void)] = [
+            ("a move to the top", { _ = try await catalog.service.move(feed: "f", id: "i45", to: .index(0)) }),
+            ("a move across sections", { _ = try await catalog.service.move(feed: "f", id: "i3", to: .after("i25")) }),
+            ("removals emptying a section", { _ = try await catalog.service.remove(feed: "f", ids: (10..<20).map { "i\($0)" }) }),
+            ("an appended section", { try await catalog.importFeed((0..<5).map { "n\($0)@s9:300x300" }, mode: .append) }),
         ]
         for (context, change) in changes {
             let before = geometry.report
-            try change()
+            try await change()
             try await expectAnswersWithoutBlocking(context)
-            let revision = try catalog.service.feeds().feeds[0].revision
+            let revision = try await catalog.service.feeds().feeds[0].revision
             // Followed by the reads above on PostgreSQL, which read nothing the other way.
             #expect(geometry.report.map(\.revision) == (engine == .postgres ? [revision] : before.map(\.revision)), "\(context)")
         }
 
         // Many readers at once after a move: one follows, the others wait for it.
-        _ = try catalog.service.move(feed: "f", id: "i40", to: .before("i2"))
-        let expected = try catalog.service.page(feed: "f", layout: layouts[0], offset: 30, limit: 9)
+        _ = try await catalog.service.move(feed: "f", id: "i40", to: .before("i2"))
+        let expected = try await catalog.service.page(feed: "f", layout: layouts[0], offset: 30, limit: 9)
         let answers = try await withThrowingTaskGroup(of: LayoutPage?.self) { group in
-            for _ in 0..<12 { group.addTask { try await hot.pageWithoutBlocking(feed: "f", layout: layouts[0], offset: 30, limit: 9) } }
+            for _ in 0..<12 { group.addTask { try await hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 30, limit: 9) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(answers.allSatisfy { $0 == (engine == .postgres ? expected : nil) })
 
         // A change log too long to follow: the other path loads the feed anew.
-        try catalog.importFeed((0..<300).map { "m\($0)@s9:200x100" }, mode: .append)
-        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "too far behind")
-        _ = try hot.page(feed: "f", layout: layouts[0], offset: 0, limit: 1)
+        try await catalog.importFeed((0..<300).map { "m\($0)@s9:200x100" }, mode: .append)
+        #expect(try await hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "too far behind")
+        _ = try await hot.page(feed: "f", layout: layouts[0], offset: 0, limit: 1)
         try await expectAnswersWithoutBlocking("loaded anew")
 
-        #expect(try await hot.viewportWithoutBlocking(feed: "f", layout: layouts[0], y: .nan, height: 400, pinOffset: nil) == nil, "a bad band")
-        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: .named("tablet"), offset: 0, limit: 9) == nil, "an unknown layout")
-        #expect(try await hot.pageWithoutBlocking(feed: "g", layout: layouts[0], offset: 0, limit: 9) == nil, "an unknown feed")
-        #expect(try await hot.pageWithoutBlocking(feed: "f", layout: layouts[0], offset: -1, limit: 9) == nil, "a bad offset")
+        // What the held copy cannot answer is left to the transaction, which words the error
+        #expect(try await hot.pageFromHeldFeed(feed: "f", layout: .named("tablet"), offset: 0, limit: 9) == nil, "an unknown layout")
+        #expect(try await hot.pageFromHeldFeed(feed: "g", layout: layouts[0], offset: 0, limit: 9) == nil, "an unknown feed")
+        await #expect(throws: WaterfallError.unknownLayout(feed: "f", layout: "tablet")) {
+            try await hot.page(feed: "f", layout: .named("tablet"), offset: 0, limit: 9)
+        }
+        // And a bad slice or band is refused before either way reads anything
+        await #expect(throws: WaterfallError.self, "a bad band") {
+            try await hot.viewport(feed: "f", layout: layouts[0], y: .nan, height: 400)
+        }
+        await #expect(throws: WaterfallError.self, "a bad offset") { try await hot.page(feed: "f", layout: layouts[0], offset: -1, limit: 9) }
     }
 
     /// The hand-off between readers without blocking, with the database left out: one reader
@@ -400,8 +410,8 @@ import WaterfallTestSupport
     /// does not expect, or none at all, leaves the copy as it was; and a reader of another
     /// revision neither leads nor waits while a follow is under way.
     @Test func oneReaderLeadsAFollowAndTheOthersOfItsRevisionWaitForIt() async throws {
-        let (catalog, geometry, _) = try Self.keptFeed()
-        let kept = try catalog.service.database.read { tx in try tx.feed(named: "f")! }
+        let (catalog, geometry, _) = try await Self.keptFeed()
+        let kept = try await catalog.service.database.read { tx in try tx.feed(named: "f")! }
         var ahead = kept
         ahead.revision += 1
         var further = kept

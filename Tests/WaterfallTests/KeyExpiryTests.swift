@@ -36,28 +36,28 @@ import WaterfallTestSupport
         }
     }
 
-    @Test(arguments: TestEngine.all) func keysKeepTheirExpiryAndTheirLatestUse(engine: TestEngine) throws {
+    @Test(arguments: TestEngine.all) func keysKeepTheirExpiryAndTheirLatestUse(engine: TestEngine) async throws {
         // Given a key that expires and one that does not
         let catalog = try TestCatalog(engine)
         let service = catalog.service
         let expires = Date(timeIntervalSince1970: 1_900_000_000)
-        let secret = try service.addKey(name: "app", feeds: ["travel"], canWrite: true, expires: expires)
-        _ = try service.addKey(name: "dashboard", feeds: [], canWrite: false)
-        #expect(try service.keyring().grant(forSecret: secret)?.expires == expires)
+        let secret = try await service.addKey(name: "app", feeds: ["travel"], canWrite: true, expires: expires)
+        _ = try await service.addKey(name: "dashboard", feeds: [], canWrite: false)
+        await #expect(try service.keyring().grant(forSecret: secret)?.expires == expires)
 
         // When the first is used twice, the later use recorded first
-        #expect(try service.recordKeyUse(named: "app", at: Date(timeIntervalSince1970: 1_800_000_060)))
-        #expect(try service.recordKeyUse(named: "app", at: Date(timeIntervalSince1970: 1_800_000_000)))
-        try service.recordKeyUse(named: "nobody", at: Date(timeIntervalSince1970: 1_800_000_000))
+        await #expect(try service.recordKeyUse(named: "app", at: Date(timeIntervalSince1970: 1_800_000_060)))
+        await #expect(try service.recordKeyUse(named: "app", at: Date(timeIntervalSince1970: 1_800_000_000)))
+        try await service.recordKeyUse(named: "nobody", at: Date(timeIntervalSince1970: 1_800_000_000))
 
         // Then the list shows each key's scope, expiry and latest use
-        let keys = try service.keys().keys
+        let keys = try await service.keys().keys
         #expect(keys == [
             APIKey(name: "app", feeds: ["travel"], write: true, expires: expires, lastUsed: Date(timeIntervalSince1970: 1_800_000_060)),
             APIKey(name: "dashboard", feeds: [], write: false, expires: nil, lastUsed: nil),
         ])
         #expect(keys[0].isExpired(at: expires) && !keys[0].isExpired(at: expires.addingTimeInterval(-1)))
-        #expect(try service.keyring().hasWriteKey(at: expires.addingTimeInterval(-1)))
-        #expect(try !service.keyring().hasWriteKey(at: expires))
+        await #expect(try service.keyring().hasWriteKey(at: expires.addingTimeInterval(-1)))
+        await #expect(try !service.keyring().hasWriteKey(at: expires))
     }
 }

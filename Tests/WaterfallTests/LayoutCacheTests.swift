@@ -56,7 +56,7 @@ import WaterfallTestSupport
         // 12): every write below is made through the first opening, so the hot copy must follow
         // the change log. And one whose budget a feed outgrows: served from the cache.
         let server = try catalog.otherInstance()
-        defer { server.close() }
+        defer { server.closeWhenDone() }
         let geometry = HotGeometry(budget: 1 << 30)
         let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(geometry)
         let tight = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 45 * 28 + 6 * HotFeedGeometry.bytesPerSection + 4000))
@@ -71,16 +71,16 @@ import WaterfallTestSupport
         // A server read without blocking wherever it can be: after its copies are loaded, it
         // follows each change itself, in the read that finds the copy behind.
         let follower = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 30))
-        try catalog.importFeed((0..<40).map { _ in newSpec() }, sections: ["s0", "s2"])
+        try await catalog.importFeed((0..<40).map { _ in newSpec() }, sections: ["s0", "s2"])
         for configuration in Self.configurations.prefix(2) {
-            _ = try catalog.service.page(feed: "f", layout: .inline(configuration), offset: 0, limit: 1)
+            _ = try await catalog.service.page(feed: "f", layout: .inline(configuration), offset: 0, limit: 1)
         }
         for configuration in Self.configurations {
-            _ = try follower.page(feed: "f", layout: .inline(configuration), offset: 0, limit: 1)
+            _ = try await follower.page(feed: "f", layout: .inline(configuration), offset: 0, limit: 1)
         }
         var named: AnyLayoutConfiguration?
         for step in 0..<30 {
-            let ids = try catalog.order().map { String($0.split(separator: "/", maxSplits: 1)[1]) }
+            let ids = try await catalog.order().map { String($0.split(separator: "/", maxSplits: 1)[1]) }
             let change = Int.random(in: 0..<11, using: &random)
             switch change {
             case 0, 1:
@@ -94,9 +94,9 @@ import WaterfallTestSupport
                     specs.insert(newSpec(), at: Int.random(in: 0...specs.count, using: &random))
                 }
                 let declared = ["s0", "s2", "s5"].filter { _ in Bool.random(using: &random) }
-                try catalog.importFeed(specs, sections: declared, resetOrder: Int.random(in: 0..<5, using: &random) == 0)
+                try await catalog.importFeed(specs, sections: declared, resetOrder: Int.random(in: 0..<5, using: &random) == 0)
             case 2:
-                try catalog.importFeed((0..<Int.random(in: 1...6, using: &random)).map { _ in newSpec() }, mode: .append)
+                try await catalog.importFeed((0..<Int.random(in: 1...6, using: &random)).map { _ in newSpec() }, mode: .append)
             case 3, 4, 5:
                 guard ids.count > 1, let id = ids.randomElement(using: &random), let other = ids.filter({ $0 != id }).randomElement(using: &random) else { continue }
                 let target: MoveTarget = switch Int.random(in: 0..<3, using: &random) {
@@ -104,16 +104,16 @@ import WaterfallTestSupport
                 case 1: .after(other)
                 default: .index(0)
                 }
-                _ = try catalog.service.move(feed: "f", id: id, to: target)
+                _ = try await catalog.service.move(feed: "f", id: id, to: target)
             case 6:
                 // A drag of a few images, or now and then a large reorder of up to 300 (past the
                 // follow limit on a feed that large: the copy is loaded anew).
                 let most = Int.random(in: 0..<3, using: &random) == 0 ? 300 : 8
                 let chosen = Array(ids.shuffled(using: &random).prefix(Int.random(in: 1...most, using: &random)))
-                _ = try catalog.service.reorder(.init(feed: "f", operations: .order(chosen)), feed: "f")
+                _ = try await catalog.service.reorder(.init(feed: "f", operations: .order(chosen)), feed: "f")
             case 7:
                 guard ids.count > 3 else { continue }
-                _ = try catalog.service.remove(feed: "f", ids: Array(ids.shuffled(using: &random).prefix(2)))
+                _ = try await catalog.service.remove(feed: "f", ids: Array(ids.shuffled(using: &random).prefix(2)))
             case 8:
                 // A re-import too large to follow (issue 37, fault 1): 300 images more, or all
                 // but a tenth fewer; a copy is loaded anew, and no plan of the old one may hold.
@@ -123,51 +123,51 @@ import WaterfallTestSupport
                         let spec = newSpec()
                         specs.append(id + spec[spec.firstIndex(where: { $0 == "@" || $0 == ":" })!...])
                     }
-                    try catalog.importFeed(specs.isEmpty ? [newSpec()] : specs)
+                    try await catalog.importFeed(specs.isEmpty ? [newSpec()] : specs)
                 } else {
-                    try catalog.importFeed((0..<300).map { _ in newSpec() }, mode: .append)
+                    try await catalog.importFeed((0..<300).map { _ in newSpec() }, mode: .append)
                 }
             case 9:
                 // The feed removed and made anew under its name (SQLite gives it the same id).
                 guard Bool.random(using: &random) else { continue }
-                try catalog.service.removeFeed(named: "f")
-                try catalog.importFeed((0..<Int.random(in: 1...30, using: &random)).map { _ in newSpec() }, sections: ["s2"])
+                try await catalog.service.removeFeed(named: "f")
+                try await catalog.importFeed((0..<Int.random(in: 1...30, using: &random)).map { _ in newSpec() }, sections: ["s2"])
             case 10:
                 // A named layout added, or changed to another configuration (its answers are the
                 // new configuration's from then on, hot or not).
                 named = Self.configurations.randomElement(using: &random)!
-                _ = try catalog.service.addLayout(feed: "f", name: "named", configuration: named!)
+                _ = try await catalog.service.addLayout(feed: "f", name: "named", configuration: named!)
             default:
                 break
             }
             // A feed made anew has no named layouts.
-            if try catalog.service.layouts(feed: "f").isEmpty { named = nil }
+            if try await catalog.service.layouts(feed: "f").isEmpty { named = nil }
             // The named layout answers as its configuration inline.
             if let named {
-                let offset = Int.random(in: 0...(try catalog.service.feeds().feeds[0].images + 2), using: &random)
-                let inline = try catalog.service.page(feed: "f", layout: .inline(named), offset: offset, limit: 7)
+                let offset = await Int.random(in: 0...(try catalog.service.feeds().feeds[0].images + 2), using: &random)
+                let inline = try await catalog.service.page(feed: "f", layout: .inline(named), offset: offset, limit: 7)
                 for server in [catalog.service, hot, tight, follower] {
-                    let page = try server.page(feed: "f", layout: .named("named"), offset: offset, limit: 7)
+                    let page = try await server.page(feed: "f", layout: .named("named"), offset: offset, limit: 7)
                     #expect(page.items == inline.items && page.headers == inline.headers && page.footers == inline.footers,
                             "named layout, seed \(seed) step \(step) offset \(offset)")
                     #expect(page.contentHeight == inline.contentHeight && page.layout == "named")
-                    let index = try server.sectionIndex(feed: "f", layout: .named("named"))
-                    #expect(index.sections == (try catalog.service.sectionIndex(feed: "f", layout: .inline(named)).sections),
+                    let index = try await server.sectionIndex(feed: "f", layout: .named("named"))
+                    await #expect(index.sections == (try catalog.service.sectionIndex(feed: "f", layout: .inline(named)).sections),
                             "named layout's section index, seed \(seed) step \(step)")
                 }
-                if let unblocked = try await hot.pageWithoutBlocking(feed: "f", layout: .named("named"), offset: offset, limit: 7) {
+                if let unblocked = try await hot.pageFromHeldFeed(feed: "f", layout: .named("named"), offset: offset, limit: 7) {
                     #expect(unblocked.items == inline.items && unblocked.contentHeight == inline.contentHeight,
                             "named layout without blocking, seed \(seed) step \(step) offset \(offset)")
                 }
             }
             // Query every configuration at random places and compare with a fresh layout.
-            let fresh = try FreshLayouts(catalog: catalog)
+            let fresh = try await FreshLayouts(catalog: catalog)
             for configuration in Self.configurations {
                 let expected = fresh.layout(configuration)
                 let total = fresh.itemCount
                 let offset = Int.random(in: 0...(total + 2), using: &random)
                 let limit = Int.random(in: 1...9, using: &random)
-                let page = try catalog.service.page(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
+                let page = try await catalog.service.page(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
                 let reference = fresh.page(expected, offset: offset, limit: limit)
                 #expect(page.contentHeight == expected.contentHeight, "seed \(seed) step \(step)")
                 #expect(page.totalItems == total)
@@ -178,56 +178,58 @@ import WaterfallTestSupport
                 // The follower: on PostgreSQL, after a move (a short change log, no renumbering
                 // behind it), the read without blocking follows it and answers; else, or when it
                 // cannot, the synchronous way does, as a server's would.
-                let followed = try await follower.pageWithoutBlocking(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
+                let followed = try await follower.pageFromHeldFeed(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
                 if engine == .sqlite || (3...5).contains(change) {
                     #expect((followed != nil) == (engine == .postgres), "follower, seed \(seed) step \(step)")
                 }
-                let followerPage = try followed ?? follower.page(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
+                let followerPage = if let followed { followed } else {
+                    try await follower.page(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
+                }
                 #expect(followerPage == page, "follower, seed \(seed) step \(step) offset \(offset) limit \(limit)")
                 for server in [hot, tight] {
-                    let kept = try server.page(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
+                    let kept = try await server.page(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
                     #expect(kept == page, "hot copy, seed \(seed) step \(step) offset \(offset) limit \(limit)")
                 }
                 // Again without blocking a thread: on PostgreSQL the copy the read above brought
                 // to this revision answers; on SQLite, or over the budget, the caller reads as above.
-                let unblocked = try await hot.pageWithoutBlocking(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
+                let unblocked = try await hot.pageFromHeldFeed(feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
                 #expect((unblocked != nil) == (engine == .postgres), "seed \(seed) step \(step)")
                 if let unblocked { #expect(unblocked == page, "without blocking, seed \(seed) step \(step) offset \(offset) limit \(limit)") }
-                if let overBudget = try await tight.pageWithoutBlocking(feed: "f", layout: .inline(configuration), offset: offset, limit: limit) {
+                if let overBudget = try await tight.pageFromHeldFeed(feed: "f", layout: .inline(configuration), offset: offset, limit: limit) {
                     #expect(overBudget == page, "without blocking, tight budget, seed \(seed) step \(step) offset \(offset) limit \(limit)")
                 }
 
                 let y = Double.random(in: -50...(expected.contentHeight + 50), using: &random)
                 let height = Double.random(in: 1...600, using: &random)
                 let pin: Double? = Bool.random(using: &random) ? Double.random(in: 0...60, using: &random) : nil
-                let viewport = try catalog.service.viewport(feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
+                let viewport = try await catalog.service.viewport(feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
                 let band = fresh.viewport(expected, y: y, height: height, pinOffset: pin)
                 #expect(viewport.items.map(\.index) == band.items.map(\.index), "seed \(seed) step \(step) y \(y)")
                 #expect(viewport.items.map(\.frame) == band.items.map(\.frame))
                 #expect(viewport.headers == band.headers, "seed \(seed) step \(step) y \(y) pin \(String(describing: pin))")
                 #expect(viewport.footers == band.footers, "seed \(seed) step \(step) y \(y)")
                 for server in [hot, tight] {
-                    let kept = try server.viewport(feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
+                    let kept = try await server.viewport(feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
                     #expect(kept == viewport, "hot copy, seed \(seed) step \(step) y \(y) height \(height) pin \(String(describing: pin))")
                 }
-                let unblockedBand = try await hot.viewportWithoutBlocking(feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
+                let unblockedBand = try await hot.viewportFromHeldFeed(feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
                 #expect((unblockedBand != nil) == (engine == .postgres), "seed \(seed) step \(step)")
                 if let unblockedBand {
                     #expect(unblockedBand == viewport, "without blocking, seed \(seed) step \(step) y \(y) height \(height) pin \(String(describing: pin))")
                 }
 
                 // The section index (DESIGN section 14): from the cache, and from the hot copies.
-                let index = try catalog.service.sectionIndex(feed: "f", layout: .inline(configuration))
+                let index = try await catalog.service.sectionIndex(feed: "f", layout: .inline(configuration))
                 #expect(index.sections == fresh.sectionIndex(expected), "seed \(seed) step \(step)")
                 #expect(index.contentHeight == expected.contentHeight)
                 for server in [hot, tight] {
-                    #expect(try server.sectionIndex(feed: "f", layout: .inline(configuration)) == index, "hot copy, seed \(seed) step \(step)")
+                    await #expect(try server.sectionIndex(feed: "f", layout: .inline(configuration)) == index, "hot copy, seed \(seed) step \(step)")
                 }
-                let unblockedIndex = try await hot.sectionIndexWithoutBlocking(feed: "f", layout: .inline(configuration))
+                let unblockedIndex = try await hot.sectionIndexFromHeldFeed(feed: "f", layout: .inline(configuration))
                 #expect(unblockedIndex == (engine == .postgres ? index : nil), "without blocking, seed \(seed) step \(step)")
             }
             // The answers above came from the hot copy, followed to the catalog's revision.
-            let revision = try catalog.service.feeds().feeds.first?.revision
+            let revision = try await catalog.service.feeds().feeds.first?.revision
             #expect(geometry.report.map(\.revision) == [revision].compactMap { $0 }, "seed \(seed) step \(step)")
             #expect(geometry.report.first?.images == fresh.itemCount)
             // The cover flow, cached the same way, against a scan of the whole row.
@@ -238,7 +240,7 @@ import WaterfallTestSupport
                 for _ in 0..<3 {
                     let x = Double.random(in: -300...(contentWidth + 300), using: &random).rounded()
                     let width = [1.0, 37, 390, 2000].randomElement(using: &random)!
-                    let answer = try catalog.service.coverFlow(feed: "f", configuration: configuration, x: x, viewportWidth: width)
+                    let answer = try await catalog.service.coverFlow(feed: "f", configuration: configuration, x: x, viewportWidth: width)
                     let visible = layout.visible(frames, x: x, viewportWidth: width)
                     #expect(answer.items.map(\.index) == visible, "seed \(seed) step \(step) x \(x) width \(width)")
                     #expect(answer.items.map(\.frame) == visible.map { frames[$0] })
@@ -252,18 +254,18 @@ import WaterfallTestSupport
         }
     }
 
-    @Test(arguments: TestEngine.all) func aFeedKeepsAFewInlineCachesBesideItsNamedLayouts(engine: TestEngine) throws {
+    @Test(arguments: TestEngine.all) func aFeedKeepsAFewInlineCachesBesideItsNamedLayouts(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
-        try catalog.importFeed((0..<30).map { "i\($0):\(100 + 7 * $0)x100" })
+        try await catalog.importFeed((0..<30).map { "i\($0):\(100 + 7 * $0)x100" })
         let named = AnyLayoutConfiguration.waterfall(LayoutConfiguration(columns: 2, width: 300))
-        try catalog.service.addLayout(feed: "f", name: "phone", configuration: named)
-        _ = try catalog.service.page(feed: "f", layout: .named("phone"), offset: 0, limit: 5)
+        try await catalog.service.addLayout(feed: "f", name: "phone", configuration: named)
+        _ = try await catalog.service.page(feed: "f", layout: .named("phone"), offset: 0, limit: 5)
         // A window resized through twenty widths: one inline configuration each.
         for width in 0..<20 {
             let inline = AnyLayoutConfiguration.waterfall(LayoutConfiguration(columns: 3, width: Double(400 + width)))
-            _ = try catalog.service.page(feed: "f", layout: .inline(inline), offset: 0, limit: 5)
+            _ = try await catalog.service.page(feed: "f", layout: .inline(inline), offset: 0, limit: 5)
         }
-        let caches = try catalog.service.stats().layouts
+        let caches = try await catalog.service.stats().layouts
         #expect(caches.filter { $0.layouts.isEmpty }.count == LayoutCacheRecord.maximumUnnamedEntries)
         #expect(caches.contains { $0.layouts == ["phone"] && $0.complete })
         // The newest inline configurations are the ones kept.
@@ -273,10 +275,10 @@ import WaterfallTestSupport
 
     /// A layout reads only its sections' ids, and names and titles only for the sections an
     /// answer shows: both reads must agree with the whole list.
-    @Test(arguments: TestEngine.all) func sectionIdsAndLabelsAgreeWithTheWholeSectionList(engine: TestEngine) throws {
+    @Test(arguments: TestEngine.all) func sectionIdsAndLabelsAgreeWithTheWholeSectionList(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine)
-        try catalog.importFeed(["a@s1", "b", "c@s2", "d@s3", "e@s1"], sections: ["s3", "s2"])
-        let (whole, ids, some, none) = try catalog.service.database.read { tx in
+        try await catalog.importFeed(["a@s1", "b", "c@s2", "d@s3", "e@s1"], sections: ["s3", "s2"])
+        let (whole, ids, some, none) = try await catalog.service.database.read { tx in
             let feed = try #require(try tx.feed(named: "f"))
             let whole = try tx.sections(feedID: feed.id)
             let last = whole[whole.count - 1].id, first = whole[0].id
@@ -287,20 +289,20 @@ import WaterfallTestSupport
         #expect(some.sorted { $0.id < $1.id } == [whole[0], whole[whole.count - 1]].sorted { $0.id < $1.id })
         #expect(none.isEmpty)
         // Headers name their sections and carry their titles.
-        let page = try catalog.service.page(
+        let page = try await catalog.service.page(
             feed: "f", layout: .inline(.waterfall(LayoutConfiguration(columns: 2, width: 300, headerHeight: 20))), offset: 0, limit: 10)
         #expect(page.headers.map { $0.section ?? "-" } == ["s3", "s2", "s1", "-"])
         #expect(page.headers.map { $0.title } == ["Title s3", "Title s2", nil, nil])
     }
 
-    @Test(arguments: TestEngine.all) func coverFlowsOfEveryFactorShareOneCache(engine: TestEngine) throws {
+    @Test(arguments: TestEngine.all) func coverFlowsOfEveryFactorShareOneCache(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
-        try catalog.importFeed((0..<30).map { "i\($0):\(100 + 7 * $0)x100" })
+        try await catalog.importFeed((0..<30).map { "i\($0):\(100 + 7 * $0)x100" })
         for factor in [0.001, 0.003, 0.01] {
-            _ = try catalog.service.coverFlow(
+            _ = try await catalog.service.coverFlow(
                 feed: "f", configuration: CoverFlowConfiguration(itemHeight: 80, factor: factor), x: 500, viewportWidth: 300)
         }
-        let caches = try catalog.service.stats().layouts.filter { $0.kind == "coverflow" }
+        let caches = try await catalog.service.stats().layouts.filter { $0.kind == "coverflow" }
         #expect(caches.count == 1)
         #expect(caches.first?.complete == true)
     }
@@ -315,8 +317,8 @@ import WaterfallTestSupport
 struct FreshLayouts {
     let sections: [(name: String?, title: String?, items: [(id: String, item: LayoutItem)])]
 
-    init(catalog: TestCatalog) throws {
-        sections = try catalog.service.database.read { tx in
+    init(catalog: TestCatalog) async throws {
+        sections = try await catalog.service.database.read { tx in
             let feed = try tx.feed(named: "f")!
             let images = try tx.allImages(feedID: feed.id)
             return try tx.sections(feedID: feed.id).map { section in

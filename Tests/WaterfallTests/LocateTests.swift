@@ -17,12 +17,12 @@ import WaterfallTestSupport
 
     /// Every image of every layout located by id, by a service reading the layout cache and by
     /// one keeping the feed in memory, against the whole feed's page.
-    private func expectEveryImageLocated(_ catalog: TestCatalog, _ hot: WaterfallService, _ context: String) throws {
+    private func expectEveryImageLocated(_ catalog: TestCatalog, _ hot: WaterfallService, _ context: String) async throws {
         for layout in Self.layouts {
-            let whole = try catalog.service.page(feed: "f", layout: .inline(layout), offset: 0, limit: 10_000)
+            let whole = try await catalog.service.page(feed: "f", layout: .inline(layout), offset: 0, limit: 10_000)
             for (position, item) in whole.items.enumerated() {
                 for service in [catalog.service, hot] {
-                    let located = try service.locate(feed: "f", layout: .inline(layout), .id(item.id), limit: 7)
+                    let located = try await service.locate(feed: "f", layout: .inline(layout), .id(item.id), limit: 7)
                     #expect(located.index == position && located.index == item.index, "\(context): \(item.id) in \(layout)")
                     #expect(located.frame == item.frame && located.section == item.section, "\(context): \(item.id) in \(layout)")
                     #expect(located.offset == position / 7 * 7 && located.revision == whole.revision, "\(context): \(item.id)")
@@ -32,29 +32,29 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func everyImageIsWhereAPageOfTheWholeFeedPutsIt(engine: TestEngine) throws {
+    func everyImageIsWhereAPageOfTheWholeFeedPutsIt(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
         // Three sections, one of them empty, full-span images, sizes huge and tiny, unicode ids.
-        try catalog.importJSON(TestCatalog.feedJSON(sections: ["a", "empty", "b", "c"], (0..<45).map { index in
+        try await catalog.importJSON(TestCatalog.feedJSON(sections: ["a", "empty", "b", "c"], (0..<45).map { index in
             let section = ["a", "b", "c"][index / 15]
             let size = index % 11 == 0 ? "40000x30" : index % 7 == 0 ? "1x1" : "\(100 + index * 13)x\(90 + index * 7 % 200)"
             return "é\(index)ü@\(section):\(size)\(index % 9 == 4 ? "!" : "")"
         }))
         let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 20))
-        try expectEveryImageLocated(catalog, hot, "imported")
+        try await expectEveryImageLocated(catalog, hot, "imported")
         // A move across sections and an append: the kept copy follows, the cache is redone.
-        _ = try catalog.service.move(feed: "f", id: "é3ü", to: .after("é40ü"))
-        try catalog.importJSON(TestCatalog.feedJSON("f", ["new1@a:500x100", "new2@c:100x500"]), mode: .append)
-        try expectEveryImageLocated(catalog, hot, "after a move and an append")
+        _ = try await catalog.service.move(feed: "f", id: "é3ü", to: .after("é40ü"))
+        try await catalog.importJSON(TestCatalog.feedJSON("f", ["new1@a:500x100", "new2@c:100x500"]), mode: .append)
+        try await expectEveryImageLocated(catalog, hot, "after a move and an append")
     }
 
     /// The kept copy's own search: every image's index by its key, `nil` for a key it lacks.
     @Test(arguments: TestEngine.all)
-    func theKeptCopyFindsEveryImagesIndexByItsKey(engine: TestEngine) throws {
+    func theKeptCopyFindsEveryImagesIndexByItsKey(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
-        try catalog.importJSON(TestCatalog.feedJSON(sections: ["a", "empty", "b"], (0..<40).map { "i\($0)@\($0 % 3 == 0 ? "a" : "b")" }))
-        _ = try catalog.service.move(feed: "f", id: "i9", to: .index(0))
-        let (geometry, images) = try catalog.service.database.read { tx in
+        try await catalog.importJSON(TestCatalog.feedJSON(sections: ["a", "empty", "b"], (0..<40).map { "i\($0)@\($0 % 3 == 0 ? "a" : "b")" }))
+        _ = try await catalog.service.move(feed: "f", id: "i9", to: .index(0))
+        let (geometry, images) = try await catalog.service.database.read { tx in
             let feed = try #require(try tx.feed(named: "f"))
             return (try HotFeedGeometry(feed: feed, tx), try tx.allImages(feedID: feed.id))
         }
@@ -66,47 +66,47 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func anUnknownIdOrABadLimitIsRefused(engine: TestEngine) throws {
+    func anUnknownIdOrABadLimitIsRefused(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine)
-        try catalog.importFeed(["a", "b"])
+        try await catalog.importFeed(["a", "b"])
         let layout = LayoutSource.inline(Self.layouts[0])
-        #expect(throws: WaterfallError.unknownImage(feed: "f", id: "zz", place: "")) {
-            try catalog.service.locate(feed: "f", layout: layout, .id("zz"))
+        await #expect(throws: WaterfallError.unknownImage(feed: "f", id: "zz", place: "")) {
+            try await catalog.service.locate(feed: "f", layout: layout, .id("zz"))
         }
-        #expect(throws: WaterfallError.self) { try catalog.service.locate(feed: "f", layout: layout, .id("a"), limit: 0) }
-        #expect(throws: WaterfallError.unknownLayout(feed: "f", layout: "nope")) {
-            try catalog.service.locate(feed: "f", layout: .named("nope"), .id("a"))
+        await #expect(throws: WaterfallError.self) { try await catalog.service.locate(feed: "f", layout: layout, .id("a"), limit: 0) }
+        await #expect(throws: WaterfallError.unknownLayout(feed: "f", layout: "nope")) {
+            try await catalog.service.locate(feed: "f", layout: .named("nope"), .id("a"))
         }
-        #expect(try catalog.service.locate(feed: "f", layout: layout, .id("b")).offset == 0)
+        await #expect(try catalog.service.locate(feed: "f", layout: layout, .id("b")).offset == 0)
     }
 
     @Test(arguments: TestEngine.all)
-    func anAnchoredViewportPutsTheImageAtAnchorY(engine: TestEngine) throws {
+    func anAnchoredViewportPutsTheImageAtAnchorY(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
-        try catalog.importFeed((0..<60).map { "i\($0)@s\($0 / 20):\(100 + $0 * 7)x\(300 - $0 * 3)" })
+        try await catalog.importFeed((0..<60).map { "i\($0)@s\($0 / 20):\(100 + $0 * 7)x\(300 - $0 * 3)" })
         for layout in Self.layouts {
             for id in ["i0", "i27", "i59"] {
-                let located = try catalog.service.locate(feed: "f", layout: .inline(layout), .id(id))
-                let anchored = try catalog.service.viewport(feed: "f", layout: .inline(layout), anchor: id, anchorY: 120, height: 500, pinOffset: 0)
-                let plain = try catalog.service.viewport(feed: "f", layout: .inline(layout), y: located.frame.y - 120, height: 500, pinOffset: 0)
+                let located = try await catalog.service.locate(feed: "f", layout: .inline(layout), .id(id))
+                let anchored = try await catalog.service.viewport(feed: "f", layout: .inline(layout), anchor: id, anchorY: 120, height: 500, pinOffset: 0)
+                let plain = try await catalog.service.viewport(feed: "f", layout: .inline(layout), y: located.frame.y - 120, height: 500, pinOffset: 0)
                 #expect(anchored == plain)
                 #expect(anchored.items.contains { $0.id == id && $0.frame.y - anchored.y == 120 })
             }
         }
-        #expect(throws: WaterfallError.self) {
-            try catalog.service.viewport(feed: "f", layout: .inline(Self.layouts[0]), anchor: "i1", anchorY: .nan, height: 500)
+        await #expect(throws: WaterfallError.self) {
+            try await catalog.service.viewport(feed: "f", layout: .inline(Self.layouts[0]), anchor: "i1", anchorY: .nan, height: 500)
         }
     }
 
     /// `locate?date=` against a reference: the first image of the feed's order whose date is at
     /// or before the moment, the moment read with Foundation's calendar in the feed's zone.
     @Test(arguments: TestEngine.all, ["UTC", "America/New_York", "Pacific/Kiritimati"])
-    func aDateLocatesTheFirstImageTakenAtOrBeforeIt(engine: TestEngine, zone: String) throws {
+    func aDateLocatesTheFirstImageTakenAtOrBeforeIt(engine: TestEngine, zone: String) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
         let photos = DateSectionTests.randomLibrary(seed: 7, count: 120)
-        try catalog.importJSON(DateSectionTests.feedJSON(photos, sectionBy: "month", timeZone: zone))
+        try await catalog.importJSON(DateSectionTests.feedJSON(photos, sectionBy: "month", timeZone: zone))
         let layout = LayoutSource.inline(Self.layouts[0])
-        let whole = try catalog.service.page(feed: "f", layout: layout, offset: 0, limit: 10_000)
+        let whole = try await catalog.service.page(feed: "f", layout: layout, offset: 0, limit: 10_000)
         let taken = Dictionary(uniqueKeysWithValues: photos.map { ($0.id, $0.seconds) })
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: zone)!
@@ -119,19 +119,19 @@ import WaterfallTestSupport
             let moment = Int64(calendar.date(from: components)!.timeIntervalSince1970)
             let expected = whole.items.first { item in taken[item.id]!.map { $0 <= moment } ?? false }
             if let expected {
-                let located = try catalog.service.locate(feed: "f", layout: layout, .date(text))
+                let located = try await catalog.service.locate(feed: "f", layout: layout, .date(text))
                 #expect(located.id == expected.id && located.index == expected.index && located.frame == expected.frame, "\(text) in \(zone)")
             } else {
-                #expect(throws: WaterfallError.nothingTakenBy(feed: "f", date: text), "\(text) in \(zone)") {
-                    try catalog.service.locate(feed: "f", layout: layout, .date(text))
+                await #expect(throws: WaterfallError.nothingTakenBy(feed: "f", date: text), "\(text) in \(zone)") {
+                    try await catalog.service.locate(feed: "f", layout: layout, .date(text))
                 }
             }
         }
-        #expect(throws: WaterfallError.nothingTakenBy(feed: "f", date: "1600-01-01")) {
-            try catalog.service.locate(feed: "f", layout: layout, .date("1600-01-01"))
+        await #expect(throws: WaterfallError.nothingTakenBy(feed: "f", date: "1600-01-01")) {
+            try await catalog.service.locate(feed: "f", layout: layout, .date("1600-01-01"))
         }
         for bad in ["2017-02-29", "2017-1-01", "2017-01-01T24:00", "2017-01-01 10:00", "yesterday", "", "2017-01-01T10:00:00"] {
-            #expect(throws: WaterfallError.self, "\(bad.debugDescription)") { try catalog.service.locate(feed: "f", layout: layout, .date(bad)) }
+            await #expect(throws: WaterfallError.self, "\(bad.debugDescription)") { try await catalog.service.locate(feed: "f", layout: layout, .date(bad)) }
         }
     }
 }
@@ -140,27 +140,27 @@ import WaterfallTestSupport
 /// revision; refused once the feed changed, and for a token the server did not write.
 @Suite(.onOwnThreads(lane: .database)) struct ListingCursorTests {
     @Test(arguments: TestEngine.all)
-    func aCursorListsOnAsOfItsRevisionAndExpiresWithTheNextCommit(engine: TestEngine) throws {
+    func aCursorListsOnAsOfItsRevisionAndExpiresWithTheNextCommit(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine)
-        try catalog.importFeed((0..<23).map { "i\($0)@s\($0 % 3)" })
-        let whole = try catalog.service.images(feed: "f", offset: 0, limit: 100)
+        try await catalog.importFeed((0..<23).map { "i\($0)@s\($0 % 3)" })
+        let whole = try await catalog.service.images(feed: "f", offset: 0, limit: 100)
         #expect(whole.nextCursor == nil)
         var listed: [ImageList.Image] = []
-        var page = try catalog.service.images(feed: "f", offset: 0, limit: 5)
+        var page = try await catalog.service.images(feed: "f", offset: 0, limit: 5)
         listed += page.images
         while let cursor = page.nextCursor {
-            page = try catalog.service.images(feed: "f", cursor: cursor, limit: 5)
+            page = try await catalog.service.images(feed: "f", cursor: cursor, limit: 5)
             listed += page.images
         }
         #expect(listed == whole.images)
-        let first = try catalog.service.images(feed: "f", offset: 0, limit: 10)
+        let first = try await catalog.service.images(feed: "f", offset: 0, limit: 10)
         let cursor = try #require(first.nextCursor)
-        _ = try catalog.service.move(feed: "f", id: "i20", to: .index(0))
-        #expect(throws: WaterfallError.cursorExpired(feed: "f", revision: first.revision, current: first.revision + 1)) {
-            try catalog.service.images(feed: "f", cursor: cursor, limit: 10)
+        _ = try await catalog.service.move(feed: "f", id: "i20", to: .index(0))
+        await #expect(throws: WaterfallError.cursorExpired(feed: "f", revision: first.revision, current: first.revision + 1)) {
+            try await catalog.service.images(feed: "f", cursor: cursor, limit: 10)
         }
         for bad in ["", "x", "MTox", cursor + "A", String(cursor.dropLast())] {
-            #expect(throws: WaterfallError.self, "\(bad)") { try catalog.service.images(feed: "f", cursor: bad, limit: 10) }
+            await #expect(throws: WaterfallError.self, "\(bad)") { try await catalog.service.images(feed: "f", cursor: bad, limit: 10) }
         }
     }
 }

@@ -22,14 +22,14 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func framesCarryColourPlaceholderAndTheRenditionForTheScale(engine: TestEngine) throws {
+    func framesCarryColourPlaceholderAndTheRenditionForTheScale(engine: TestEngine) async throws {
         // Given the feed imported
         let catalog = try TestCatalog(engine)
-        try catalog.importJSON(Self.feed)
+        try await catalog.importJSON(Self.feed)
 
         // When a page is asked at scale 1, scale 2, and at scale 1 for a dpr of 4
-        let one = try catalog.service.page(feed: "f", layout: Self.layout(), offset: 0, limit: 10)
-        let two = try catalog.service.page(feed: "f", layout: Self.layout(scale: 2), offset: 0, limit: 10)
+        let one = try await catalog.service.page(feed: "f", layout: Self.layout(), offset: 0, limit: 10)
+        let two = try await catalog.service.page(feed: "f", layout: Self.layout(scale: 2), offset: 0, limit: 10)
         let four = one.choosingRenditions(dpr: 4)
 
         // Then each frame has its colour and placeholder, and the smallest rendition covering its
@@ -48,12 +48,12 @@ import WaterfallTestSupport
         #expect(one.choosingRenditions(dpr: 8).items[0].url == "https://x/a-1280.jpg")
 
         // And the viewport and the cover flow answer the same way
-        let viewport = try catalog.service.viewport(feed: "f", layout: Self.layout(), y: 0, height: 2000).choosingRenditions(dpr: 3)
+        let viewport = try await catalog.service.viewport(feed: "f", layout: Self.layout(), y: 0, height: 2000).choosingRenditions(dpr: 3)
         #expect(viewport.items.map(\.url) == [
             "https://x/a-640.jpg", "https://x/b/\(Int((viewport.items[1].frame.width * 3).rounded(.up))).jpg", "https://x/c.jpg",
         ])
         #expect(viewport.items.map(\.color) == ["#a0b1c2", "#102030", nil])
-        let cover = try catalog.service.coverFlow(
+        let cover = try await catalog.service.coverFlow(
             feed: "f", configuration: CoverFlowConfiguration(itemHeight: 300), x: 0, viewportWidth: 2000)
         #expect(cover.items[0].frame.width == 400)
         #expect(cover.items.map(\.url) == ["https://x/a-640.jpg", "https://x/b/400.jpg", "https://x/c.jpg"])
@@ -61,61 +61,61 @@ import WaterfallTestSupport
         #expect(cover.items.map(\.color) == ["#a0b1c2", "#102030", nil])
     }
 
-    @Test func aHotCopyAnswersTheSame() throws {
+    @Test func aHotCopyAnswersTheSame() async throws {
         // Given the feed, read by a service that keeps a hot copy (kept by its first read) and
         // by one that does not
         let catalog = try TestCatalog()
-        try catalog.importJSON(Self.feed)
+        try await catalog.importJSON(Self.feed)
         let geometry = HotGeometry(budget: 1 << 20)
         let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
-        _ = try hot.page(feed: "f", layout: Self.layout(scale: 2), offset: 0, limit: 1)
+        _ = try await hot.page(feed: "f", layout: Self.layout(scale: 2), offset: 0, limit: 1)
 
         // When both answer a page and a viewport
-        let kept = try hot.page(feed: "f", layout: Self.layout(scale: 2), offset: 0, limit: 10)
-        let keptBand = try hot.viewport(feed: "f", layout: Self.layout(scale: 2), y: 0, height: 900)
+        let kept = try await hot.page(feed: "f", layout: Self.layout(scale: 2), offset: 0, limit: 10)
+        let keptBand = try await hot.viewport(feed: "f", layout: Self.layout(scale: 2), y: 0, height: 900)
 
         // Then the copy is kept, and its answers carry the same colours and urls
         #expect(geometry.report.map(\.feed) == ["f"])
-        #expect(kept == (try catalog.service.page(feed: "f", layout: Self.layout(scale: 2), offset: 0, limit: 10)))
-        #expect(keptBand == (try catalog.service.viewport(feed: "f", layout: Self.layout(scale: 2), y: 0, height: 900)))
+        await #expect(kept == (try catalog.service.page(feed: "f", layout: Self.layout(scale: 2), offset: 0, limit: 10)))
+        await #expect(keptBand == (try catalog.service.viewport(feed: "f", layout: Self.layout(scale: 2), y: 0, height: 900)))
         #expect(kept.items[0].color == "#a0b1c2")
     }
 
     @Test(arguments: TestEngine.all)
-    func aChangedColourPlaceholderOrRenditionIsAnUpdate(engine: TestEngine) throws {
+    func aChangedColourPlaceholderOrRenditionIsAnUpdate(engine: TestEngine) async throws {
         // Given the feed imported
         let catalog = try TestCatalog(engine)
-        try catalog.importJSON(Self.feed)
-        #expect(try catalog.importJSON(Self.feed).unchanged == 3)
+        try await catalog.importJSON(Self.feed)
+        await #expect(try catalog.importJSON(Self.feed).unchanged == 3)
         // A colour given in upper case is the same colour
-        #expect(try catalog.importJSON(Self.feed.replacingOccurrences(of: "#102030", with: "#102030".uppercased())).unchanged == 3)
+        await #expect(try catalog.importJSON(Self.feed.replacingOccurrences(of: "#102030", with: "#102030".uppercased())).unchanged == 3)
 
         // When a's colour, b's template and c's placeholder change
         let changed = Self.feed
             .replacingOccurrences(of: "#A0B1C2", with: "#000000")
             .replacingOccurrences(of: "https://x/b/{width}.jpg", with: "https://y/b/{width}.jpg")
             .replacingOccurrences(of: #""url": "https://x/c.jpg""#, with: #""url": "https://x/c.jpg", "placeholder": "abc""#)
-        let summary = try catalog.importJSON(changed)
+        let summary = try await catalog.importJSON(changed)
 
         // Then all three are updated, in the change log too, and the page shows the new values
         #expect(summary.updated == 3 && summary.unchanged == 0)
-        #expect(try catalog.service.changes(feed: "f", since: summary.revision - 1).changes.map(\.kind) == ["update", "update", "update"])
-        let page = try catalog.service.page(feed: "f", layout: Self.layout(), offset: 0, limit: 10)
+        await #expect(try catalog.service.changes(feed: "f", since: summary.revision - 1).changes.map(\.kind) == ["update", "update", "update"])
+        let page = try await catalog.service.page(feed: "f", layout: Self.layout(), offset: 0, limit: 10)
         #expect(page.items.map(\.color) == ["#000000", "#102030", nil])
         #expect(page.items[1].url?.hasPrefix("https://y/b/") == true)
         #expect(page.items[2].placeholder == "abc")
 
         // When the renditions are dropped again
-        let bare = try catalog.importJSON(changed.replacingOccurrences(of: #""urlTemplate": "https://y/b/{width}.jpg""#, with: #""note": 1"#))
+        let bare = try await catalog.importJSON(changed.replacingOccurrences(of: #""urlTemplate": "https://y/b/{width}.jpg""#, with: #""note": 1"#))
         #expect(bare.updated == 1)
-        #expect(try catalog.service.page(feed: "f", layout: Self.layout(), offset: 0, limit: 10).items[1].url == "https://x/b.jpg")
+        await #expect(try catalog.service.page(feed: "f", layout: Self.layout(), offset: 0, limit: 10).items[1].url == "https://x/b.jpg")
     }
 
     @Test(arguments: TestEngine.all)
-    func listingsGiveTheFeedsValues(engine: TestEngine) throws {
+    func listingsGiveTheFeedsValues(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine)
-        try catalog.importJSON(Self.feed)
-        let images = try catalog.service.images(feed: "f", offset: 0, limit: 10).images
+        try await catalog.importJSON(Self.feed)
+        let images = try await catalog.service.images(feed: "f", offset: 0, limit: 10).images
         #expect(images.map(\.color) == ["#a0b1c2", "#102030", nil])
         #expect(images.map(\.placeholder) == ["1QcSHQRnh493V4dIh4eXh1h4kJUI", nil, nil])
         #expect(images[0].renditions == .list([

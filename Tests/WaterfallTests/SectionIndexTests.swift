@@ -12,7 +12,7 @@ import WaterfallTestSupport
 
     /// Twelve sections: ten declared (two of them empty, one with a unicode id), one named only
     /// by its images, and the unnamed one; images of all of them interleaved in the file.
-    static func twelveSections(_ catalog: TestCatalog) throws -> (declared: [String], counts: [String: Int]) {
+    static func twelveSections(_ catalog: TestCatalog) async throws -> (declared: [String], counts: [String: Int]) {
         let declared = ["2024-01", "2024-02", "2024-03", "leer", "2024-05", "日本 📷", "2024-07", "2024-08", "vide", "2024-10"]
         var counts: [String: Int] = [:]
         var specs: [String] = []
@@ -24,30 +24,30 @@ import WaterfallTestSupport
             let full = index % 17 == 0 ? "!" : ""
             specs.append("i\(index)" + (section == "-" ? "" : "@\(section)") + ":" + size + full)
         }
-        try catalog.importFeed(specs, sections: declared)
+        try await catalog.importFeed(specs, sections: declared)
         return (declared, counts)
     }
 
     @Test(arguments: TestEngine.all)
-    func aTwelveSectionFeedListsEverySectionInOrderWithCountsIndexesAndExtents(engine: TestEngine) throws {
+    func aTwelveSectionFeedListsEverySectionInOrderWithCountsIndexesAndExtents(engine: TestEngine) async throws {
         // Given a feed of twelve sections, two of them empty, and a saved layout with headers
         // and footers.
         let catalog = try TestCatalog(engine)
-        let (declared, counts) = try Self.twelveSections(catalog)
-        _ = try catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.phone)
+        let (declared, counts) = try await Self.twelveSections(catalog)
+        _ = try await catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.phone)
         let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 30))
 
         // When the index is asked for, from the cache and from a hot copy.
-        let index = try catalog.service.sectionIndex(feed: "f", layout: .named("phone"))
-        #expect(try hot.sectionIndex(feed: "f", layout: .named("phone")) == index)
+        let index = try await catalog.service.sectionIndex(feed: "f", layout: .named("phone"))
+        await #expect(try hot.sectionIndex(feed: "f", layout: .named("phone")) == index)
 
         // Then every section comes in catalog order, the declared ones first, then the one
         // named by its images, then the unnamed one (in the order of their first images).
-        let order = try catalog.sections()
+        let order = try await catalog.sections()
         #expect(order.count == 12)
         #expect(Array(order.prefix(10)) == declared)
         #expect(index.sections.map { $0.section ?? "-" } == order)
-        #expect(index.revision == (try catalog.revision()))
+        await #expect(index.revision == (try catalog.revision()))
         for section in index.sections {
             switch section.section {
             case nil: #expect(section.title == nil)
@@ -58,7 +58,7 @@ import WaterfallTestSupport
         }
         #expect(index.sections.filter { $0.count == 0 }.map(\.section) == ["leer", "vide"])
         // Indexes are the catalog index of each section's first image (of the next for empty ones).
-        let images = try catalog.order()
+        let images = try await catalog.order()
         var expectedIndex = 0
         for section in index.sections {
             #expect(section.index == expectedIndex)
@@ -80,25 +80,25 @@ import WaterfallTestSupport
         let empty = try #require(index.sections.first { $0.section == "leer" })
         #expect(empty.height == 4 + 44 + 6 + 10 + 10 + 2 + 20 + 3)
         // The header of each section is drawn at its y plus the header inset.
-        let page = try catalog.service.page(feed: "f", layout: .named("phone"), offset: 0, limit: 150)
+        let page = try await catalog.service.page(feed: "f", layout: .named("phone"), offset: 0, limit: 150)
         #expect(page.headers.map(\.frame.y) == index.sections.map { $0.y + 4 })
         #expect(page.footers.map { $0.frame.maxY + 3 } == index.sections.map { $0.y + $0.height })
         #expect(page.contentHeight == index.contentHeight)
     }
 
     @Test(arguments: TestEngine.all)
-    func aLargerMinimumContentHeightLeavesTheLastSectionWhereItEnds(engine: TestEngine) throws {
+    func aLargerMinimumContentHeightLeavesTheLastSectionWhereItEnds(engine: TestEngine) async throws {
         // Given a short feed and a layout whose minimum content height is far below it.
         let catalog = try TestCatalog(engine)
-        try catalog.importFeed(["a@s1", "b@s1", "c@s2"], sections: ["s1", "s2", "s3"])
+        try await catalog.importFeed(["a@s1", "b@s1", "c@s2"], sections: ["s1", "s2", "s3"])
         let tall = AnyLayoutConfiguration.waterfall(LayoutConfiguration(columns: 2, width: 300, minimumContentHeight: 5000))
         let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 30))
 
         // When the index is asked for.
-        let index = try catalog.service.sectionIndex(feed: "f", layout: .inline(tall))
+        let index = try await catalog.service.sectionIndex(feed: "f", layout: .inline(tall))
 
         // Then the content is the minimum, and the last (empty) section ends where it ends.
-        #expect(try hot.sectionIndex(feed: "f", layout: .inline(tall)) == index)
+        await #expect(try hot.sectionIndex(feed: "f", layout: .inline(tall)) == index)
         #expect(index.contentHeight == 5000)
         #expect(index.sections.map(\.count) == [2, 1, 0])
         #expect(index.sections.map(\.index) == [0, 2, 3])
@@ -108,13 +108,13 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func anEmptyFeedListsItsDeclaredSectionsAndAFeedOfTheUnnamedSectionOnlyIsOneSection(engine: TestEngine) throws {
+    func anEmptyFeedListsItsDeclaredSectionsAndAFeedOfTheUnnamedSectionOnlyIsOneSection(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine)
         // Given a feed that declares sections and holds no image.
-        try catalog.importFeed([], sections: ["a", "b"])
+        try await catalog.importFeed([], sections: ["a", "b"])
         let layout = LayoutSource.inline(.justified(JustifiedConfiguration(width: 400, rowHeight: 100, headerHeight: 30)))
         // Then each section is its chrome, at index 0.
-        let empty = try catalog.service.sectionIndex(feed: "f", layout: layout)
+        let empty = try await catalog.service.sectionIndex(feed: "f", layout: layout)
         #expect(empty.sections.map(\.section) == ["a", "b"])
         #expect(empty.sections.map(\.index) == [0, 0])
         #expect(empty.sections.map(\.y) == [0, 50])
@@ -122,8 +122,8 @@ import WaterfallTestSupport
         #expect(empty.contentHeight == 100)
 
         // Given a feed of the unnamed section only: one section, id and title null.
-        try catalog.importFeed(["x", "y", "z"])
-        let one = try catalog.service.sectionIndex(feed: "f", layout: layout)
+        try await catalog.importFeed(["x", "y", "z"])
+        let one = try await catalog.service.sectionIndex(feed: "f", layout: layout)
         #expect(one.sections.count == 1)
         #expect(one.sections[0].section == nil && one.sections[0].title == nil)
         #expect(one.sections[0].count == 3 && one.sections[0].index == 0)
@@ -131,28 +131,28 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func anUnknownFeedOrLayoutIsNamed(engine: TestEngine) throws {
+    func anUnknownFeedOrLayoutIsNamed(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine)
-        try catalog.importFeed(["a"])
-        #expect(throws: WaterfallError.unknownFeed("nope")) {
-            try catalog.service.sectionIndex(feed: "nope", layout: .named("phone"))
+        try await catalog.importFeed(["a"])
+        await #expect(throws: WaterfallError.unknownFeed("nope")) {
+            try await catalog.service.sectionIndex(feed: "nope", layout: .named("phone"))
         }
-        #expect(throws: WaterfallError.unknownLayout(feed: "f", layout: "phone")) {
-            try catalog.service.sectionIndex(feed: "f", layout: .named("phone"))
+        await #expect(throws: WaterfallError.unknownLayout(feed: "f", layout: "phone")) {
+            try await catalog.service.sectionIndex(feed: "f", layout: .named("phone"))
         }
     }
 
     /// Without a hot copy the index comes from the cache's section extents, or, when the cache
     /// lacks one, from a pass over the feed: both give the same bounds, bit for bit.
     @Test(arguments: TestEngine.all, LayoutCacheTests.configurations)
-    func theCacheAndAPassOverTheFeedGiveTheSameBounds(engine: TestEngine, configuration: AnyLayoutConfiguration) throws {
+    func theCacheAndAPassOverTheFeedGiveTheSameBounds(engine: TestEngine, configuration: AnyLayoutConfiguration) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
-        _ = try Self.twelveSections(catalog)
-        _ = try catalog.service.move(feed: "f", id: "i40", to: .before("i3"))
+        _ = try await Self.twelveSections(catalog)
+        _ = try await catalog.service.move(feed: "f", id: "i40", to: .before("i3"))
         // Warm the cache for the configuration, then compare inside one read.
-        _ = try catalog.service.sectionIndex(feed: "f", layout: .inline(configuration))
+        _ = try await catalog.service.sectionIndex(feed: "f", layout: .inline(configuration))
         let service = catalog.service
-        try service.database.read { tx in
+        try await service.database.read { tx in
             let feed = try #require(try tx.feed(named: "f"))
             try configuration.withEngine(BoundsComparison(service: service, feed: feed, key: configuration.canonicalJSON, tx: tx))
         }

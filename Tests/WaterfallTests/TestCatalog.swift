@@ -82,34 +82,34 @@ struct TestCatalog {
     func importFeed(
         _ specs: [String], sections: [String] = [], feed: String = "f",
         mode: ImportMode = .snapshot, resetOrder: Bool = false
-    ) throws -> ChangeSummary {
-        try importJSON(Self.feedJSON(feed, sections: sections, specs), mode: mode, resetOrder: resetOrder)
+    ) async throws -> ChangeSummary {
+        try await importJSON(Self.feedJSON(feed, sections: sections, specs), mode: mode, resetOrder: resetOrder)
     }
 
     @discardableResult
-    func importJSON(_ json: String, mode: ImportMode = .snapshot, resetOrder: Bool = false) throws -> ChangeSummary {
+    func importJSON(_ json: String, mode: ImportMode = .snapshot, resetOrder: Bool = false) async throws -> ChangeSummary {
         let document = try FeedDecoder().decode(Array(json.utf8), format: .json, source: "test.json")
-        return try service.importFeed(
+        return try await service.importFeed(
             document, named: document.feed ?? "f", options: .init(mode: mode, resetOrder: resetOrder))
     }
 
     /// The catalog order as "section/id" ("-/id" for the unnamed section).
-    func order(_ feed: String = "f") throws -> [String] {
-        try service.images(feed: feed, offset: 0, limit: WaterfallService.maximumLimit).images.map {
+    func order(_ feed: String = "f") async throws -> [String] {
+        try await service.images(feed: feed, offset: 0, limit: WaterfallService.maximumLimit).images.map {
             "\($0.section ?? "-")/\($0.id)"
         }
     }
 
     /// The feed's sections in order, empty ones included ("-" for the unnamed one).
-    func sections(_ feed: String = "f") throws -> [String] {
-        try service.database.read { tx in
+    func sections(_ feed: String = "f") async throws -> [String] {
+        try await service.database.read { tx in
             guard let record = try tx.feed(named: feed) else { return [] }
             return try tx.sections(feedID: record.id).map { $0.name ?? "-" }
         }
     }
 
-    func revision(_ feed: String = "f") throws -> Int64 {
-        try service.images(feed: feed, offset: 0, limit: 1).revision
+    func revision(_ feed: String = "f") async throws -> Int64 {
+        try await service.images(feed: feed, offset: 0, limit: 1).revision
     }
 }
 

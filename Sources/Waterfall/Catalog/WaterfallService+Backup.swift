@@ -34,10 +34,10 @@ extension WaterfallService {
     ///   for the catalog itself or a folder; ``WaterfallError/backupNeedsPgDump(location:schema:)``
     ///   for a PostgreSQL catalog; `cannotCreate`, `diskFull` or `database` when the copy
     ///   cannot be written.
-    public func backup(to target: String, replacing: Bool) throws(WaterfallError) -> BackupReport {
+    public func backup(to target: String, replacing: Bool) async throws(WaterfallError) -> BackupReport {
         guard let copying = database as? any CatalogFileCopying else {
             if let postgres = database as? PostgresCatalog {
-                let schema = try perform { try postgres.schemaName() }
+                let schema = try await perform { try await postgres.schemaName() }
                 throw .backupNeedsPgDump(location: postgres.location ?? "the catalog", schema: schema)
             }
             throw .other("this catalog's engine cannot be backed up to a file.")
@@ -61,8 +61,8 @@ extension WaterfallService {
             // Gone once moved into place; what a failed copy left otherwise.
             for file in [temporary, temporary + "-journal"] { try? files.removeItem(atPath: file) }
         }
-        let feeds = try perform {
-            try copying.copy(to: temporary, shownAs: target) { tx in
+        let feeds = try await perform {
+            try await copying.copy(to: temporary, shownAs: target) { tx in
                 try tx.feedSummaries().map {
                     FeedList.Feed(name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision, layouts: $0.layouts)
                 }

@@ -3,9 +3,9 @@ import WaterfallStore
 
 extension WaterfallService {
     /// Every feed of the database with its counts, by name.
-    public func feeds() throws(WaterfallError) -> FeedList {
-        try perform {
-            try database.read { tx in
+    public func feeds() async throws(WaterfallError) -> FeedList {
+        try await perform {
+            try await database.read { tx in
                 FeedList(feeds: try tx.feedSummaries().map {
                     .init(name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision, layouts: $0.layouts)
                 })
@@ -15,10 +15,10 @@ extension WaterfallService {
 
     /// A slice of a feed's images in catalog order. O(offset + limit).
     /// - Throws: ``WaterfallError`` `usage` for a negative offset or a limit outside 1…100,000.
-    public func images(feed: String?, offset: Int, limit: Int) throws(WaterfallError) -> ImageList {
+    public func images(feed: String?, offset: Int, limit: Int) async throws(WaterfallError) -> ImageList {
         try Self.validateSlice(offset: offset, limit: limit)
-        return try perform {
-            try database.read { tx in
+        return try await perform {
+            try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 return try list(feed, from: offset, try tx.images(feedID: feed.id, offset: offset, limit: limit), limit: limit, tx)
             }
@@ -31,13 +31,13 @@ extension WaterfallService {
     /// the listing cannot be given as of it and the client lists again or follows the changes.
     /// - Throws: ``WaterfallError``: `cursorExpired` when the feed changed since the cursor's
     ///   revision, `invalidValue` for a token this server did not write or a bad limit.
-    public func images(feed: String?, cursor token: String, limit: Int) throws(WaterfallError) -> ImageList {
+    public func images(feed: String?, cursor token: String, limit: Int) async throws(WaterfallError) -> ImageList {
         try Self.validateSlice(offset: 0, limit: limit)
         guard let cursor = ListingCursor(token: token) else {
             throw WaterfallError.invalidValue(.cursor, "must be a nextCursor this server gave, got \(token.quoted).")
         }
-        return try perform {
-            try database.read { tx in
+        return try await perform {
+            try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 guard feed.revision == cursor.revision else {
                     throw WaterfallError.cursorExpired(feed: feed.name, revision: cursor.revision, current: feed.revision)
@@ -59,9 +59,9 @@ extension WaterfallService {
     }
 
     /// A feed's sections in order, with their titles and image counts (what headers show).
-    public func sections(feed: String?) throws(WaterfallError) -> SectionList {
-        try perform {
-            try database.read { tx in
+    public func sections(feed: String?) async throws(WaterfallError) -> SectionList {
+        try await perform {
+            try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 let counts = try tx.imageCounts(feedID: feed.id)
                 return SectionList(

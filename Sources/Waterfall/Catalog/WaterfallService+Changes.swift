@@ -11,15 +11,15 @@ extension WaterfallService {
     /// whole. `nextSince` is the page's last revision while later rows exist, else absent.
     /// - Throws: ``WaterfallError`` `invalidValue` for a negative revision or a limit outside
     ///   1…100,000; `changesPruned` when rows after `revision` were pruned (`serve --keep-changes`).
-    public func changes(feed: String?, since revision: Int64, limit: Int? = nil) throws(WaterfallError) -> ChangeList {
+    public func changes(feed: String?, since revision: Int64, limit: Int? = nil) async throws(WaterfallError) -> ChangeList {
         if revision < 0 {
             throw WaterfallError.invalidValue(.since, "must be a revision of 0 or more, got \(revision).")
         }
         if let limit, limit < 1 || limit > Self.maximumLimit {
             throw WaterfallError.invalidValue(.limit, "must be between 1 and \(Self.maximumLimit), got \(limit).")
         }
-        return try perform {
-            try database.read { tx in
+        return try await perform {
+            try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 let from = try tx.changesFrom(feedID: feed.id)
                 if revision < from { throw WaterfallError.changesPruned(feed: feed.name, since: revision, from: from) }
@@ -61,15 +61,15 @@ extension WaterfallService {
     /// for more than a tenth of a second, since pruning is worth no wait. A call that finds
     /// nothing to prune writes nothing. Returns the rows deleted.
     @discardableResult
-    public func pruneChanges(keeping retention: ChangeRetention, now: Date = Date()) throws(WaterfallError) -> Int {
-        try perform {
-            let due = try database.read { tx in
+    public func pruneChanges(keeping retention: ChangeRetention, now: Date = Date()) async throws(WaterfallError) -> Int {
+        try await perform {
+            let due = try await database.read { tx in
                 try tx.feeds().filter { try Self.prunable($0, retention, now, tx) != nil }.map(\.name)
             }
             var deleted = 0
             for name in due {
                 while true {
-                    let batch = try database.writeIfAvailable(.feed(name), within: 0.1) { tx -> Int in
+                    let batch = try await database.writeIfAvailable(.feed(name), within: 0.1) { tx -> Int in
                         // Read again under the lock: the feed may have moved on, or be gone.
                         guard let feed = try tx.feed(named: name), let through = try Self.prunable(feed, retention, now, tx) else { return 0 }
                         return try tx.pruneChanges(feedID: feed.id, through: through, limit: Self.pruneBatch)

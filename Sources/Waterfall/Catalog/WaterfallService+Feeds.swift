@@ -26,15 +26,15 @@ extension WaterfallService {
 
     /// Every feed's revision, by name (one short read): what the events stream compares after
     /// each commit to see which feeds moved on.
-    public func feedRevisions() throws(WaterfallError) -> [String: Int64] {
-        try perform { try database.read { tx in try tx.feedRevisions() } }
+    public func feedRevisions() async throws(WaterfallError) -> [String: Int64] {
+        try await perform { try await database.read { tx in try tx.feedRevisions() } }
     }
 
     /// One feed with its counts, as ``feeds()`` lists it.
     /// - Throws: ``WaterfallError/unknownFeed(_:)``.
-    public func feed(named name: String) throws(WaterfallError) -> FeedList.Feed {
-        try perform {
-            try database.read { tx in
+    public func feed(named name: String) async throws(WaterfallError) -> FeedList.Feed {
+        try await perform {
+            try await database.read { tx in
                 guard let summary = try tx.feedSummary(named: name) else {
                     throw WaterfallError.unknownFeed(name)
                 }
@@ -48,9 +48,9 @@ extension WaterfallService {
     /// Removes a feed and everything of it (images, sections, change log, layouts, cache), in
     /// one transaction.
     /// - Throws: ``WaterfallError/unknownFeed(_:)``.
-    public func removeFeed(named name: String) throws(WaterfallError) {
-        let id = try perform {
-            try database.write(.feed(name)) { tx in
+    public func removeFeed(named name: String) async throws(WaterfallError) {
+        let id = try await perform {
+            try await database.write(.feed(name)) { tx in
                 let feed = try resolveFeed(name, tx)
                 try tx.deleteFeed(id: feed.id)
                 return feed.id
@@ -68,7 +68,7 @@ extension WaterfallService {
     ///   `conflictingValues` for contradicting options, `database` when writing fails.
     public func importFeed(
         contentsOf path: String, format: FeedFormat, source: String, named name: String, options: ImportOptions
-    ) throws(WaterfallError) -> ChangeSummary {
+    ) async throws(WaterfallError) -> ChangeSummary {
         try Self.validateName(name, .feedName)
         if options.resetOrder && options.mode == .append {
             throw WaterfallError.conflictingValues(.resetOrder, .appendMode)
@@ -77,6 +77,6 @@ extension WaterfallService {
         if let named = document.feed, !named.isExactly(name) {
             throw WaterfallError.invalidData("\(source): feed: the document names feed \(named.quoted), not \(name.quoted).")
         }
-        return try importFeed(document, named: name, options: options)
+        return try await importFeed(document, named: name, options: options)
     }
 }

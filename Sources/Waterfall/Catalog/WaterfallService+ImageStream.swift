@@ -22,14 +22,16 @@ extension WaterfallService {
     /// Every image of a feed, in catalog order, at one revision: `head` first, then `images`
     /// with batches of at most ``imageStreamBatch`` images, each as `images --json` lists them
     /// (DESIGN section 16). One read transaction, read by order key a batch at a time, so the
-    /// memory held is a batch's whatever the feed's size; `images` may block (a client that
-    /// reads slowly) or throw (one that went away), which ends the transaction.
+    /// memory held is a batch's whatever the feed's size. `head` and `images` run on the
+    /// store's thread, inside the transaction: `images` may block it (a client that reads
+    /// slowly) or throw (one that went away), which ends the transaction.
     /// - Throws: ``WaterfallError`` as ``images(feed:offset:limit:)``, or what `images` throws.
     public func streamImages(
-        feed: String?, head: (ImageStreamHead) throws -> Void, images: ([ImageList.Image]) throws -> Void
-    ) throws(WaterfallError) {
-        try perform {
-            try database.read { tx in
+        feed: String?, head: @escaping @Sendable (ImageStreamHead) throws -> Void,
+        images: @escaping @Sendable ([ImageList.Image]) throws -> Void
+    ) async throws(WaterfallError) {
+        try await perform {
+            try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 let names = try tx.sections(feedID: feed.id).namesByID
                 try head(ImageStreamHead(feed: feed.name, revision: feed.revision, totalItems: feed.imageCount))

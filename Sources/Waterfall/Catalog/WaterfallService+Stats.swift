@@ -16,12 +16,12 @@ public struct DatabaseStats: Hashable, Sendable, Encodable {
 
 extension WaterfallService {
     /// Counts, revisions, how much of each cached layout is valid, and the database's size.
-    public func stats() throws(WaterfallError) -> DatabaseStats {
-        try perform {
+    public func stats() async throws(WaterfallError) -> DatabaseStats {
+        try await perform {
             // Measured outside the read: a PostgreSQL catalog asks its server, on a connection
             // the read may be holding.
-            let bytes = database.storageSize()
-            return try database.read { tx in
+            let bytes = await database.storageSize()
+            return try await database.read { tx in
                 let feeds = try tx.feedSummaries().map {
                     FeedList.Feed(name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision, layouts: $0.layouts)
                 }

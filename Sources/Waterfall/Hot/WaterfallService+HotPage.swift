@@ -52,66 +52,65 @@ extension WaterfallService {
         return .ready(make(rows, try SectionLabels(laidOut.sectionIDs, tx)))
     }
 
-    /// ``page(feed:layout:offset:limit:)`` of a feed the hot copy holds at its current revision
-    /// with the layout placed, waiting for the database without blocking a thread where the
-    /// engine can (``answerWithoutBlocking(feed:layout:_:finish:)``); `nil` when it cannot
-    /// answer so, and the caller asks ``page(feed:layout:offset:limit:)``.
-    /// - Throws: ``WaterfallError`` `database` when the database fails.
-    public func pageWithoutBlocking(feed name: String, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError) -> LayoutPage? {
+    /// ``page(feed:layout:offset:limit:)``'s first way (of a valid slice): from a feed held in
+    /// memory (``answerFromHeldFeed(feed:layout:_:finish:)``), or `nil`.
+    func pageFromHeldFeed(feed: String?, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError) -> LayoutPage? {
         guard (try? Self.validateSlice(offset: offset, limit: limit)) != nil else { return nil }
-        return try await answerWithoutBlocking(feed: name, layout: layout, .page(offset: offset, limit: limit)) { service, reads, laidOut, query in
+        return try await answerFromHeldFeed(feed: feed, layout: layout, .page(offset: offset, limit: limit)) { service, reads, laidOut, query in
             guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else { return nil }
             return service.page(laidOut, offset: offset, limit: limit, rows: rows, labels: labels, query)
         }
     }
 
-    /// ``viewport(feed:layout:y:height:pinOffset:)`` as ``pageWithoutBlocking(feed:layout:offset:limit:)``
-    /// answers a page: `nil` when it cannot, and the caller asks
-    /// ``viewport(feed:layout:y:height:pinOffset:)``.
-    /// - Throws: ``WaterfallError`` `database` when the database fails.
-    public func viewportWithoutBlocking(
-        feed name: String, layout: LayoutSource, y: Double, height: Double, pinOffset: Double?
+    /// ``viewport(feed:layout:y:height:pinOffset:)``'s first way (of a valid band), as
+    /// ``pageFromHeldFeed(feed:layout:offset:limit:)`` is the page's.
+    func viewportFromHeldFeed(
+        feed: String?, layout: LayoutSource, y: Double, height: Double, pinOffset: Double?
     ) async throws(WaterfallError) -> ViewportPage? {
         guard (try? Self.validateBand(y: y, height: height, pinOffset: pinOffset)) != nil else { return nil }
         let question = HotAnswer.Question.viewport(y: y, height: height, pinOffset: pinOffset)
-        return try await answerWithoutBlocking(feed: name, layout: layout, question) { service, reads, laidOut, query in
+        return try await answerFromHeldFeed(feed: feed, layout: layout, question) { service, reads, laidOut, query in
             guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else { return nil }
             return service.viewportPage(laidOut, y: y, height: height, rows: rows, labels: labels, query)
         }
     }
 
-    /// ``sectionIndex(feed:layout:)`` as ``pageWithoutBlocking(feed:layout:offset:limit:)``
-    /// answers a page (its only other read: the feed's sections); `nil` when it cannot, and the
-    /// caller asks ``sectionIndex(feed:layout:)``.
-    /// - Throws: ``WaterfallError`` `database` when the database fails.
-    public func sectionIndexWithoutBlocking(feed name: String, layout: LayoutSource) async throws(WaterfallError) -> SectionIndex? {
-        try await answerWithoutBlocking(feed: name, layout: layout, .sectionIndex) { service, reads, laidOut, query in
-            service.sectionIndex(laidOut, records: try await reads.sections(feedID: query.feed.id), query)
+    /// ``sectionIndex(feed:layout:)``'s first way, as ``pageFromHeldFeed(feed:layout:offset:limit:)``
+    /// is the page's: the sections and their dates read in the same transaction.
+    func sectionIndexFromHeldFeed(feed: String?, layout: LayoutSource) async throws(WaterfallError) -> SectionIndex? {
+        try await answerFromHeldFeed(feed: feed, layout: layout, .sectionIndex) { service, reads, laidOut, query in
+            let records = try await reads.sections(feedID: query.feed.id)
+            return service.sectionIndex(laidOut, records: records, query)?
+                .dated(records: records, ranges: try await reads.takenAtRanges(sectionIDs: records.map(\.id)))
         }
     }
 
-    /// An answer from a feed the hot copy holds, waiting for the database without blocking a
-    /// thread where the engine can (PostgreSQL: ``CatalogStore/readWithoutBlocking(_:)``): in
-    /// one read transaction, the feed, the named layout, and what `finish` reads to complete the
+    /// The first way of ``page(feed:layout:offset:limit:)``, ``viewport(feed:layout:y:height:pinOffset:)``
+    /// and ``sectionIndex(feed:layout:)``: an answer from a feed the hot copy holds, each
+    /// statement awaited (``CatalogStore/readAwaitingStatements(_:)``, PostgreSQL's): in one
+    /// read transaction, the feed, the named layout, and what `finish` reads to complete the
     /// answer (its rows and its sections' labels). The answer to `question` is laid out from
-    /// the copy, found reading nothing (``HotGeometry/readyAnswer(_:feed:configuration:stride:sections:)``). A copy behind the feed's revision is brought
-    /// there first by the change log, read in the same transaction by the first such reader,
-    /// while the others of that revision wait for it (``HotGeometry/follow(_:reading:)``); a
-    /// layout kept at an earlier revision is placed at this one in memory.
+    /// the copy, found reading nothing (``HotGeometry/readyAnswer(_:feed:configuration:stride:sections:)``).
+    /// A copy behind the feed's revision is brought there first by the change log, read in the
+    /// same transaction by the first such reader, while the others of that revision wait for it
+    /// (``HotGeometry/follow(_:reading:)``): the one place a reader waits for a follow. A layout
+    /// kept at an earlier revision is placed at this one in memory.
     ///
-    /// `nil` when it cannot answer so, and the caller asks the synchronous method, which does
-    /// everything this leaves out: no hot copy, or an engine without such reads; no copy of the
-    /// feed or no such layout kept yet, a copy too far behind to follow, or one another reader
-    /// is following to another revision; a copy that disagrees with the catalog (dropped); an
-    /// answer that would be an error, which that method words.
-    private func answerWithoutBlocking<Answer: Sendable>(
-        feed name: String, layout: LayoutSource, _ question: HotAnswer.Question,
+    /// `nil` when it cannot answer so, and the answer's function goes on with a transaction
+    /// (``readLayoutAnswer(feed:layout:what:_:)``), which does everything this leaves out: no
+    /// hot copy, or an engine without such reads (SQLite, whose transactions read the copy
+    /// themselves); no feed named; no copy of the feed or no such layout kept yet, a copy too
+    /// far behind to follow, or one another reader is following to another revision; a copy
+    /// that disagrees with the catalog (dropped); an answer that would be an error, which that
+    /// way words.
+    private func answerFromHeldFeed<Answer: Sendable>(
+        feed name: String?, layout: LayoutSource, _ question: HotAnswer.Question,
         finish: @escaping @Sendable (WaterfallService, any CatalogPageReads, HotAnswer, LayoutQuery) async throws -> Answer?
     ) async throws(WaterfallError) -> Answer? {
-        guard let hot else { return nil }
+        guard let hot, let name else { return nil }
         let service = self
         do {
-            let answer = try await database.readWithoutBlocking { reads -> Answer? in
+            let answer = try await database.readAwaitingStatements { reads -> Answer? in
                 guard let feed = try await reads.feed(named: name), (try? service.checkExpectedRevision(of: feed, named: name)) != nil else { return nil }
                 var record: NamedLayoutRecord?
                 if case .named(let layoutName) = layout {
@@ -144,7 +143,7 @@ extension WaterfallService {
         }
     }
 
-    /// The rows of `laidOut` and its sections' labels, read without blocking; `nil` when the
+    /// The rows of `laidOut` and its sections' labels, each statement awaited; `nil` when the
     /// rows are not what the copy holds (the copy is then dropped).
     private func rowsAndLabels(
         of laidOut: HotAnswer, feed: FeedRecord, _ reads: any CatalogPageReads

@@ -39,7 +39,7 @@ extension WaterfallService {
     ///   missing one, `usage` for contradicting options, `database` when writing fails.
     public func importFeed(
         contentsOf path: String, options: ImportOptions, progress: (@Sendable (ImportProgress) -> Void)? = nil
-    ) throws(WaterfallError) -> ChangeSummary {
+    ) async throws(WaterfallError) -> ChangeSummary {
         if options.resetOrder && options.mode == .append {
             throw WaterfallError.conflictingValues(.resetOrder, .appendMode)
         }
@@ -58,14 +58,14 @@ extension WaterfallService {
         guard let name = document.feed ?? options.feedName ?? fileName else {
             throw WaterfallError.feedNameMissing
         }
-        return try importFeed(document, named: name, options: options, progress: progress)
+        return try await importFeed(document, named: name, options: options, progress: progress)
     }
 
     /// Imports an already decoded feed under `name` (DESIGN section 4), in one transaction.
     /// Importing the same document twice changes nothing the second time.
     public func importFeed(
         _ document: FeedDocument, named name: String, options: ImportOptions, progress: (@Sendable (ImportProgress) -> Void)? = nil
-    ) throws(WaterfallError) -> ChangeSummary {
+    ) async throws(WaterfallError) -> ChangeSummary {
         try Self.validateName(name, .feedName)
         if options.resetOrder && options.mode == .append {
             throw WaterfallError.conflictingValues(.resetOrder, .appendMode)
@@ -73,8 +73,8 @@ extension WaterfallService {
         if let zone = options.timeZone, TimeZoneName.zone(named: zone) == nil {
             throw WaterfallError.invalidValue(.timeZone, "must be an IANA time zone name such as Europe/Paris or UTC, got \(zone.quoted).")
         }
-        return try perform {
-            try database.write(.feed(name)) { tx in
+        return try await perform {
+            try await database.write(.feed(name)) { tx in
                 var created = false
                 let feed: FeedRecord
                 let existing = try tx.feed(named: name)

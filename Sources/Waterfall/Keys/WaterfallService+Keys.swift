@@ -104,7 +104,7 @@ extension WaterfallService {
     /// is stored. `feeds` empty means every feed (a feed may be named before it exists);
     /// `expires` nil means it never expires (``KeyExpiry`` reads `--expires`).
     /// - Throws: ``WaterfallError`` `keyExists`, or `invalidValue` for a bad name.
-    public func addKey(name: String, feeds: [String], canWrite: Bool, expires: Date? = nil) throws(WaterfallError) -> String {
+    public func addKey(name: String, feeds: [String], canWrite: Bool, expires: Date? = nil) async throws(WaterfallError) -> String {
         try Self.validateName(name, .keyName)
         for feed in feeds { try Self.validateName(feed, .feedName) }
         var generator = SystemRandomNumberGenerator()
@@ -116,8 +116,8 @@ extension WaterfallService {
         let record = APIKeyRecord(
             name: name, secretSHA256: Array(SHA256.hash(data: Array(secret.utf8))), canWrite: canWrite, feeds: feeds,
             expiresAt: expires.map { Int64($0.timeIntervalSince1970.rounded(.up)) })
-        try perform {
-            try database.write(.apiKeys) { tx in
+        try await perform {
+            try await database.write(.apiKeys) { tx in
                 guard try tx.insertAPIKey(record) else { throw WaterfallError.keyExists(name) }
             }
         }
@@ -125,9 +125,9 @@ extension WaterfallService {
     }
 
     /// Every API key, by name, with its scope, expiry and last use.
-    public func keys() throws(WaterfallError) -> APIKeyList {
-        try perform {
-            try database.read { tx in
+    public func keys() async throws(WaterfallError) -> APIKeyList {
+        try await perform {
+            try await database.read { tx in
                 APIKeyList(keys: try tx.apiKeys().map { key in
                     APIKey(
                         name: key.name, feeds: key.feeds, write: key.canWrite,
@@ -140,9 +140,9 @@ extension WaterfallService {
 
     /// Removes the API key `name`: its holder is refused from the next request on.
     /// - Throws: ``WaterfallError/unknownKey(_:)``.
-    public func removeKey(named name: String) throws(WaterfallError) {
-        try perform {
-            try database.write(.apiKeys) { tx in
+    public func removeKey(named name: String) async throws(WaterfallError) {
+        try await perform {
+            try await database.write(.apiKeys) { tx in
                 guard try tx.deleteAPIKey(named: name) else { throw WaterfallError.unknownKey(name) }
             }
         }
@@ -152,16 +152,16 @@ extension WaterfallService {
     /// when another writer holds the database for more than a tenth of a second, since a last
     /// use is worth no wait. A server calls it at most once a minute a key.
     @discardableResult
-    public func recordKeyUse(named name: String, at time: Date) throws(WaterfallError) -> Bool {
-        try perform {
-            try database.writeIfAvailable(.apiKeys, within: 0.1) { tx in
+    public func recordKeyUse(named name: String, at time: Date) async throws(WaterfallError) -> Bool {
+        try await perform {
+            try await database.writeIfAvailable(.apiKeys, within: 0.1) { tx in
                 try tx.recordAPIKeyUse(named: name, at: Int64(time.timeIntervalSince1970))
             } != nil
         }
     }
 
     /// The keys as they are now, for checking presented secrets.
-    public func keyring() throws(WaterfallError) -> Keyring {
-        try perform { try database.read { tx in Keyring(keys: try tx.apiKeys()) } }
+    public func keyring() async throws(WaterfallError) -> Keyring {
+        try await perform { try await database.read { tx in Keyring(keys: try tx.apiKeys()) } }
     }
 }

@@ -173,9 +173,9 @@ extension WaterfallService {
     /// Stores what a query computed for the cache. Best effort: the cache is an optimisation,
     /// so a failure here (a lock held by another writer for more than half a second, a full
     /// disk) never fails or delays the query; the next query computes it again.
-    func save(_ update: CacheUpdate?) {
+    func save(_ update: CacheUpdate?) async {
         guard let update else { return }
-        _ = try? database.writeIfAvailable(.feed(update.feedName), within: 0.5) { tx in
+        _ = try? await database.writeIfAvailable(.feed(update.feedName), within: 0.5) { tx in
             let entry = try tx.makeCacheEntry(feedID: update.feedID, configuration: update.configuration, stride: update.stride)
             return try tx.saveLayoutCache(
                 cacheID: entry.id, feedID: update.feedID, revision: update.revision,

@@ -82,15 +82,15 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError`` `usage` for a bad configuration, offset or width.
     public func coverFlow(
         feed: String?, configuration: CoverFlowConfiguration, x: Double, viewportWidth: Double
-    ) throws(WaterfallError) -> CoverFlowPage {
+    ) async throws(WaterfallError) -> CoverFlowPage {
         guard x.isFinite, abs(x) <= 1e15 else { throw WaterfallError.invalidValue(.x, "must be a finite number of points, got \(x).") }
         guard viewportWidth.isFinite, viewportWidth > 0, viewportWidth <= 1e12 else {
             throw WaterfallError.invalidValue(.viewportWidth, "must be a number of points above 0, got \(viewportWidth).")
         }
         let layout = try perform { try CoverFlowLayout(configuration) }
         let stream = try perform { try CoverFlowStream(configuration) }
-        let (page, update) = try perform {
-            try database.read { tx in
+        let (page, update) = try await perform {
+            try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 let cache = try CachedLayout(tx: tx, feed: feed, name: nil, engine: stream, key: configuration.cacheKey, stride: stride)
                 let chunks = try cache.chunks(tx)
@@ -125,7 +125,7 @@ extension WaterfallService {
                 return (page, cache.update)
             }
         }
-        save(update)
+        await save(update)
         return page
     }
 }

@@ -38,11 +38,11 @@ extension WaterfallService {
     /// Returns whether a layout of that name existed.
     /// - Throws: ``WaterfallError`` `usage` for a bad name or configuration.
     @discardableResult
-    public func addLayout(feed: String?, name: String, configuration: AnyLayoutConfiguration) throws(WaterfallError) -> Bool {
+    public func addLayout(feed: String?, name: String, configuration: AnyLayoutConfiguration) async throws(WaterfallError) -> Bool {
         try Self.validateName(name, .layoutName)
         try perform { try configuration.validate() }
-        return try perform {
-            try database.write(.feed(named: feed)) { tx in
+        return try await perform {
+            try await database.write(.feed(named: feed)) { tx in
                 let feed = try resolveFeed(feed, tx)
                 let existed = try tx.layout(feedID: feed.id, name: name) != nil
                 try tx.saveLayout(feedID: feed.id, NamedLayoutRecord(name: name, configuration: configuration.canonicalJSON))
@@ -52,9 +52,9 @@ extension WaterfallService {
     }
 
     /// The named layouts of a feed, by name.
-    public func layouts(feed: String?) throws(WaterfallError) -> [NamedLayout] {
-        try perform {
-            try database.read { tx in
+    public func layouts(feed: String?) async throws(WaterfallError) -> [NamedLayout] {
+        try await perform {
+            try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 return try tx.layouts(feedID: feed.id).map {
                     NamedLayout(name: $0.name, configuration: try AnyLayoutConfiguration.fromCanonicalJSON($0.configuration))
@@ -65,9 +65,9 @@ extension WaterfallService {
 
     /// The configuration saved under `name` for a feed.
     /// - Throws: ``WaterfallError/unknownLayout(feed:layout:)``.
-    public func layout(feed: String?, name: String) throws(WaterfallError) -> AnyLayoutConfiguration {
-        try perform {
-            try database.read { tx in
+    public func layout(feed: String?, name: String) async throws(WaterfallError) -> AnyLayoutConfiguration {
+        try await perform {
+            try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 return try resolveLayout(.named(name), feed: feed, tx).configuration
             }
@@ -76,9 +76,9 @@ extension WaterfallService {
 
     /// Removes a named layout (and its cache entry unless another name shares the configuration).
     /// - Throws: ``WaterfallError`` `invalidData` for an unknown layout.
-    public func removeLayout(feed: String?, name: String) throws(WaterfallError) {
-        try perform {
-            try database.write(.feed(named: feed)) { tx in
+    public func removeLayout(feed: String?, name: String) async throws(WaterfallError) {
+        try await perform {
+            try await database.write(.feed(named: feed)) { tx in
                 let feed = try resolveFeed(feed, tx)
                 guard try tx.removeLayout(feedID: feed.id, name: name) else {
                     throw WaterfallError.unknownLayout(feed: feed.name, layout: name)
@@ -89,9 +89,9 @@ extension WaterfallService {
 
     /// Computes and stores every checkpoint of a layout now, so that the next query at any depth
     /// reads O(stride + limit) rows. Returns the coverage afterwards.
-    public func warmLayout(feed: String?, layout: LayoutSource) throws(WaterfallError) -> LayoutCoverage {
-        let (update, feedName, name, configuration) = try perform {
-            try database.read { tx in
+    public func warmLayout(feed: String?, layout: LayoutSource) async throws(WaterfallError) -> LayoutCoverage {
+        let (update, feedName, name, configuration) = try await perform {
+            try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
                 let update = try configuration.withEngine(
@@ -100,8 +100,8 @@ extension WaterfallService {
             }
         }
         if let update {
-            try perform {
-                try database.write(.feed(update.feedName)) { tx in
+            try await perform {
+                try await database.write(.feed(update.feedName)) { tx in
                     let entry = try tx.makeCacheEntry(feedID: update.feedID, configuration: update.configuration, stride: update.stride)
                     _ = try tx.saveLayoutCache(
                         cacheID: entry.id, feedID: update.feedID, revision: update.revision,
@@ -109,7 +109,7 @@ extension WaterfallService {
                 }
             }
         }
-        let coverage = try stats().layouts
+        let coverage = try await stats().layouts
         let key = configuration.canonicalJSON
         return coverage.first { $0.feed == feedName && $0.configuration?.canonicalJSON == key }
             ?? LayoutCoverage(feed: feedName, layouts: name.map { [$0] } ?? [], kind: configuration.kind.rawValue, configuration: configuration,

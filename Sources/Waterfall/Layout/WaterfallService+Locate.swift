@@ -66,9 +66,9 @@ extension WaterfallService {
     ///   limit; as ``page(feed:layout:offset:limit:)`` for the feed and layout.
     public func locate(
         feed: String?, layout: LayoutSource, _ target: LocateTarget, limit: Int = defaultLocateLimit
-    ) throws(WaterfallError) -> LocatedImage {
+    ) async throws(WaterfallError) -> LocatedImage {
         try Self.validateSlice(offset: 0, limit: limit)
-        return try readLayoutAnswer(feed: feed, layout: layout, what: "location") { service, query, tx in
+        return try await readLayoutAnswer(feed: feed, layout: layout, what: "location") { service, query, tx in
             guard let image = try service.image(of: target, in: query.feed, tx) else { return nil }
             return try query.configuration.withEngine(LocateWork(service: service, query: query, image: image, tx: tx))
                 .map { frame, update in
@@ -87,14 +87,14 @@ extension WaterfallService {
     ///   ``viewport(feed:layout:y:height:pinOffset:)``.
     public func viewport(
         feed: String?, layout: LayoutSource, anchor: String, anchorY: Double, height: Double, pinOffset: Double? = nil
-    ) throws(WaterfallError) -> ViewportPage {
+    ) async throws(WaterfallError) -> ViewportPage {
         guard anchorY.isFinite, abs(anchorY) <= 1e12 else {
             throw WaterfallError.invalidValue(.anchorY, "must be a finite number of points, got \(anchorY).")
         }
         // Two read transactions: a write between them moves the band with the image, and the
         // viewport says the revision it shows.
-        let located = try locate(feed: feed, layout: layout, .id(anchor), limit: 1)
-        return try viewport(feed: feed, layout: layout, y: located.frame.y - anchorY, height: height, pinOffset: pinOffset)
+        let located = try await locate(feed: feed, layout: layout, .id(anchor), limit: 1)
+        return try await viewport(feed: feed, layout: layout, y: located.frame.y - anchorY, height: height, pinOffset: pinOffset)
     }
 
     /// The image `target` names in `feed`, read in `tx`.

@@ -22,14 +22,17 @@ struct CollectingSink: LayoutSink {
 extension WaterfallService {
     /// Images `offset ..< offset + limit` of a feed with their frames, the headers of the
     /// sections whose first image is in the page and the footers of those whose last image is
-    /// (DESIGN section 2). Reads one checkpoint and at most `stride + limit + 1` image rows when
-    /// the cache is warm (for justified rows, also the rest of the last image's row);
-    /// otherwise completes the cache first (and stores it).
+    /// (DESIGN section 2). A server that holds the feed in memory lays the page out from its
+    /// copy and reads only the page's rows (``answerFromHeldFeed(feed:layout:_:finish:)``, or
+    /// inside the transaction); otherwise it reads one checkpoint and at most
+    /// `stride + limit + 1` image rows when the cache is warm (for justified rows, also the
+    /// rest of the last image's row), and completes the cache first (and stores it) when not.
     /// - Throws: ``WaterfallError``: `usage` for a bad slice or configuration, `invalidData` for
     ///   an unknown feed or layout.
-    public func page(feed: String?, layout: LayoutSource, offset: Int, limit: Int) throws(WaterfallError) -> LayoutPage {
+    public func page(feed: String?, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError) -> LayoutPage {
         try Self.validateSlice(offset: offset, limit: limit)
-        return try readLayoutAnswer(feed: feed, layout: layout, what: "page") { service, query, tx in
+        if let held = try await pageFromHeldFeed(feed: feed, layout: layout, offset: offset, limit: limit) { return held }
+        return try await readLayoutAnswer(feed: feed, layout: layout, what: "page") { service, query, tx in
             try query.configuration.withEngine(PageWork(service: service, query: query, offset: offset, limit: limit, tx: tx))
         }
     }
@@ -40,23 +43,24 @@ extension WaterfallService {
     /// transaction; on that second try a newer copy cannot be a concurrent reader's
     /// (``hotCopyMayBeAhead``); a third try answers from the layout cache alone.
     /// - Parameter what: the answer's name, for the error when every try met a newer copy.
-    func readLayoutAnswer<Answer>(
+    func readLayoutAnswer<Answer: Sendable>(
         feed: String?, layout: LayoutSource, what: String,
-        _ answer: (WaterfallService, LayoutQuery, any CatalogTransaction) throws -> (Answer, CacheUpdate?)?
-    ) throws(WaterfallError) -> Answer {
+        _ answer: @escaping @Sendable (WaterfallService, LayoutQuery, any CatalogTransaction) throws -> (Answer, CacheUpdate?)?
+    ) async throws(WaterfallError) -> Answer {
         for attempt in 0..<3 {
-            var service = self
-            service.hotCopyMayBeAhead = attempt == 0
-            if attempt == 2 { service.hot = nil }
-            let result = try perform {
-                try database.read { tx -> (Answer, CacheUpdate?)? in
+            var tried = self
+            tried.hotCopyMayBeAhead = attempt == 0
+            if attempt == 2 { tried.hot = nil }
+            let service = tried
+            let result = try await perform {
+                try await database.read { tx -> (Answer, CacheUpdate?)? in
                     let feed = try resolveFeed(feed, tx)
                     let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
                     return try answer(service, LayoutQuery(feed: feed, name: name, configuration: configuration), tx)
                 }
             }
             if let (value, update) = result {
-                save(update)
+                await save(update)
                 return value
             }
         }
@@ -117,12 +121,16 @@ extension WaterfallService {
     /// Every header, image and footer whose frame meets the band `[y, y + height)`; with
     /// `pinOffset`, the header of every section with an element in the band, pinned at
     /// `min(max(y + pinOffset, naturalY), sectionEnd - headerHeight)` (DESIGN section 2).
-    /// Reads the checkpoints' bands and the image rows of the chunks that meet the band.
+    /// From a feed held in memory as ``page(feed:layout:offset:limit:)`` is; otherwise reads the
+    /// checkpoints' bands and the image rows of the chunks that meet the band.
     public func viewport(
         feed: String?, layout: LayoutSource, y: Double, height: Double, pinOffset: Double? = nil
-    ) throws(WaterfallError) -> ViewportPage {
+    ) async throws(WaterfallError) -> ViewportPage {
         try Self.validateBand(y: y, height: height, pinOffset: pinOffset)
-        return try readLayoutAnswer(feed: feed, layout: layout, what: "viewport") { service, query, tx in
+        if let held = try await viewportFromHeldFeed(feed: feed, layout: layout, y: y, height: height, pinOffset: pinOffset) {
+            return held
+        }
+        return try await readLayoutAnswer(feed: feed, layout: layout, what: "viewport") { service, query, tx in
             try query.configuration.withEngine(ViewportWork(
                 service: service, query: query, y: y, height: height, pinOffset: pinOffset, tx: tx))
         }

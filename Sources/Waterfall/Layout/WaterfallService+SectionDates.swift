@@ -30,23 +30,4 @@ extension WaterfallService {
         }
         return dated
     }
-
-    /// ``sectionIndexWithoutBlocking(feed:layout:)`` with the sections' dates (DESIGN section
-    /// 17), read without blocking too, in a second snapshot that must find the feed at the
-    /// index's revision; `nil` when either cannot answer, and the caller asks
-    /// ``sectionIndex(feed:layout:)``.
-    /// - Throws: ``WaterfallError`` `database` when the database fails.
-    public func datedSectionIndexWithoutBlocking(feed name: String, layout: LayoutSource) async throws(WaterfallError) -> SectionIndex? {
-        guard let index = try await sectionIndexWithoutBlocking(feed: name, layout: layout) else { return nil }
-        do {
-            let dated = try await database.readWithoutBlocking { reads -> SectionIndex? in
-                guard let feed = try await reads.feed(named: name), feed.revision == index.revision else { return nil }
-                let records = try await reads.sections(feedID: feed.id)
-                return index.dated(records: records, ranges: try await reads.takenAtRanges(sectionIDs: records.map(\.id)))
-            }
-            return dated ?? nil
-        } catch {
-            throw WaterfallError(error)
-        }
-    }
 }

@@ -24,8 +24,9 @@ extension WaterfallService {
     /// a section's extent, from one pass over the feed's geometry.
     /// - Throws: ``WaterfallError``: `usage` for a bad configuration, `invalidData` for an
     ///   unknown feed or layout.
-    public func sectionIndex(feed: String?, layout: LayoutSource) throws(WaterfallError) -> SectionIndex {
-        try readLayoutAnswer(feed: feed, layout: layout, what: "section index") { service, query, tx in
+    public func sectionIndex(feed: String?, layout: LayoutSource) async throws(WaterfallError) -> SectionIndex {
+        if let held = try await sectionIndexFromHeldFeed(feed: feed, layout: layout) { return held }
+        return try await readLayoutAnswer(feed: feed, layout: layout, what: "section index") { service, query, tx in
             try query.configuration.withEngine(SectionIndexWork(service: service, query: query, tx: tx))
                 .map { index, update in (try service.addingSectionDates(to: index, feed: query.feed, tx), update) }
         }

@@ -5,22 +5,22 @@ extension WaterfallService {
     /// Moves one image: before or after another image (into that image's section), or to an
     /// index inside its own section. With `dryRun`, reports what would change and writes nothing.
     /// - Throws: ``WaterfallError`` `invalidData` for an unknown id or an index outside the section.
-    public func move(feed: String?, id: String, to target: MoveTarget, dryRun: Bool = false) throws(WaterfallError) -> ChangeSummary {
-        try perform {
-            let body = { (tx: any CatalogTransaction) throws -> ChangeSummary in
+    public func move(feed: String?, id: String, to target: MoveTarget, dryRun: Bool = false) async throws(WaterfallError) -> ChangeSummary {
+        try await perform {
+            let body = { @Sendable (tx: any CatalogTransaction) throws -> ChangeSummary in
                 var editor = CatalogEditor(tx: tx, feed: try resolveFeed(feed, tx))
                 try editor.move(id, to: target)
                 return try editor.finish()
             }
-            return try edit(feed: feed, dryRun: dryRun, body)
+            return try await edit(feed: feed, dryRun: dryRun, body)
         }
     }
 
     /// Removes images by id, all or none.
     /// - Throws: ``WaterfallError`` `invalidData` naming the first unknown id.
-    public func remove(feed: String?, ids: [String]) throws(WaterfallError) -> ChangeSummary {
-        try perform {
-            try database.write(.feed(named: feed)) { tx in
+    public func remove(feed: String?, ids: [String]) async throws(WaterfallError) -> ChangeSummary {
+        try await perform {
+            try await database.write(.feed(named: feed)) { tx in
                 var editor = CatalogEditor(tx: tx, feed: try resolveFeed(feed, tx))
                 var seen: Set<ExactString> = []
                 for id in ids where seen.insert(ExactString(id)).inserted {
@@ -33,26 +33,28 @@ extension WaterfallService {
 
     /// Runs `body` in a write to `feed` (the catalog's only feed when `nil`): committed, or
     /// with `dryRun` rolled back.
-    private func edit<T>(feed: String?, dryRun: Bool, _ body: (any CatalogTransaction) throws -> T) throws -> T {
+    private func edit<T: Sendable>(
+        feed: String?, dryRun: Bool, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T {
         let scope = WriteScope.feed(named: feed)
-        return dryRun ? try database.dryRun(scope, body) : try database.write(scope, body)
+        return dryRun ? try await database.dryRun(scope, body) : try await database.write(scope, body)
     }
 
     /// Reads, validates and applies a reorder file: all of it in one transaction, or none of it.
     /// The feed is the file's `feed` field, else `feed`, else the database's only feed.
-    public func reorder(contentsOf path: String, feed: String?) throws(WaterfallError) -> ChangeSummary {
+    public func reorder(contentsOf path: String, feed: String?) async throws(WaterfallError) -> ChangeSummary {
         let document = try perform { try ReorderDecoder().decode(contentsOf: path) }
         let source = path == "-" ? "<stdin>" : path
-        return try reorder(document, feed: feed, source: source)
+        return try await reorder(document, feed: feed, source: source)
     }
 
     /// Applies a decoded reorder document: moves in order, then removals; or an order list.
     /// With `dryRun`, reports what would change and writes nothing.
     public func reorder(
         _ document: ReorderDocument, feed: String?, source: String = "reorder", dryRun: Bool = false
-    ) throws(WaterfallError) -> ChangeSummary {
-        try perform {
-            let body = { (tx: any CatalogTransaction) throws -> ChangeSummary in
+    ) async throws(WaterfallError) -> ChangeSummary {
+        try await perform {
+            let body = { @Sendable (tx: any CatalogTransaction) throws -> ChangeSummary in
                 var editor = CatalogEditor(tx: tx, feed: try resolveFeed(document.feed ?? feed, tx))
                 switch document.operations {
                 case .order(let ids):
@@ -67,7 +69,7 @@ extension WaterfallService {
                 }
                 return try editor.finish()
             }
-            return try edit(feed: document.feed ?? feed, dryRun: dryRun, body)
+            return try await edit(feed: document.feed ?? feed, dryRun: dryRun, body)
         }
     }
 }
@@ -78,11 +80,11 @@ extension WaterfallService {
     /// one, must equal `feed`. With `dryRun`, reports what would change and writes nothing.
     /// - Throws: ``WaterfallError`` `invalidData` for a bad document or one naming another feed,
     ///   `unknownFeed`, `unknownImage`, `moveOntoItself`, `indexOutsideSection`.
-    public func reorder(_ bytes: [UInt8], source: String, feed: String, dryRun: Bool = false) throws(WaterfallError) -> ChangeSummary {
+    public func reorder(_ bytes: [UInt8], source: String, feed: String, dryRun: Bool = false) async throws(WaterfallError) -> ChangeSummary {
         let document = try perform { try ReorderDecoder().decode(bytes, source: source) }
         if let named = document.feed, !named.isExactly(feed) {
             throw WaterfallError.invalidData("\(source): feed: the document names feed \(named.quoted), not \(feed.quoted).")
         }
-        return try reorder(document, feed: feed, source: source, dryRun: dryRun)
+        return try await reorder(document, feed: feed, source: source, dryRun: dryRun)
     }
 }

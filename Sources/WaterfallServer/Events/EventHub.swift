@@ -38,7 +38,7 @@ final class EventHub: Sendable {
 
     convenience init(runner: ServiceRunner) {
         let watcher = try? runner.service.makeChangeWatcher()
-        self.init(databaseVersion: { try watcher?.version() }, feedRevisions: { try await runner.run { try $0.feedRevisions() } })
+        self.init(databaseVersion: { try watcher?.version() }, feedRevisions: { try await runner.run { try await $0.feedRevisions() } })
     }
 
     /// A hub that looks at the database through `databaseVersion` and `feedRevisions`.

@@ -21,7 +21,7 @@ struct ChangeLogPruner: Sendable {
         while !Task.isCancelled {
             do {
                 let retention = retention
-                try await runner.maintain { try $0.pruneChanges(keeping: retention) > 0 }
+                try await runner.maintain { try await $0.pruneChanges(keeping: retention) > 0 }
             } catch {
                 logger.warning("pruning the change log failed, to be tried again in a minute: \(error)")
             }

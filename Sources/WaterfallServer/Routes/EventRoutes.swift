@@ -33,7 +33,7 @@ extension APIRoutes {
             // An unknown feed is 404, and a revision whose later changes were pruned 410, before
             // the stream starts.
             let start = since
-            _ = try await server.runner.run { try $0.changes(feed: feed, since: start, limit: 1) }
+            _ = try await server.runner.run { try await $0.changes(feed: feed, since: start, limit: 1) }
             let (runner, hub, metrics) = (server.runner, server.hub, server.runner.metrics)
             let signals = hub.subscribe(feed: feed)
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
@@ -102,7 +102,7 @@ private struct EventStream {
         var read: ChangeList?
         while read == nil {
             do {
-                read = try await runner.run { try $0.changes(feed: feed, since: since) }
+                read = try await runner.run { try await $0.changes(feed: feed, since: since) }
             } catch let error as WaterfallError where error.isTransient {
                 guard !hub.isStopped else { throw CancellationError() }
                 try await writer.write(ByteBuffer(string: ": waiting for the database\n\n"))

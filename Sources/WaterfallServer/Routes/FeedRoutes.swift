@@ -16,7 +16,7 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let scope = path.scope
             return try await server.runner.answer(for: request, path) { service in
-                var answer = try service.feeds()
+                var answer = try await service.feeds()
                 answer.feeds.removeAll { !scope.covers($0.name) }
                 return (try StableJSON.document(of: answer), nil)
             }.response(to: request)
@@ -32,7 +32,7 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
-                let answer = try service.feed(named: feed)
+                let answer = try await service.feed(named: feed)
                 return (try StableJSON.document(of: answer), answer.revision)
             }.response(to: request)
         },
@@ -63,8 +63,8 @@ extension APIRoutes {
             let body = try await SpooledBody(request.body, limit: server.limits.maximumBodyBytes, runner: server.runner)
             defer { body.remove() }
             let (summary, created) = try await server.runner.write { service in
-                let existed = (try? service.feed(named: feed)) != nil
-                let summary = try service.expecting(revision: expected).importFeed(
+                let existed = (try? await service.feed(named: feed)) != nil
+                let summary = try await service.expecting(revision: expected).importFeed(
                     contentsOf: body.path, format: format, source: "request body", named: feed, options: options)
                 return (summary, !existed)
             }
@@ -81,7 +81,7 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let feed = path["feed"]
             let expected = try EntityTags.expectedRevision(of: request)
-            try await server.runner.write { try $0.expecting(revision: expected).removeFeed(named: feed) }
+            try await server.runner.write { try await $0.expecting(revision: expected).removeFeed(named: feed) }
             return .noContent()
         },
         Route(
@@ -102,8 +102,11 @@ extension APIRoutes {
             if cursor != nil && offset != nil { throw Problem.badRequest("cursor and offset cannot be given together.") }
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
-                let answer = try cursor.map { try service.images(feed: feed, cursor: $0, limit: limit) }
-                    ?? service.images(feed: feed, offset: offset ?? 0, limit: limit)
+                let answer = if let cursor {
+                    try await service.images(feed: feed, cursor: cursor, limit: limit)
+                } else {
+                    try await service.images(feed: feed, offset: offset ?? 0, limit: limit)
+                }
                 return (try StableJSON.document(of: answer), answer.revision)
             }.response(to: request)
         },
@@ -124,7 +127,7 @@ extension APIRoutes {
             let expected = try EntityTags.expectedRevision(of: request)
             let bytes = try await RequestBodyBytes.collect(request.body, limit: server.limits.maximumBodyBytes)
             let feed = path["feed"]
-            let summary = try await server.runner.write { try $0.expecting(revision: expected).reorder(bytes, source: "request body", feed: feed, dryRun: dryRun) }
+            let summary = try await server.runner.write { try await $0.expecting(revision: expected).reorder(bytes, source: "request body", feed: feed, dryRun: dryRun) }
             return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), to: request)
         },
         Route(
@@ -138,7 +141,7 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let (feed, id) = (path["feed"], path["id"])
             let expected = try EntityTags.expectedRevision(of: request)
-            let summary = try await server.runner.write { try $0.expecting(revision: expected).remove(feed: feed, ids: [id]) }
+            let summary = try await server.runner.write { try await $0.expecting(revision: expected).remove(feed: feed, ids: [id]) }
             return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), to: request)
         },
         Route(
@@ -152,7 +155,7 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
-                let answer = try service.sections(feed: feed)
+                let answer = try await service.sections(feed: feed)
                 return (try StableJSON.document(of: answer), answer.revision)
             }.response(to: request)
         },
@@ -171,7 +174,7 @@ extension APIRoutes {
             try query.finish()
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
-                let answer = try service.changes(feed: feed, since: Int64(since), limit: limit)
+                let answer = try await service.changes(feed: feed, since: Int64(since), limit: limit)
                 return (try StableJSON.document(of: answer), answer.revision)
             }.response(to: request)
         },

@@ -17,8 +17,9 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
-                let revision = try service.feed(named: feed).revision
-                return (try StableJSON.document(of: LayoutList(layouts: try service.layouts(feed: feed))), revision)
+                let revision = try await service.feed(named: feed).revision
+                let layouts = try await service.layouts(feed: feed)
+                return (try StableJSON.document(of: LayoutList(layouts: layouts)), revision)
             }.response(to: request)
         },
         Route(
@@ -32,8 +33,9 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let (feed, name) = (path["feed"], path["name"])
             return try await server.runner.answer(for: request, path) { service in
-                let revision = try service.feed(named: feed).revision
-                return (try StableJSON.document(of: try service.layout(feed: feed, name: name)), revision)
+                let revision = try await service.feed(named: feed).revision
+                let layout = try await service.layout(feed: feed, name: name)
+                return (try StableJSON.document(of: layout), revision)
             }.response(to: request)
         },
         Route(
@@ -56,7 +58,7 @@ extension APIRoutes {
             let expected = try EntityTags.expectedRevision(of: request)
             let existed = try await server.runner.write { service in
                 do {
-                    return try service.expecting(revision: expected).addLayout(feed: feed, name: name, configuration: configuration)
+                    return try await service.expecting(revision: expected).addLayout(feed: feed, name: name, configuration: configuration)
                 } catch WaterfallError.invalidConfiguration(let error) {
                     throw Problem(.unprocessableContent, "request body: \(error.message)")
                 }
@@ -74,7 +76,7 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let (feed, name) = (path["feed"], path["name"])
             let expected = try EntityTags.expectedRevision(of: request)
-            try await server.runner.write { try $0.expecting(revision: expected).removeLayout(feed: feed, name: name) }
+            try await server.runner.write { try await $0.expecting(revision: expected).removeLayout(feed: feed, name: name) }
             return .noContent()
         },
     ]

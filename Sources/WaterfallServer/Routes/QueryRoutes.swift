@@ -121,7 +121,7 @@ extension APIRoutes {
             }
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
-                var answer = try service.coverFlow(feed: feed, configuration: configuration, x: x, viewportWidth: viewportWidth)
+                var answer = try await service.coverFlow(feed: feed, configuration: configuration, x: x, viewportWidth: viewportWidth)
                 if let dpr { answer = answer.choosingRenditions(dpr: dpr) }
                 return (try StableJSON.document(of: answer), answer.revision)
             }.response(to: request)
@@ -145,10 +145,8 @@ extension APIRoutes {
         @Sendable func encoded(_ page: LayoutPage) throws -> ([UInt8], Int64?) {
             (try StableJSON.document(of: dpr.map(page.choosingRenditions(dpr:)) ?? page), page.revision)
         }
-        return try await runner.answer(for: request, path, withoutBlocking: { service in
-            try await service.pageWithoutBlocking(feed: feed, layout: source, offset: range.offset, limit: range.limit).map(encoded)
-        }) { service in
-            try encoded(service.page(feed: feed, layout: source, offset: range.offset, limit: range.limit))
+        return try await runner.answer(for: request, path) { service in
+            try await encoded(service.page(feed: feed, layout: source, offset: range.offset, limit: range.limit))
         }.response(to: request)
     }
 
@@ -170,7 +168,7 @@ extension APIRoutes {
         case (_?, _?): throw Problem.badRequest("id and date cannot be given together.")
         }
         return try await runner.answer(for: request, path) { service in
-            let located = try service.locate(feed: feed, layout: source, target, limit: limit)
+            let located = try await service.locate(feed: feed, layout: source, target, limit: limit)
             return (try StableJSON.document(of: located), located.revision)
         }.response(to: request)
     }
@@ -182,10 +180,8 @@ extension APIRoutes {
         @Sendable func encoded(_ index: SectionIndex) throws -> ([UInt8], Int64?) {
             (try StableJSON.document(of: index), index.revision)
         }
-        return try await runner.answer(for: request, path, withoutBlocking: { service in
-            try await service.datedSectionIndexWithoutBlocking(feed: feed, layout: layout).map(encoded)
-        }) { service in
-            try encoded(service.sectionIndex(feed: feed, layout: layout))
+        return try await runner.answer(for: request, path) { service in
+            try await encoded(service.sectionIndex(feed: feed, layout: layout))
         }.response(to: request)
     }
 
@@ -214,15 +210,13 @@ extension APIRoutes {
         if let anchor {
             guard y == nil else { throw Problem.badRequest("y and anchor cannot be given together: the anchor decides where the band starts.") }
             return try await runner.answer(for: request, path) { service in
-                try encoded(service.viewport(feed: feed, layout: source, anchor: anchor, anchorY: anchorY ?? 0, height: height, pinOffset: pin))
+                try await encoded(service.viewport(feed: feed, layout: source, anchor: anchor, anchorY: anchorY ?? 0, height: height, pinOffset: pin))
             }.response(to: request)
         }
         guard anchorY == nil else { throw Problem.badRequest("anchorY goes with anchor.") }
         guard let y else { throw Problem.badRequest("y is required.") }
-        return try await runner.answer(for: request, path, withoutBlocking: { service in
-            try await service.viewportWithoutBlocking(feed: feed, layout: source, y: y, height: height, pinOffset: pin).map(encoded)
-        }) { service in
-            try encoded(service.viewport(feed: feed, layout: source, y: y, height: height, pinOffset: pin))
+        return try await runner.answer(for: request, path) { service in
+            try await encoded(service.viewport(feed: feed, layout: source, y: y, height: height, pinOffset: pin))
         }.response(to: request)
     }
 }

@@ -63,7 +63,7 @@ extension APIRoutes {
         ) { request, _, server in
             try RequestQuery(request).finish()
             // Not kept: the file's size changes without a commit (WAL checkpoints).
-            return .json(ByteBuffer(bytes: try await server.runner.run { try StableJSON.document(of: try $0.stats()) }), to: request)
+            return .json(ByteBuffer(bytes: try await server.runner.run { try await StableJSON.document(of: try $0.stats()) }), to: request)
         },
     ]
 }

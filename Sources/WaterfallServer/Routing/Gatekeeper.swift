@@ -111,10 +111,10 @@ final class Gatekeeper: Sendable {
 
     private func currentKeyring() async throws -> Keyring {
         guard let watcher, let version = try? watcher.version() else {
-            return try await runner.run { try $0.keyring() }
+            return try await runner.run { try await $0.keyring() }
         }
         if let cached = cached.withLockedValue({ $0 }), cached.version == version { return cached.keyring }
-        let keyring = try await runner.run { try $0.keyring() }
+        let keyring = try await runner.run { try await $0.keyring() }
         cached.withLockedValue { $0 = (version, keyring) }
         return keyring
     }

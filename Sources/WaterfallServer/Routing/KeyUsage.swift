@@ -27,7 +27,7 @@ final class KeyUsage: Sendable {
         }
         guard due else { return }
         Task { [runner] in
-            _ = try? await runner.write { try $0.recordKeyUse(named: name, at: now) }
+            _ = try? await runner.write { try await $0.recordKeyUse(named: name, at: now) }
         }
     }
 }

@@ -60,7 +60,7 @@ enum ImageStreamRoute {
             defer { running.withLockedValue { $0 -= 1 } }
             do {
                 try await runner.run { service in
-                    try service.streamImages(
+                    try await service.streamImages(
                         feed: feed,
                         head: { head in try channel.send(ByteBuffer(bytes: try StableJSON.document(of: head))) },
                         images: { images in

@@ -120,48 +120,60 @@ public struct PostgresCatalog: CatalogStore {
         return statements
     }
 
-    public func read<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
-        try pool.withSession { session in
-            try transaction(session, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", commits: true) {
-                try body(PostgresTransaction(session: session, location: pool.settings.displayName))
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+        try await pool.onThread { [pool] in
+            try pool.withSession { session in
+                try transaction(session, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", commits: true) {
+                    try body(PostgresTransaction(session: session, location: pool.settings.displayName))
+                }
             }
         }
     }
 
     /// The read transaction of ``read(_:)`` on a server's pool, every statement awaited.
-    public func readWithoutBlocking<T: Sendable>(_ body: @escaping @Sendable (any CatalogPageReads) async throws -> T) async throws -> T? {
-        try await pool.withSessionWithoutBlocking { [location = pool.settings.displayName] session in
+    public func readAwaitingStatements<T: Sendable>(
+        _ body: @escaping @Sendable (any CatalogPageReads) async throws -> T
+    ) async throws -> T? {
+        try await pool.withSessionAwaitingStatements { [location = pool.settings.displayName] session in
             do {
-                try await session.executeWithoutBlocking("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                try await session.executeAwaitingAnswer("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 let result = try await body(PostgresPageReads(session: session))
-                try await session.executeWithoutBlocking("COMMIT")
+                try await session.executeAwaitingAnswer("COMMIT")
                 return result
             } catch {
-                _ = try? await session.executeWithoutBlocking("ROLLBACK")
+                _ = try? await session.executeAwaitingAnswer("ROLLBACK")
                 throw Self.storeError(error, location: location)
             }
         }
     }
 
-    public func write<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T {
-        try writeTransaction(scope, lockTimeout: Self.lockTimeout, commits: true, body)
+    public func write<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+        try await pool.onThread {
+            try writeTransaction(scope, lockTimeout: Self.lockTimeout, commits: true, body)
+        }
     }
 
     /// Takes the scope's write lock only if it is free at once, whatever `timeout` says.
     /// PostgreSQL queues lock requests in order, so best-effort writes that waited (the layout
     /// cache saves of every reader that re-laid a feed out after a move) would each go before a
     /// write that came after them, and a move would wait for dozens of them.
-    public func writeIfAvailable<T>(_ scope: WriteScope, within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T? {
-        try pool.withSession { session in
-            try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: true) { () throws -> T? in
-                guard try Self.lock(scope, waits: false, session) else { return nil }
-                return try writing(session, notifies: false, body)
+    public func writeIfAvailable<T: Sendable>(
+        _ scope: WriteScope, within timeout: TimeInterval, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T? {
+        try await pool.onThread { [pool] in
+            try pool.withSession { session in
+                try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: true) { () throws -> T? in
+                    guard try Self.lock(scope, waits: false, session) else { return nil }
+                    return try writing(session, notifies: false, body)
+                }
             }
         }
     }
 
-    public func dryRun<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T {
-        try writeTransaction(scope, lockTimeout: Self.lockTimeout, commits: false, body)
+    public func dryRun<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+        try await pool.onThread {
+            try writeTransaction(scope, lockTimeout: Self.lockTimeout, commits: false, body)
+        }
     }
 
     /// The text hashed, after the schema's name, into the second half of `scope`'s lock (empty
@@ -240,18 +252,22 @@ public struct PostgresCatalog: CatalogStore {
     /// The schema the catalog's tables live in: the connection's `current_schema()`, `public`
     /// unless the URL's `options` set a `search_path`. What `pg_dump --schema` copies.
     /// - Throws: ``StoreError`` when the server cannot be asked.
-    public func schemaName() throws -> String {
+    public func schemaName() async throws -> String {
         do {
-            return try pool.withSession { session in try session.scalar(String.self, "SELECT current_schema()") } ?? "public"
+            return try await pool.onThread { [pool] in
+                try pool.withSession { session in try session.scalar(String.self, "SELECT current_schema()") } ?? "public"
+            }
         } catch {
             throw Self.storeError(error, location: pool.settings.displayName)
         }
     }
 
     /// The size of the database on the server, in bytes.
-    public func storageSize() -> Int64 {
-        (try? pool.withSession { session in
-            try session.scalar(Int64.self, "SELECT pg_database_size(current_database())")
+    public func storageSize() async -> Int64 {
+        (try? await pool.onThread { [pool] in
+            try pool.withSession { session in
+                try session.scalar(Int64.self, "SELECT pg_database_size(current_database())")
+            }
         }) ?? 0
     }
 
@@ -261,7 +277,7 @@ public struct PostgresCatalog: CatalogStore {
         try PostgresChangeWatcher(settings: pool.settings) { [weak pool] reason in pool?.markDown(reason) }
     }
 
-    public func close() {
-        pool.close()
+    public func close() async {
+        await pool.close()
     }
 }

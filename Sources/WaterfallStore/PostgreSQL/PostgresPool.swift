@@ -15,13 +15,15 @@ import PostgresNIO
 /// readers, on an event loop of its own (``PostgresSession/writerLoop``): a write never queues
 /// behind reads, and a read never waits behind a write.
 ///
-/// The store's interface is synchronous (``CatalogStore``) but for the reads of answers from
-/// feeds held in memory (``withSessionWithoutBlocking(_:)``), so a transaction leases its
+/// The store's door is asynchronous (``CatalogStore``), a transaction's body synchronous: a
+/// transaction runs on a thread of its own (``onThread(_:)``) while its caller
+/// awaits it without a thread, as GRDB runs SQLite's on its queues. There it leases its
 /// connection from a task on the connection's event loop that holds the lease until the
-/// transaction ends (never one of Swift's cooperative threads, which synchronous callers may be
-/// occupying), and the calling thread waits for each statement's answer, up to the statement's
-/// deadline (``StatementDeadlines``): a connection that outlives one is closed, and PostgresNIO's
-/// pool replaces it.
+/// transaction ends, and waits for each statement's answer, up to the statement's deadline
+/// (``StatementDeadlines``): a connection that outlives one is closed, and PostgresNIO's pool
+/// replaces it. So every wait of a transaction ends: the lease's at ``leaseTimeout``, each
+/// statement's at its deadline. The reads of answers from feeds held in memory await each
+/// statement instead (``withSessionAwaitingStatements(_:)``): they are a few short ones.
 final class PostgresPool: Sendable {
     let settings: PostgresSettings
     /// A command's connection, or nil for a server's pool.
@@ -51,6 +53,20 @@ final class PostgresPool: Sendable {
         own = nil
         readerCount = max(1, connections - 1)
         clients = NIOLockedValueBox(Clients(settings: settings, readers: max(1, connections - 1), generation: 0))
+    }
+
+    /// Runs `body`, a transaction that waits for its connection and its statements, on a
+    /// thread of its own (a serial dispatch queue, which libdispatch gives a thread from its
+    /// pool as soon as it has work), while the caller awaits it without a thread. Every wait of
+    /// `body` ends (the lease's at ``leaseTimeout``, each statement's at its deadline), so the
+    /// threads in use are bounded by the transactions under way, and never wait on each other:
+    /// a write queues for the writer's connection, a read for one of the readers'.
+    func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue(label: "waterfall.postgres.transaction").async {
+                continuation.resume(with: Result(catching: body))
+            }
+        }
     }
 
     /// PostgresNIO's two pools of a server and the task that runs them.
@@ -110,7 +126,7 @@ final class PostgresPool: Sendable {
     /// How long a try to reach the server may take.
     static let probeTimeout: Int64 = 3
 
-    /// Runs `body` with a connection of its own.
+    /// Runs `body` with a connection of its own, on this thread (``onThread(_:)``'s).
     /// - Throws: what `body` throws; ``StoreError`` `busy` when no connection comes free within
     ///   ``leaseTimeout``.
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
@@ -118,7 +134,7 @@ final class PostgresPool: Sendable {
         return try lease(writer: false, body)
     }
 
-    /// Runs `body` with the writer's connection (one write at a time).
+    /// Runs `body` with the writer's connection (one write at a time), on this thread (``onThread(_:)``'s).
     func withWriterSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
         guard clients.withLockedValue({ $0 }) != nil else { return try withOwnSession(body) }
         return try lease(writer: true, body)
@@ -303,11 +319,11 @@ final class PostgresPool: Sendable {
 
     /// Runs `body` with a connection of a server's pool for reads, waiting for the connection
     /// and for `body` without blocking a thread; `nil` for a command's catalog, whose one
-    /// connection synchronous callers take in turn. Notes the server down when `body` loses
+    /// connection its transactions take in turn on the pool's thread. Notes the server down when `body` loses
     /// its connection, as the blocking path does.
     /// - Throws: what `body` throws; ``StoreError`` `busy` when no connection comes free within
     ///   ``leaseTimeout``.
-    func withSessionWithoutBlocking<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T? {
+    func withSessionAwaitingStatements<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T? {
         // While the server is down, the blocking path tries it and replaces the pools.
         guard let readers = clients.withLockedValue({ $0?.readers }), !health.withLockedValue({ $0.down }) else { return nil }
         let leased = NIOLockedValueBox(false)
@@ -344,17 +360,19 @@ final class PostgresPool: Sendable {
         return StoreError(.busy, "\(settings.displayName): no connection to PostgreSQL came free within \(seconds) seconds (every one busy, or the server not answering); nothing was written.")
     }
 
-    /// Closes every connection (waiting a moment for a server's pool to say goodbye).
-    func close() {
-        own?.withLockedValue { $0.close() }
+    /// Closes every connection, waiting up to five seconds for a server's pool to say goodbye.
+    func close() async {
+        if let own {
+            _ = try? await onThread { own.withLockedValue { $0.close() } }
+        }
         guard let task = clients.withLockedValue({ $0?.running }) else { return }
         task.cancel()
-        let done = DispatchSemaphore(value: 0)
-        Task(executorPreference: EventLoopTaskExecutor.next()) {
-            await task.value
-            done.signal()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await task.value }
+            group.addTask { try? await Task.sleep(nanoseconds: 5_000_000_000) }
+            await group.next()
+            group.cancelAll()
         }
-        _ = done.wait(timeout: .now() + 5)
     }
 
     deinit {

@@ -44,18 +44,19 @@ enum PostgresValue {
 }
 
 /// One PostgreSQL connection: every statement is sent through PostgresNIO and waited for on the
-/// calling thread, except those of an answer read without blocking
-/// (``CatalogStore/readWithoutBlocking(_:)``), which are awaited.
+/// calling thread (one of the ``PostgresPool``'s), except those of an answer from a feed held in
+/// memory (``CatalogStore/readAwaitingStatements(_:)``), which are awaited.
 ///
 /// The statements a request runs (``PostgresRequestStatement``) are prepared once per
 /// connection of a server's pool and executed by name afterwards: the server parses and plans
 /// each of them once per connection, not once per request (as GRDB's `cachedStatement` on
 /// SQLite).
 ///
-/// The store's synchronous callers are never on an event loop: a command runs on the main
-/// thread, the server runs the service on its own thread pool (never Swift's cooperative pool),
-/// and the connections' I/O runs on PostgresNIO's event loops. A read without blocking awaits
-/// its statements on the request's own task instead. One session is used by one transaction
+/// The threads that wait are never an event loop nor one of Swift's cooperative threads: a
+/// transaction's body runs on the pool's own threads (``PostgresPool/onThread(_:)``),
+/// the migrations on the thread that opens the catalog, and the connections' I/O on
+/// PostgresNIO's event loops. A read of a held feed awaits its statements on the request's own
+/// task instead. One session is used by one transaction
 /// at a time: a connection leased from the catalog's ``PostgresPool``, or (for the migrations)
 /// one of its own.
 ///
@@ -174,12 +175,12 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Runs a request's statement like ``rows(_:_:)-(Statement.Type,_)``, waiting for its answer
     /// without blocking a thread.
-    func rowsWithoutBlocking<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: PostgresValue...) async throws -> [PostgresRow] {
-        try await preparedWithoutBlocking(statement, values)
+    func rowsAwaitingAnswer<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: PostgresValue...) async throws -> [PostgresRow] {
+        try await preparedAwaitingAnswer(statement, values)
     }
 
     /// Runs `sql` (`BEGIN`, `COMMIT`), waiting for its answer without blocking a thread.
-    func executeWithoutBlocking(_ sql: String) async throws {
+    func executeAwaitingAnswer(_ sql: String) async throws {
         _ = try await answer(.brief) { query(sql, []) }.get()
     }
 
@@ -187,7 +188,7 @@ final class PostgresSession: @unchecked Sendable {
         try preparedAnswer(statement, values).wait()
     }
 
-    private func preparedWithoutBlocking<Statement: PostgresRequestStatement>(
+    private func preparedAwaitingAnswer<Statement: PostgresRequestStatement>(
         _ statement: Statement.Type, _ values: [PostgresValue]
     ) async throws -> [PostgresRow] {
         try await preparedAnswer(statement, values).get()

@@ -7,7 +7,9 @@ extension SQLiteCatalog: CatalogFileCopying {
     /// waits for it. The copy keeps the catalog's page size, `application_id` and WAL mode.
     /// - Throws: what `body` throws; ``StoreError`` naming `name` for a failure to create or
     ///   write the copy, naming the catalog for a failure to read it.
-    public func copy<T>(to path: String, shownAs name: String, reading body: (any CatalogTransaction) throws -> T) throws -> T {
+    public func copy<T: Sendable>(
+        to path: String, shownAs name: String, reading body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T {
         let destination: DatabaseQueue
         do {
             var configuration = Configuration()
@@ -19,8 +21,8 @@ extension SQLiteCatalog: CatalogFileCopying {
                 : StoreError(.cannotCreate, "\(name): cannot be created: \(error.message ?? "\(error.resultCode)").")
         }
         defer { try? destination.close() }
-        return try translatingErrors {
-            try Self.readTransaction(writer) { source in
+        return try await translatingErrors {
+            try await Self.readTransaction(writer) { source in
                 let result = try body(SQLiteTransaction(db: source))
                 do {
                     try destination.writeWithoutTransaction { target in try source.backup(to: target) }

@@ -44,7 +44,7 @@ public struct SQLiteCatalog: CatalogStore {
     /// deinitialiser unregisters from `NotificationCenter`, whose first cast of a Swift value
     /// scans every protocol conformance of the executable, a third of a millisecond of a
     /// whole-process query.
-    public func close() {
+    public func close() async {
         try? writer.close()
     }
 
@@ -194,32 +194,47 @@ public struct SQLiteCatalog: CatalogStore {
 
     /// Runs `body` in one read transaction: a consistent snapshot, never blocking the writer.
     /// - Throws: what `body` throws; SQLite failures as ``StoreError``.
-    public func read<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
-        try translatingErrors {
-            try Self.readTransaction(writer) { db in try body(SQLiteTransaction(db: db)) }
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+        try await translatingErrors {
+            try await Self.readTransaction(writer) { db in try body(SQLiteTransaction(db: db)) }
         }
     }
 
-    /// None: SQLite reads a local file, and a server runs its reads on threads of its own.
-    public func readWithoutBlocking<T: Sendable>(_ body: @escaping @Sendable (any CatalogPageReads) async throws -> T) async throws -> T? {
+    /// None: SQLite reads a local file, on GRDB's threads (``read(_:)``).
+    public func readAwaitingStatements<T: Sendable>(
+        _ body: @escaping @Sendable (any CatalogPageReads) async throws -> T
+    ) async throws -> T? {
         nil
     }
 
-    /// One read transaction on `writer`. A pool reads through GRDB, on one of its reader
-    /// connections; the single connection of a command is read with a plain `BEGIN` and
-    /// `COMMIT` through `sqlite3_exec`, read-only by `PRAGMA query_only` as GRDB's read is, but
-    /// without the first use of GRDB's SQL builder (a fifth of a millisecond of every
-    /// `waterfall page`).
+    /// One read transaction on `writer`, run on its connection's queue while the caller waits
+    /// without a thread. A pool reads through GRDB, on one of its reader connections; the
+    /// single connection of a command is read with a plain `BEGIN` and `COMMIT` through
+    /// `sqlite3_exec`, read-only by `PRAGMA query_only` as GRDB's read is, but without the first
+    /// use of GRDB's SQL builder (a fifth of a millisecond of every `waterfall page`).
+    static func readTransaction<T: Sendable>(
+        _ writer: any DatabaseWriter, _ body: @Sendable (Database) throws -> T
+    ) async throws -> T {
+        guard let queue = writer as? DatabaseQueue else {
+            return try await writer.read(body)
+        }
+        return try await queue.writeWithoutTransaction { db in try readOnly(db, body) }
+    }
+
+    /// ``readTransaction(_:_:)`` on a connection at hand (opening a file, before anyone waits).
     static func readTransaction<T>(_ writer: any DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
         guard let queue = writer as? DatabaseQueue else {
             return try writer.read(body)
         }
-        return try queue.writeWithoutTransaction { db in
-            // Read-only, as GRDB's read is: a write inside fails instead of committing.
-            try RawStatement.execute(db, "PRAGMA query_only = 1")
-            defer { try? RawStatement.execute(db, "PRAGMA query_only = 0") }
-            return try transaction(db, "BEGIN DEFERRED TRANSACTION", .commit) { try body(db) }
-        }
+        return try queue.writeWithoutTransaction { db in try readOnly(db, body) }
+    }
+
+    /// `body` in a read-only transaction of `db`, as GRDB's read is: a write inside fails
+    /// instead of committing.
+    private static func readOnly<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        try RawStatement.execute(db, "PRAGMA query_only = 1")
+        defer { try? RawStatement.execute(db, "PRAGMA query_only = 0") }
+        return try transaction(db, "BEGIN DEFERRED TRANSACTION", .commit) { try body(db) }
     }
 
     /// Runs `body` between `begin` and `COMMIT` (or `ROLLBACK`, as `completion` says), all
@@ -242,34 +257,37 @@ public struct SQLiteCatalog: CatalogStore {
     /// Runs `body` in one write transaction: all of it is committed, or none of it. SQLite has
     /// one writer at a time, so `scope` changes nothing here.
     /// - Throws: what `body` throws (after rolling back); SQLite failures as ``StoreError``.
-    public func write<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T {
-        try writeTransaction(.commit, body)
+    public func write<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+        try await writeTransaction(.commit, body)
     }
 
     /// Runs `body` in one write transaction if the write lock can be had within `timeout`
     /// seconds, else does nothing and returns `nil`. For best-effort writes (the layout cache),
     /// which must not make a query wait for another process's long write.
-    public func writeIfAvailable<T>(_ scope: WriteScope, within timeout: TimeInterval, _ body: (any CatalogTransaction) throws -> T) throws -> T? {
+    public func writeIfAvailable<T: Sendable>(
+        _ scope: WriteScope, within timeout: TimeInterval, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T? {
         do {
-            return try writeTransaction(.commit, busyTimeout: timeout, body)
+            return try await writeTransaction(.commit, busyTimeout: timeout, body)
         } catch let error as StoreError where error.kind == .busy {
             return nil
         }
     }
 
     /// Runs `body` in a write transaction that is always rolled back: what a write would do.
-    public func dryRun<T>(_ scope: WriteScope, _ body: (any CatalogTransaction) throws -> T) throws -> T {
-        try writeTransaction(.rollback, body)
+    public func dryRun<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+        try await writeTransaction(.rollback, body)
     }
 
-    /// One `BEGIN IMMEDIATE` transaction ending with `completion`; with `busyTimeout`, the lock
-    /// wait of this transaction only.
-    private func writeTransaction<T>(
+    /// One `BEGIN IMMEDIATE` transaction ending with `completion`, on the writer's queue while
+    /// the caller waits without a thread; with `busyTimeout`, the lock wait of this transaction
+    /// only.
+    private func writeTransaction<T: Sendable>(
         _ completion: Database.TransactionCompletion, busyTimeout timeout: TimeInterval? = nil,
-        _ body: (any CatalogTransaction) throws -> T
-    ) throws -> T {
-        try translatingErrors {
-            try writer.writeWithoutTransaction { db in
+        _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T {
+        try await translatingErrors {
+            try await writer.writeWithoutTransaction { [switchesToWALAfterWrite] db in
                 if let timeout {
                     try RawStatement.execute(db, "PRAGMA busy_timeout = \(Int(timeout * 1000))")
                 }
@@ -291,7 +309,7 @@ public struct SQLiteCatalog: CatalogStore {
     }
 
     /// The size of the database file and its WAL, in bytes (0 in memory).
-    public func storageSize() -> Int64 {
+    public func storageSize() async -> Int64 {
         guard let path else { return 0 }
         return [path, path + "-wal"].reduce(0) { total, file in
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value
@@ -299,9 +317,9 @@ public struct SQLiteCatalog: CatalogStore {
         }
     }
 
-    func translatingErrors<T>(_ body: () throws -> T) throws -> T {
+    func translatingErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            return try body()
+            return try await body()
         } catch let error as DatabaseError {
             throw StoreError(databaseError: error, path: path)
         }

@@ -3,7 +3,7 @@ import Waterfall
 
 extension WaterfallCommand {
     /// `waterfall backup --to PATH [--force]`.
-    struct Backup: ParsableCommand {
+    struct Backup: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "backup",
             abstract: "Copy a live SQLite catalog, consistently, into a new file.",
@@ -26,8 +26,8 @@ extension WaterfallCommand {
             if to.isEmpty { throw ValidationError("--to must name a file, got an empty path.") }
         }
 
-        func run() throws {
-            let report = try database.open().backup(to: to, replacing: force)
+        func run() async throws {
+            let report = try await database.open().backup(to: to, replacing: force)
             if output.json { return Terminal.printJSON(report) }
             let feeds = report.feeds.isEmpty
                 ? "no feeds"

@@ -3,14 +3,14 @@ import Waterfall
 
 extension WaterfallCommand {
     /// `waterfall feeds`.
-    struct Feeds: ParsableCommand {
+    struct Feeds: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "feeds", abstract: "List the feeds with their image, section and layout counts and revisions.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let list = try database.open().feeds()
+        func run() async throws {
+            let list = try await database.open().feeds()
             if output.json { return Terminal.printJSON(list) }
             if list.feeds.isEmpty { return Terminal.print("no feeds yet; import one with `waterfall import FILE`") }
             var table = Table("FEED", "IMAGES", "SECTIONS", "LAYOUTS", "REVISION", rightAligned: [1, 2, 3, 4])
@@ -22,7 +22,7 @@ extension WaterfallCommand {
     }
 
     /// `waterfall images`.
-    struct Images: ParsableCommand {
+    struct Images: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "images", abstract: "List a feed's images in catalog order.")
 
         @OptionGroup var database: DatabaseOptions
@@ -39,10 +39,13 @@ extension WaterfallCommand {
             if cursor != nil && offset != nil { throw ValidationError("--cursor and --offset cannot be given together.") }
         }
 
-        func run() throws {
+        func run() async throws {
             let service = try database.open()
-            let list = try cursor.map { try service.images(feed: feed.feed, cursor: $0, limit: limit) }
-                ?? service.images(feed: feed.feed, offset: offset ?? 0, limit: limit)
+            let list = if let cursor {
+                try await service.images(feed: feed.feed, cursor: cursor, limit: limit)
+            } else {
+                try await service.images(feed: feed.feed, offset: offset ?? 0, limit: limit)
+            }
             if output.json { return Terminal.printJSON(list) }
             var table = Table("INDEX", "ID", "SECTION", "WIDTH", "HEIGHT", "TITLE", rightAligned: [0, 3, 4])
             for image in list.images {
@@ -57,7 +60,7 @@ extension WaterfallCommand {
     }
 
     /// `waterfall sections [--layout NAME | configuration flags]`.
-    struct Sections: ParsableCommand {
+    struct Sections: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sections",
             abstract: "List a feed's sections in order, with their titles and image counts; with a layout, its section index.",
@@ -87,14 +90,14 @@ extension WaterfallCommand {
             if hasLayout { _ = try layoutFlags.source() }
         }
 
-        func run() throws {
+        func run() async throws {
             let service = try database.open()
             if hasLayout {
-                let index = try service.sectionIndex(feed: feed.feed, layout: try layoutFlags.source())
+                let index = try await service.sectionIndex(feed: feed.feed, layout: try layoutFlags.source())
                 if output.json { return Terminal.printJSON(index) }
                 return printSectionIndex(index)
             }
-            let list = try service.sections(feed: feed.feed)
+            let list = try await service.sections(feed: feed.feed)
             if output.json { return Terminal.printJSON(list) }
             var table = Table("SECTION", "TITLE", "IMAGES", rightAligned: [2])
             for section in list.sections {
@@ -106,7 +109,7 @@ extension WaterfallCommand {
     }
 
     /// `waterfall changes --since R`.
-    struct Changes: ParsableCommand {
+    struct Changes: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "changes", abstract: "List what changed in a feed since a revision.")
 
         @OptionGroup var database: DatabaseOptions
@@ -126,8 +129,8 @@ extension WaterfallCommand {
             }
         }
 
-        func run() throws {
-            let list = try database.open().changes(feed: feed.feed, since: since, limit: limit)
+        func run() async throws {
+            let list = try await database.open().changes(feed: feed.feed, since: since, limit: limit)
             if output.json { return Terminal.printJSON(list) }
             var table = Table("REVISION", "KIND", "ID", "SECTION", rightAligned: [0])
             for change in list.changes {
@@ -140,14 +143,14 @@ extension WaterfallCommand {
     }
 
     /// `waterfall stats`.
-    struct Stats: ParsableCommand {
+    struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "stats", abstract: "Show counts, revisions, layout cache coverage and the database's size.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let stats = try database.open().stats()
+        func run() async throws {
+            let stats = try await database.open().stats()
             if output.json { return Terminal.printJSON(stats) }
             Terminal.print("database \(cell(stats.path, limit: 200)): \(stats.databaseBytes / 1024) KiB")
             var feeds = Table("FEED", "IMAGES", "SECTIONS", "LAYOUTS", "REVISION", rightAligned: [1, 2, 3, 4])

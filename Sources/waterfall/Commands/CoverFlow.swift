@@ -3,7 +3,7 @@ import Waterfall
 
 extension WaterfallCommand {
     /// `waterfall coverflow`.
-    struct CoverFlow: ParsableCommand {
+    struct CoverFlow: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "coverflow",
             abstract: "Lay a feed out as a cover flow: the images visible at an offset, their scale, and the snapped offset.",
@@ -51,8 +51,8 @@ extension WaterfallCommand {
             try checkDPR(dpr)
         }
 
-        func run() throws {
-            var page = try database.open().coverFlow(
+        func run() async throws {
+            var page = try await database.open().coverFlow(
                 feed: feed.feed, configuration: try configuration(), x: x, viewportWidth: viewportWidth)
             if let dpr { page = page.choosingRenditions(dpr: dpr) }
             if output.json { return Terminal.printJSON(page) }

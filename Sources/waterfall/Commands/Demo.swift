@@ -5,7 +5,7 @@ import WaterfallRender
 
 extension WaterfallCommand {
     /// `waterfall demo`: the README's first command.
-    struct Demo: ParsableCommand {
+    struct Demo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "demo",
             abstract: "Import the sample feeds, define a phone layout and print its first page.",
@@ -33,19 +33,19 @@ extension WaterfallCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let folder = try sampleFolder()
             let service = try database.open()
             for file in ["coco-val2017.json", "travel.json"] {
-                let summary = try service.importFeed(contentsOf: folder + "/" + file, options: .init())
+                let summary = try await service.importFeed(contentsOf: folder + "/" + file, options: .init())
                 if !output.json { printSummary(summary, json: false) }
             }
             let phone = AnyLayoutConfiguration.waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44))
-            try service.addLayout(feed: "coco-val2017", name: "phone", configuration: phone)
+            try await service.addLayout(feed: "coco-val2017", name: "phone", configuration: phone)
             // Justified rows too, for the gallery's kind switch and `page --layout rows`.
             let rows = AnyLayoutConfiguration.justified(JustifiedConfiguration(width: 1024, rowHeight: 180, headerHeight: 44))
-            try service.addLayout(feed: "coco-val2017", name: "rows", configuration: rows)
-            let page = try service.page(feed: "coco-val2017", layout: .named("phone"), offset: 0, limit: pageSize)
+            try await service.addLayout(feed: "coco-val2017", name: "rows", configuration: rows)
+            let page = try await service.page(feed: "coco-val2017", layout: .named("phone"), offset: 0, limit: pageSize)
             let written = try writeAtomically(PageRenderer().render(page, format: .html), to: html)
             if output.json { return Terminal.printJSON(page) }
             Terminal.print("")

@@ -4,7 +4,7 @@ import Waterfall
 
 extension WaterfallCommand {
     /// `waterfall import FILE`: sync a feed file into the catalog.
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Import a feed file (JSON, or NDJSON with one image per line) and print what changed.",
@@ -40,10 +40,10 @@ extension WaterfallCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let service = try database.open()
             let progress = Terminal.standardErrorIsTerminal ? Self.progressLine(for: file) : nil
-            let summary = try service.importFeed(
+            let summary = try await service.importFeed(
                 contentsOf: file,
                 options: .init(
                     feedName: feed.feed, mode: append ? .append : .snapshot, resetOrder: resetOrder,

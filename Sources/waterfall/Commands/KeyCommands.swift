@@ -4,7 +4,7 @@ import Waterfall
 
 extension WaterfallCommand {
     /// `waterfall key add|list|remove`.
-    struct Key: ParsableCommand {
+    struct Key: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "key",
             abstract: "Manage the API keys `waterfall serve` asks for.",
@@ -16,7 +16,7 @@ extension WaterfallCommand {
                 """,
             subcommands: [Add.self, List.self, Remove.self])
 
-        struct Add: ParsableCommand {
+        struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "add", abstract: "Create an API key and print its secret (shown this once).")
 
@@ -32,21 +32,21 @@ extension WaterfallCommand {
                 valueName: "when"))
             var expires: String?
 
-            func run() throws {
+            func run() async throws {
                 let now = Date()
                 let expiry = try expires.map { text throws(WaterfallError) in try KeyExpiry.date(from: text, now: now) }
-                Terminal.print(try database.open().addKey(name: name, feeds: feeds, canWrite: write, expires: expiry))
+                Terminal.print(try await database.open().addKey(name: name, feeds: feeds, canWrite: write, expires: expiry))
             }
         }
 
-        struct List: ParsableCommand {
+        struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "list", abstract: "List the API keys (never their secrets).")
 
             @OptionGroup var database: DatabaseOptions
             @OptionGroup var output: OutputOptions
 
-            func run() throws {
-                let list = try database.open().keys()
+            func run() async throws {
+                let list = try await database.open().keys()
                 if output.json { return Terminal.printJSON(list) }
                 if list.keys.isEmpty { return Terminal.print("no API keys: `waterfall serve` answers anyone who reaches it") }
                 let now = Date()
@@ -61,15 +61,15 @@ extension WaterfallCommand {
             }
         }
 
-        struct Remove: ParsableCommand {
+        struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an API key: its holder is refused from then on.")
 
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The key's name.")
             var name: String
 
-            func run() throws {
-                try database.open().removeKey(named: name)
+            func run() async throws {
+                try await database.open().removeKey(named: name)
                 Terminal.print("removed key \(cell(name))")
             }
         }

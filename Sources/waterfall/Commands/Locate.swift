@@ -3,7 +3,7 @@ import Waterfall
 
 extension WaterfallCommand {
     /// `waterfall locate`: where an image is in a layout (DESIGN sections 16 and 17).
-    struct Locate: ParsableCommand {
+    struct Locate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "locate",
             abstract: "Print where an image is in a feed's layout: its index, section, frame and the page offset that holds it.",
@@ -39,8 +39,8 @@ extension WaterfallCommand {
             _ = try target()
         }
 
-        func run() throws {
-            let located = try database.open().locate(feed: feed.feed, layout: try layout.source(), try target(), limit: limit)
+        func run() async throws {
+            let located = try await database.open().locate(feed: feed.feed, layout: try layout.source(), try target(), limit: limit)
             if output.json { return Terminal.printJSON(located) }
             var table = Table("INDEX", "ID", "SECTION", "X", "Y", "WIDTH", "HEIGHT", "PAGE OFFSET", rightAligned: [0, 3, 4, 5, 6, 7])
             table.add(

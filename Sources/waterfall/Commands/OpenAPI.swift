@@ -4,7 +4,7 @@ import WaterfallServer
 
 extension WaterfallCommand {
     /// `waterfall openapi`: the HTTP API's OpenAPI document, as the server produces it.
-    struct OpenAPI: ParsableCommand {
+    struct OpenAPI: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "openapi",
             abstract: "Print the OpenAPI document of the HTTP API, produced from its route table.",
@@ -19,7 +19,7 @@ extension WaterfallCommand {
         @Option(help: "Write the document to this file instead of standard output.")
         var output: String?
 
-        func run() throws {
+        func run() async throws {
             let document = APIDocument.produce()
             guard let output else { return Terminal.print(document, terminator: "") }
             do {

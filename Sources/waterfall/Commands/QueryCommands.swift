@@ -3,7 +3,7 @@ import Waterfall
 
 extension WaterfallCommand {
     /// `waterfall page`.
-    struct Page: ParsableCommand {
+    struct Page: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "page",
             abstract: "Print a page of a feed's layout: images with their frames, and the page's headers and footers.")
@@ -25,13 +25,13 @@ extension WaterfallCommand {
             try checkDPR(dpr)
         }
 
-        func run() throws {
-            try request.run()
+        func run() async throws {
+            try await request.run()
         }
     }
 
     /// `waterfall viewport`.
-    struct Viewport: ParsableCommand {
+    struct Viewport: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "viewport",
             abstract: "Print every header, image and footer that meets the band [y, y + height) of a feed's layout.")
@@ -62,8 +62,8 @@ extension WaterfallCommand {
             try request.validate()
         }
 
-        func run() throws {
-            try request.run()
+        func run() async throws {
+            try await request.run()
         }
     }
 }
@@ -86,8 +86,8 @@ struct PageRequest: FastLaneRequest {
         try checkDPR(dpr)
     }
 
-    func run() throws {
-        var result = try OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).page(
+    func run() async throws {
+        var result = try await OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).page(
             feed: feed, layout: try layout.source(), offset: slice.slice.range.offset, limit: slice.slice.range.limit)
         if let dpr { result = result.choosingRenditions(dpr: dpr) }
         if json { return Terminal.printJSON(result) }
@@ -138,8 +138,8 @@ struct ViewportRequest: FastLaneRequest {
         if !(height > 0) || !height.isFinite { throw ValidationError("--height must be a number above 0, got \(height).") }
     }
 
-    func run() throws {
-        var result = try OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).viewport(
+    func run() async throws {
+        var result = try await OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).viewport(
             feed: feed, layout: try layout.source(), y: y, height: height,
             pinOffset: pinHeaders ? (pinOffset ?? 0) : nil)
         if let dpr { result = result.choosingRenditions(dpr: dpr) }

@@ -5,7 +5,7 @@ import WaterfallRender
 
 extension WaterfallCommand {
     /// `waterfall render`.
-    struct Render: ParsableCommand {
+    struct Render: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "render",
             abstract: "Draw a page or a viewport of a feed's layout as a self-contained HTML file or an SVG image.",
@@ -52,7 +52,7 @@ extension WaterfallCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let format = RenderFormat(path: out)!
             let service = try database.open()
             let source = try layout.source()
@@ -60,13 +60,13 @@ extension WaterfallCommand {
             let text: String
             let what: String
             if let y, let height {
-                let viewport = try service.viewport(
+                let viewport = try await service.viewport(
                     feed: feed.feed, layout: source, y: y, height: height,
                     pinOffset: pinHeaders ? (pinOffset ?? 0) : nil)
                 text = renderer.render(viewport, format: format)
                 what = "viewport y \(points(y))…\(points(y + height)) of feed \(cell(viewport.feed)) (\(count(viewport.items.count, "image")), \(count(viewport.headers.count, "header")), \(count(viewport.footers.count, "footer")))"
             } else {
-                let result = try service.page(feed: feed.feed, layout: source, offset: slice.slice.offset, limit: slice.slice.limit)
+                let result = try await service.page(feed: feed.feed, layout: source, offset: slice.slice.offset, limit: slice.slice.limit)
                 text = renderer.render(result, format: format)
                 what = "\(slice.name) of feed \(cell(result.feed)) (\(result.items.count) of \(count(result.totalItems, "image")), \(count(result.headers.count, "header")), \(count(result.footers.count, "footer")))"
             }

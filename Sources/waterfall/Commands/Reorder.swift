@@ -3,7 +3,7 @@ import Waterfall
 
 extension WaterfallCommand {
     /// `waterfall move ID`: one user reorder.
-    struct Move: ParsableCommand {
+    struct Move: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "move",
             abstract: "Move one image before or after another (into that image's section), or to an index in its own section.")
@@ -33,13 +33,13 @@ extension WaterfallCommand {
             try request.validate()
         }
 
-        func run() throws {
-            try request.run()
+        func run() async throws {
+            try await request.run()
         }
     }
 
     /// `waterfall reorder FILE`: apply a reorder file.
-    struct Reorder: ParsableCommand {
+    struct Reorder: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reorder",
             abstract: "Apply a reorder file (moves and removals, or an order list) in one transaction.")
@@ -50,13 +50,13 @@ extension WaterfallCommand {
         @OptionGroup var feed: FeedOptions
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            printSummary(try database.open().reorder(contentsOf: file, feed: feed.feed), json: output.json)
+        func run() async throws {
+            printSummary(try await database.open().reorder(contentsOf: file, feed: feed.feed), json: output.json)
         }
     }
 
     /// `waterfall remove ID…`: delete images.
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove images by id (all of them, or none when one is unknown).")
 
         @OptionGroup var database: DatabaseOptions
@@ -69,8 +69,8 @@ extension WaterfallCommand {
             if ids.isEmpty { throw ValidationError("give at least one image id to remove.") }
         }
 
-        func run() throws {
-            printSummary(try database.open().remove(feed: feed.feed, ids: ids), json: output.json)
+        func run() async throws {
+            printSummary(try await database.open().remove(feed: feed.feed, ids: ids), json: output.json)
         }
     }
 }
@@ -132,12 +132,12 @@ struct MoveRequest: FastLaneRequest {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         try validate()
         guard let id, let target: MoveTarget = before.map({ .before($0) }) ?? after.map({ .after($0) }) ?? to.map({ .index($0) }) else {
             preconditionFailure("validate() guarantees an id and exactly one target")
         }
-        let summary = try OpenDatabases.open(path: DatabaseOptions.resolvedPath(database))
+        let summary = try await OpenDatabases.open(path: DatabaseOptions.resolvedPath(database))
             .move(feed: feed, id: id, to: target, dryRun: dryRun)
         printSummary(summary, json: json, dryRun: dryRun)
     }

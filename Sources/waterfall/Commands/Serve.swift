@@ -7,7 +7,7 @@ import WaterfallServer
 
 extension WaterfallCommand {
     /// `waterfall serve`.
-    struct Serve: ParsableCommand {
+    struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve",
             abstract: "Serve the database over HTTP: the same answers as the commands' --json, under /v1.",
@@ -73,7 +73,7 @@ extension WaterfallCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let path = database.resolvedPath
             let service = try WaterfallService.openForServing(path: path)
             var configuration = ServerConfiguration()
@@ -89,7 +89,7 @@ extension WaterfallCommand {
             LoggingSystem.bootstrap { label in LogLineHandler(label: label, format: format) }
             var logger = Logger(label: "waterfall")
             logger.logLevel = logLevel
-            let keyring = try service.keyring()
+            let keyring = try await service.keyring()
             if !ListeningAddress.isLoopback(host) && !keyring.hasWriteKey(at: Date()) {
                 guard allowAnonymous else {
                     Terminal.error("waterfall: error: --host \(host) is reachable from other machines and the database has no write key, so anyone could change it; make one with `waterfall key add NAME --write`, or pass --allow-anonymous to serve it to anyone anyway.\n")
@@ -101,10 +101,8 @@ extension WaterfallCommand {
             }
             let server = try WaterfallServer(service: service, configuration: configuration, logger: logger)
             let host = host
-            try Self.waitFor {
-                try await server.run { port in
-                    Terminal.print("waterfall: serving \(service.database.location ?? path) at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
-                }
+            try await server.run { port in
+                Terminal.print("waterfall: serving \(service.database.location ?? path) at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
             }
         }
 
@@ -128,26 +126,14 @@ extension WaterfallCommand {
             else { return nil }
             return .milliseconds(Int64((seconds * 1000).rounded()))
         }
-
-        /// Runs `body` to completion from this synchronous command, rethrowing what it throws.
-        private static func waitFor(_ body: @escaping @Sendable () async throws -> Void) throws {
-            let done = DispatchSemaphore(value: 0)
-            nonisolated(unsafe) var failure: (any Error)?
-            Task {
-                do { try await body() } catch { failure = error }
-                done.signal()
-            }
-            done.wait()
-            if let failure { throw failure }
-        }
     }
 
     /// `waterfall feed remove NAME`.
-    struct Feed: ParsableCommand {
+    struct Feed: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "feed", abstract: "Manage whole feeds.", subcommands: [Remove.self])
 
-        struct Remove: ParsableCommand {
+        struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "remove",
                 abstract: "Remove a feed and everything of it: images, sections, change log, layouts and cache.")
@@ -156,8 +142,8 @@ extension WaterfallCommand {
             @Argument(help: "The feed's name.")
             var name: String
 
-            func run() throws {
-                try database.open().removeFeed(named: name)
+            func run() async throws {
+                try await database.open().removeFeed(named: name)
                 Terminal.print("removed feed \(cell(name))")
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import Waterfall
 
 /// `--db PATH`, shared by every command; accepted before or after the command name.
@@ -38,17 +39,17 @@ struct OutputOptions: ParsableArguments {
 /// The databases this process opened: closed explicitly when the command ends, and never
 /// deinitialised (see ``CatalogStore/close()``; the process exits right after).
 enum OpenDatabases {
-    nonisolated(unsafe) private static var services: [WaterfallService] = []
+    private static let services = Mutex<[WaterfallService]>([])
 
     /// Opens the database at `path` and keeps it until ``closeAll()``.
     static func open(path: String) throws(WaterfallError) -> WaterfallService {
         let service = try WaterfallService.open(path: path)
-        services.append(service)
+        services.withLock { $0.append(service) }
         return service
     }
 
     /// Closes every database opened through ``open(path:)``; they stay referenced.
-    static func closeAll() {
-        for service in services { service.database.close() }
+    static func closeAll() async {
+        for service in services.withLock({ $0 }) { await service.database.close() }
     }
 }

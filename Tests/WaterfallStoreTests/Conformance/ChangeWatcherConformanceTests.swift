@@ -27,15 +27,15 @@ import WaterfallTestSupport
     func aCommitByAnotherStoreChangesTheVersion(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        _ = try store.write { tx in try tx.createFeed(named: "setup") }
+        defer { store.closeWhenDone() }
+        _ = try await store.write { tx in try tx.createFeed(named: "setup") }
         let watcher = try store.makeChangeWatcher()
         let before = try await Self.version(of: watcher)
 
         // When another store on the catalog commits
         let other = try catalog.open()
-        _ = try other.write { tx in try tx.createFeed(named: "f") }
-        other.close()
+        _ = try await other.write { tx in try tx.createFeed(named: "f") }
+        await other.close()
 
         // Then the watcher's version moves on: at once, or a moment later as the engine says
         if watcher.seesCommitsAtOnce {
@@ -65,18 +65,18 @@ extension ChangeWatcherConformanceTests {
     func aBookkeepingWriteIsNotHeardAsACommit(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let setup = try store.write { tx in try tx.createFeed(named: "setup") }
+        defer { store.closeWhenDone() }
+        let setup = try await store.write { tx in try tx.createFeed(named: "setup") }
         let watcher = try store.makeChangeWatcher()
         // On SQLite any commit rewrites the WAL-index header, which is all the watcher reads.
         guard !watcher.seesCommitsAtOnce else { return }
         // Opened, and its notifications heard, before the version is read (opening the catalog
         // checks its schema in a write transaction)
         let other = try catalog.open()
-        defer { other.close() }
+        defer { other.closeWhenDone() }
         try await Task.sleep(for: .milliseconds(500))
         let before = try await Self.listeningVersion(of: watcher)
-        let wrote = try other.writeIfAvailable(.feed("setup"), within: 0.5) { tx -> Bool in
+        let wrote = try await other.writeIfAvailable(.feed("setup"), within: 0.5) { tx -> Bool in
             try tx.adjustImageCount(feedID: setup.id, by: 0)
             return true
         }
@@ -84,7 +84,7 @@ extension ChangeWatcherConformanceTests {
         try await Task.sleep(for: .milliseconds(500))
         #expect(try watcher.version() == before, "a bookkeeping write was heard as a commit")
         // A write that commits is still heard
-        _ = try other.write { tx in try tx.createFeed(named: "g") }
+        _ = try await other.write { tx in try tx.createFeed(named: "g") }
         #expect(try await Self.version(of: watcher, differentFrom: before) != before)
     }
 }

@@ -12,22 +12,22 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func aNewFeedStartsEmptyAtRevisionZeroAndEachBumpAddsOne(engine: TestEngine) throws {
+    func aNewFeedStartsEmptyAtRevisionZeroAndEachBumpAddsOne(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
+        defer { store.closeWhenDone() }
 
         // Given a new feed
-        let created = try store.write { tx in try tx.createFeed(named: "travel") }
+        let created = try await store.write { tx in try tx.createFeed(named: "travel") }
         #expect(created.name == "travel" && created.revision == 0 && created.imageCount == 0)
 
         // When its revision is bumped twice, in two transactions
-        let bumps = try store.write { tx in try tx.bumpRevision(feedID: created.id) }
-        let second = try store.write { tx in try tx.bumpRevision(feedID: created.id) }
+        let bumps = try await store.write { tx in try tx.bumpRevision(feedID: created.id) }
+        let second = try await store.write { tx in try tx.bumpRevision(feedID: created.id) }
 
         // Then each bump returns the new revision, and reads see the last one
         #expect(bumps == 1 && second == 2)
-        try store.read { tx throws in
+        try await store.read { tx throws in
             var expected = created
             expected.revision = 2
             #expect(try tx.feed(named: "travel") == expected)
@@ -39,14 +39,14 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func feedsAreListedByNameInByteOrderWithTheirCounts(engine: TestEngine) throws {
+    func feedsAreListedByNameInByteOrderWithTheirCounts(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
+        defer { store.closeWhenDone() }
 
         // Given feeds whose names sort differently by bytes and by a locale, and one feed with
         // sections, images, a layout and a stored image count
-        try store.write { tx throws in
+        try await store.write { tx throws in
             for name in ["b", "é", "B", "Z"] { _ = try tx.createFeed(named: name) }
             let feed = try tx.makeFeed("a", [(section: nil, images: ["1", "2"]), (section: "s", images: ["3"])])
             try tx.saveLayout(feedID: feed.id, NamedLayoutRecord(name: "phone", configuration: "{}"))
@@ -56,7 +56,7 @@ import WaterfallTestSupport
         }
 
         // Then feeds and summaries come by name in byte order, with the counts the store keeps
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.feeds().map(\.name) == ["B", "Z", "a", "b", "é"])
             #expect(try tx.feed(named: "a")?.imageCount == 3)
             let summaries = try tx.feedSummaries()
@@ -72,32 +72,32 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func aFeedNameIsTakenOnce(engine: TestEngine) throws {
+    func aFeedNameIsTakenOnce(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let first = try store.write { tx in try tx.createFeed(named: "f") }
+        defer { store.closeWhenDone() }
+        let first = try await store.write { tx in try tx.createFeed(named: "f") }
 
         // When a second feed of the same name is created
-        let error = #expect(throws: StoreError.self) {
-            try store.write { tx in try tx.createFeed(named: "f") }
+        let error = await #expect(throws: StoreError.self) {
+            try await store.write { tx in try tx.createFeed(named: "f") }
         }
 
         // Then the store refuses it as a request against the catalog's rules, and keeps the first
         #expect(error?.kind == .invalidRequest)
-        #expect(try store.read { tx in try tx.feeds() } == [first])
+        #expect(try await store.read { tx in try tx.feeds() } == [first])
     }
 
     @Test(arguments: TestEngine.all)
-    func deletingAFeedRemovesEverythingOfItAndNothingElse(engine: TestEngine) throws {
+    func deletingAFeedRemovesEverythingOfItAndNothingElse(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
+        defer { store.closeWhenDone() }
         let configurations = ["named", "inline"]
 
         // Given two feeds, each with sections, images, a change log, a named layout and two
         // cache entries (one named, one inline) with checkpoints, section extents and an end
-        let gone = try store.write { tx throws in
+        let gone = try await store.write { tx throws in
             var made: [String: (feed: SmallFeed, caches: [Int64])] = [:]
             for name in ["gone", "kept"] {
                 let feed = try tx.makeFeed(name, [(section: nil, images: ["a", "b", "c"]), (section: "s", images: ["d", "e"])])
@@ -121,13 +121,13 @@ import WaterfallTestSupport
             }
             return made["gone"]!
         }
-        let keptBefore = try store.read { tx in try tx.contents(ofFeed: "kept", configurations: configurations) }
+        let keptBefore = try await store.read { tx in try tx.contents(ofFeed: "kept", configurations: configurations) }
 
         // When one is deleted
-        try store.write { tx in try tx.deleteFeed(id: gone.feed.id) }
+        try await store.write { tx in try tx.deleteFeed(id: gone.feed.id) }
 
         // Then nothing of it can be found by its name or by its ids any more
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.feed(named: "gone") == nil)
             #expect(try tx.feeds().map(\.name) == ["kept"])
             #expect(try tx.feedRevisions().keys.sorted() == ["kept"])
@@ -152,8 +152,8 @@ import WaterfallTestSupport
         }
 
         // And a new feed of the same name starts from nothing
-        let again = try store.write { tx in try tx.createFeed(named: "gone") }
-        try store.read { tx throws in
+        let again = try await store.write { tx in try tx.createFeed(named: "gone") }
+        try await store.read { tx throws in
             #expect(again.revision == 0)
             #expect(try tx.sections(feedID: again.id).isEmpty)
             #expect(try tx.changes(feedID: again.id, since: 0).isEmpty)

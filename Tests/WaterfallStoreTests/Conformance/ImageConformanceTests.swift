@@ -9,8 +9,8 @@ import WaterfallTestSupport
     /// Feed "f": the unnamed section holds a…e (keys 1…5), section "s" holds x, y, z (keys 6…8).
     /// Feed "g" holds images of the same ids at keys between f's (k + spacing/2): a query that
     /// forgot its feed would see them.
-    private static func twoFeeds(_ store: any CatalogStore) throws -> SmallFeed {
-        try store.write { tx throws in
+    private static func twoFeeds(_ store: any CatalogStore) async throws -> SmallFeed {
+        try await store.write { tx throws in
             let f = try tx.makeFeed("f", [(section: nil, images: ["a", "b", "c", "d", "e"]), (section: "s", images: ["x", "y", "z"])])
             let g = try tx.createFeed(named: "g")
             let section = try tx.insertSection(feedID: g.id, name: nil, title: nil, position: 0, isDeclared: false)
@@ -24,12 +24,12 @@ import WaterfallTestSupport
     /// What following the change log reads in one statement each: rows by a list of ids, and
     /// the keys beside a list of keys, each scoped to its feed.
     @Test(arguments: TestEngine.all)
-    func imagesByIdsAndNeighbourKeysAreReadForManyAtOnce(engine: TestEngine) throws {
+    func imagesByIdsAndNeighbourKeysAreReadForManyAtOnce(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try Self.twoFeeds(store)
-        try store.read { tx throws in
+        defer { store.closeWhenDone() }
+        let f = try await Self.twoFeeds(store)
+        try await store.read { tx throws in
             let rows = try tx.images(feedID: f.id, externalIDs: ["z", "a", "missing", "x"])
             #expect(Set(rows.map(\.externalID)) == ["z", "a", "x"])
             for row in rows { #expect(try tx.image(feedID: f.id, externalID: row.externalID) == row) }
@@ -48,14 +48,14 @@ import WaterfallTestSupport
     /// of some sections (dated only, or with undated images among them) in catalog order, the
     /// first and last key of others, and rows by a list of keys, each scoped to its feed.
     @Test(arguments: TestEngine.all)
-    func keysAndDatesOfSectionsKeyRangesAndImagesByKeysAreReadForManyAtOnce(engine: TestEngine) throws {
+    func keysAndDatesOfSectionsKeyRangesAndImagesByKeysAreReadForManyAtOnce(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try Self.twoFeeds(store)
+        defer { store.closeWhenDone() }
+        let f = try await Self.twoFeeds(store)
         // Given dates out of catalog order, c undated, and an empty section
         let dates: [String: Int64?] = ["a": 50, "b": 40, "c": nil, "d": 40, "e": -10, "x": 5, "y": 7, "z": 6]
-        let empty = try store.write { tx throws in
+        let empty = try await store.write { tx throws in
             try tx.updateImages(feedID: f.id, f.images.map { image in
                 var dated = image
                 dated.takenAt = dates[image.externalID]!
@@ -63,7 +63,7 @@ import WaterfallTestSupport
             })
             return try tx.insertSection(feedID: f.id, name: "empty", title: nil, position: 100, isDeclared: true)
         }
-        try store.read { tx throws in
+        try await store.read { tx throws in
             // When the keys and dates of the sections are read
             let listed = try tx.keysAndDates(sectionIDs: f.sections + [empty])
             // Then each section's come in catalog order, the empty one's not at all
@@ -84,13 +84,13 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func imagesReadBackExactlyAsWritten(engine: TestEngine) throws {
+    func imagesReadBackExactlyAsWritten(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
+        defer { store.closeWhenDone() }
 
         // Given images with the extremes of every field, inserted out of catalog order
-        let (feedID, images) = try store.write { tx throws in
+        let (feedID, images) = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
             let section = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
             let images = [
@@ -108,7 +108,7 @@ import WaterfallTestSupport
         }
 
         // Then each reads back field for field, by id and by key, and all of them in key order
-        try store.read { tx throws in
+        try await store.read { tx throws in
             for image in images {
                 #expect(try tx.image(feedID: feedID, externalID: image.externalID) == image)
                 #expect(try tx.image(feedID: feedID, key: image.key) == image)
@@ -121,12 +121,12 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func theSameIDInTwoFeedsIsTwoImages(engine: TestEngine) throws {
+    func theSameIDInTwoFeedsIsTwoImages(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try Self.twoFeeds(store)
-        try store.read { tx throws in
+        defer { store.closeWhenDone() }
+        let f = try await Self.twoFeeds(store)
+        try await store.read { tx throws in
             let g = try #require(try tx.feed(named: "g"))
             #expect(try tx.image(feedID: f.id, externalID: "a") == f.image("a"))
             #expect(try tx.image(feedID: g.id, externalID: "a")?.key == orderKey(1) + OrderKeys.spacing / 2)
@@ -136,12 +136,12 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func pagesByKeyAndByOffset(engine: TestEngine) throws {
+    func pagesByKeyAndByOffset(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try Self.twoFeeds(store)
-        try store.read { tx throws in
+        defer { store.closeWhenDone() }
+        let f = try await Self.twoFeeds(store)
+        try await store.read { tx throws in
             // From a key, inclusive; from between two keys, the next; a limit cuts the page
             #expect(try tx.images(feedID: f.id, fromKey: orderKey(3), limit: 2).map(\.externalID) == ["c", "d"])
             #expect(try tx.images(feedID: f.id, fromKey: orderKey(3) + 1, limit: 2).map(\.externalID) == ["d", "e"])
@@ -160,12 +160,12 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func neighbouringKeysStayInsideTheFeed(engine: TestEngine) throws {
+    func neighbouringKeysStayInsideTheFeed(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try Self.twoFeeds(store)
-        try store.read { tx throws in
+        defer { store.closeWhenDone() }
+        let f = try await Self.twoFeeds(store)
+        try await store.read { tx throws in
             #expect(try tx.key(feedID: f.id, before: orderKey(1)) == nil)
             #expect(try tx.key(feedID: f.id, before: orderKey(3)) == orderKey(2))
             #expect(try tx.key(feedID: f.id, before: orderKey(3) + 1) == orderKey(3))
@@ -186,13 +186,13 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func indexesCountInsideTheSection(engine: TestEngine) throws {
+    func indexesCountInsideTheSection(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try Self.twoFeeds(store)
+        defer { store.closeWhenDone() }
+        let f = try await Self.twoFeeds(store)
         let (unnamed, s) = (f.sections[0], f.sections[1])
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.key(sectionID: unnamed, index: 0) == orderKey(1))
             #expect(try tx.key(sectionID: unnamed, index: 4) == orderKey(5))
             #expect(try tx.key(sectionID: unnamed, index: 5) == nil)
@@ -207,35 +207,42 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func aGeometryScanStartsAtItsKeyAndStopsWhenAsked(engine: TestEngine) throws {
+    func aGeometryScanStartsAtItsKeyAndStopsWhenAsked(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try Self.twoFeeds(store)
-        var seen: [ImageGeometry] = []
-        try store.read { tx throws in
+        defer { store.closeWhenDone() }
+        let f = try await Self.twoFeeds(store)
+        let seen = try await store.read { tx throws in
+            var seen: [ImageGeometry] = []
             try tx.scanGeometry(feedID: f.id, fromKey: orderKey(4) - 1) { geometry in
                 seen.append(geometry)
                 return seen.count < 3
             }
+            return seen
         }
         #expect(seen == f.images[3..<6].map {
             ImageGeometry(key: $0.key, sectionID: $0.sectionID, width: $0.width, height: $0.height, isFullSpan: $0.isFullSpan)
         })
         // To the end when never stopped
-        var count = 0
-        try store.read { tx in try tx.scanGeometry(feedID: f.id, fromKey: 0) { _ in count += 1; return true } }
+        let count = try await store.read { tx in
+            var count = 0
+            try tx.scanGeometry(feedID: f.id, fromKey: 0) { _ in count += 1; return true }
+            return count
+        }
         #expect(count == 8)
     }
 
     @Test(arguments: TestEngine.all)
-    func anIdentifiedScanGivesEveryImageOfTheFeedWithItsIDInCatalogOrder(engine: TestEngine) throws {
+    func anIdentifiedScanGivesEveryImageOfTheFeedWithItsIDInCatalogOrder(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try Self.twoFeeds(store)
-        var seen: [(ImageGeometry, String)] = []
-        try store.read { tx in try tx.scanIdentifiedGeometry(feedID: f.id) { seen.append(($0, $1)) } }
+        defer { store.closeWhenDone() }
+        let f = try await Self.twoFeeds(store)
+        let seen = try await store.read { tx in
+            var seen: [(ImageGeometry, String)] = []
+            try tx.scanIdentifiedGeometry(feedID: f.id) { seen.append(($0, $1)) }
+            return seen
+        }
         // Then every image of this feed (none of the other), in key order, with its id
         #expect(seen.map(\.1) == f.images.map(\.externalID))
         #expect(seen.map(\.0) == f.images.map {
@@ -244,11 +251,11 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func anUpdateRewritesSizesSpanURLAndTitleOnly(engine: TestEngine) throws {
+    func anUpdateRewritesSizesSpanURLAndTitleOnly(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try store.write { tx throws in
+        defer { store.closeWhenDone() }
+        let f = try await store.write { tx throws in
             let f = try tx.makeFeed("f", [(section: nil, images: ["a", "b"]), (section: "s", images: ["c"])])
             try tx.updateImages(feedID: f.id, [imageRow("a", key: orderKey(1), section: f.sections[0], url: "u", title: "t")])
             return f
@@ -256,7 +263,7 @@ import WaterfallTestSupport
 
         // When image a is updated with every field changed (its id and section too), and a key
         // that holds no image is "updated"
-        try store.write { tx throws in
+        try await store.write { tx throws in
             try tx.updateImages(feedID: f.id, [
                 ImageRecord(key: orderKey(1), externalID: "renamed", sectionID: f.sections[1], width: 1_000_000, height: 1,
                             isFullSpan: true, url: nil, title: nil),
@@ -266,7 +273,7 @@ import WaterfallTestSupport
 
         // Then a has its new sizes, span, url and title, keeps its id and section, and no image
         // appeared
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.image(feedID: f.id, key: orderKey(1)) == ImageRecord(
                 key: orderKey(1), externalID: "a", sectionID: f.sections[0], width: 1_000_000, height: 1,
                 isFullSpan: true, url: nil, title: nil))
@@ -276,16 +283,16 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func deletingKeysRemovesThoseImagesOfThatFeedOnly(engine: TestEngine) throws {
+    func deletingKeysRemovesThoseImagesOfThatFeedOnly(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try Self.twoFeeds(store)
-        try store.write { tx throws in
+        defer { store.closeWhenDone() }
+        let f = try await Self.twoFeeds(store)
+        try await store.write { tx throws in
             // A key that holds nothing, and a key that only feed g uses, are skipped
             try tx.deleteImages(feedID: f.id, keys: [orderKey(2), orderKey(6), orderKey(20), orderKey(1) + OrderKeys.spacing / 2])
         }
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.order(f.id) == ["a", "c", "d", "e", "y", "z"])
             let g = try #require(try tx.feed(named: "g"))
             #expect(try tx.allImages(feedID: g.id).count == 8)
@@ -294,16 +301,16 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func reKeyingIsAPermutationThatMayChangeSections(engine: TestEngine) throws {
+    func reKeyingIsAPermutationThatMayChangeSections(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try Self.twoFeeds(store)
+        defer { store.closeWhenDone() }
+        let f = try await Self.twoFeeds(store)
         let (unnamed, s) = (f.sections[0], f.sections[1])
 
         // When a, b and c trade keys in a cycle (each new key is held by another image until
         // it moves), and x moves into the unnamed section between d and e
-        try store.write { tx throws in
+        try await store.write { tx throws in
             try tx.rekeyImages(feedID: f.id, [
                 (from: orderKey(1), to: orderKey(2), sectionID: nil),
                 (from: orderKey(2), to: orderKey(3), sectionID: nil),
@@ -313,7 +320,7 @@ import WaterfallTestSupport
         }
 
         // Then the catalog order and the sections follow, and feed g did not move
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.order(f.id) == ["c", "a", "b", "d", "x", "e", "y", "z"])
             #expect(try tx.image(feedID: f.id, externalID: "x")?.sectionID == unnamed)
             #expect(try tx.image(feedID: f.id, externalID: "y")?.sectionID == s)
@@ -325,10 +332,10 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func idsAndNamesAreStoredLiterally(engine: TestEngine) throws {
+    func idsAndNamesAreStoredLiterally(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
+        defer { store.closeWhenDone() }
         let ids = [
             "'; DROP TABLE image; --", "Robert'); DELETE FROM feed; --", "a%", "_", "%", "a\\b", "\"quoted\"",
             "фото-é", "😀🏳️‍🌈", "e\u{301}", "é", " padded ", "$1", "?", "NULL", "null",
@@ -336,10 +343,10 @@ import WaterfallTestSupport
         let weird = "feed'; DROP TABLE feed; --"
 
         // Given images, a feed and a section named like SQL, patterns and unicode
-        let feed = try store.write { tx in try tx.makeFeed(weird, [(section: "section' OR '1'='1", images: ids)]) }
+        let feed = try await store.write { tx in try tx.makeFeed(weird, [(section: "section' OR '1'='1", images: ids)]) }
 
         // Then each is found by exactly its own name, and the catalog holds them all
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.feed(named: weird)?.id == feed.id)
             #expect(try tx.sections(feedID: feed.id).map(\.name) == ["section' OR '1'='1"])
             for (offset, id) in ids.enumerated() {
@@ -355,39 +362,39 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func theSchemaRefusesADuplicateIDAndSizesOutOfRange(engine: TestEngine) throws {
+    func theSchemaRefusesADuplicateIDAndSizesOutOfRange(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try store.write { tx in try tx.makeFeed("f", [(section: nil, images: ["a"])]) }
+        defer { store.closeWhenDone() }
+        let f = try await store.write { tx in try tx.makeFeed("f", [(section: nil, images: ["a"])]) }
         for bad in [
             imageRow("a", key: orderKey(2), section: f.sections[0]),
             imageRow("b", key: orderKey(2), section: f.sections[0], width: 0),
             imageRow("b", key: orderKey(2), section: f.sections[0], height: 1_000_001),
             imageRow("b", key: orderKey(1), section: f.sections[0]),
         ] {
-            let error = #expect(throws: StoreError.self, "\(bad)") {
-                try store.write { tx in try tx.insertImages(feedID: f.id, [bad]) }
+            let error = await #expect(throws: StoreError.self, "\(bad)") {
+                try await store.write { tx in try tx.insertImages(feedID: f.id, [bad]) }
             }
             #expect(error?.kind == .invalidRequest)
         }
-        #expect(try store.read { tx in try tx.allImages(feedID: f.id) } == f.images)
+        #expect(try await store.read { tx in try tx.allImages(feedID: f.id) } == f.images)
     }
 
     /// Limits count bytes of UTF-8 on both engines, not characters.
     @Test(arguments: TestEngine.all)
-    func lengthLimitsCountBytes(engine: TestEngine) throws {
+    func lengthLimitsCountBytes(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
+        defer { store.closeWhenDone() }
 
         // Given a feed name of 128 bytes (64 "é"), a section name of 256 (128 "ж"), an id of
         // 256 (85 "€" and an "x"), a url of 4,096 and a title of 1,024: each at its limit
         let feedName = String(repeating: "é", count: 64), sectionName = String(repeating: "ж", count: 128)
         let id = String(repeating: "€", count: 85) + "x"
         let url = String(repeating: "ü", count: 2_048), title = String(repeating: "ß", count: 512)
-        let f = try store.write { tx in try tx.makeFeed(feedName, [(section: sectionName, images: [])]) }
-        try store.write { tx in
+        let f = try await store.write { tx in try tx.makeFeed(feedName, [(section: sectionName, images: [])]) }
+        try await store.write { tx in
             try tx.insertImages(feedID: f.id, [imageRow(id, key: orderKey(1), section: f.sections[0], url: url, title: title)])
         }
         let section = f.sections[0]
@@ -400,11 +407,11 @@ import WaterfallTestSupport
             { tx in try tx.insertImages(feedID: f.id, [imageRow("t", key: orderKey(2), section: section, title: title + "x")]) },
             { tx in try tx.insertImages(feedID: f.id, [imageRow("u", key: orderKey(2), section: section, url: url + "x")]) },
             { tx in try tx.insertImages(feedID: f.id, [imageRow("", key: orderKey(2), section: section)]) },
-        ] as [(any CatalogTransaction) throws -> Void] {
-            let error = #expect(throws: StoreError.self) { try store.write(refused) }
+        ] as [@Sendable (any CatalogTransaction) throws -> Void] {
+            let error = await #expect(throws: StoreError.self) { try await store.write(refused) }
             #expect(error?.kind == .invalidRequest)
         }
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.feeds().map(\.name) == [feedName])
             #expect(try tx.allImages(feedID: f.id) == [imageRow(id, key: orderKey(1), section: section, url: url, title: title)])
         }
@@ -414,29 +421,29 @@ import WaterfallTestSupport
     /// into an empty table; PostgreSQL sends rows in batches of 10,000): neither a rebuilt
     /// index nor a batch boundary may show in any later read or bulk write.
     @Test(arguments: TestEngine.all)
-    func twentyThousandAndFiveImagesKeepTheirOrderThroughEveryBulkOperation(engine: TestEngine) throws {
+    func twentyThousandAndFiveImagesKeepTheirOrderThroughEveryBulkOperation(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
+        defer { store.closeWhenDone() }
         let count = 20_005
-        var indexings = 0
-        let f = try store.write { tx in
+        let (f, indexings) = try await store.write { tx in
             try tx.withBulkWriteMemory(pageCacheKiB: 1_024) {
                 let feed = try tx.createFeed(named: "f")
                 let sections = [try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false),
                                 try tx.insertSection(feedID: feed.id, name: "s", title: nil, position: 1, isDeclared: false)]
                 let images = (0..<count).map { imageRow("i\($0)", key: orderKey(Int64($0 + 1)), section: sections[$0 < 15_000 ? 0 : 1]) }
                 var next = 0
+                var indexings = 0
                 try tx.insertImages(feedID: feed.id, count: count, beforeIndexing: { indexings += 1 }) {
                     defer { next += 1 }
                     return images[next]
                 }
-                return SmallFeed(feed: feed, sections: sections, images: images)
+                return (SmallFeed(feed: feed, sections: sections, images: images), indexings)
             }
         }
         // Called once by an engine that rebuilds indexes, never by one that drops none
         #expect(indexings <= 1)
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.image(feedID: f.id, externalID: "i19999") == f.images[19_999])
             #expect(try tx.imageCounts(feedID: f.id) == [f.sections[0]: 15_000, f.sections[1]: 5_005])
             #expect(try tx.key(sectionID: f.sections[1], index: 5_004) == orderKey(20_005))
@@ -449,27 +456,27 @@ import WaterfallTestSupport
             #expect(all == count)
         }
 
-        try store.write { tx throws in
+        try await store.write { tx throws in
             try tx.updateImages(feedID: f.id, f.images.map { var image = $0; image.width = 7; return image })
             // Every image one key later: a shift that collides with itself but for the last
             try tx.rekeyImages(feedID: f.id, f.images.map { (from: $0.key, to: $0.key + 1, sectionID: nil) })
         }
-        let images = try store.read { tx in try tx.allImages(feedID: f.id) }
+        let images = try await store.read { tx in try tx.allImages(feedID: f.id) }
         #expect(images.map(\.externalID) == f.images.map(\.externalID))
         #expect(images.map(\.key) == f.images.map { $0.key + 1 })
         #expect(images.allSatisfy { $0.width == 7 })
 
-        try store.write { tx in try tx.deleteImages(feedID: f.id, keys: images.dropFirst().dropLast().map(\.key)) }
-        #expect(try store.read { tx in try tx.order(f.id) } == ["i0", "i\(count - 1)"])
+        try await store.write { tx in try tx.deleteImages(feedID: f.id, keys: images.dropFirst().dropLast().map(\.key)) }
+        #expect(try await store.read { tx in try tx.order(f.id) } == ["i0", "i\(count - 1)"])
     }
 
     @Test(arguments: TestEngine.all)
-    func aBulkLoadWithADuplicateIDIsRefusedWhole(engine: TestEngine) throws {
+    func aBulkLoadWithADuplicateIDIsRefusedWhole(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let error = #expect(throws: StoreError.self) {
-            try store.write { tx in
+        defer { store.closeWhenDone() }
+        let error = await #expect(throws: StoreError.self) {
+            try await store.write { tx in
                 let feed = try tx.createFeed(named: "f")
                 let section = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
                 try tx.insertImages(feedID: feed.id, (0..<20_001).map {
@@ -478,6 +485,6 @@ import WaterfallTestSupport
             }
         }
         #expect(error?.kind == .invalidRequest)
-        #expect(try store.read { tx in try tx.feeds() }.isEmpty)
+        #expect(try await store.read { tx in try tx.feeds() }.isEmpty)
     }
 }

@@ -21,30 +21,30 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func aNewCatalogIsCreatedEmptyAndReopensWithWhatWasWritten(engine: TestEngine) throws {
+    func aNewCatalogIsCreatedEmptyAndReopensWithWhatWasWritten(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
 
         // Given a new catalog, written to and closed
         let store = try catalog.open()
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.feeds().isEmpty)
             #expect(try tx.hasAPIKeys() == false)
             #expect(try tx.cacheCoverage().isEmpty)
         }
-        _ = try store.write { tx in try tx.makeFeed("f", [(section: "s", images: ["a", "b"])]) }
+        _ = try await store.write { tx in try tx.makeFeed("f", [(section: "s", images: ["a", "b"])]) }
         // Named for messages, without a password
         let location = try #require(store.location)
         #expect(!location.isEmpty && !location.contains(":waterfall@"))
-        #expect(store.storageSize() > 0)
-        store.close()
+        await #expect(store.storageSize() > 0)
+        await store.close()
 
         // When it is opened again, twice (the second open finds nothing left to migrate)
         for _ in 0..<2 {
             let reopened = try catalog.open()
-            defer { reopened.close() }
+            defer { reopened.closeWhenDone() }
 
             // Then it holds what was written
-            try reopened.read { tx throws in
+            try await reopened.read { tx throws in
                 let feed = try #require(try tx.feed(named: "f"))
                 #expect(try tx.order(feed.id) == ["a", "b"])
                 #expect(try tx.sections(feedID: feed.id).map(\.name) == ["s"])
@@ -53,10 +53,10 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func aCatalogOfANewerWaterfallIsRefusedUntouched(engine: TestEngine) throws {
+    func aCatalogOfANewerWaterfallIsRefusedUntouched(engine: TestEngine) async throws {
         // Given a catalog that a newer Waterfall migrated further
         let catalog = try ScratchCatalog(engine)
-        try catalog.write { tx in _ = try tx.createFeed(named: "f") }
+        try await catalog.write { tx in _ = try tx.createFeed(named: "f") }
         try catalog.execute("INSERT INTO \(Self.migrationsTable(engine)) (identifier) VALUES ('9999_from_the_future')")
         let before = try catalog.snapshot()
 

@@ -8,14 +8,14 @@ import WaterfallTestSupport
 /// of neighbours, keeps the order and says where renumbering began.
 @Suite(.onOwnThreads(lane: .database)) struct OrderKeyConformanceTests {
     @Test(arguments: TestEngine.all)
-    func aWideGapIsSplitEvenlyAndNothingIsRenumbered(engine: TestEngine) throws {
+    func aWideGapIsSplitEvenlyAndNothingIsRenumbered(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let f = try store.write { tx in try tx.makeFeed("f", [(section: nil, images: ["a", "b", "c"])]) }
+        defer { store.closeWhenDone() }
+        let f = try await store.write { tx in try tx.makeFeed("f", [(section: nil, images: ["a", "b", "c"])]) }
         let spacing = OrderKeys.spacing
 
-        let (middle, start, end, none) = try store.write { tx throws in
+        let (middle, start, end, none) = try await store.write { tx throws in
             (try tx.allocateKeys(feedID: f.id, count: 3, after: orderKey(1), before: orderKey(2)),
              try tx.allocateKeys(feedID: f.id, count: 1, after: nil, before: orderKey(1)),
              try tx.allocateKeys(feedID: f.id, count: 2, after: orderKey(3), before: nil),
@@ -28,28 +28,28 @@ import WaterfallTestSupport
         #expect(end.keys == [orderKey(4), orderKey(5)])
         #expect(none.keys == [])
         #expect([middle, start, end, none].allSatisfy { $0.renumberedFrom == nil })
-        #expect(try store.read { tx in try tx.allImages(feedID: f.id) } == f.images)
+        await #expect(try store.read { tx in try tx.allImages(feedID: f.id) } == f.images)
     }
 
     @Test(arguments: TestEngine.all)
-    func aUsedUpGapRenumbersOnlyALocalWindowInOrder(engine: TestEngine) throws {
+    func aUsedUpGapRenumbersOnlyALocalWindowInOrder(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
+        defer { store.closeWhenDone() }
 
         // Given 300 images, of which images 150 and 151 hold adjacent keys: no room between
         let ids = (0..<300).map { "i\($0)" }
-        let f = try store.write { tx throws in
+        let f = try await store.write { tx throws in
             let f = try tx.makeFeed("f", [(section: nil, images: Array(ids[..<150])), (section: "s", images: Array(ids[150...]))])
             try tx.rekeyImages(feedID: f.id, [(from: orderKey(152), to: orderKey(151) + 1, sectionID: nil)])
             return f
         }
-        let before = try store.read { tx in try tx.allImages(feedID: f.id) }
+        let before = try await store.read { tx in try tx.allImages(feedID: f.id) }
         let (lower, upper) = (orderKey(151), orderKey(151) + 1)
 
         // When two keys are asked for in that gap
-        let allocation = try store.write { tx in try tx.allocateKeys(feedID: f.id, count: 2, after: lower, before: upper) }
-        let after = try store.read { tx in try tx.allImages(feedID: f.id) }
+        let allocation = try await store.write { tx in try tx.allocateKeys(feedID: f.id, count: 2, after: lower, before: upper) }
+        let after = try await store.read { tx in try tx.allImages(feedID: f.id) }
 
         // Then the images keep their order, sections and fields, and only keys near the gap moved
         #expect(after.map(\.externalID) == ids)
@@ -69,13 +69,13 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func keysPackedAtTheStartAreRespaced(engine: TestEngine) throws {
+    func keysPackedAtTheStartAreRespaced(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
+        defer { store.closeWhenDone() }
 
         // Given images at keys 1, 2 and 3
-        let f = try store.write { tx throws in
+        let f = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
             let section = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
             try tx.insertImages(feedID: feed.id, [
@@ -85,15 +85,15 @@ import WaterfallTestSupport
         }
 
         // When a key is asked for between the first two, and one before the first
-        let (between, first) = try store.write { tx throws in
+        let (between, first) = try await store.write { tx throws in
             let between = try tx.allocateKeys(feedID: f.id, count: 1, after: 1, before: 2)
             let a = try #require(try tx.image(feedID: f.id, externalID: "a"))
             return (between, try tx.allocateKeys(feedID: f.id, count: 1, after: nil, before: a.key))
         }
 
         // Then the images were respaced from key 1 on, in order, and both keys fit
-        let keys = try store.read { tx in try tx.allImages(feedID: f.id).map(\.key) }
-        #expect(try store.read { tx in try tx.order(f.id) } == ["a", "b", "c"])
+        let keys = try await store.read { tx in try tx.allImages(feedID: f.id).map(\.key) }
+        await #expect(try store.read { tx in try tx.order(f.id) } == ["a", "b", "c"])
         #expect(between.renumberedFrom == 1)
         #expect(keys[0] < between.keys[0] && between.keys[0] < keys[1])
         #expect(first.keys.count == 1 && 0 < first.keys[0] && first.keys[0] < keys[0])

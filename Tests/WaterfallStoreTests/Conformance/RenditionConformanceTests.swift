@@ -14,13 +14,13 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func placeholderColourAndRenditionsReadBackAndUpdate(engine: TestEngine) throws {
+    func placeholderColourAndRenditionsReadBackAndUpdate(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
+        defer { store.closeWhenDone() }
 
         // Given three images, two of them dressed (a list of renditions, a template)
-        let (feedID, images) = try store.write { tx throws in
+        let (feedID, images) = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
             let section = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
             let images = [
@@ -35,7 +35,7 @@ import WaterfallTestSupport
         }
 
         // Then every read gives them back
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.allImages(feedID: feedID) == images)
             #expect(try tx.images(feedID: feedID, fromKey: 0, limit: 10) == images)
             #expect(try tx.images(feedID: feedID, offset: 1, limit: 1) == [images[1]])
@@ -49,20 +49,20 @@ import WaterfallTestSupport
             Self.dressed(images[1], placeholder: nil, color: nil, renditions: nil),
             Self.dressed(images[2], placeholder: "y", color: "#ffffff", renditions: "* t/{width}"),
         ]
-        try store.write { tx throws in try tx.updateImages(feedID: feedID, updated) }
+        try await store.write { tx throws in try tx.updateImages(feedID: feedID, updated) }
 
         // Then the rows hold the new values
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.allImages(feedID: feedID) == updated)
         }
     }
 
     @Test(arguments: TestEngine.all)
-    func theSchemaRefusesAMalformedColourOrPlaceholder(engine: TestEngine) throws {
+    func theSchemaRefusesAMalformedColourOrPlaceholder(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let (feedID, section) = try store.write { tx throws in
+        defer { store.closeWhenDone() }
+        let (feedID, section) = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
             return (feed.id, try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false))
         }
@@ -72,8 +72,8 @@ import WaterfallTestSupport
             Self.dressed(imageRow("a", key: 1, section: section), placeholder: String(repeating: "A", count: 65), color: nil, renditions: nil),
             Self.dressed(imageRow("a", key: 1, section: section), placeholder: nil, color: nil, renditions: ""),
         ] {
-            #expect(throws: (any Error).self) {
-                try store.write { tx throws in try tx.insertImages(feedID: feedID, [bad]) }
+            await #expect(throws: (any Error).self) {
+                try await store.write { tx throws in try tx.insertImages(feedID: feedID, [bad]) }
             }
         }
     }

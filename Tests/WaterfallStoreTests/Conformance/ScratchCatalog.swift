@@ -54,10 +54,10 @@ final class ScratchCatalog: Sendable {
 
     /// Opens the catalog and gives `body` a write transaction on it, then closes it.
     @discardableResult
-    func write<T>(_ body: (any CatalogTransaction) throws -> T) throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
         let store = try open()
-        defer { store.close() }
-        return try store.write(body)
+        defer { store.closeWhenDone() }
+        return try await store.write(body)
     }
 
     /// Runs `sql` on the catalog's database directly, not through the store (GRDB on the file;

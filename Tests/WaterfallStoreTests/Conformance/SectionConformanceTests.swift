@@ -7,13 +7,13 @@ import WaterfallTestSupport
 /// (a section stays while it has images or is declared), counts and reads by id.
 @Suite(.onOwnThreads(lane: .database)) struct SectionConformanceTests {
     @Test(arguments: TestEngine.all)
-    func sectionsAreOrderedByPositionAndReadBackAsWritten(engine: TestEngine) throws {
+    func sectionsAreOrderedByPositionAndReadBackAsWritten(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
+        defer { store.closeWhenDone() }
 
         // Given sections inserted out of order, one of them the unnamed section
-        let (feedID, ids) = try store.write { tx throws in
+        let (feedID, ids) = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
             let c = try tx.insertSection(feedID: feed.id, name: "c", title: "Title « C »", position: 30, isDeclared: true)
             let unnamed = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: -5, isDeclared: false)
@@ -27,7 +27,7 @@ import WaterfallTestSupport
             SectionRecord(id: ids[1], name: "b", title: nil, position: 20, isDeclared: true),
             SectionRecord(id: ids[2], name: "c", title: "Title « C »", position: 30, isDeclared: true),
         ]
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.sections(feedID: feedID) == expected)
             #expect(try tx.sectionIDs(feedID: feedID) == ids)
             for section in expected { #expect(try tx.section(id: section.id) == section) }
@@ -37,31 +37,31 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func anUpdateChangesTitlePositionAndDeclaredFlagButNotTheName(engine: TestEngine) throws {
+    func anUpdateChangesTitlePositionAndDeclaredFlagButNotTheName(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let id = try store.write { tx throws in
+        defer { store.closeWhenDone() }
+        let id = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
             return try tx.insertSection(feedID: feed.id, name: "s", title: "old", position: 10, isDeclared: true)
         }
 
         // When a section is updated with another name, title, position and flag
-        try store.write { tx throws in
+        try await store.write { tx throws in
             try tx.updateSection(SectionRecord(id: id, name: "renamed", title: nil, position: 99, isDeclared: false))
         }
 
         // Then the title, position and flag change, the name stays
-        #expect(try store.read { tx in try tx.section(id: id) }
+        #expect(try await store.read { tx in try tx.section(id: id) }
                 == SectionRecord(id: id, name: "s", title: nil, position: 99, isDeclared: false))
     }
 
     @Test(arguments: TestEngine.all)
-    func repositioningMayPassThroughPositionsOtherSectionsHold(engine: TestEngine) throws {
+    func repositioningMayPassThroughPositionsOtherSectionsHold(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let (feedID, ids) = try store.write { tx throws in
+        defer { store.closeWhenDone() }
+        let (feedID, ids) = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
             let ids = try ["a", "b", "c"].enumerated().map { offset, name in
                 try tx.insertSection(feedID: feed.id, name: name, title: nil, position: Int64(offset + 1) * 10, isDeclared: false)
@@ -70,27 +70,27 @@ import WaterfallTestSupport
         }
 
         // When the order is reversed (each new position is held by another section before)
-        try store.write { tx throws in
+        try await store.write { tx throws in
             try tx.repositionSections([(id: ids[0], position: 30), (id: ids[1], position: 20), (id: ids[2], position: 10)])
             try tx.repositionSections([])
         }
 
         // Then the sections read back in the new order
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.sections(feedID: feedID).map(\.name) == ["c", "b", "a"])
             #expect(try tx.sections(feedID: feedID).map(\.position) == [10, 20, 30])
         }
     }
 
     @Test(arguments: TestEngine.all)
-    func emptyUndeclaredSectionsGoDeclaredOrNonEmptyOnesStay(engine: TestEngine) throws {
+    func emptyUndeclaredSectionsGoDeclaredOrNonEmptyOnesStay(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
+        defer { store.closeWhenDone() }
 
         // Given four sections: declared or not, with images or without, and an empty undeclared
         // section in another feed
-        let (feedID, other, ids) = try store.write { tx throws in
+        let (feedID, other, ids) = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
             var ids: [String: Int64] = [:]
             for (offset, name) in ["declared-empty", "declared-full", "undeclared-empty", "undeclared-full"].enumerated() {
@@ -107,31 +107,31 @@ import WaterfallTestSupport
         }
 
         // When the empty undeclared sections of the feed are deleted
-        let deleted = try store.write { tx in try tx.deleteEmptyUndeclaredSections(feedID: feedID) }
+        let deleted = try await store.write { tx in try tx.deleteEmptyUndeclaredSections(feedID: feedID) }
 
         // Then exactly the one empty undeclared section went, and nothing of the other feed
         #expect(deleted == [ids["undeclared-empty"]!])
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.sections(feedID: feedID).map(\.name) == ["declared-empty", "declared-full", "undeclared-full"])
             #expect(try tx.sections(feedID: other).map(\.name) == ["alone"])
         }
         // And a second pass finds nothing more
-        #expect(try store.write { tx in try tx.deleteEmptyUndeclaredSections(feedID: feedID) } == [])
+        #expect(try await store.write { tx in try tx.deleteEmptyUndeclaredSections(feedID: feedID) } == [])
     }
 
     @Test(arguments: TestEngine.all)
-    func imageCountsLeaveEmptySectionsOut(engine: TestEngine) throws {
+    func imageCountsLeaveEmptySectionsOut(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let feed = try store.write { tx throws in
+        defer { store.closeWhenDone() }
+        let feed = try await store.write { tx throws in
             let feed = try tx.makeFeed("f", [
                 (section: nil, images: ["a", "b", "c"]), (section: "empty", images: []), (section: "s", images: ["d"]),
             ])
             _ = try tx.makeFeed("g", [(section: nil, images: ["a", "b"])])
             return feed
         }
-        try store.read { tx throws in
+        try await store.read { tx throws in
             #expect(try tx.imageCounts(feedID: feed.id) == [feed.sections[0]: 3, feed.sections[2]: 1])
             #expect(try tx.imageCount(sectionID: feed.sections[0]) == 3)
             #expect(try tx.imageCount(sectionID: feed.sections[1]) == 0)
@@ -140,16 +140,16 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func sectionsByIDComeOnceEachAndSkipUnknownIDs(engine: TestEngine) throws {
+    func sectionsByIDComeOnceEachAndSkipUnknownIDs(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let feed = try store.write { tx in
+        defer { store.closeWhenDone() }
+        let feed = try await store.write { tx in
             try tx.makeFeed("f", [(section: "a", images: []), (section: "b", images: []), (section: "c", images: [])])
         }
         let (a, b) = (feed.sections[0], feed.sections[1])
         let unknown = feed.sections.max()! + 1_000
-        try store.read { tx throws in
+        try await store.read { tx throws in
             // In any order, so compared as a set; each once
             let found = try tx.sections(ids: [b, a, b, unknown, a])
             #expect(found.count == 2)
@@ -160,13 +160,13 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func aDeletedSectionIsGoneAndItsNeighboursStay(engine: TestEngine) throws {
+    func aDeletedSectionIsGoneAndItsNeighboursStay(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let feed = try store.write { tx in try tx.makeFeed("f", [(section: "a", images: ["1"]), (section: "b", images: [])]) }
-        try store.write { tx in try tx.deleteSection(id: feed.sections[1]) }
-        try store.read { tx throws in
+        defer { store.closeWhenDone() }
+        let feed = try await store.write { tx in try tx.makeFeed("f", [(section: "a", images: ["1"]), (section: "b", images: [])]) }
+        try await store.write { tx in try tx.deleteSection(id: feed.sections[1]) }
+        try await store.read { tx throws in
             #expect(try tx.sectionIDs(feedID: feed.id) == [feed.sections[0]])
             #expect(try tx.section(id: feed.sections[1]) == nil)
             #expect(try tx.order(feed.id) == ["1"])
@@ -174,11 +174,11 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func aSectionNameIsTakenOncePerFeed(engine: TestEngine) throws {
+    func aSectionNameIsTakenOncePerFeed(engine: TestEngine) async throws {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
-        defer { store.close() }
-        let (f, g) = try store.write { tx throws in
+        defer { store.closeWhenDone() }
+        let (f, g) = try await store.write { tx throws in
             let f = try tx.makeFeed("f", [(section: nil, images: []), (section: "s", images: [])])
             // The same names in another feed are another feed's sections
             let g = try tx.makeFeed("g", [(section: nil, images: []), (section: "s", images: [])])
@@ -188,16 +188,16 @@ import WaterfallTestSupport
 
         // A second "s", or a second unnamed section, in one feed is refused
         for name in ["s", nil] as [String?] {
-            let error = #expect(throws: StoreError.self) {
-                try store.write { tx in _ = try tx.insertSection(feedID: f.id, name: name, title: nil, position: 99, isDeclared: false) }
+            let error = await #expect(throws: StoreError.self) {
+                try await store.write { tx in _ = try tx.insertSection(feedID: f.id, name: name, title: nil, position: 99, isDeclared: false) }
             }
             #expect(error?.kind == .invalidRequest)
         }
         // So is a second section at a position another holds
-        let error = #expect(throws: StoreError.self) {
-            try store.write { tx in _ = try tx.insertSection(feedID: f.id, name: "t", title: nil, position: 10, isDeclared: false) }
+        let error = await #expect(throws: StoreError.self) {
+            try await store.write { tx in _ = try tx.insertSection(feedID: f.id, name: "t", title: nil, position: 10, isDeclared: false) }
         }
         #expect(error?.kind == .invalidRequest)
-        #expect(try store.read { tx in try tx.sections(feedID: f.id).count } == 2)
+        #expect(try await store.read { tx in try tx.sections(feedID: f.id).count } == 2)
     }
 }
