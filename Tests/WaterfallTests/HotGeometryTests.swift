@@ -176,7 +176,7 @@ import WaterfallTestSupport
         let held = DispatchSemaphore(value: 0)
         // A reader holds the feed until the feed is forgotten, or 10 s.
         let holder = Task.detached {
-            await geometry.withFeedWithoutBlocking(feed) {
+            await geometry.withFeed(feed) {
                 held.signal()
                 return forgotten.wait(timeout: .now() + 10) == .success
             }
@@ -326,7 +326,7 @@ import WaterfallTestSupport
     /// What it cannot do (no copy yet, a change log too long to follow, an unknown layout or
     /// feed, bad input, an engine without such reads) is left to that path (`nil`).
     @Test(arguments: TestEngine.all)
-    func aReadWithoutBlockingFollowsTheChangeLogItself(engine: TestEngine) async throws {
+    func aReadOfTheHeldFeedFollowsTheChangeLogItself(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4, onDisk: true)
         try await catalog.importFeed((0..<50).map { "i\($0)@s\($0 / 10):\(120 + $0 * 5)x\(260 - $0 * 3)" })
         try await catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.layouts[0])
@@ -343,7 +343,7 @@ import WaterfallTestSupport
         for layout in layouts { _ = try await hot.page(feed: "f", layout: layout, offset: 20, limit: 9) }
 
         /// Every answer without blocking against the other path's; the first read follows.
-        func expectAnswersWithoutBlocking(_ context: String) async throws {
+        func expectAnswersFromTheHeldFeed(_ context: String) async throws {
             let expectsAnswer = engine == .postgres
             for layout in layouts {
                 for offset in [20, 0, 45, 49, 50, 80] {
@@ -360,7 +360,7 @@ import WaterfallTestSupport
                 await #expect(index == (expectsAnswer ? try catalog.service.sectionIndex(feed: "f", layout: layout) : nil), "\(context): \(layout)")
             }
         }
-        try await expectAnswersWithoutBlocking("loaded")
+        try await expectAnswersFromTheHeldFeed("loaded")
         let changes: [(String, () async throws -> Void)] = [
             ("a move to the top", { _ = try await catalog.service.move(feed: "f", id: "i45", to: .index(0)) }),
             ("a move across sections", { _ = try await catalog.service.move(feed: "f", id: "i3", to: .after("i25")) }),
@@ -370,7 +370,7 @@ import WaterfallTestSupport
         for (context, change) in changes {
             let before = geometry.report
             try await change()
-            try await expectAnswersWithoutBlocking(context)
+            try await expectAnswersFromTheHeldFeed(context)
             let revision = try await catalog.service.feeds().feeds[0].revision
             // Followed by the reads above on PostgreSQL, which read nothing the other way.
             #expect(geometry.report.map(\.revision) == (engine == .postgres ? [revision] : before.map(\.revision)), "\(context)")
@@ -389,7 +389,7 @@ import WaterfallTestSupport
         try await catalog.importFeed((0..<300).map { "m\($0)@s9:200x100" }, mode: .append)
         #expect(try await hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "too far behind")
         _ = try await hot.page(feed: "f", layout: layouts[0], offset: 0, limit: 1)
-        try await expectAnswersWithoutBlocking("loaded anew")
+        try await expectAnswersFromTheHeldFeed("loaded anew")
 
         // What the held copy cannot answer is left to the transaction, which words the error
         #expect(try await hot.pageFromHeldFeed(feed: "f", layout: .named("tablet"), offset: 0, limit: 9) == nil, "an unknown layout")

@@ -187,7 +187,7 @@ struct HotFeedGeometry {
     /// Brings the copy to `feed`'s revision by what ``followReads(to:_:)-(_,any CatalogTransaction)``
     /// read at it, in memory: a changed image is taken out where it was and put where its row
     /// is now. Returns `false` when the catalog is not what the copy expects (then this copy is
-    /// left half-way: the caller drops it, and the feed is loaded anew, by the synchronous way).
+    /// left half-way: the caller drops it, and the feed is loaded anew, in a transaction).
     mutating func apply(_ reads: HotFollowReads, to feed: FeedRecord) -> Bool {
         for id in reads.sectionIDs where ordinalByID[id] == nil {
             ordinalByID[id] = sections.count

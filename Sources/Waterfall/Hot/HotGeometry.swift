@@ -78,7 +78,7 @@ public final class HotGeometry: @unchecked Sendable {
         guard let entry = admitted else { return .notKept }
         // While another reader loads the feed (0.6 s for a million images), this one is
         // answered as for a feed not kept, instead of waiting for the load.
-        let read = try entry.withHold { () throws -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> in
+        let read = try entry.withHoldInTransaction { () throws -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> in
             // Forgotten while this reader waited for it: no longer the feed's copy.
             guard !entry.isAbandoned else { return .notKept }
             if let geometry = entry.geometry, geometry.revision > feed.revision {
@@ -148,12 +148,12 @@ public final class HotGeometry: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` holding what is kept of `feed`, waiting for it without blocking a thread
-    /// (a synchronous reader may hold it while it reads the database); `nil`, running nothing,
-    /// when nothing is kept of the feed.
-    func withFeedWithoutBlocking<T>(_ feed: FeedRecord, _ body: () throws -> T) async rethrows -> T? {
+    /// Runs `body` holding what is kept of `feed`, awaiting it without holding a thread (a
+    /// reader inside a transaction may hold it while it reads the database); `nil`, running
+    /// nothing, when nothing is kept of the feed.
+    func withFeed<T>(_ feed: FeedRecord, _ body: () throws -> T) async rethrows -> T? {
         guard let entry = entry(of: feed) else { return nil }
-        return try await entry.withHoldWithoutBlocking(body)
+        return try await entry.withHold(body)
     }
 
     /// The answer to `question` laid out from what is kept of `feed` with `configuration`'s
@@ -168,7 +168,7 @@ public final class HotGeometry: @unchecked Sendable {
         guard let entry = entry(of: feed) else { return nil }
         let work = ReadyHotAnswer(
             owner: self, entry: entry, feed: feed, configuration: configuration, stride: stride, question: question, sections: sections)
-        return try await entry.withHoldWithoutBlocking { try configuration.withEngine(work) }
+        return try await entry.withHold { try configuration.withEngine(work) }
     }
 
     /// Brings the copy of `feed` to its revision without blocking a thread: the one place that
@@ -180,9 +180,9 @@ public final class HotGeometry: @unchecked Sendable {
     /// then (one forgotten meanwhile has woken them already). Readers of that revision that
     /// come while it runs wait for it (holding no thread), then look again. `false` when nobody
     /// can follow (no copy, one loading, one too far behind, one being followed to another
-    /// revision): the synchronous way brings the copy, or loads it anew.
+    /// revision): a transaction brings the copy, or loads it anew.
     func follow(_ feed: FeedRecord, reading read: (HotFeedGeometry) async throws -> HotFollowReads?) async throws -> Bool {
-        guard let entry = entry(of: feed), let copy = await entry.withHoldWithoutBlocking({ entry.geometry }) ?? nil else {
+        guard let entry = entry(of: feed), let copy = await entry.withHold({ entry.geometry }) ?? nil else {
             return false
         }
         // Brought there since the reader found it behind, or being brought there: look again.
@@ -196,7 +196,7 @@ public final class HotGeometry: @unchecked Sendable {
             // Ended whatever happens: the readers waiting for it are woken.
             defer { entry.endFollow() }
             guard let reads = try await read(copy) else { return true }
-            _ = await entry.withHoldWithoutBlocking {
+            _ = await entry.withHold {
                 if var followed = entry.geometry, followed.generation == copy.generation, followed.revision == copy.revision,
                    followed.apply(reads, to: feed) {
                     entry.geometry = followed
@@ -296,8 +296,8 @@ private struct ReadyHotAnswer: EngineWork {
 
 /// What a read finds in the hot copy: the feed's geometry and a layout's placement at the
 /// reader's revision, then the answer laid out from them; or why not, and what to do instead.
-/// A synchronous read (``HotGeometry/placement(feed:engine:key:stride:mayBeAhead:_:)``) meets
-/// `ready`, `ahead` and `notKept`; one without blocking, which reads nothing to find it
+/// A read inside a transaction (``HotGeometry/placement(feed:engine:key:stride:mayBeAhead:_:)``)
+/// meets `ready`, `ahead` and `notKept`; one from the held feed, which reads nothing to find it
 /// (``HotGeometry/readyAnswer(_:feed:configuration:stride:sections:)``), `ready`, `behind`,
 /// `needsSections` and `notKept`.
 enum HotRead<Value> {
@@ -310,7 +310,7 @@ enum HotRead<Value> {
     case needsSections
     /// Not kept (over the budget, loading, or the copy disagreed with the catalog and was
     /// dropped), or not without reading (no such layout kept, a copy newer than the reader):
-    /// answer from the database's layout cache, or the synchronous way.
+    /// answer from the database's layout cache, or in a transaction.
     case notKept
 
     /// What is ready made into another read (`transform` may find it not kept after all).
@@ -331,10 +331,11 @@ enum HotRead<Value> {
 }
 
 /// One feed held in memory, held by one reader at a time: readers of different feeds never
-/// wait for each other, and readers of one revision wait for one computation. A synchronous
-/// reader waits for it on its thread (``withHold(_:)``), and may read the database while it
-/// holds it; a reader without blocking awaits it (``withHoldWithoutBlocking(_:)``), woken when
-/// it is given back, and holds it only for work in memory.
+/// wait for each other, and readers of one revision wait for one computation. A reader inside a
+/// transaction waits for it on the transaction's thread, never a cooperative one
+/// (``withHoldInTransaction(_:)``), and may read the database while it holds it; a reader of
+/// the held feed awaits it (``withHold(_:)``), woken when it is given back, and holds it only
+/// for work in memory.
 private final class HotFeedEntry {
     let name: String
     /// What the feed was admitted with, by its image count (guarded by ``HotGeometry``'s lock).
@@ -369,11 +370,10 @@ private final class HotFeedEntry {
     /// come meanwhile do not wait for it.
     private var isLoading = false
     private var abandoned = false
-    /// Readers without blocking waiting for the hold, woken (with `false`) when it is given back
-    /// or a load begins.
+    /// Readers awaiting the hold, woken (with `false`) when it is given back or a load begins.
     private var holdWaiters: [CheckedContinuation<Bool?, Never>] = []
-    /// A follow under way without blocking (``HotGeometry/follow(_:reading:)``): the revision it
-    /// brings the copy to, and the readers waiting for it.
+    /// A follow under way by an awaiting reader (``HotGeometry/follow(_:reading:)``): the
+    /// revision it brings the copy to, and the readers waiting for it.
     private var following: (revision: Int64, waiting: [CheckedContinuation<Void, Never>])?
 
     init(name: String, reservedBytes: Int) {
@@ -389,9 +389,10 @@ private final class HotFeedEntry {
         state.withLock { reported?.bytes = bytes }
     }
 
-    /// Runs `body` holding the entry, waiting for it on this thread; `nil`, running nothing,
-    /// while its holder loads the feed (``loading(_:)``).
-    func withHold<T>(_ body: () throws -> T) rethrows -> T? {
+    /// Runs `body` holding the entry, waiting for it on this thread, a transaction's (the
+    /// store's, never a cooperative one); `nil`, running nothing, while its holder loads the
+    /// feed (``loading(_:)``).
+    func withHoldInTransaction<T>(_ body: () throws -> T) rethrows -> T? {
         state.lock()
         while isHeld {
             if isLoading {
@@ -406,9 +407,9 @@ private final class HotFeedEntry {
         return try body()
     }
 
-    /// Runs `body` holding the entry, waiting for it without blocking a thread; `nil`, running
+    /// Runs `body` holding the entry, awaiting it without holding a thread; `nil`, running
     /// nothing, while its holder loads the feed (``loading(_:)``).
-    func withHoldWithoutBlocking<T>(_ body: () throws -> T) async rethrows -> T? {
+    func withHold<T>(_ body: () throws -> T) async rethrows -> T? {
         while true {
             switch await takeOrQueue() {
             case true?: break
