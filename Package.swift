@@ -134,7 +134,7 @@ let package = Package(
                 // further and links a fully static executable.
                 .unsafeFlags(
                     ["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"],
-                    .when(platforms: [.linux], configuration: .release)),
+                    .when(platforms: [.linux], configuration: .release))
             ]),
 
         // Build-time tool: turns files (Migrations/*.sql, the server's Assets/) into Swift string
@@ -163,7 +163,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
-        .testTarget(name: "WaterfallTests", dependencies: ["Waterfall", "WaterfallStore", "WaterfallSync", "WaterfallTestSupport"]),
+        .testTarget(
+            name: "WaterfallTests",
+            dependencies: ["Waterfall", "WaterfallStore", "WaterfallSync", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallRenderTests", dependencies: ["WaterfallRender", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallCLITests", dependencies: ["waterfall", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallJSONTests", dependencies: ["WaterfallJSON", "WaterfallTestSupport"]),

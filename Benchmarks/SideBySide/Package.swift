@@ -19,7 +19,7 @@ let package = Package(
         .executableTarget(
             name: "side-by-side",
             dependencies: [.product(name: "WaterfallLayout", package: rootPackage)],
-            path: "Sources/SideBySide"),
+            path: "Sources/SideBySide")
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,8 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 5 else {
-    FileHandle.standardError.write(Data("usage: GenerateClientSources GENERATOR DOCUMENT CONFIGURATION OUTPUT-FOLDER FILE…\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: GenerateClientSources GENERATOR DOCUMENT CONFIGURATION OUTPUT-FOLDER FILE…\n".utf8))
     exit(64)
 }
 let (generator, document, configuration) = (arguments[0], arguments[1], arguments[2])
@@ -39,14 +40,17 @@ try process.run()
 let diagnostics = String(decoding: report.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     .split(separator: "\n")
     .compactMap { line -> Substring? in
-        guard let start = ["warning:", "error:", "Error:"].compactMap({ line.range(of: $0)?.lowerBound }).min() else { return nil }
+        guard let start = ["warning:", "error:", "Error:"].compactMap({ line.range(of: $0)?.lowerBound }).min() else {
+            return nil
+        }
         return line[start...]
     }
 process.waitUntilExit()
 for line in diagnostics { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 guard process.terminationStatus == 0 else { exit(process.terminationStatus) }
 if diagnostics.contains(where: { $0.hasPrefix("warning:") }) {
-    FileHandle.standardError.write(Data("error: \(document) must pass swift-openapi-generator with no warning (DESIGN section 13).\n".utf8))
+    FileHandle.standardError.write(
+        Data("error: \(document) must pass swift-openapi-generator with no warning (DESIGN section 13).\n".utf8))
     exit(1)
 }
 

@@ -1,9 +1,10 @@
 // The service's API speaks in the engine's and the sync layer's value types (configurations,
 // frames, move targets), so a front end that imports `Waterfall` sees them too.
 @_exported import WaterfallLayout
-@_exported import enum WaterfallSync.MoveTarget
+
 @_exported import protocol WaterfallStore.ChangeWatcher
 @_exported import enum WaterfallSync.FeedFormat
-@_exported import enum WaterfallSync.SectionBy
-@_exported import enum WaterfallSync.Renditions
+@_exported import enum WaterfallSync.MoveTarget
 @_exported import struct WaterfallSync.Rendition
+@_exported import enum WaterfallSync.Renditions
+@_exported import enum WaterfallSync.SectionBy

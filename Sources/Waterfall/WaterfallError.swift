@@ -113,19 +113,24 @@ public enum WaterfallError: Error, Hashable, Sendable {
         case .nothingTakenBy(let feed, let date):
             return "no image of feed \(feed.quoted) was taken at or before \(date) (in the feed's time zone)."
         case .indexOutsideSection(let index, let section, let count, let place):
-            return "\(place)index \(index) is outside \(section.sectionDescription), which holds \(count) image\(count == 1 ? "" : "s") (indexes 0…\(count - 1))."
+            return
+                "\(place)index \(index) is outside \(section.sectionDescription), which holds \(count) image\(count == 1 ? "" : "s") (indexes 0…\(count - 1))."
         case .moveAcrossDateSections(let feed, let id, let from, let to, let sectionBy, let place):
-            return "\(place)cannot move \(id.quoted) from \(from.sectionDescription) into \(to.sectionDescription): feed \(feed.quoted) has sections by \(sectionBy), so an image's date decides its section."
+            return
+                "\(place)cannot move \(id.quoted) from \(from.sectionDescription) into \(to.sectionDescription): feed \(feed.quoted) has sections by \(sectionBy), so an image's date decides its section."
         case .cursorExpired(let feed, let revision, let current):
-            return "feed \(feed.quoted) changed since this listing began at revision \(revision) (it is at revision \(current) now); list it again, or follow its changes since the revision you have."
+            return
+                "feed \(feed.quoted) changed since this listing began at revision \(revision) (it is at revision \(current) now); list it again, or follow its changes since the revision you have."
         case .unknownKey(let name):
             return "unknown API key \(name.quoted)."
         case .keyExists(let name):
             return "an API key named \(name.quoted) exists already; remove it first to replace it."
         case .revisionMismatch(let feed, let expected, let actual):
-            return "feed \(feed.quoted) is at revision \(actual), not \(expected): it changed since it was read; nothing was written."
+            return
+                "feed \(feed.quoted) is at revision \(actual), not \(expected): it changed since it was read; nothing was written."
         case .changesPruned(let feed, let since, let from):
-            return "the change log of feed \(feed.quoted) is kept from revision \(from) on, so the changes since revision \(since) are gone; list the feed again and follow its changes since revision \(from) or later."
+            return
+                "the change log of feed \(feed.quoted) is kept from revision \(from) on, so the changes since revision \(since) are gone; list the feed again and follow its changes since revision \(from) or later."
         case .invalidValue(let parameter, let rest):
             return "\(name(parameter)) \(rest)"
         case .conflictingValues(let first, let second):
@@ -143,8 +148,10 @@ public enum WaterfallError: Error, Hashable, Sendable {
             return "the feed has no name: the request gives none and its content has no \"feed\" field."
         case .invalidConfiguration(let error):
             return error.message
-        case .moveOntoItself(let message), .invalidData(let message), .fileUnreadable(let message), .cannotCreate(let message),
-             .database(let message), .busy(let message), .unavailable(let message), .diskFull(let message), .other(let message):
+        case .moveOntoItself(let message), .invalidData(let message), .fileUnreadable(let message),
+            .cannotCreate(let message),
+            .database(let message), .busy(let message), .unavailable(let message), .diskFull(let message),
+            .other(let message):
             return message
         }
     }

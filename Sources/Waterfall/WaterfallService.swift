@@ -60,7 +60,7 @@ public struct WaterfallService: Sendable {
     }
 
     /// Runs `body` and turns whatever it throws into a ``WaterfallError``.
-    func perform<T>(_ body: () throws -> T) throws(WaterfallError) -> T {
+    func performNow<T>(_ body: () throws -> T) throws(WaterfallError) -> T {
         do {
             return try body()
         } catch {

@@ -21,7 +21,8 @@ public struct EntityTagHeaders: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         for name in Self.names {
-            if let value = request.headerFields[name], value.contains("%"), let decoded = value.removingPercentEncoding {
+            if let value = request.headerFields[name], value.contains("%"), let decoded = value.removingPercentEncoding
+            {
                 request.headerFields[name] = decoded
             }
         }

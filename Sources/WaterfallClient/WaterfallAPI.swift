@@ -32,10 +32,13 @@ public struct WaterfallAPI: Sendable {
     ///   - transport: how requests travel: `URLSessionTransport()` (Apple platforms) or
     ///     `AsyncHTTPClientTransport()` (servers, Linux).
     ///   - middlewares: more middlewares, run after the key's.
-    public init(serverURL: URL, apiKey: String? = nil, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
+    public init(
+        serverURL: URL, apiKey: String? = nil, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []
+    ) {
         let first: [any ClientMiddleware] = [EntityTagHeaders()] + (apiKey.map { [BearerAPIKey($0)] } ?? [])
         client = Client(serverURL: serverURL, transport: transport, middlewares: first + middlewares)
-        checked = Client(serverURL: serverURL, transport: transport, middlewares: first + middlewares + [ProblemMiddleware()])
+        checked = Client(
+            serverURL: serverURL, transport: transport, middlewares: first + middlewares + [ProblemMiddleware()])
     }
 
     /// A client over the platform's usual transport: URLSession on Apple platforms,
@@ -66,7 +69,9 @@ public struct WaterfallAPI: Sendable {
     }
 
     /// A feed's images in order, `limit` from `offset` (`GET /v1/feeds/{feed}/images`).
-    public func images(feed: String, offset: Int? = nil, limit: Int? = nil) async throws -> Versioned<Components.Schemas.ImageList> {
+    public func images(feed: String, offset: Int? = nil, limit: Int? = nil) async throws -> Versioned<
+        Components.Schemas.ImageList
+    > {
         try await call {
             let ok = try await $0.listImages(path: .init(feed: feed), query: .init(offset: offset, limit: limit)).ok
             return Versioned(try ok.body.json, etag: ok.headers.eTag)
@@ -77,7 +82,9 @@ public struct WaterfallAPI: Sendable {
     /// (`GET /v1/feeds/{feed}/images?cursor=`).
     /// - Throws: ``WaterfallProblem`` of kind ``WaterfallProblem/Kind/gone`` once the feed has
     ///   changed since the listing began: list it again, or follow its changes.
-    public func images(feed: String, cursor: String, limit: Int? = nil) async throws -> Versioned<Components.Schemas.ImageList> {
+    public func images(feed: String, cursor: String, limit: Int? = nil) async throws -> Versioned<
+        Components.Schemas.ImageList
+    > {
         try await call {
             let ok = try await $0.listImages(path: .init(feed: feed), query: .init(limit: limit, cursor: cursor)).ok
             return Versioned(try ok.body.json, etag: ok.headers.eTag)
@@ -89,7 +96,9 @@ public struct WaterfallAPI: Sendable {
     /// - Parameter ifNoneMatch: an entity tag of an earlier answer: nil comes back when the
     ///   page has not changed since (304).
     /// - Returns: the page and its entity tag; nil only for a 304.
-    public func page(feed: String, layout: String, offset: Int? = nil, limit: Int? = nil, ifNoneMatch: String? = nil) async throws -> Versioned<Components.Schemas.Page>? {
+    public func page(feed: String, layout: String, offset: Int? = nil, limit: Int? = nil, ifNoneMatch: String? = nil)
+        async throws -> Versioned<Components.Schemas.Page>?
+    {
         try await call {
             let output = try await $0.getLayoutPage(
                 path: .init(feed: feed, name: layout), query: .init(offset: offset, limit: limit),
@@ -101,7 +110,9 @@ public struct WaterfallAPI: Sendable {
     }
 
     /// A page of a saved layout, read unconditionally.
-    public func page(feed: String, layout: String, offset: Int? = nil, limit: Int? = nil) async throws -> Versioned<Components.Schemas.Page> {
+    public func page(feed: String, layout: String, offset: Int? = nil, limit: Int? = nil) async throws -> Versioned<
+        Components.Schemas.Page
+    > {
         // Without If-None-Match the server never answers 304.
         try await page(feed: feed, layout: layout, offset: offset, limit: limit, ifNoneMatch: nil)!
     }
@@ -110,9 +121,12 @@ public struct WaterfallAPI: Sendable {
     /// its id, its catalog index, section and frame, and `offset`, the first index of the page
     /// of `limit` images that holds it: where a client reopens its place.
     /// - Throws: ``WaterfallProblem`` (``WaterfallProblem/Kind/notFound`` for an unknown id).
-    public func locate(_ image: String, feed: String, layout: String, limit: Int? = nil) async throws -> Components.Schemas.Location {
+    public func locate(_ image: String, feed: String, layout: String, limit: Int? = nil) async throws
+        -> Components.Schemas.Location
+    {
         try await call {
-            try await $0.getLayoutLocate(path: .init(feed: feed, name: layout), query: .init(id: image, limit: limit)).ok.body.json
+            try await $0.getLayoutLocate(path: .init(feed: feed, name: layout), query: .init(id: image, limit: limit))
+                .ok.body.json
         }
     }
 
@@ -120,9 +134,12 @@ public struct WaterfallAPI: Sendable {
     /// or `YYYY-MM-DDTHH:MM`, in the feed's time zone), located as ``locate(_:feed:layout:limit:)``
     /// does: how a timeline jumps to a date.
     /// - Throws: ``WaterfallProblem`` (``WaterfallProblem/Kind/notFound`` when none was taken by then).
-    public func locate(takenBy date: String, feed: String, layout: String, limit: Int? = nil) async throws -> Components.Schemas.Location {
+    public func locate(takenBy date: String, feed: String, layout: String, limit: Int? = nil) async throws
+        -> Components.Schemas.Location
+    {
         try await call {
-            try await $0.getLayoutLocate(path: .init(feed: feed, name: layout), query: .init(date: date, limit: limit)).ok.body.json
+            try await $0.getLayoutLocate(path: .init(feed: feed, name: layout), query: .init(date: date, limit: limit))
+                .ok.body.json
         }
     }
 
@@ -157,13 +174,16 @@ public struct WaterfallAPI: Sendable {
     ///   feed has moved on (nothing changed), ``WaterfallProblem/Kind/notFound``,
     ///   ``WaterfallProblem/Kind/conflict`` for a move onto itself, among others.
     @discardableResult
-    public func move(_ image: String, _ place: Place, feed: String, ifMatch: String? = nil) async throws -> Components.Schemas.ChangeSummary {
+    public func move(_ image: String, _ place: Place, feed: String, ifMatch: String? = nil) async throws
+        -> Components.Schemas.ChangeSummary
+    {
         let id = Components.Schemas.Identifier.case1(image)
-        let move: Components.Schemas.ReorderMove = switch place {
-        case .before(let other): .ReorderMoveBefore(.init(id: id, before: .case1(other)))
-        case .after(let other): .ReorderMoveAfter(.init(id: id, after: .case1(other)))
-        case .to(let index): .ReorderMoveTo(.init(id: id, to: index))
-        }
+        let move: Components.Schemas.ReorderMove =
+            switch place {
+            case .before(let other): .ReorderMoveBefore(.init(id: id, before: .case1(other)))
+            case .after(let other): .ReorderMoveAfter(.init(id: id, after: .case1(other)))
+            case .to(let index): .ReorderMoveTo(.init(id: id, to: index))
+            }
         return try await reorder(feed: feed, .ReorderEdits(.init(moves: [move])), ifMatch: ifMatch)
     }
 
@@ -173,7 +193,9 @@ public struct WaterfallAPI: Sendable {
     ///   - ifMatch: an entity tag: the reorder happens only while the feed is at its revision.
     ///   - dryRun: checks and counts without writing.
     @discardableResult
-    public func reorder(feed: String, _ document: Components.Schemas.ReorderDocument, ifMatch: String? = nil, dryRun: Bool = false) async throws -> Components.Schemas.ChangeSummary {
+    public func reorder(
+        feed: String, _ document: Components.Schemas.ReorderDocument, ifMatch: String? = nil, dryRun: Bool = false
+    ) async throws -> Components.Schemas.ChangeSummary {
         try await call {
             try await $0.reorderFeed(
                 path: .init(feed: feed), query: .init(dryRun: dryRun ? true : nil),
@@ -188,7 +210,9 @@ public struct WaterfallAPI: Sendable {
     /// - Throws: ``WaterfallProblem`` when the stream cannot start (unknown feed, say).
     public func events(feed: String, since: Int = 0) async throws -> ChangeEvents {
         try await call {
-            ChangeEvents(body: try await $0.streamEvents(path: .init(feed: feed), query: .init(since: since)).ok.body.textEventStream)
+            ChangeEvents(
+                body: try await $0.streamEvents(path: .init(feed: feed), query: .init(since: since)).ok.body
+                    .textEventStream)
         }
     }
 

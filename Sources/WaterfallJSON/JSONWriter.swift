@@ -207,7 +207,8 @@ extension PlacedSupplement: JSONWritable {
 extension LayoutPage: JSONWritable {
     public func write(to json: inout JSONWriter) throws {
         json.beginObject()
-        try json.answer(feed: feed, revision: revision, layout: layout, contentHeight: contentHeight, totalItems: totalItems)
+        try json.answer(
+            feed: feed, revision: revision, layout: layout, contentHeight: contentHeight, totalItems: totalItems)
         json.key("nextOffset")
         if let nextOffset { json.integer(nextOffset) } else { json.null() }
         try json.elements(items: items, headers: headers, footers: footers)
@@ -218,7 +219,8 @@ extension LayoutPage: JSONWritable {
 extension ViewportPage: JSONWritable {
     public func write(to json: inout JSONWriter) throws {
         json.beginObject()
-        try json.answer(feed: feed, revision: revision, layout: layout, contentHeight: contentHeight, totalItems: totalItems)
+        try json.answer(
+            feed: feed, revision: revision, layout: layout, contentHeight: contentHeight, totalItems: totalItems)
         json.key("y")
         try json.number(y)
         json.key("height")
@@ -282,7 +284,9 @@ extension JSONWriter {
     }
 
     /// The first members of a page or viewport: which feed, revision and layout, and its size.
-    fileprivate mutating func answer(feed: String, revision: Int64, layout: String?, contentHeight: Double, totalItems: Int) throws {
+    fileprivate mutating func answer(
+        feed: String, revision: Int64, layout: String?, contentHeight: Double, totalItems: Int
+    ) throws {
         key("feed")
         string(feed)
         key("revision")
@@ -296,7 +300,9 @@ extension JSONWriter {
     }
 
     /// The members `items`, `headers` and `footers` of a page or viewport.
-    fileprivate mutating func elements(items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) throws {
+    fileprivate mutating func elements(items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement])
+        throws
+    {
         key("items")
         try array(items)
         key("headers")

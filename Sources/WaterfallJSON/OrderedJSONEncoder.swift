@@ -121,7 +121,9 @@ private struct KeyedStreamContainer<Key: CodingKey>: KeyedEncodingContainerProto
         try stream.encode(value, depth: depth + 1)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         stream.startMember(key: key.stringValue, depth: depth)
         return StreamEncoder(stream: stream, depth: depth + 1).container(keyedBy: keyType)
     }
@@ -165,7 +167,9 @@ private struct UnkeyedStreamContainer: UnkeyedEncodingContainer {
         count += 1
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         stream.startMember(key: nil, depth: depth)
         count += 1
         return StreamEncoder(stream: stream, depth: depth + 1).container(keyedBy: keyType)

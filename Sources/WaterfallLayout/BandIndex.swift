@@ -34,19 +34,14 @@ struct BandIndex: Sendable {
         tops = []
     }
 
-    /// Calls `body` with the id of every entry whose frame (from `frame(id)`) meets
-    /// `[y, y + height)`, in list order. O(log n + candidates).
-    func forEach(meeting y: Double, height: Double, frame: (Int) -> Frame, _ body: (Int) -> Void) {
+    /// The id of every entry whose frame (from `frame(id)`) meets `[y, y + height)`, in list
+    /// order. O(log n + candidates).
+    func indices(meeting y: Double, height: Double, frame: (Int) -> Frame) -> [Int] {
         let end = y + height
         let first = Self.partition(bottomsSoFar) { $0 > y }
         let last = Self.partition(topsFromHere) { $0 >= end }
-        guard first < last else { return }
-        for index in first..<last {
-            let id = ids[index]
-            if frame(id).meetsBand(y: y, height: height) {
-                body(id)
-            }
-        }
+        guard first < last else { return [] }
+        return ids[first..<last].filter { frame($0).meetsBand(y: y, height: height) }
     }
 
     /// The first index whose value satisfies `isAfter`, for values on which it is monotone.

@@ -24,7 +24,9 @@ public struct FeedLayout: Sendable {
     /// `sections[i].items` must be consecutive ranges covering `itemFrames` in order. An
     /// image goes to the list of the column whose left edge its frame starts at when it is
     /// one column wide, else to the full-span list. O(n).
-    public init(configuration: LayoutConfiguration, itemFrames: [Frame], sections: [SectionLayout], contentHeight: Double) {
+    public init(
+        configuration: LayoutConfiguration, itemFrames: [Frame], sections: [SectionLayout], contentHeight: Double
+    ) {
         self.configuration = configuration
         self.itemFrames = itemFrames
         bands = SectionBands(sections)
@@ -71,7 +73,8 @@ public struct FeedLayout: Sendable {
         let chrome = configuration.chrome
         return bands.viewport(
             items: items(meeting: y, height: height), y: y, height: height, pinOffset: pinOffset,
-            hasHeaders: chrome.headerHeight > 0) { _ in chrome }
+            hasHeaders: chrome.headerHeight > 0
+        ) { _ in chrome }
     }
 
     /// The index of the section holding global image `item`. O(log sections).
@@ -83,7 +86,7 @@ public struct FeedLayout: Sendable {
     private func items(meeting y: Double, height: Double) -> [Int] {
         var found: [Int] = []
         for list in itemIndexes {
-            list.forEach(meeting: y, height: height, frame: { itemFrames[$0] }) { found.append($0) }
+            found += list.indices(meeting: y, height: height, frame: { itemFrames[$0] })
         }
         found.sort()
         return found

@@ -1,5 +1,5 @@
 #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-    internal import _Builtin_intrinsics.intel
+internal import _Builtin_intrinsics.intel
 #endif
 
 /// Operations on two `Double`s at once for the bulk paths, each lane exactly the scalar
@@ -14,9 +14,9 @@ enum PairMath {
     @inline(__always)
     static func truncatedInRange(_ values: SIMD2<Double>) -> SIMD2<Double> {
         #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-            _mm_cvtepi32_pd(_mm_cvttpd_epi32(values))
+        _mm_cvtepi32_pd(_mm_cvttpd_epi32(values))
         #else
-            SIMD2(Double(Int64(values[0])), Double(Int64(values[1])))
+        SIMD2(Double(Int64(values[0])), Double(Int64(values[1])))
         #endif
     }
 
@@ -25,9 +25,9 @@ enum PairMath {
     @inline(__always)
     static func clamped(_ values: SIMD2<Double>, _ lows: SIMD2<Double>, _ highs: SIMD2<Double>) -> SIMD2<Double> {
         #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-            _mm_min_pd(_mm_max_pd(values, lows), highs)
+        _mm_min_pd(_mm_max_pd(values, lows), highs)
         #else
-            SIMD2(min(max(values[0], lows[0]), highs[0]), min(max(values[1], lows[1]), highs[1]))
+        SIMD2(min(max(values[0], lows[0]), highs[0]), min(max(values[1], lows[1]), highs[1]))
         #endif
     }
 
@@ -40,10 +40,10 @@ enum PairMath {
         let magic = SIMD2<Double>(repeating: 4_503_599_627_370_496)
         let rounded = (values + magic) - magic
         #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-            return rounded - _mm_and_pd(_mm_cmplt_pd(values, rounded), SIMD2(repeating: 1))
+        return rounded - _mm_and_pd(_mm_cmplt_pd(values, rounded), SIMD2(repeating: 1))
         #else
-            return SIMD2(
-                rounded[0] > values[0] ? rounded[0] - 1 : rounded[0], rounded[1] > values[1] ? rounded[1] - 1 : rounded[1])
+        return SIMD2(
+            rounded[0] > values[0] ? rounded[0] - 1 : rounded[0], rounded[1] > values[1] ? rounded[1] - 1 : rounded[1])
         #endif
     }
 }

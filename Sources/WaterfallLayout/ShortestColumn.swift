@@ -11,7 +11,8 @@ protocol ShortestColumn {
 enum ShortestOfTwo: ShortestColumn {
     @inline(__always)
     static func find(_ bottoms: UnsafePointer<Double>, _ columns: Int) -> (column: Int, top: Double) {
-        let b0 = bottoms[0], b1 = bottoms[1]
+        let b0 = bottoms[0]
+        let b1 = bottoms[1]
         let right = b1 < b0
         return (right ? 1 : 0, right ? b1 : b0)
     }
@@ -21,7 +22,9 @@ enum ShortestOfTwo: ShortestColumn {
 enum ShortestOfThree: ShortestColumn {
     @inline(__always)
     static func find(_ bottoms: UnsafePointer<Double>, _ columns: Int) -> (column: Int, top: Double) {
-        let b0 = bottoms[0], b1 = bottoms[1], b2 = bottoms[2]
+        let b0 = bottoms[0]
+        let b1 = bottoms[1]
+        let b2 = bottoms[2]
         let use1 = b1 < b0
         let top01 = use1 ? b1 : b0
         let use2 = b2 < top01
@@ -33,7 +36,10 @@ enum ShortestOfThree: ShortestColumn {
 enum ShortestOfFour: ShortestColumn {
     @inline(__always)
     static func find(_ bottoms: UnsafePointer<Double>, _ columns: Int) -> (column: Int, top: Double) {
-        let b0 = bottoms[0], b1 = bottoms[1], b2 = bottoms[2], b3 = bottoms[3]
+        let b0 = bottoms[0]
+        let b1 = bottoms[1]
+        let b2 = bottoms[2]
+        let b3 = bottoms[3]
         let use1 = b1 < b0
         let top01 = use1 ? b1 : b0
         let use3 = b3 < b2

@@ -231,7 +231,8 @@ extension WaterfallLayout {
             output[index] = parkedFrame(pixels.0 &+ k.increment, first.isFullSpan, widths[0], heights[0])
             output[index &+ 1] = parkedFrame(pixels.1 &+ k.increment, second.isFullSpan, widths[1], heights[1])
             lengths |= pixels.0 | pixels.1
-            banners &+= Int(unsafeBitCast(first.isFullSpan, to: UInt8.self) &+ unsafeBitCast(second.isFullSpan, to: UInt8.self))
+            banners &+= Int(
+                unsafeBitCast(first.isFullSpan, to: UInt8.self) &+ unsafeBitCast(second.isFullSpan, to: UInt8.self))
             index &+= 2
         }
         if index < count {
@@ -239,7 +240,8 @@ extension WaterfallLayout {
             let width = item.isFullSpan ? k.contentWidth : k.itemWidth
             let floored = floorOfSmallNonNegative(grid.toPixels((width * Double(item.height)) / Double(item.width)))
             let pixels = wholeValue(floored)
-            output[index] = parkedFrame(pixels &+ k.increment, item.isFullSpan, width, grid.toPoints(floored) + k.caption)
+            output[index] = parkedFrame(
+                pixels &+ k.increment, item.isFullSpan, width, grid.toPoints(floored) + k.caption)
             lengths |= pixels
             banners &+= Int(unsafeBitCast(item.isFullSpan, to: UInt8.self))
         }
@@ -249,7 +251,8 @@ extension WaterfallLayout {
     /// A frame of the first pass: its width and height, the key increment's bits in `x`, and
     /// in `y` the bits of 1 for a banner, else 0.
     @inline(__always)
-    private static func parkedFrame(_ increment: Int64, _ isFullSpan: Bool, _ width: Double, _ height: Double) -> Frame {
+    private static func parkedFrame(_ increment: Int64, _ isFullSpan: Bool, _ width: Double, _ height: Double) -> Frame
+    {
         Frame(
             x: Double(bitPattern: UInt64(bitPattern: increment)),
             y: Double(bitPattern: UInt64(unsafeBitCast(isFullSpan, to: UInt8.self))), width: width, height: height)
@@ -336,7 +339,8 @@ extension WaterfallLayout {
         let itemWidth = itemWidth
         let scale = scale
         let step = configuration.order == .leftToRight ? 1 : columns - 1
-        var column = configuration.order == .leftToRight
+        var column =
+            configuration.order == .leftToRight
             ? placedBefore % columns : columns - 1 - placedBefore % columns
         var ordinary = 0
         for index in 0..<count {
@@ -365,7 +369,8 @@ extension WaterfallLayout {
         for other in 1..<columns where bottoms[other] > top {
             top = bottoms[other]
         }
-        let height = Self.grid((contentWidth * Double(item.height)) / Double(item.width), scale)
+        let height =
+            Self.grid((contentWidth * Double(item.height)) / Double(item.width), scale)
             + configuration.captionHeight
         let frame = Frame(x: configuration.sectionInset.left, y: top, width: contentWidth, height: height)
         let bottom = frame.maxY + configuration.rowSpacing

@@ -145,7 +145,8 @@ public struct WaterfallLayout: Sendable {
     /// sticks under the pin offset while its section is on screen and is pushed up by the
     /// section's end. `isPinned` is true when `y` differs from `natural.y`. O(1).
     public func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double) -> PinnedHeader {
-        configuration.chrome.pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
+        configuration.chrome.pinnedHeader(
+            natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
     }
 
     // MARK: - Arithmetic shared by every path

@@ -23,7 +23,8 @@ struct HTMLDocument {
             <p class="legend"><strong>\(Markup.html(scene.legend.feed))</strong> · revision \(scene.legend.revision) · \(Markup.html(scene.legend.layout)) · \(Markup.html(scene.legend.shown)) · \(Number.text(scene.width)) × \(Number.text(scene.height)) pt</p>
 
             """
-        out += "<div data-waterfall=\"\(Markup.html(scene.legend.feed))\" style=\"width:\(px(scene.width));height:\(px(scene.height));--caption:\(px(scene.captionHeight))\">\n"
+        out +=
+            "<div data-waterfall=\"\(Markup.html(scene.legend.feed))\" style=\"width:\(px(scene.width));height:\(px(scene.height));--caption:\(px(scene.captionHeight))\">\n"
         for item in scene.items { out += image(item) }
         for footer in scene.footers { out += supplement(footer, kind: "footer") }
         for header in scene.headers { out += supplement(header, kind: "header") }
@@ -52,9 +53,11 @@ struct HTMLDocument {
         if let section = item.section { out += " data-section=\"\(Markup.html(section))\"" }
         out += " title=\"\(Markup.html(tooltip))\" style=\"\(box(item.frame))\">"
         if let url = Markup.imageURL(item.url) {
-            out += "<img src=\"\(Markup.html(url))\" alt=\"\(Markup.html(item.title ?? item.id))\" loading=\"lazy\" decoding=\"async\" referrerpolicy=\"no-referrer\" style=\"background:\(placeholder.background)\"/>"
+            out +=
+                "<img src=\"\(Markup.html(url))\" alt=\"\(Markup.html(item.title ?? item.id))\" loading=\"lazy\" decoding=\"async\" referrerpolicy=\"no-referrer\" style=\"background:\(placeholder.background)\"/>"
         } else {
-            out += "<div class=\"placeholder\" style=\"background:\(placeholder.background);color:\(placeholder.foreground)\"><span class=\"id\">\(id)</span><span class=\"ratio\">\(placeholder.ratio) · \(item.pixelWidth)×\(item.pixelHeight)</span></div>"
+            out +=
+                "<div class=\"placeholder\" style=\"background:\(placeholder.background);color:\(placeholder.foreground)\"><span class=\"id\">\(id)</span><span class=\"ratio\">\(placeholder.ratio) · \(item.pixelWidth)×\(item.pixelHeight)</span></div>"
         }
         if scene.captionHeight > 0 {
             out += "<div class=\"caption\">\(Markup.html(item.title ?? ""))</div>"
@@ -64,11 +67,13 @@ struct HTMLDocument {
 
     private func supplement(_ supplement: PlacedSupplement, kind: String) -> String {
         let pinned = supplement.pinned == true
-        let name = supplement.label.map { "<span class=\"name\">\(Markup.html($0))</span>" }
+        let name =
+            supplement.label.map { "<span class=\"name\">\(Markup.html($0))</span>" }
             ?? "<span class=\"name unnamed\">unnamed section</span>"
         let label = kind == "footer" ? "end of " + name : name
         let marker = pinned ? "<span class=\"pin\">pinned</span>" : ""
-        return "<div class=\"\(kind)\(pinned ? " pinned" : "")\" data-\(kind)=\"\(Markup.html(supplement.section ?? ""))\" style=\"\(box(supplement.frame))\">\(label)\(marker)</div>\n"
+        return
+            "<div class=\"\(kind)\(pinned ? " pinned" : "")\" data-\(kind)=\"\(Markup.html(supplement.section ?? ""))\" style=\"\(box(supplement.frame))\">\(label)\(marker)</div>\n"
     }
 
     /// Images under footers under headers under pinned headers; no margin, padding or border

@@ -51,7 +51,7 @@ enum Markup {
         if scalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) { return nil }
         if scalars.first == " " || scalars.last == " " { return nil }
         guard let end = scalars.firstIndex(where: { ":/?#".unicodeScalars.contains($0) }),
-              scalars[end] == ":"
+            scalars[end] == ":"
         else { return url }  // no scheme: a relative reference
         let scheme = String(scalars[scalars.startIndex..<end]).lowercased()
         return scheme == "http" || scheme == "https" ? url : nil

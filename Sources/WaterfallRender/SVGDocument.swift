@@ -38,20 +38,25 @@ struct SVGDocument {
         let placeholder = Placeholder(id: item.id, pixelWidth: item.pixelWidth, pixelHeight: item.pixelHeight)
         var tooltip = item.id
         if let title = item.title, !title.isEmpty { tooltip += " — " + title }
-        var out = "<svg class=\"image\" data-id=\"\(Markup.xml(item.id))\" data-index=\"\(item.index)\" \(place(frame))>"
+        var out =
+            "<svg class=\"image\" data-id=\"\(Markup.xml(item.id))\" data-index=\"\(item.index)\" \(place(frame))>"
         out += "<title>\(Markup.xml(tooltip))</title>"
         out += "<rect width=\"\(width)\" height=\"\(mediaHeight)\" rx=\"6\" fill=\"\(placeholder.background)\"/>"
         if let url = Markup.imageURL(item.url) {
             let href = Markup.xml(url)
-            out += "<image href=\"\(href)\" xlink:href=\"\(href)\" width=\"\(width)\" height=\"\(mediaHeight)\" preserveAspectRatio=\"xMidYMid slice\"/>"
+            out +=
+                "<image href=\"\(href)\" xlink:href=\"\(href)\" width=\"\(width)\" height=\"\(mediaHeight)\" preserveAspectRatio=\"xMidYMid slice\"/>"
         } else {
             let middle = (frame.height - caption) / 2
-            out += "<text x=\"\(Number.text(frame.width / 2))\" y=\"\(Number.text(middle - 8))\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"14\" font-weight=\"600\" fill=\"\(placeholder.foreground)\">\(Markup.xml(item.id))</text>"
-            out += "<text x=\"\(Number.text(frame.width / 2))\" y=\"\(Number.text(middle + 10))\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"11\" fill=\"\(placeholder.foreground)\">\(placeholder.ratio) · \(item.pixelWidth)×\(item.pixelHeight)</text>"
+            out +=
+                "<text x=\"\(Number.text(frame.width / 2))\" y=\"\(Number.text(middle - 8))\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"14\" font-weight=\"600\" fill=\"\(placeholder.foreground)\">\(Markup.xml(item.id))</text>"
+            out +=
+                "<text x=\"\(Number.text(frame.width / 2))\" y=\"\(Number.text(middle + 10))\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"11\" fill=\"\(placeholder.foreground)\">\(placeholder.ratio) · \(item.pixelWidth)×\(item.pixelHeight)</text>"
         }
         if caption > 0 {
             out += "<rect y=\"\(mediaHeight)\" width=\"\(width)\" height=\"\(Number.text(caption))\" fill=\"#ffffff\"/>"
-            out += "<text x=\"8\" y=\"\(Number.text(frame.height - caption / 2))\" dominant-baseline=\"central\" fill=\"#2b3140\">\(Markup.xml(item.title ?? ""))</text>"
+            out +=
+                "<text x=\"8\" y=\"\(Number.text(frame.height - caption / 2))\" dominant-baseline=\"central\" fill=\"#2b3140\">\(Markup.xml(item.title ?? ""))</text>"
         }
         return out + "</svg>\n"
     }
@@ -64,13 +69,17 @@ struct SVGDocument {
         let fill = pinned ? "#1f2430" : (kind == "header" ? "#f8f9fb" : "#f6f7f9")
         let ink = pinned ? "#ffffff" : (kind == "header" ? "#1f2430" : "#6b7385")
         let middle = Number.text(frame.height / 2)
-        var out = "<svg class=\"\(kind)\(pinned ? " pinned" : "")\" data-\(kind)=\"\(Markup.xml(supplement.section ?? ""))\" \(place(frame))>"
+        var out =
+            "<svg class=\"\(kind)\(pinned ? " pinned" : "")\" data-\(kind)=\"\(Markup.xml(supplement.section ?? ""))\" \(place(frame))>"
         out += "<rect width=\"\(Number.text(frame.width))\" height=\"\(Number.text(frame.height))\" fill=\"\(fill)\"/>"
-        out += "<text x=\"12\" y=\"\(middle)\" dominant-baseline=\"central\" font-size=\"\(kind == "header" ? 14 : 12)\"\(kind == "header" ? " font-weight=\"600\"" : "") fill=\"\(ink)\">\(Markup.xml(label))</text>"
+        out +=
+            "<text x=\"12\" y=\"\(middle)\" dominant-baseline=\"central\" font-size=\"\(kind == "header" ? 14 : 12)\"\(kind == "header" ? " font-weight=\"600\"" : "") fill=\"\(ink)\">\(Markup.xml(label))</text>"
         if pinned {
             let x = Number.text(max(0, frame.width - 70))
-            out += "<rect x=\"\(x)\" y=\"\(Number.text(frame.height / 2 - 8))\" width=\"60\" height=\"16\" rx=\"8\" fill=\"#f5b301\"/>"
-            out += "<text x=\"\(Number.text(max(0, frame.width - 40)))\" y=\"\(middle)\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"10\" font-weight=\"700\" fill=\"#1f2430\">PINNED</text>"
+            out +=
+                "<rect x=\"\(x)\" y=\"\(Number.text(frame.height / 2 - 8))\" width=\"60\" height=\"16\" rx=\"8\" fill=\"#f5b301\"/>"
+            out +=
+                "<text x=\"\(Number.text(max(0, frame.width - 40)))\" y=\"\(middle)\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"10\" font-weight=\"700\" fill=\"#1f2430\">PINNED</text>"
         }
         return out + "</svg>\n"
     }

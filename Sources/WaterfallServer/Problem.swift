@@ -33,7 +33,8 @@ struct Problem: Error, HTTPResponseError, Encodable {
     init(_ error: WaterfallError) {
         let detail = error.sentence(naming: \.queryName)
         switch error {
-        case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration, .backupNeedsPgDump:
+        case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration,
+            .backupNeedsPgDump:
             self.init(.badRequest, detail)
         case .unknownFeed, .noFeeds, .unknownLayout, .unknownKey, .nothingTakenBy:
             self.init(.notFound, detail)

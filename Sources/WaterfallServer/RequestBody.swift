@@ -12,12 +12,15 @@ struct SpooledBody: Sendable {
     /// Streams `body` into a new temporary file; writes go through the runner's thread pool.
     /// - Throws: ``Problem`` 413 past `limit` bytes, 500 when no temporary file can be written.
     init(_ body: RequestBody, limit: Int, runner: ServiceRunner) async throws {
-        let template = (ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+        let template =
+            (ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
             + "/waterfall-body-XXXXXX"
         var name = Array(template.utf8CString)
         let descriptor = mkstemp(&name)
         guard descriptor >= 0 else {
-            throw Problem(.internalServerError, "cannot keep the request body: no temporary file can be created in \(template.dropLast(20)).")
+            throw Problem(
+                .internalServerError,
+                "cannot keep the request body: no temporary file can be created in \(template.dropLast(20)).")
         }
         path = String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let file = FileDescriptorBox(descriptor)
@@ -73,7 +76,8 @@ private struct FileDescriptorBox: Sendable {
                 } else if written < 0 && errno == EINTR {
                     continue
                 } else {
-                    throw Problem(.internalServerError, "cannot keep the request body: \(String(cString: strerror(errno))).")
+                    throw Problem(
+                        .internalServerError, "cannot keep the request body: \(String(cString: strerror(errno))).")
                 }
             }
         }
@@ -96,7 +100,9 @@ enum RequestBodyBytes {
 
 extension Problem {
     static func bodyTooLarge(_ limit: Int) -> Problem {
-        Problem(.contentTooLarge, "the request body is larger than the server's limit of \(limit) bytes (waterfall serve --max-body).")
+        Problem(
+            .contentTooLarge,
+            "the request body is larger than the server's limit of \(limit) bytes (waterfall serve --max-body).")
     }
 }
 

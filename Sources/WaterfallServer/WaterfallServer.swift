@@ -70,33 +70,41 @@ public struct WaterfallServer: Sendable {
         logger: Logger = Logger(label: "waterfall")
     ) throws(WaterfallError) {
         self.logger = logger
-        let hot = configuration.hotMemory > 0 ? service.keepingHotGeometry(HotGeometry(budget: configuration.hotMemory)) : service
+        let hot =
+            configuration.hotMemory > 0
+            ? service.keepingHotGeometry(HotGeometry(budget: configuration.hotMemory)) : service
         runner = try ServiceRunner(service: hot, keepsAnswers: keepsAnswers, metrics: ServerMetrics())
         self.configuration = configuration
         hub = EventHub(runner: runner)
         gatekeeper = Gatekeeper(
-            runner: runner, publicRead: configuration.publicRead, answersAnonymousCallers: configuration.answersAnonymousCallers)
+            runner: runner, publicRead: configuration.publicRead,
+            answersAnonymousCallers: configuration.answersAnonymousCallers)
         routes = APIRoutes.all
         shutdown = ShutdownClock(grace: configuration.limits.shutdownGracePeriod)
     }
 
     /// The Hummingbird application: HTTP/1.1 with the idle timeout, answering through the route
     /// table. `onListening` is told the port once the server listens.
-    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol
+    {
         // Hummingbird's own lines (a connection's failure) are warnings at least.
         var frameworkLogger = logger
         frameworkLogger.logLevel = max(logger.logLevel, .warning)
         return Application(
             responder: Edge(
-                identity: RequestIdentity(), metrics: RequestMetrics(metrics: runner.metrics), log: AccessLog(logger: logger),
-                problems: ProblemMapping(), kept: KeptAnswerGate(runner: runner, gatekeeper: gatekeeper, metrics: runner.metrics),
+                identity: RequestIdentity(), metrics: RequestMetrics(metrics: runner.metrics),
+                log: AccessLog(logger: logger),
+                problems: ProblemMapping(),
+                kept: KeptAnswerGate(runner: runner, gatekeeper: gatekeeper, metrics: runner.metrics),
                 grace: ShutdownGrace(clock: shutdown),
                 routing: APIResponder(
                     routes: routes,
                     services: RouteServices(
-                        runner: runner, hub: hub, gatekeeper: gatekeeper, limits: configuration.limits, shutdown: shutdown))),
+                        runner: runner, hub: hub, gatekeeper: gatekeeper, limits: configuration.limits,
+                        shutdown: shutdown))),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: frameworkLogger)
     }
@@ -107,7 +115,8 @@ public struct WaterfallServer: Sendable {
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let application = application(onListening: onListening)
         var group = ServiceGroupConfiguration(
-            services: [.init(service: application)], gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger)
+            services: [.init(service: application)], gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: application.logger)
         // A backstop only: at the grace's end every request is answered but those whose work in
         // the database is under way, which the busy timeouts (10 s) bound; cutting a connection
         // earlier could cut a body mid-way.

@@ -38,23 +38,27 @@ public protocol CatalogStore: Sendable {
     /// reads: SQLite, which reads a local file on GRDB's threads, and a command's one PostgreSQL
     /// connection.
     /// - Throws: what `body` throws; engine failures as ``StoreError``.
-    func readAwaitingStatements<T: Sendable>(_ body: @escaping @Sendable (any CatalogPageReads) async throws -> T) async throws -> T?
+    func readAwaitingStatements<T: Sendable>(_ body: @escaping @Sendable (any CatalogPageReads) async throws -> T)
+        async throws -> T?
 
     /// Runs `body` in one write transaction that changes only what `scope` names: all of it is
     /// committed, or none of it.
     /// - Throws: what `body` throws (after rolling back); engine failures as ``StoreError``.
-    func write<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T
+    func write<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T)
+        async throws -> T
 
     /// Runs `body` in one write transaction if the write lock of `scope` can be had within
     /// `timeout` seconds, else does nothing and returns `nil`. For best-effort writes (the
     /// layout cache, a key's last use), which must not make a query wait for another process's
     /// long write, and which change no answer: other instances are not told of them.
     func writeIfAvailable<T: Sendable>(
-        _ scope: WriteScope, within timeout: TimeInterval, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+        _ scope: WriteScope, within timeout: TimeInterval,
+        _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
     ) async throws -> T?
 
     /// Runs `body` in a write transaction that is always rolled back: what a write would do.
-    func dryRun<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T
+    func dryRun<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T)
+        async throws -> T
 
     /// The space the catalog takes, in bytes (0 in memory, or when the server cannot say).
     func storageSize() async -> Int64
@@ -82,7 +86,8 @@ extension CatalogStore {
     }
 
     /// A dry run of a write that may change anything (``WriteScope/catalog``).
-    public func dryRun<T: Sendable>(_ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+    public func dryRun<T: Sendable>(_ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T
+    {
         try await dryRun(.catalog, body)
     }
 }

@@ -8,7 +8,9 @@
 /// role), the only places its SQL dialect appears; what does not depend on the engine
 /// (order-key allocation) is written once in extensions. `Tests/WaterfallStoreTests/Conformance`
 /// is the contract every engine must pass.
-public protocol CatalogTransaction: FeedRows, SectionRows, ImageRows, ChangeLogRows, NamedLayoutRows, LayoutCacheRows, APIKeyRows {}
+public protocol CatalogTransaction: FeedRows, SectionRows, ImageRows, ChangeLogRows, NamedLayoutRows, LayoutCacheRows,
+    APIKeyRows
+{}
 
 /// Feeds: names, revisions, counts, and removal of everything of a feed.
 public protocol FeedRows {
@@ -39,7 +41,8 @@ public protocol FeedRows {
 /// The change log: what changed at each revision of a feed.
 public protocol ChangeLogRows {
     /// Appends change-log rows under `revision`, in order, after any it already has.
-    func appendChanges(feedID: Int64, revision: Int64, _ changes: [(kind: ChangeKind, externalID: String, section: String?)]) throws
+    func appendChanges(
+        feedID: Int64, revision: Int64, _ changes: [(kind: ChangeKind, externalID: String, section: String?)]) throws
     /// Logs every image of a feed as inserted under `revision`, in catalog order (a first
     /// import). The revision must have no rows yet.
     func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws

@@ -47,7 +47,9 @@ extension ImageRows {
     /// around the gap; `nil` for the start or the end of the feed), renumbering a window of
     /// neighbours when the gap is too narrow. Amortised O(count) rows written.
     /// - Throws: ``StoreError`` `invalidRequest` when the feed's key space is exhausted.
-    public func allocateKeys(feedID: Int64, count: Int, after lower: Int64?, before upper: Int64?) throws -> KeyAllocation {
+    public func allocateKeys(feedID: Int64, count: Int, after lower: Int64?, before upper: Int64?) throws
+        -> KeyAllocation
+    {
         precondition(count >= 0)
         if let keys = OrderKeys.spread(count: count, after: lower ?? 0, before: upper) {
             return KeyAllocation(keys: keys, renumberedFrom: nil)
@@ -55,7 +57,9 @@ extension ImageRows {
         return try renumberWindow(feedID: feedID, count: count, after: lower, before: upper)
     }
 
-    private func renumberWindow(feedID: Int64, count: Int, after lower: Int64?, before upper: Int64?) throws -> KeyAllocation {
+    private func renumberWindow(feedID: Int64, count: Int, after lower: Int64?, before upper: Int64?) throws
+        -> KeyAllocation
+    {
         var width = 32
         while true {
             let left: [Int64] = try lower.map { try keys(feedID: feedID, atOrBelow: $0, limit: width) } ?? []
@@ -89,7 +93,9 @@ extension ImageRows {
                 return KeyAllocation(keys: allocated, renumberedFrom: moved.map { min($0, allocated.first!) })
             }
             if reachesStart && reachesEnd {
-                throw StoreError(.invalidRequest, "the feed has run out of order keys; re-import it with --reset-order to renumber it.")
+                throw StoreError(
+                    .invalidRequest,
+                    "the feed has run out of order keys; re-import it with --reset-order to renumber it.")
             }
             width *= 4
         }

@@ -4,7 +4,8 @@
 /// stays in each engine's folder. `Tests/WaterfallStoreTests/Conformance` runs both.
 enum SharedSQL {
     /// The columns of an image row, in ``ImageRecord``'s order.
-    static let imageColumns = "sort_key, external_id, section_id, width, height, full_span, url, title, taken_at, placeholder, color, renditions"
+    static let imageColumns =
+        "sort_key, external_id, section_id, width, height, full_span, url, title, taken_at, placeholder, color, renditions"
     /// The columns of a feed row, in ``FeedRecord``'s order.
     static let feedColumns = "id, name, revision, image_count, section_by, time_zone"
     /// The columns of a section row, in ``SectionRecord``'s order.
@@ -13,28 +14,39 @@ enum SharedSQL {
     /// Adjusts a feed's stored image count.
     static let adjustImageCount = SharedStatement("UPDATE feed SET image_count = image_count + ? WHERE id = ?")
     /// The change log of a feed after a revision, oldest first, at most so many rows.
-    static let changesSince = SharedStatement("SELECT revision, kind, external_id, section FROM change WHERE feed_id = ? AND revision > ? ORDER BY revision, seq LIMIT ?")
+    static let changesSince = SharedStatement(
+        "SELECT revision, kind, external_id, section FROM change WHERE feed_id = ? AND revision > ? ORDER BY revision, seq LIMIT ?"
+    )
     /// The change log of a feed after a revision up to another (inclusive), oldest first.
-    static let changesBetween = SharedStatement("SELECT revision, kind, external_id, section FROM change WHERE feed_id = ? AND revision > ? AND revision <= ? ORDER BY revision, seq")
+    static let changesBetween = SharedStatement(
+        "SELECT revision, kind, external_id, section FROM change WHERE feed_id = ? AND revision > ? AND revision <= ? ORDER BY revision, seq"
+    )
     /// The oldest revision a feed's change log can be read from.
     static let changesFrom = SharedStatement("SELECT changes_from FROM feed WHERE id = ?")
     /// The greatest revision of a feed committed before a time (Unix seconds).
-    static let lastRevisionBefore = SharedStatement("SELECT max(revision) FROM revision_time WHERE feed_id = ? AND committed_at < ?")
+    static let lastRevisionBefore = SharedStatement(
+        "SELECT max(revision) FROM revision_time WHERE feed_id = ? AND committed_at < ?")
     /// Raises the revision a feed's change log can be read from (never lowers it).
     static let raiseChangesFrom = SharedStatement("UPDATE feed SET changes_from = ? WHERE id = ? AND changes_from < ?")
     /// Deletes the oldest rows of a feed's change log up to a revision, at most so many.
-    static let pruneChanges = SharedStatement("""
+    static let pruneChanges = SharedStatement(
+        """
         DELETE FROM change WHERE feed_id = ? AND (revision, seq) IN (
             SELECT revision, seq FROM change WHERE feed_id = ? AND revision <= ? ORDER BY revision, seq LIMIT ?)
         """)
     /// Deletes the commit times of a feed's revisions up to a revision.
     static let pruneRevisionTimes = SharedStatement("DELETE FROM revision_time WHERE feed_id = ? AND revision <= ?")
     /// The checkpoint with the greatest index not above an index.
-    static let checkpointAtOrBelow = SharedStatement("SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? AND idx <= ? ORDER BY idx DESC LIMIT 1")
+    static let checkpointAtOrBelow = SharedStatement(
+        "SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? AND idx <= ? ORDER BY idx DESC LIMIT 1"
+    )
     /// The checkpoint with the greatest key at or below a key (keys grow with indexes).
-    static let checkpointAtOrBelowKey = SharedStatement("SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? AND sort_key <= ? ORDER BY idx DESC LIMIT 1")
+    static let checkpointAtOrBelowKey = SharedStatement(
+        "SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? AND sort_key <= ? ORDER BY idx DESC LIMIT 1"
+    )
     /// Every checkpoint's index and band, in index order.
-    static let checkpointBands = SharedStatement("SELECT idx, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? ORDER BY idx")
+    static let checkpointBands = SharedStatement(
+        "SELECT idx, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? ORDER BY idx")
     /// Deletes the API key of a name.
     static let deleteAPIKey = SharedStatement("DELETE FROM api_key WHERE name = ?")
     /// Deletes a feed (the rest goes by cascade).
@@ -56,45 +68,65 @@ enum SharedSQL {
     /// The image of a feed at an order key.
     static let imageByKey = SharedStatement("SELECT \(imageColumns) FROM image WHERE feed_id = ? AND sort_key = ?")
     /// Images from an order key on, in catalog order (a page's rows).
-    static let imagesFromKey = SharedStatement("SELECT \(imageColumns) FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?")
+    static let imagesFromKey = SharedStatement(
+        "SELECT \(imageColumns) FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?")
     /// Images from a catalog index on, in catalog order.
-    static let imagesFromOffset = SharedStatement("SELECT \(imageColumns) FROM image WHERE feed_id = ? ORDER BY sort_key LIMIT ? OFFSET ?")
+    static let imagesFromOffset = SharedStatement(
+        "SELECT \(imageColumns) FROM image WHERE feed_id = ? ORDER BY sort_key LIMIT ? OFFSET ?")
     /// Deletes the section extents of a feed's cached layouts that end at or after a key.
-    static let invalidateSectionExtents = SharedStatement("DELETE FROM layout_section WHERE cache_id IN (SELECT id FROM layout_cache WHERE feed_id = ?) AND until_key >= ?")
+    static let invalidateSectionExtents = SharedStatement(
+        "DELETE FROM layout_section WHERE cache_id IN (SELECT id FROM layout_cache WHERE feed_id = ?) AND until_key >= ?"
+    )
     /// The least order key above a key.
-    static let keyAfter = SharedStatement("SELECT sort_key FROM image WHERE feed_id = ? AND sort_key > ? ORDER BY sort_key LIMIT 1")
+    static let keyAfter = SharedStatement(
+        "SELECT sort_key FROM image WHERE feed_id = ? AND sort_key > ? ORDER BY sort_key LIMIT 1")
     /// The greatest order key below a key.
-    static let keyBefore = SharedStatement("SELECT sort_key FROM image WHERE feed_id = ? AND sort_key < ? ORDER BY sort_key DESC LIMIT 1")
+    static let keyBefore = SharedStatement(
+        "SELECT sort_key FROM image WHERE feed_id = ? AND sort_key < ? ORDER BY sort_key DESC LIMIT 1")
     /// The order key of the image at an index of a section.
-    static let keyInSection = SharedStatement("SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key LIMIT 1 OFFSET ?")
+    static let keyInSection = SharedStatement(
+        "SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key LIMIT 1 OFFSET ?")
     /// Order keys at or above a key, least first.
-    static let keysAtOrAbove = SharedStatement("SELECT sort_key FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?")
+    static let keysAtOrAbove = SharedStatement(
+        "SELECT sort_key FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?")
     /// Order keys at or below a key, greatest first.
-    static let keysAtOrBelow = SharedStatement("SELECT sort_key FROM image WHERE feed_id = ? AND sort_key <= ? ORDER BY sort_key DESC LIMIT ?")
+    static let keysAtOrBelow = SharedStatement(
+        "SELECT sort_key FROM image WHERE feed_id = ? AND sort_key <= ? ORDER BY sort_key DESC LIMIT ?")
     /// The named layout of a feed.
     static let layoutByName = SharedStatement("SELECT name, configuration FROM layout WHERE feed_id = ? AND name = ?")
     /// The next sequence number of a revision's change-log rows.
-    static let nextChangeSequence = SharedStatement("SELECT coalesce(max(seq) + 1, 0) FROM change WHERE feed_id = ? AND revision = ?")
+    static let nextChangeSequence = SharedStatement(
+        "SELECT coalesce(max(seq) + 1, 0) FROM change WHERE feed_id = ? AND revision = ?")
     /// Saves a named layout, replacing one of the same name.
-    static let saveLayout = SharedStatement("INSERT INTO layout (feed_id, name, configuration) VALUES (?, ?, ?) ON CONFLICT (feed_id, name) DO UPDATE SET configuration = excluded.configuration")
+    static let saveLayout = SharedStatement(
+        "INSERT INTO layout (feed_id, name, configuration) VALUES (?, ?, ?) ON CONFLICT (feed_id, name) DO UPDATE SET configuration = excluded.configuration"
+    )
     /// Stores the end of a cached layout.
-    static let saveLayoutEnd = SharedStatement("UPDATE layout_cache SET end_revision = ?, total_items = ?, content_height = ?, tail_top = ?, tail_bottom = ? WHERE id = ?")
+    static let saveLayoutEnd = SharedStatement(
+        "UPDATE layout_cache SET end_revision = ?, total_items = ?, content_height = ?, tail_top = ?, tail_bottom = ? WHERE id = ?"
+    )
     /// The ids of a feed's sections, in order.
     static let sectionIDsOfFeed = SharedStatement("SELECT id FROM section WHERE feed_id = ? ORDER BY position")
     /// The sections of a feed, in order.
-    static let sectionsOfFeed = SharedStatement("SELECT \(sectionColumns) FROM section WHERE feed_id = ? ORDER BY position")
+    static let sectionsOfFeed = SharedStatement(
+        "SELECT \(sectionColumns) FROM section WHERE feed_id = ? ORDER BY position")
     /// Stores a feed's date sections.
     static let setSectioning = SharedStatement("UPDATE feed SET section_by = ?, time_zone = ? WHERE id = ?")
     /// The earliest date of a section's images.
-    static let firstTakenAt = SharedStatement("SELECT taken_at FROM image WHERE section_id = ? AND taken_at IS NOT NULL ORDER BY taken_at LIMIT 1")
+    static let firstTakenAt = SharedStatement(
+        "SELECT taken_at FROM image WHERE section_id = ? AND taken_at IS NOT NULL ORDER BY taken_at LIMIT 1")
     /// The first image of a section, in catalog order, taken at or before a moment.
-    static let firstKeyTakenAtOrBefore = SharedStatement("SELECT sort_key FROM image WHERE section_id = ? AND taken_at <= ? ORDER BY sort_key LIMIT 1")
+    static let firstKeyTakenAtOrBefore = SharedStatement(
+        "SELECT sort_key FROM image WHERE section_id = ? AND taken_at <= ? ORDER BY sort_key LIMIT 1")
     /// The latest date of a section's images.
-    static let lastTakenAt = SharedStatement("SELECT taken_at FROM image WHERE section_id = ? AND taken_at IS NOT NULL ORDER BY taken_at DESC LIMIT 1")
+    static let lastTakenAt = SharedStatement(
+        "SELECT taken_at FROM image WHERE section_id = ? AND taken_at IS NOT NULL ORDER BY taken_at DESC LIMIT 1")
     /// The first order key of a section.
-    static let firstKeyOfSection = SharedStatement("SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key LIMIT 1")
+    static let firstKeyOfSection = SharedStatement(
+        "SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key LIMIT 1")
     /// The last order key of a section.
-    static let lastKeyOfSection = SharedStatement("SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key DESC LIMIT 1")
+    static let lastKeyOfSection = SharedStatement(
+        "SELECT sort_key FROM image WHERE section_id = ? ORDER BY sort_key DESC LIMIT 1")
     /// Stores a section's title, position and declared flag.
     static let updateSection = SharedStatement("UPDATE section SET title = ?, position = ?, declared = ? WHERE id = ?")
 }

@@ -57,7 +57,8 @@ public struct FeedDecoder: Sendable {
     /// - Throws: `SyncError` as ``decode(contentsOf:format:)``.
     public func decode(contentsOf path: String, format: FeedFormat, source: String) throws(SyncError) -> FeedDocument {
         let name = Display.fileName(source)
-        let file = try FileReader(path: path, name: name, maximumBytes: limits.fileBytes, chunkSize: chunkSize, progress: progress)
+        let file = try FileReader(
+            path: path, name: name, maximumBytes: limits.fileBytes, chunkSize: chunkSize, progress: progress)
         let parser = FeedParser(
             scanner: JSONScanner(file: file, source: name, limits: limits), limits: limits,
             expectedBytes: file.knownSize)
@@ -83,7 +84,9 @@ public struct FeedDecoder: Sendable {
     /// in messages.
     ///
     /// - Throws: `SyncError` of kind `invalidData` for anything wrong in `bytes`.
-    public func decode(_ bytes: some Sequence<UInt8>, format: FeedFormat, source: String) throws(SyncError) -> FeedDocument {
+    public func decode(_ bytes: some Sequence<UInt8>, format: FeedFormat, source: String) throws(SyncError)
+        -> FeedDocument
+    {
         try decode(Array(bytes), format: format, source: source)
     }
 }

@@ -24,7 +24,8 @@ public struct ReorderDecoder: Sendable {
     ///   a directory, of kind `invalidData` for anything wrong inside it.
     public func decode(contentsOf path: String) throws(SyncError) -> ReorderDocument {
         let name = FileReader.displayName(of: path)
-        let file = try FileReader(path: path, name: name, maximumBytes: limits.fileBytes, chunkSize: chunkSize, progress: nil)
+        let file = try FileReader(
+            path: path, name: name, maximumBytes: limits.fileBytes, chunkSize: chunkSize, progress: nil)
         let parser = ReorderParser(scanner: JSONScanner(file: file, source: name, limits: limits), limits: limits)
         return try parser.parse()
     }
@@ -37,7 +38,8 @@ public struct ReorderDecoder: Sendable {
         try FileReader.checkSize(bytes.count, maximumBytes: limits.fileBytes, name: source)
         let limits = limits
         return try bytes.withUnsafeBufferPointer { (buffer) throws(SyncError) -> ReorderDocument in
-            let parser = ReorderParser(scanner: JSONScanner(bytes: buffer, source: source, limits: limits), limits: limits)
+            let parser = ReorderParser(
+                scanner: JSONScanner(bytes: buffer, source: source, limits: limits), limits: limits)
             return try parser.parse()
         }
     }

@@ -40,9 +40,9 @@ public enum TakenAt {
             return true
         }
         guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
-              let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t")),
-              let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
-              let second = number(2)
+            let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t")),
+            let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
+            let second = number(2)
         else { return nil }
         var millisecond = 0
         if expect(UInt8(ascii: ".")) {
@@ -60,16 +60,22 @@ public enum TakenAt {
             offsetMinutes = 0
         } else {
             let sign: Int
-            if expect(UInt8(ascii: "+")) { sign = 1 } else if expect(UInt8(ascii: "-")) { sign = -1 } else { return nil }
+            if expect(UInt8(ascii: "+")) {
+                sign = 1
+            } else if expect(UInt8(ascii: "-")) {
+                sign = -1
+            } else {
+                return nil
+            }
             guard let offsetHour = number(2), expect(UInt8(ascii: ":")), let offsetMinute = number(2),
-                  offsetHour <= 23, offsetMinute <= 59
+                offsetHour <= 23, offsetMinute <= 59
             else { return nil }
             offsetMinutes = sign * (offsetHour * 60 + offsetMinute)
         }
         guard position == bytes.count,
-              (firstYear...lastYear).contains(year), (1...12).contains(month),
-              (1...daysIn(month: month, year: year)).contains(day),
-              hour <= 23, minute <= 59, second <= 59
+            (firstYear...lastYear).contains(year), (1...12).contains(month),
+            (1...daysIn(month: month, year: year)).contains(day),
+            hour <= 23, minute <= 59, second <= 59
         else { return nil }
         let days = Int64(daysSinceEpoch(year: year, month: month, day: day))
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetMinutes * 60)
@@ -108,13 +114,15 @@ public enum TakenAt {
             return value
         }
         guard let year = number(0..<4), bytes[4] == UInt8(ascii: "-"), let month = number(5..<7),
-              bytes[7] == UInt8(ascii: "-"), let day = number(8..<10),
-              (firstYear...lastYear).contains(year), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+            bytes[7] == UInt8(ascii: "-"), let day = number(8..<10),
+            (firstYear...lastYear).contains(year), (1...12).contains(month),
+            (1...daysIn(month: month, year: year)).contains(day)
         else { return nil }
-        var hour = 0, minute = 0
+        var hour = 0
+        var minute = 0
         if bytes.count == 16 {
             guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), let h = number(11..<13),
-                  bytes[13] == UInt8(ascii: ":"), let m = number(14..<16), h <= 23, m <= 59
+                bytes[13] == UInt8(ascii: ":"), let m = number(14..<16), h <= 23, m <= 59
             else { return nil }
             (hour, minute) = (h, m)
         }

@@ -95,7 +95,9 @@ extension FastLaneRequest {
                 // ArgumentParser reads a value that looks like an option as a missing value,
                 // except for the options that take their value unconditionally (numbers), and
                 // `--name=` as no value at all.
-                guard let text = value, unconditional || !text.hasPrefix("-"), !(text.isEmpty && argument.hasSuffix("=")) else {
+                guard let text = value, unconditional || !text.hasPrefix("-"),
+                    !(text.isEmpty && argument.hasSuffix("="))
+                else {
                     return nil
                 }
             }

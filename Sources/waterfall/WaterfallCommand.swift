@@ -15,8 +15,10 @@ struct WaterfallCommand: AsyncParsableCommand {
             """,
         version: "1.0.0",
         subcommands: [
-            Demo.self, Import.self, Move.self, Reorder.self, Remove.self, Feeds.self, Images.self, Sections.self, Changes.self,
-            Layout.self, Page.self, Viewport.self, Locate.self, CoverFlow.self, Render.self, Stats.self, Backup.self, Feed.self, Key.self, Serve.self,
+            Demo.self, Import.self, Move.self, Reorder.self, Remove.self, Feeds.self, Images.self, Sections.self,
+            Changes.self,
+            Layout.self, Page.self, Viewport.self, Locate.self, CoverFlow.self, Render.self, Stats.self, Backup.self,
+            Feed.self, Key.self, Serve.self,
             OpenAPI.self,
         ])
 

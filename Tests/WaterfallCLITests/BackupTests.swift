@@ -25,7 +25,8 @@ import WaterfallTestSupport
         try DiskFullTests.largeFeed(count: 4_000).write(to: URL(fileURLWithPath: feed))
         let imported = try waterfall("--db", database, "import", feed)
         try #require(imported.status == 0, "\(imported.standardError)")
-        let layout = try waterfall("--db", database, "layout", "add", "phone", "--columns", "2", "--width", "375", "--header-height", "44")
+        let layout = try waterfall(
+            "--db", database, "layout", "add", "phone", "--columns", "2", "--width", "375", "--header-height", "44")
         try #require(layout.status == 0, "\(layout.standardError)")
         return database
     }
@@ -39,15 +40,19 @@ import WaterfallTestSupport
     /// and the command line that asks the same of a file.
     static let questions: [(path: String, arguments: [String])] =
         (0..<4).map { page in
-            ("/v1/feeds/travel/layouts/phone/page?page=\(page)&pageSize=1000",
-             ["page", "--layout", "phone", "--page", "\(page)", "--page-size", "1000", "--json"])
+            (
+                "/v1/feeds/travel/layouts/phone/page?page=\(page)&pageSize=1000",
+                ["page", "--layout", "phone", "--page", "\(page)", "--page-size", "1000", "--json"]
+            )
         } + [("/v1/feeds/travel/images?limit=100000", ["images", "--limit", "100000", "--json"])]
 
     /// The feed's revision in `backup --json`'s report.
     static func revision(inReport text: String) throws -> Int {
         let report = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
         let feeds = try #require(report["feeds"] as? [[String: Any]])
-        #expect(feeds.count == 1 && feeds.first?["name"] as? String == "travel" && feeds.first?["images"] as? Int == 4_000, "\(text)")
+        #expect(
+            feeds.count == 1 && feeds.first?["name"] as? String == "travel" && feeds.first?["images"] as? Int == 4_000,
+            "\(text)")
         return try #require(feeds.first?["revision"] as? Int)
     }
 
@@ -65,11 +70,15 @@ import WaterfallTestSupport
             var revisions: Set<Int> = []
             for question in Self.questions {
                 let answer = try ServeHTTPClient.request("GET", question.path, port: port)
-                guard answer.status == 200 else { throw ServeTestError("\(question.path): \(answer.status) \(answer.text)") }
+                guard answer.status == 200 else {
+                    throw ServeTestError("\(question.path): \(answer.status) \(answer.text)")
+                }
                 answers.append(answer.text)
                 revisions.insert(try Self.revision(inAnswer: answer.text))
             }
-            guard revisions.count == 1, let revision = revisions.first else { throw ServeTestError("answers of revisions \(revisions)") }
+            guard revisions.count == 1, let revision = revisions.first else {
+                throw ServeTestError("answers of revisions \(revisions)")
+            }
             recorded.set(answers, at: revision)
             return revision
         }
@@ -81,11 +90,17 @@ import WaterfallTestSupport
             do {
                 // Each move takes another image of the first section before its first image.
                 for step in 1..<1_000 where !stop.isSet {
-                    let body = #"{"moves": [{"id": "\#(Self.imageID(step * 37 % 1_000))", "before": "\#(Self.imageID(0))"}]}"#
+                    let body =
+                        #"{"moves": [{"id": "\#(Self.imageID(step * 37 % 1_000))", "before": "\#(Self.imageID(0))"}]}"#
                     let moved = try ServeHTTPClient.request(
-                        "POST", "/v1/feeds/travel/reorder", port: port, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
-                    guard moved.status == 200 else { throw ServeTestError("move \(step): \(moved.status) \(moved.text)") }
-                    guard try record() == step + 1 else { throw ServeTestError("move \(step) did not answer revision \(step + 1)") }
+                        "POST", "/v1/feeds/travel/reorder", port: port, headers: ["Content-Type": "application/json"],
+                        body: Data(body.utf8))
+                    guard moved.status == 200 else {
+                        throw ServeTestError("move \(step): \(moved.status) \(moved.text)")
+                    }
+                    guard try record() == step + 1 else {
+                        throw ServeTestError("move \(step) did not answer revision \(step + 1)")
+                    }
                 }
             } catch {
                 recorded.fail(error)
@@ -110,15 +125,20 @@ import WaterfallTestSupport
         // the revision its backup printed, taken while the writer wrote
         for backup in backups {
             #expect(HostileInputSupport.integrityCheck(backup.path) ?? "ok" == "ok")
-            let expected = try #require(recorded.answers(at: backup.revision), "revision \(backup.revision) was never recorded")
+            let expected = try #require(
+                recorded.answers(at: backup.revision), "revision \(backup.revision) was never recorded")
             for (question, answer) in zip(Self.questions, expected) {
                 let copy = try WaterfallProcess.run(["--db", backup.path] + question.arguments)
                 #expect(copy.status == 0, "\(copy.standardError)")
-                #expect(copy.standardOutput == answer, "\(backup.path) at revision \(backup.revision): \(question.arguments)")
+                #expect(
+                    copy.standardOutput == answer,
+                    "\(backup.path) at revision \(backup.revision): \(question.arguments)")
             }
         }
         // (The writer moved images while the backups ran: some copy holds a moved image.)
-        #expect(backups.contains { $0.revision > 1 } && last > 1, "no backup saw a move: \(backups.map(\.revision)), last \(last)")
+        #expect(
+            backups.contains { $0.revision > 1 } && last > 1,
+            "no backup saw a move: \(backups.map(\.revision)), last \(last)")
     }
 
     /// The revision an answer (a page or a list of images) reports.
@@ -137,9 +157,13 @@ import WaterfallTestSupport
         // and the file is untouched, with nothing left beside it
         let refused = try waterfall("--db", database, "backup", "--to", target)
         #expect(refused.status == 64, "\(refused.standardError)")
-        HostileInputSupport.expectOneErrorLine(refused, mentioning: "\(target) exists already; give --force to replace it.")
+        HostileInputSupport.expectOneErrorLine(
+            refused, mentioning: "\(target) exists already; give --force to replace it.")
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["backup.sqlite", "catalog.sqlite", "large.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [
+                "backup.sqlite", "catalog.sqlite", "large.json",
+            ])
 
         // When it is taken with --force, Then the file is the catalog's copy
         let moved = try waterfall("--db", database, "move", Self.imageID(5), "--to", "0")
@@ -147,13 +171,20 @@ import WaterfallTestSupport
         let replaced = try waterfall("--db", database, "backup", "--to", target, "--force")
         #expect(replaced.status == 0, "\(replaced.standardError)")
         #expect(replaced.standardOutput.hasPrefix("copied \(database) to \(target) ("), "\(replaced.standardOutput)")
-        #expect(replaced.standardOutput.hasSuffix("): feed travel at revision 2 (4000 images)\n"), "\(replaced.standardOutput)")
+        #expect(
+            replaced.standardOutput.hasSuffix("): feed travel at revision 2 (4000 images)\n"),
+            "\(replaced.standardOutput)")
         for question in Self.questions {
             let original = try WaterfallProcess.run(["--db", database] + question.arguments)
             let copy = try WaterfallProcess.run(["--db", target] + question.arguments)
-            #expect(copy.status == 0 && copy.standardOutput == original.standardOutput, "\(question.arguments): \(copy.standardError)")
+            #expect(
+                copy.status == 0 && copy.standardOutput == original.standardOutput,
+                "\(question.arguments): \(copy.standardError)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["backup.sqlite", "catalog.sqlite", "large.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [
+                "backup.sqlite", "catalog.sqlite", "large.json",
+            ])
     }
 
     @Test func aTargetThatCannotBeAValidCopyIsRefused() throws {
@@ -198,7 +229,8 @@ import WaterfallTestSupport
         defer { folder.remove() }
         // Given a PostgreSQL catalog in a schema of its own
         let schema = try PostgresScratchSchema()
-        let imported = try waterfall("--db", schema.url, "import", try folder.write(HostileInputTests.travel, to: "travel.json"))
+        let imported = try waterfall(
+            "--db", schema.url, "import", try folder.write(HostileInputTests.travel, to: "travel.json"))
         try #require(imported.status == 0, "\(imported.standardError)")
 
         // When it is backed up, Then it is refused with the pg_dump command of its schema, and
@@ -206,9 +238,13 @@ import WaterfallTestSupport
         let target = folder.path("backup.sqlite")
         let result = try waterfall("--db", schema.url, "backup", "--to", target)
         #expect(result.status == 64, "\(result.standardError)")
-        HostileInputSupport.expectOneErrorLine(result, mentioning: "with pg_dump --format=custom --schema=\(schema.name) --file=waterfall.dump '")
-        #expect(result.standardError.contains("and restore it into an empty database with pg_restore --dbname=URL waterfall.dump."))
-        #expect(!result.standardError.contains("waterfall:waterfall@"), "the password is shown: \(result.standardError)")
+        HostileInputSupport.expectOneErrorLine(
+            result, mentioning: "with pg_dump --format=custom --schema=\(schema.name) --file=waterfall.dump '")
+        #expect(
+            result.standardError.contains(
+                "and restore it into an empty database with pg_restore --dbname=URL waterfall.dump."))
+        #expect(
+            !result.standardError.contains("waterfall:waterfall@"), "the password is shown: \(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: target))
     }
 }

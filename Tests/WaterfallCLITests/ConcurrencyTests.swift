@@ -44,19 +44,29 @@ extension ReliabilityTests {
             let ids = kept.map(\.id)
             let feed = ["--feed", "big"]
             let script: [[String]] = [
-                ["import", versionB, "--json"], ["move", ids[10], "--to", "0", "--json"], ["reorder", orders[0], "--json"],
+                ["import", versionB, "--json"], ["move", ids[10], "--to", "0", "--json"],
+                ["reorder", orders[0], "--json"],
                 ["import", versionA, "--json"], ["move", ids[500], "--after", ids[12_000], "--json"],
-                ["import", versionB, "--reset-order", "--json"], ["reorder", orders[1], "--json"], ["import", versionA, "--json"],
-                ["move", ids[17_000], "--before", ids[3], "--json"], ["import", versionB, "--json"], ["reorder", orders[0], "--json"],
+                ["import", versionB, "--reset-order", "--json"], ["reorder", orders[1], "--json"],
+                ["import", versionA, "--json"],
+                ["move", ids[17_000], "--before", ids[3], "--json"], ["import", versionB, "--json"],
+                ["reorder", orders[0], "--json"],
                 ["import", versionA, "--reset-order", "--json"],
             ].map { $0 + feed }
             let readers: [[[String]]] = [
-                [10_000, 18_500].map { ["page", "--layout", "phone", "--offset", "\($0)", "--limit", "40", "--json"] + feed },
-                [["viewport", "--layout", "phone", "--y", "0", "--height", "900", "--json"] + feed,
-                 ["viewport", "--layout", "phone", "--y", "500000", "--height", "900", "--pin-headers", "--json"] + feed],
+                [10_000, 18_500].map {
+                    ["page", "--layout", "phone", "--offset", "\($0)", "--limit", "40", "--json"] + feed
+                },
+                [
+                    ["viewport", "--layout", "phone", "--y", "0", "--height", "900", "--json"] + feed,
+                    ["viewport", "--layout", "phone", "--y", "500000", "--height", "900", "--pin-headers", "--json"]
+                        + feed,
+                ],
                 [["images", "--offset", "0", "--limit", "1500", "--json"] + feed],
             ]
-            let setup = [["import", versionA, "--json"] + feed, ["layout", "add", "phone"] + feed + Reliability.layoutFlags]
+            let setup = [
+                ["import", versionA, "--json"] + feed, ["layout", "add", "phone"] + feed + Reliability.layoutFlags,
+            ]
 
             // The committed states, single-threaded on a database of their own: the writer's
             // outputs, and for every revision the digest of every reader's answer.
@@ -74,7 +84,9 @@ extension ReliabilityTests {
                     try #require(run.status == 0, "\(query): \(run.errors)")
                     let revision = try #require(Self.revision(in: run.output))
                     let digest = Reliability.fnv1a(run.output)
-                    #expect(expected[revision]?[query].map { $0 == digest } ?? true, "replay: \(query) at revision \(revision)")
+                    #expect(
+                        expected[revision]?[query].map { $0 == digest } ?? true,
+                        "replay: \(query) at revision \(revision)")
                     expected[revision, default: [:]][query] = digest
                 }
             }
@@ -99,7 +111,8 @@ extension ReliabilityTests {
             let journal = Journal()
             let group = DispatchGroup()
             let start = Date()
-            let pace = 15.0 / Double(script.count), deadline = start.addingTimeInterval(40)
+            let pace = 15.0 / Double(script.count)
+            let deadline = start.addingTimeInterval(40)
             func spawn(_ body: @escaping @Sendable () -> Void) {
                 group.enter()
                 Thread {
@@ -113,7 +126,7 @@ extension ReliabilityTests {
                     let due = start.addingTimeInterval(pace * Double(index))
                     if due > Date() { Thread.sleep(until: due) }
                     guard Date() < deadline,
-                          let run = try? Reliability.waterfall(command + ["--db", database], in: folder, timeout: 30)
+                        let run = try? Reliability.waterfall(command + ["--db", database], in: folder, timeout: 30)
                     else { return }
                     journal.recordWriter(run)
                 }
@@ -125,14 +138,19 @@ extension ReliabilityTests {
                         let query = queries[count % queries.count]
                         count += 1
                         let duringWrite = Reliability.writeLockIsHeld(database)
-                        guard let run = try? Reliability.waterfall(query + ["--db", database], in: folder, timeout: 30) else {
-                            journal.record(.init(
-                                query: query, status: -1, errors: "could not start", revision: nil, digest: 0, startedDuringWrite: duringWrite))
+                        guard let run = try? Reliability.waterfall(query + ["--db", database], in: folder, timeout: 30)
+                        else {
+                            journal.record(
+                                .init(
+                                    query: query, status: -1, errors: "could not start", revision: nil, digest: 0,
+                                    startedDuringWrite: duringWrite))
                             continue
                         }
-                        journal.record(.init(
-                            query: query, status: run.status, errors: run.errors, revision: Self.revision(in: run.output),
-                            digest: Reliability.fnv1a(run.output), startedDuringWrite: duringWrite))
+                        journal.record(
+                            .init(
+                                query: query, status: run.status, errors: run.errors,
+                                revision: Self.revision(in: run.output),
+                                digest: Reliability.fnv1a(run.output), startedDuringWrite: duringWrite))
                     }
                 }
             }
@@ -142,13 +160,16 @@ extension ReliabilityTests {
             // Then: every command succeeded; the writer printed what the replay printed; every
             // answer is the answer of the committed state of its revision; the file is intact.
             let writes = journal.writes
-            #expect(writes.count == script.count, "the writer ran \(writes.count) of \(script.count) commands in \(elapsed) s")
+            #expect(
+                writes.count == script.count,
+                "the writer ran \(writes.count) of \(script.count) commands in \(elapsed) s")
             for (index, run) in writes.enumerated() {
                 #expect(run.status == 0 && run.errors.isEmpty, "writer \(script[index]): \(run.status) \(run.errors)")
                 #expect(run.output == expectedWrites[index], "writer \(script[index]) printed \(run.output)")
             }
             let observations = journal.observations
-            var failures = 0, torn = 0
+            var failures = 0
+            var torn = 0
             var revisionsSeen: Set<Int> = []
             for observation in observations {
                 if observation.status != 0 || !observation.errors.isEmpty {
@@ -158,7 +179,9 @@ extension ReliabilityTests {
                 }
                 guard let revision = observation.revision, let digest = expected[revision]?[observation.query] else {
                     torn += 1
-                    Issue.record("reader \(observation.query) saw revision \(observation.revision.map(String.init) ?? "none"), not a committed one")
+                    Issue.record(
+                        "reader \(observation.query) saw revision \(observation.revision.map(String.init) ?? "none"), not a committed one"
+                    )
                     continue
                 }
                 revisionsSeen.insert(revision)
@@ -173,7 +196,8 @@ extension ReliabilityTests {
                 #expect(check.digest == finalDigest, "the final catalog differs from the replay's")
             }
             let duringWrites = observations.filter(\.startedDuringWrite).count
-            print("""
+            print(
+                """
                 concurrency: replay of \(script.count) writes and \(expected.values.map(\.count).reduce(0, +)) answers in \
                 \(String(format: "%.1f", replayTime)) s; then \(writes.count) writes and \(observations.count) reads in \
                 \(String(format: "%.1f", elapsed)) s (\(duringWrites) reads started inside a write transaction), \
@@ -186,12 +210,14 @@ extension ReliabilityTests {
             let folder = try TemporaryDirectory(prefix: "waterfall-first-import")
             defer { folder.remove() }
             let feed = folder.path("a.json")
-            try Reliability.Feed(count: 30_000, sectionSize: 1_000, seed: 31).json().write(to: URL(fileURLWithPath: feed))
+            try Reliability.Feed(count: 30_000, sectionSize: 1_000, seed: 31).json().write(
+                to: URL(fileURLWithPath: feed))
             let database = folder.path("new.sqlite")
 
             // When: readers run while the import holds its write transaction (held for 50 ms, so
             // not the migration's), one after another, at most three.
-            let importer = try Reliability.Child(["--db", database, "import", feed, "--feed", "big", "--json"], in: folder.url)
+            let importer = try Reliability.Child(
+                ["--db", database, "import", feed, "--feed", "big", "--json"], in: folder.url)
             defer { importer.kill() }
             let deadline = Date().addingTimeInterval(60)
             var heldSince: Date?
@@ -218,7 +244,9 @@ extension ReliabilityTests {
             // fail trying to switch it to WAL (it leaves that to a later open) and waits on locks.
             for read in reads {
                 let answers = [#"{"feeds":[]}"# + "\n", committed.output]
-                #expect(read.status == 0 && answers.contains(read.output), "feeds --json during the first import: \(read.errors)")
+                #expect(
+                    read.status == 0 && answers.contains(read.output),
+                    "feeds --json during the first import: \(read.errors)")
             }
         }
 

@@ -42,7 +42,8 @@ extension ReliabilityTests {
                 case .importFeed(let path, let feed, let resetOrder):
                     "import \(URL(fileURLWithPath: path).lastPathComponent) --feed \(feed)\(resetOrder ? " --reset-order" : "")"
                 case .reorder(let path): "reorder \(URL(fileURLWithPath: path).lastPathComponent)"
-                case .warm(let id, let atTheWrite): "move \(id) --to 0; layout warm phone\(atTheWrite ? ", killed in its write" : "")"
+                case .warm(let id, let atTheWrite):
+                    "move \(id) --to 0; layout warm phone\(atTheWrite ? ", killed in its write" : "")"
                 }
             }
         }
@@ -99,7 +100,8 @@ extension ReliabilityTests {
             var landings: [Landing: Int] = [:]
             var beforeDigest: String?
             var reference: (step: Step, before: String, after: String, duration: TimeInterval)?
-            let afterCopy = folder.path("after/crash.sqlite"), crashedCopy = folder.path("crashed/crash.sqlite")
+            let afterCopy = folder.path("after/crash.sqlite")
+            let crashedCopy = folder.path("crashed/crash.sqlite")
             var commandIndex = 0
             var previousDelay: TimeInterval?
             var hasLayout = false
@@ -112,7 +114,8 @@ extension ReliabilityTests {
                 var aimsAtTheWrite = false
                 if case .warm(let id, let atTheWrite) = step {
                     aimsAtTheWrite = atTheWrite
-                    let move = try Reliability.waterfall(["--db", database, "move", id, "--to", "0", "--feed", "big"], in: folder)
+                    let move = try Reliability.waterfall(
+                        ["--db", database, "move", id, "--to", "0", "--feed", "big"], in: folder)
                     try #require(move.status == 0, "\(label): \(move.errors)")
                     beforeDigest = nil
                 }
@@ -128,12 +131,14 @@ extension ReliabilityTests {
                     try #require(run.status == 0, "\(label) on a copy: \(run.errors)")
                     reference = (step, before, digest(try Reliability.catalogDigest(of: afterCopy)), duration)
                 }
-                let after = reference!.after, duration = reference!.duration
+                let after = reference!.after
+                let duration = reference!.duration
 
                 // When: the command runs on the database and gets SIGKILL at a random moment (a
                 // second kill of a command lands in the other half of its duration).
                 let half = previousDelay.map { $0 < duration / 2 ? 1.0 : 0.0 }
-                let delay = half.map { Double.random(in: $0 * duration / 2..<($0 + 1) * duration / 2, using: &random) }
+                let delay =
+                    half.map { Double.random(in: $0 * duration / 2..<($0 + 1) * duration / 2, using: &random) }
                     ?? Double.random(in: 0..<duration, using: &random)
                 let spawned = Date()
                 let victim = try Reliability.Child(step.arguments + ["--db", database], in: folder.url)
@@ -142,7 +147,9 @@ extension ReliabilityTests {
                     // Past the open (which may write to create the WAL file), at the first write lock.
                     Thread.sleep(forTimeInterval: duration / 2)
                     let deadline = Date().addingTimeInterval(10 * duration)
-                    while victim.isRunning && !Reliability.writeLockIsHeld(database) && Date() < deadline { usleep(200) }
+                    while victim.isRunning && !Reliability.writeLockIsHeld(database) && Date() < deadline {
+                        usleep(200)
+                    }
                 } else {
                     Thread.sleep(forTimeInterval: delay)
                 }
@@ -158,16 +165,20 @@ extension ReliabilityTests {
                 let check = try Reliability.integrityAndDigest(of: crashedCopy)
                 let state = digest(check.digest)
                 #expect(check.integrity == "ok", "\(label), killed after \(killedAfter): \(check.integrity)")
-                #expect(state == before || state == after,
-                        "\(label), killed after \(killedAfter): the catalog is neither the old nor the new state")
+                #expect(
+                    state == before || state == after,
+                    "\(label), killed after \(killedAfter): the catalog is neither the old nor the new state")
                 if finishedAlone || !ending.killed {
                     #expect(ending.status == 0, "\(label) exited by itself with \(ending.status): \(victim.errors)")
                 }
                 let landing: Landing =
-                    !ending.killed || finishedAlone ? .finished
-                    : heldWriteLock ? .midTransaction
-                    : before == after ? .outsideWrite
-                    : state == after ? .afterCommit : .beforeCommit
+                    !ending.killed || finishedAlone
+                    ? .finished
+                    : heldWriteLock
+                        ? .midTransaction
+                        : before == after
+                            ? .outsideWrite
+                            : state == after ? .afterCommit : .beforeCommit
                 landings[landing, default: 0] += 1
                 let outcome = before == after ? "catalog unchanged" : state == after ? "new state" : "old state"
                 print("crash safety: \(label): killed after \(killedAfter), \(landing.rawValue), \(outcome)")
@@ -189,7 +200,9 @@ extension ReliabilityTests {
                         #expect(again.status == 0, "\(label) run again: \(again.errors)")
                         #expect(digest(try Reliability.catalogDigest(of: database)) == after, "\(label) run again")
                     }
-                    let layout = try Reliability.waterfall(["--db", database, "layout", "add", "phone", "--feed", "big"] + Reliability.layoutFlags, in: folder)
+                    let layout = try Reliability.waterfall(
+                        ["--db", database, "layout", "add", "phone", "--feed", "big"] + Reliability.layoutFlags,
+                        in: folder)
                     try #require(layout.status == 0, "\(label): \(layout.errors)")
                     try Reliability.copyDatabase(database, to: crashedCopy)
                     hasLayout = true
@@ -199,14 +212,19 @@ extension ReliabilityTests {
 
                 // Queries through the cache the kill left (possibly half rebuilt) equal a fresh
                 // computation: the same state with the layout's cache dropped.
-                for reset in [["layout", "remove", "phone", "--feed", "big"], ["layout", "add", "phone", "--feed", "big"] + Reliability.layoutFlags] {
+                for reset in [
+                    ["layout", "remove", "phone", "--feed", "big"],
+                    ["layout", "add", "phone", "--feed", "big"] + Reliability.layoutFlags,
+                ] {
                     let result = try Reliability.waterfall(reset + ["--db", crashedCopy], in: folder)
                     try #require(result.status == 0, "\(label): \(reset): \(result.errors)")
                 }
                 for query in Self.queries(using: &random) {
                     let cached = try Reliability.waterfall(query + ["--db", database], in: folder)
                     let fresh = try Reliability.waterfall(query + ["--db", crashedCopy], in: folder)
-                    #expect(cached.status == 0 && cached.errors.isEmpty, "\(label): next command \(query): \(cached.errors)")
+                    #expect(
+                        cached.status == 0 && cached.errors.isEmpty, "\(label): next command \(query): \(cached.errors)"
+                    )
                     #expect(cached.output == fresh.output, "\(label): \(query) differs from a fresh computation")
                 }
             }
@@ -222,7 +240,10 @@ extension ReliabilityTests {
             let y = Int.random(in: 0..<6_500_000, using: &random)
             return [
                 ["page", "--feed", "big", "--layout", "phone", "--offset", "\(offset)", "--limit", "40", "--json"],
-                ["viewport", "--feed", "big", "--layout", "phone", "--y", "\(y)", "--height", "900", "--pin-headers", "--json"],
+                [
+                    "viewport", "--feed", "big", "--layout", "phone", "--y", "\(y)", "--height", "900", "--pin-headers",
+                    "--json",
+                ],
             ]
         }
     }
@@ -243,8 +264,10 @@ enum Reliability {
         /// The images both versions keep.
         var kept: [Feed.Image]
 
-        init(in folder: TemporaryDirectory, count: Int, sectionSize: Int, seeds: (UInt64, UInt64),
-             orders: [(sections: Range<Int>, seed: UInt64)]) throws {
+        init(
+            in folder: TemporaryDirectory, count: Int, sectionSize: Int, seeds: (UInt64, UInt64),
+            orders: [(sections: Range<Int>, seed: UInt64)]
+        ) throws {
             let original = Feed(count: count, sectionSize: sectionSize, seed: seeds.0)
             let revised = original.revised(seed: seeds.1)
             kept = original.idsKept(in: revised)
@@ -281,8 +304,10 @@ enum Reliability {
         init(count: Int, sectionSize: Int, seed: UInt64) {
             var random = SeededGenerator(seed: seed)
             images = (0..<count).map { index in
-                Image(id: "a\(index)", section: index / sectionSize,
-                      width: Int.random(in: 200...1600, using: &random), height: Int.random(in: 200...1600, using: &random))
+                Image(
+                    id: "a\(index)", section: index / sectionSize,
+                    width: Int.random(in: 200...1600, using: &random),
+                    height: Int.random(in: 200...1600, using: &random))
             }
         }
 
@@ -320,7 +345,10 @@ enum Reliability {
                 if index > 0 { bytes.append(contentsOf: ",\n".utf8) }
                 let section = String(image.section)
                 let padded = String(repeating: "0", count: max(0, 3 - section.count)) + section
-                bytes.append(contentsOf: #"{"id": "\#(image.id)", "width": \#(image.width), "height": \#(image.height), "section": "s\#(padded)", "url": "https://example.com/\#(image.id).jpg", "title": "Image \#(image.id)"}"#.utf8)
+                bytes.append(
+                    contentsOf:
+                        #"{"id": "\#(image.id)", "width": \#(image.width), "height": \#(image.height), "section": "s\#(padded)", "url": "https://example.com/\#(image.id).jpg", "title": "Image \#(image.id)"}"#
+                        .utf8)
             }
             bytes.append(contentsOf: "]}\n".utf8)
             return Data(bytes)
@@ -402,7 +430,9 @@ enum Reliability {
     }
 
     /// Runs `waterfall arguments…` to completion (killed after `timeout` seconds).
-    static func waterfall(_ arguments: [String], in folder: TemporaryDirectory, timeout: TimeInterval = 120) throws -> Run {
+    static func waterfall(_ arguments: [String], in folder: TemporaryDirectory, timeout: TimeInterval = 120) throws
+        -> Run
+    {
         try Child(arguments, in: folder.url).finish(timeout: timeout)
     }
 
@@ -415,7 +445,8 @@ enum Reliability {
     /// The `sqlite3` shell, from `PATH`.
     static let sqlite3: String = {
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return folders.map { "\($0)/sqlite3" }.first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/sqlite3"
+        return folders.map { "\($0)/sqlite3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+            ?? "/usr/bin/sqlite3"
     }()
 
     /// What ``catalogDigest(of:)`` returns for a file without a catalog (absent, empty, or

@@ -45,8 +45,10 @@ import Glibc
         let padding = String(repeating: "p", count: 60)
         for index in 0..<count {
             if index > 0 { text += ",\n" }
-            text += #"{"id": "image-\#(index)-\#(padding)", "width": \#(100 + index % 900), "height": \#(100 + index % 700), "#
-            text += #""url": "https://images.example.com/\#(index)/\#(padding).jpg", "title": "Image \#(index) \#(padding)", "#
+            text +=
+                #"{"id": "image-\#(index)-\#(padding)", "width": \#(100 + index % 900), "height": \#(100 + index % 700), "#
+            text +=
+                #""url": "https://images.example.com/\#(index)/\#(padding).jpg", "title": "Image \#(index) \#(padding)", "#
             text += #""section": "s\#(index / 1000)"}"#
         }
         return Data((text + "]}").utf8)
@@ -58,7 +60,9 @@ import Glibc
     func prepare(_ database: String, feed: String, justCreated: Bool) throws {
         #expect(try WaterfallProcess.run(["--db", database, "import", feed]).status == 0)
         if justCreated { return }
-        #expect(try WaterfallProcess.run(["--db", database, "layout", "add", "phone", "--columns", "2", "--width", "375"]).status == 0)
+        #expect(
+            try WaterfallProcess.run(["--db", database, "layout", "add", "phone", "--columns", "2", "--width", "375"])
+                .status == 0)
         _ = try catalog(database)
     }
 
@@ -87,7 +91,9 @@ import Glibc
             #expect(HostileInputSupport.integrityCheck(database) ?? "ok" == "ok")
             #expect(try catalog(database) == catalog(reference))
             // And usable: reads and a small write work
-            let page = try WaterfallProcess.run(["--db", database, "page", "--columns", "2", "--width", "375", "--page", "0", "--json"])
+            let page = try WaterfallProcess.run([
+                "--db", database, "page", "--columns", "2", "--width", "375", "--page", "0", "--json",
+            ])
             #expect(page.status == 0, "\(page.standardError)")
             let move = try WaterfallProcess.run(["--db", database, "move", "a2", "--to", "0"])
             #expect(move.status == 0, "\(move.standardError)")

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import Testing
 import Waterfall
 import WaterfallTestSupport
@@ -24,15 +24,18 @@ import WaterfallTestSupport
         for _ in 0..<Int.random(in: 0...3, using: &random) {
             let name = names.randomElement(using: &random)!
             let value = values.randomElement(using: &random)!
-            let tokens: [String] = switch Int.random(in: 0..<10, using: &random) {
-            case 0, 1: ["--\(name)=\(value)"]
-            case 2: ["--\(name)"]
-            case 3: [value]
-            case 4: ["-h"]
-            default: ["--\(name)", value]
-            }
+            let tokens: [String] =
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0, 1: ["--\(name)=\(value)"]
+                case 2: ["--\(name)"]
+                case 3: [value]
+                case 4: ["-h"]
+                default: ["--\(name)", value]
+                }
             // After the command name (or anywhere, now and then).
-            let first = Int.random(in: 0..<8, using: &random) == 0 ? 0 : arguments.firstIndex(of: arguments.first { !$0.hasPrefix("--db") } ?? "")! + 1
+            let first =
+                Int.random(in: 0..<8, using: &random) == 0
+                ? 0 : arguments.firstIndex(of: arguments.first { !$0.hasPrefix("--db") } ?? "")! + 1
             arguments.insert(contentsOf: tokens, at: Int.random(in: first...arguments.count, using: &random))
         }
         return arguments
@@ -43,7 +46,9 @@ import WaterfallTestSupport
         var arguments = [command]
         if command == "move" {
             arguments += [["img-1", "ünï 📷", "42"].randomElement(using: &random)!]
-            arguments += [["--before", "img-2"], ["--after=img-3"], ["--to", ["0", "7"].randomElement(using: &random)!]].randomElement(using: &random)!
+            arguments += [
+                ["--before", "img-2"], ["--after=img-3"], ["--to", ["0", "7"].randomElement(using: &random)!],
+            ].randomElement(using: &random)!
             if Bool.random(using: &random) { arguments += ["--feed", "photos"] }
             if Bool.random(using: &random) { arguments += ["--dry-run"] }
             if Bool.random(using: &random) { arguments.swapAt(1, arguments.count - 1) }
@@ -76,12 +81,15 @@ import WaterfallTestSupport
         do {
             parsed = try WaterfallCommand.parseAsRoot(arguments)
         } catch {
-            Issue.record("the fast lane accepted \(arguments), which ArgumentParser refuses: \(WaterfallCommand.message(for: error))")
+            Issue.record(
+                "the fast lane accepted \(arguments), which ArgumentParser refuses: \(WaterfallCommand.message(for: error))"
+            )
             return true
         }
         switch parsed {
         case let page as WaterfallCommand.Page: #expect(fast as? PageRequest == page.request, "\(arguments)")
-        case let viewport as WaterfallCommand.Viewport: #expect(fast as? ViewportRequest == viewport.request, "\(arguments)")
+        case let viewport as WaterfallCommand.Viewport:
+            #expect(fast as? ViewportRequest == viewport.request, "\(arguments)")
         case let move as WaterfallCommand.Move: #expect(fast as? MoveRequest == move.request, "\(arguments)")
         default: Issue.record("\(arguments) took the fast lane, but ArgumentParser parses them as \(type(of: parsed))")
         }
@@ -91,11 +99,12 @@ import WaterfallTestSupport
     @Test(arguments: ["page", "viewport", "move"])
     func everyOptionWithAwkwardValuesParsesAsArgumentParserParsesIt(command: String) throws {
         let options = optionNames(of: command)
-        let base = switch command {
-        case "page": ["--db", "a.sqlite", command, "--layout", "phone"]
-        case "viewport": ["--db", "a.sqlite", command, "--layout", "phone", "--y", "0", "--height", "100"]
-        default: ["--db", "a.sqlite", command, "img-1"]
-        }
+        let base =
+            switch command {
+            case "page": ["--db", "a.sqlite", command, "--layout", "phone"]
+            case "viewport": ["--db", "a.sqlite", command, "--layout", "phone", "--y", "0", "--height", "100"]
+            default: ["--db", "a.sqlite", command, "img-1"]
+            }
         var accepted = 0
         for name in options {
             for value in ["-5", "-x", "--json", "-", "", "2.5", "ünï", "10,5,10,5", "left-to-right"] {
@@ -113,7 +122,8 @@ import WaterfallTestSupport
         var random = SeededGenerator(seed: 5)
         var accepted = 0
         for _ in 0..<250 {
-            let arguments = Self.mutated(Self.validCommandLine(command, using: &random), options: options, using: &random)
+            let arguments = Self.mutated(
+                Self.validCommandLine(command, using: &random), options: options, using: &random)
             if Self.expectSameParse(arguments) { accepted += 1 }
         }
         // Not vacuous: the plain command lines, at least, take the fast lane.
@@ -132,11 +142,15 @@ import WaterfallTestSupport
 
     @Test func helpErrorsAndOtherCommandsAreLeftToArgumentParser() {
         for arguments in [
-            ["page", "--help"], ["page", "-h"], ["help", "page"], ["page", "--offset"], ["page", "--layout", "a", "--layout", "b"],
-            ["page", "--layout", "--json"], ["page", "--layout", "a", "--page", "1", "--offset", "1"], ["page", "--layout", "a", "--limit", "0", "--offset", "1"],
-            ["page", "--layout", "a", "extra"], ["page", "--layout", "a", "--json=yes"], ["page", "--layout", "a", "--"],
+            ["page", "--help"], ["page", "-h"], ["help", "page"], ["page", "--offset"],
+            ["page", "--layout", "a", "--layout", "b"],
+            ["page", "--layout", "--json"], ["page", "--layout", "a", "--page", "1", "--offset", "1"],
+            ["page", "--layout", "a", "--limit", "0", "--offset", "1"],
+            ["page", "--layout", "a", "extra"], ["page", "--layout", "a", "--json=yes"],
+            ["page", "--layout", "a", "--"],
             ["viewport", "--layout", "a", "--y", "0"], ["viewport", "--layout", "a", "--y", "0", "--height", "0"],
-            ["move"], ["move", "a"], ["move", "--to", "1"], ["move", "a", "b", "--to", "1"], ["move", "-a", "--to", "1"],
+            ["move"], ["move", "a"], ["move", "--to", "1"], ["move", "a", "b", "--to", "1"],
+            ["move", "-a", "--to", "1"],
             ["move", "a", "--to", "1", "--after", "b"], ["move", "a", "--after", "a"], ["move", "a", "--to", "-1"],
             ["move", "a", "--to", "1", "--", "b"], ["move", "a", "--before", "-b"], ["move", "--help"],
             ["feeds"], ["--db"], ["--db", "x"], ["--version"], [],
@@ -148,13 +162,16 @@ import WaterfallTestSupport
 
 /// The long names of a command's options, as ArgumentParser's help lists them.
 func optionNames(of command: String) -> [String] {
-    let subcommand: any ParsableCommand.Type = switch command {
-    case "page": WaterfallCommand.Page.self
-    case "viewport": WaterfallCommand.Viewport.self
-    default: WaterfallCommand.Move.self
-    }
+    let subcommand: any ParsableCommand.Type =
+        switch command {
+        case "page": WaterfallCommand.Page.self
+        case "viewport": WaterfallCommand.Viewport.self
+        default: WaterfallCommand.Move.self
+        }
     let help = WaterfallCommand.helpMessage(for: subcommand, columns: 10_000)
-    let names = help.split(whereSeparator: { !$0.isLetter && $0 != "-" }).filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2)) }
+    let names = help.split(whereSeparator: { !$0.isLetter && $0 != "-" }).filter { $0.hasPrefix("--") }.map {
+        String($0.dropFirst(2))
+    }
     return Array(Set(names).subtracting(["help", "version"])).sorted()
 }
 
@@ -163,9 +180,10 @@ func optionNames(of command: String) -> [String] {
 @Suite(.onOwnThreads(lane: .processes)) struct ConfigurationFlagTests {
     /// The text options of `options`, by property name.
     static func declared(_ options: some ParsableArguments) -> Set<String> {
-        Set(Mirror(reflecting: options).children.compactMap { child in
-            child.value is Option<String?> ? child.label.map { String($0.dropFirst()) } : nil
-        })
+        Set(
+            Mirror(reflecting: options).children.compactMap { child in
+                child.value is Option<String?> ? child.label.map { String($0.dropFirst()) } : nil
+            })
     }
 
     @Test func everyLayoutKeyIsAFlagAndEveryFlagAKey() throws {
@@ -173,7 +191,10 @@ func optionNames(of command: String) -> [String] {
         var keys = LayoutKind.allCases.reduce(into: Set<String>()) { $0.formUnion(AnyLayoutConfiguration.keys(of: $1)) }
         #expect(keys.remove("sections") != nil)
         #expect(Self.declared(try ConfigurationOptions.parse([])) == keys)
-        #expect(try ConfigurationOptions.parse(["--section", "a:columns=1", "--section", "b:row-height=2"]).sections == ["a:columns=1", "b:row-height=2"])
+        #expect(
+            try ConfigurationOptions.parse(["--section", "a:columns=1", "--section", "b:row-height=2"]).sections == [
+                "a:columns=1", "b:row-height=2",
+            ])
         // …and the fast lane knows each flag by the same name.
         for key in keys {
             let flag = ConfigurationFlags.flag(for: key)

@@ -26,13 +26,17 @@ enum GalleryBrowser {
     static let script = ServeEndToEndTests.repository.appending(path: "Tests/Browser/gallery_test.py").path
 
     static let chromium = executable(["chromium", "chromium-browser", "google-chrome"])
-    static let chromedriver = executable(["chromedriver"], extra: ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"])
+    static let chromedriver = executable(
+        ["chromedriver"], extra: ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"])
     static let python = executable(["python3"])
 
     /// Whether Chromium, chromedriver and Selenium (for python3) are all there.
     static let available: Bool = {
         guard chromium != nil, chromedriver != nil, let python else { return false }
-        guard let probe = try? run(python, ["-c", "import selenium"], in: FileManager.default.temporaryDirectory, timeout: 30) else { return false }
+        guard
+            let probe = try? run(
+                python, ["-c", "import selenium"], in: FileManager.default.temporaryDirectory, timeout: 30)
+        else { return false }
         return probe.status == 0
     }()
 
@@ -56,10 +60,12 @@ enum GalleryBrowser {
     /// Runs `program arguments…` in `folder`, its output in files (no pipe to fill up); kills it
     /// after `timeout` seconds.
     static func run(
-        _ program: String, _ arguments: [String], in folder: URL, timeout: TimeInterval, environment extra: [String: String] = [:]
+        _ program: String, _ arguments: [String], in folder: URL, timeout: TimeInterval,
+        environment extra: [String: String] = [:]
     ) throws -> Finished {
         let name = UUID().uuidString
-        let outputURL = folder.appending(path: "\(name).out"), errorURL = folder.appending(path: "\(name).err")
+        let outputURL = folder.appending(path: "\(name).out")
+        let errorURL = folder.appending(path: "\(name).err")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         defer {
@@ -100,14 +106,17 @@ extension ServeEndToEndTests {
     func addMillionImageFeed(_ database: String) throws {
         let python = try #require(GalleryBrowser.python)
         let feed = folder.path("million.ndjson")
-        let made = try GalleryBrowser.run(python, [GalleryBrowser.script, "--make-feed", feed, "1000000"], in: folder.url, timeout: 120)
+        let made = try GalleryBrowser.run(
+            python, [GalleryBrowser.script, "--make-feed", feed, "1000000"], in: folder.url, timeout: 120)
         try #require(made.status == 0, "generating the feed: \(made.errors)")
         try cli(database, ["import", feed, "--feed", "million"])
         try? FileManager.default.removeItem(atPath: feed)
     }
 }
 
-@Suite(.serialized, .onOwnThreads(lane: .processes), .enabled(if: GalleryBrowser.available, "needs chromium, chromedriver, and selenium for python3"))
+@Suite(
+    .serialized, .onOwnThreads(lane: .processes),
+    .enabled(if: GalleryBrowser.available, "needs chromium, chromedriver, and selenium for python3"))
 struct GalleryBrowserTests {
     @Test func theGalleryPassesEveryCheckInARealBrowser() throws {
         let serve = try ServeEndToEndTests()
@@ -129,11 +138,13 @@ struct GalleryBrowserTests {
         if let driver = GalleryBrowser.chromedriver { environment["CHROMEDRIVER"] = driver }
         let started = Date()
         let run = try GalleryBrowser.run(
-            try #require(GalleryBrowser.python), arguments, in: serve.folder.url, timeout: 480, environment: environment)
+            try #require(GalleryBrowser.python), arguments, in: serve.folder.url, timeout: 480, environment: environment
+        )
         let seconds = Date().timeIntervalSince(started)
 
         #expect(!run.timedOut, "the browser test did not finish within 480 s (a hang):\n\(run.output)\(run.errors)")
-        #expect(run.status == 0, "the browser test failed (exit \(run.status)):\n\(run.output)\n\(run.errors.suffix(4000))")
+        #expect(
+            run.status == 0, "the browser test failed (exit \(run.status)):\n\(run.output)\n\(run.errors.suffix(4000))")
         for check in [
             "ok: a. image boxes and headers are where the viewport API says",
             "ok: g. justified rows are where the viewport API says",
@@ -155,10 +166,13 @@ struct GalleryBrowserTests {
             "ok: f. no console errors",
             "all gallery checks passed",
         ] {
-            #expect(run.output.contains(check), "the browser test did not say \(check.debugDescription):\n\(run.output)")
+            #expect(
+                run.output.contains(check), "the browser test did not say \(check.debugDescription):\n\(run.output)")
         }
         // How long it took is printed, not asserted: a shared 2-core machine may be slow.
         print("the browser checks took \(Int(seconds)) s")
-        #expect(server.isRunning, "the server stopped during the browser test: \(server.exitDescription)\n\(server.errorTail)")
+        #expect(
+            server.isRunning,
+            "the server stopped during the browser test: \(server.exitDescription)\n\(server.errorTail)")
     }
 }

@@ -100,7 +100,8 @@ import Glibc
         // Small enough for the pipe's buffer: the binary may stop reading at the first bad byte.
         var random = SeededGenerator(seed: 6)
         let garbage = Data((0..<60_000).map { _ in UInt8.random(in: 0...255, using: &random) })
-        try expectRefusal(["import", "-", "--feed", "travel"], status: 65, mentioning: "standard input", input: garbage)
+        try expectRefusal(
+            ["import", "-", "--feed", "travel"], status: 65, mentioning: "standard input", input: garbage)
     }
 
     @Test func aFeedNameBeyond128BytesIsRefused() throws {
@@ -108,12 +109,15 @@ import Glibc
         try expectRefusal(
             ["import", "-", "--feed", String(repeating: "x", count: 129)], status: 64,
             mentioning: "the feed name must be 1 to 128 bytes long, got 129 bytes.", input: images)
-        try expectRefusal(["import", "-", "--feed", "tra\u{1}vel"], status: 64, mentioning: "control character", input: images)
+        try expectRefusal(
+            ["import", "-", "--feed", "tra\u{1}vel"], status: 64, mentioning: "control character", input: images)
     }
 
     @Test func anInputFileThatCannotBeReadExits66() throws {
-        try expectRefusal(["import", folder.path("missing.json")], status: 66, mentioning: "missing.json: cannot be read")
-        try expectRefusal(["reorder", folder.path("missing.json")], status: 66, mentioning: "missing.json: cannot be read")
+        try expectRefusal(
+            ["import", folder.path("missing.json")], status: 66, mentioning: "missing.json: cannot be read")
+        try expectRefusal(
+            ["reorder", folder.path("missing.json")], status: 66, mentioning: "missing.json: cannot be read")
         let directory = folder.path("a-folder.json")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         try expectRefusal(["import", directory], status: 66, mentioning: "a-folder.json")
@@ -151,7 +155,10 @@ import Glibc
         guard let path = try kind.make(in: folder, from: database) else { return }
         let before = try HostileInputSupport.snapshot(of: path)
         let feed = try folder.write(HostileInputTests.travel, to: "feed-for-foreign.json")
-        for arguments in [["feeds"], ["images"], ["import", feed], ["layout", "add", "x", "--columns", "2", "--width", "300"], ["stats"]] {
+        for arguments in [
+            ["feeds"], ["images"], ["import", feed], ["layout", "add", "x", "--columns", "2", "--width", "300"],
+            ["stats"],
+        ] {
             // When a command opens it
             let result = try WaterfallProcess.run(["--db", path] + arguments, in: folder.url)
             // Then it is refused with 74 and left exactly as it was
@@ -165,7 +172,9 @@ import Glibc
     func aDatabaseFromANewerWaterfallIsRefusedAndLeftByteIdentical() throws {
         // Given a Waterfall database that a newer version has migrated further
         let path = folder.path("future.sqlite")
-        let created = try WaterfallProcess.run(["--db", path, "import", try folder.write(HostileInputTests.travel, to: "f.json")])
+        let created = try WaterfallProcess.run([
+            "--db", path, "import", try folder.write(HostileInputTests.travel, to: "f.json"),
+        ])
         #expect(created.status == 0, "\(created.standardError)")
         #expect(try HostileInputSupport.runSQLite(path, "INSERT INTO grdb_migrations VALUES ('9999_future')") == "")
         let before = try HostileInputSupport.snapshot(of: path)
@@ -290,14 +299,24 @@ extension HostileInputTests {
             case .megabyteTitle: return image(#""id": "a", "width": 1, "height": 1, "title": "\#(megabyte)""#)
             case .nested200000Deep:
                 let depth = 200_000
-                return image(#""id": "a", "width": 1, "height": 1, "extra": \#(String(repeating: "[", count: depth))\#(String(repeating: "]", count: depth))"#)
+                return image(
+                    #""id": "a", "width": 1, "height": 1, "extra": \#(String(repeating: "[", count: depth))\#(String(repeating: "]", count: depth))"#
+                )
             case .nested200000DeepAtTopLevel: return Data(String(repeating: "[", count: 200_000).utf8)
-            case .notUTF8: return Data(#"{"feed": "travel", "images": [{"id": ""#.utf8) + Data([0xFF, 0xFE, 0x80]) + Data(#"", "width": 1, "height": 1}]}"#.utf8)
-            case .overlongUTF8: return Data(#"{"feed": "travel", "images": [{"id": "a"#.utf8) + Data([0xC0, 0xAF]) + Data(#"", "width": 1, "height": 1}]}"#.utf8)
-            case .encodedSurrogate: return Data(#"{"feed": "travel", "images": [{"id": "a"#.utf8) + Data([0xED, 0xA0, 0x80]) + Data(#"", "width": 1, "height": 1}]}"#.utf8)
+            case .notUTF8:
+                return Data(#"{"feed": "travel", "images": [{"id": ""#.utf8) + Data([0xFF, 0xFE, 0x80])
+                    + Data(#"", "width": 1, "height": 1}]}"#.utf8)
+            case .overlongUTF8:
+                return Data(#"{"feed": "travel", "images": [{"id": "a"#.utf8) + Data([0xC0, 0xAF])
+                    + Data(#"", "width": 1, "height": 1}]}"#.utf8)
+            case .encodedSurrogate:
+                return Data(#"{"feed": "travel", "images": [{"id": "a"#.utf8) + Data([0xED, 0xA0, 0x80])
+                    + Data(#"", "width": 1, "height": 1}]}"#.utf8)
             case .loneEscapedSurrogate: return image(#""id": "a\ud800", "width": 1, "height": 1"#)
             case .escapedNULInID: return image(#""id": "a\u0000b", "width": 1, "height": 1"#)
-            case .rawNULInID: return Data(#"{"feed": "travel", "images": [{"id": "a"#.utf8) + Data([0]) + Data(#"b", "width": 1, "height": 1}]}"#.utf8)
+            case .rawNULInID:
+                return Data(#"{"feed": "travel", "images": [{"id": "a"#.utf8) + Data([0])
+                    + Data(#"b", "width": 1, "height": 1}]}"#.utf8)
             case .escapedNULInTitle: return image(#""id": "a", "width": 1, "height": 1, "title": "x\u0000y""#)
             case .escapedNULInSectionID: return image(#""id": "a", "width": 1, "height": 1, "section": "s\u0000""#)
             case .controlCharacterInFeedName: return Data(#"{"feed": "tra\nvel", "images": []}"#.utf8)
@@ -315,7 +334,8 @@ extension HostileInputTests {
             case .numberTitle: return image(#""id": "a", "width": 1, "height": 1, "title": 12"#)
             case .booleanSpan: return image(#""id": "a", "width": 1, "height": 1, "span": true"#)
             case .unknownSpan: return image(#""id": "a", "width": 1, "height": 1, "span": "half""#)
-            case .imagesAsObject: return Data(#"{"feed": "travel", "images": {"id": "a", "width": 1, "height": 1}}"#.utf8)
+            case .imagesAsObject:
+                return Data(#"{"feed": "travel", "images": {"id": "a", "width": 1, "height": 1}}"#.utf8)
             case .sectionsAsString: return Data(#"{"feed": "travel", "sections": "2024-05", "images": []}"#.utf8)
             case .missingImages: return Data(#"{"feed": "travel"}"#.utf8)
             case .repeatedImagesField: return Data(#"{"feed": "travel", "images": [], "images": []}"#.utf8)
@@ -324,17 +344,24 @@ extension HostileInputTests {
             case .byteOrderMarkOnly: return Data([0xEF, 0xBB, 0xBF])
             case .topLevelArray: return Data(#"[{"id": "a", "width": 1, "height": 1}]"#.utf8)
             case .topLevelString: return Data(#""travel""#.utf8)
-            case .trailingGarbage: return Data(#"{"feed": "travel", "images": []} {"feed": "travel", "images": []}"#.utf8)
+            case .trailingGarbage:
+                return Data(#"{"feed": "travel", "images": []} {"feed": "travel", "images": []}"#.utf8)
             case .truncated: return Data(HostileInputTests.travel.utf8.prefix(HostileInputTests.travel.utf8.count / 2))
             case .duplicateID:
-                return image(#""id": "a1", "width": 1, "height": 1}, {"id": "a2", "width": 1, "height": 1}, {"id": "a2", "width": 2, "height": 2"#)
+                return image(
+                    #""id": "a1", "width": 1, "height": 1}, {"id": "a2", "width": 1, "height": 1}, {"id": "a2", "width": 2, "height": 2"#
+                )
             case .lastOf100000IsBad:
                 var text = #"{"feed": "travel", "images": ["#
-                for index in 0..<99_999 { text += #"{"id": "n\#(index)", "width": \#(100 + index % 900), "height": 200},"# + "\n" }
+                for index in 0..<99_999 {
+                    text += #"{"id": "n\#(index)", "width": \#(100 + index % 900), "height": 200},"# + "\n"
+                }
                 return Data((text + #"{"id": "last", "width": 0, "height": 10}]}"#).utf8)
             case .lastLineOf100000IsBad:
                 var text = ""
-                for index in 0..<99_999 { text += #"{"id": "n\#(index)", "width": \#(100 + index % 900), "height": 200}"# + "\n" }
+                for index in 0..<99_999 {
+                    text += #"{"id": "n\#(index)", "width": \#(100 + index % 900), "height": 200}"# + "\n"
+                }
                 return Data((text + #"{"id": "last", "width": 10, "height": -1}"# + "\n").utf8)
             case .twoObjectsOnOneLine:
                 return Data(#"{"id": "a", "width": 1, "height": 1} {"id": "b", "width": 1, "height": 1}"#.utf8)
@@ -360,62 +387,118 @@ extension HostileInputTests {
 
         static let page = ["page", "--columns", "3", "--width", "375"]
         static let all: [BadFlags] = [
-            .init(arguments: ["page", "--columns", "0", "--width", "375"], status: 64, fragment: "columns must be a whole number from 1 to 64, got 0."),
-            .init(arguments: ["page", "--columns", "65", "--width", "375"], status: 64, fragment: "columns must be a whole number from 1 to 64, got 65."),
+            .init(
+                arguments: ["page", "--columns", "0", "--width", "375"], status: 64,
+                fragment: "columns must be a whole number from 1 to 64, got 0."),
+            .init(
+                arguments: ["page", "--columns", "65", "--width", "375"], status: 64,
+                fragment: "columns must be a whole number from 1 to 64, got 65."),
             .init(arguments: ["page", "--columns", "-3", "--width", "375"], status: 64, fragment: "columns"),
-            .init(arguments: ["page", "--columns", "3", "--width=-1"], status: 64, fragment: "width must be greater than 0"),
+            .init(
+                arguments: ["page", "--columns", "3", "--width=-1"], status: 64,
+                fragment: "width must be greater than 0"),
             .init(arguments: ["page", "--columns", "3", "--width", "-1"], status: 64, fragment: "width"),
-            .init(arguments: ["page", "--columns", "3", "--width", "0"], status: 64, fragment: "width must be greater than 0"),
-            .init(arguments: ["page", "--columns", "3", "--width", "nan"], status: 64, fragment: "width must be greater than 0"),
-            .init(arguments: ["page", "--columns", "3", "--width", "inf"], status: 64, fragment: "width must be greater than 0"),
+            .init(
+                arguments: ["page", "--columns", "3", "--width", "0"], status: 64,
+                fragment: "width must be greater than 0"),
+            .init(
+                arguments: ["page", "--columns", "3", "--width", "nan"], status: 64,
+                fragment: "width must be greater than 0"),
+            .init(
+                arguments: ["page", "--columns", "3", "--width", "inf"], status: 64,
+                fragment: "width must be greater than 0"),
             .init(arguments: ["page", "--columns", "3", "--width", "1e400"], status: 64, fragment: "width"),
             .init(arguments: ["page", "--columns", "3", "--width", "wide"], status: 64, fragment: "width"),
-            .init(arguments: page + ["--column-spacing", "400"], status: 64, fragment: "itemWidth must be greater than 0"),
+            .init(
+                arguments: page + ["--column-spacing", "400"], status: 64, fragment: "itemWidth must be greater than 0"),
             .init(arguments: page + ["--inset", "200"], status: 64, fragment: "contentWidth must be greater than 0"),
             .init(arguments: page + ["--column-spacing", "nan"], status: 64, fragment: "columnSpacing"),
             .init(arguments: page + ["--header-height", "inf"], status: 64, fragment: "headerHeight"),
-            .init(arguments: page + ["--offset=-1", "--limit", "5"], status: 64, fragment: "--offset must be 0 or more, got -1."),
+            .init(
+                arguments: page + ["--offset=-1", "--limit", "5"], status: 64,
+                fragment: "--offset must be 0 or more, got -1."),
             .init(arguments: page + ["--page=-1"], status: 64, fragment: "--page must be 0 or more, got -1."),
-            .init(arguments: page + ["--page", "0", "--page-size", "0"], status: 64, fragment: "--page-size must be between 1 and 100000, got 0."),
+            .init(
+                arguments: page + ["--page", "0", "--page-size", "0"], status: 64,
+                fragment: "--page-size must be between 1 and 100000, got 0."),
             .init(arguments: page + ["--offset", "0", "--limit", "0"], status: 64, fragment: "--limit"),
             .init(arguments: page + ["--page", "99999999999999999999"], status: 64, fragment: "--page"),
             .init(arguments: page + ["--scale", "4"], status: 64, fragment: "scale must be 1, 2 or 3, got 4."),
             .init(arguments: page + ["--order", "random"], status: 64, fragment: "order"),
-            .init(arguments: ["page", "--feed", "nope", "--columns", "2", "--width", "300"], status: 65, fragment: "unknown feed \"nope\""),
+            .init(
+                arguments: ["page", "--feed", "nope", "--columns", "2", "--width", "300"], status: 65,
+                fragment: "unknown feed \"nope\""),
             .init(arguments: ["page", "--layout", "nope"], status: 65, fragment: "unknown layout \"nope\""),
-            .init(arguments: ["viewport", "--layout", "nope", "--y", "0", "--height", "100"], status: 65, fragment: "unknown layout \"nope\""),
-            .init(arguments: ["viewport", "--layout", "phone", "--y", "nan", "--height", "100"], status: 64, fragment: "--y must be a finite number"),
-            .init(arguments: ["viewport", "--layout", "phone", "--y", "0", "--height", "inf"], status: 64, fragment: "--height"),
-            .init(arguments: ["viewport", "--layout", "phone", "--y", "0", "--height=-5"], status: 64, fragment: "--height"),
-            .init(arguments: ["coverflow", "--item-height", "0", "--viewport-width", "100", "--x", "0"], status: 64, fragment: "itemHeight"),
-            .init(arguments: ["coverflow", "--item-height", "100", "--viewport-width", "100", "--x", "inf"], status: 64, fragment: "--x must be a finite number"),
-            .init(arguments: ["coverflow", "--item-height", "100", "--viewport-width", "100", "--x", "0", "--factor", "nan"], status: 64, fragment: "factor"),
-            .init(arguments: ["move", "a1", "--before", "a1"], status: 64, fragment: "cannot move \"a1\" next to itself."),
-            .init(arguments: ["move", "a1", "--after", "a1"], status: 64, fragment: "cannot move \"a1\" next to itself."),
-            .init(arguments: ["move", "a1", "--to", "2"], status: 65, fragment: "index 2 is outside section \"2024-05\""),
-            .init(arguments: ["move", "a1", "--to", "9223372036854775807"], status: 65, fragment: "is outside section \"2024-05\""),
+            .init(
+                arguments: ["viewport", "--layout", "nope", "--y", "0", "--height", "100"], status: 65,
+                fragment: "unknown layout \"nope\""),
+            .init(
+                arguments: ["viewport", "--layout", "phone", "--y", "nan", "--height", "100"], status: 64,
+                fragment: "--y must be a finite number"),
+            .init(
+                arguments: ["viewport", "--layout", "phone", "--y", "0", "--height", "inf"], status: 64,
+                fragment: "--height"),
+            .init(
+                arguments: ["viewport", "--layout", "phone", "--y", "0", "--height=-5"], status: 64,
+                fragment: "--height"),
+            .init(
+                arguments: ["coverflow", "--item-height", "0", "--viewport-width", "100", "--x", "0"], status: 64,
+                fragment: "itemHeight"),
+            .init(
+                arguments: ["coverflow", "--item-height", "100", "--viewport-width", "100", "--x", "inf"], status: 64,
+                fragment: "--x must be a finite number"),
+            .init(
+                arguments: [
+                    "coverflow", "--item-height", "100", "--viewport-width", "100", "--x", "0", "--factor", "nan",
+                ], status: 64, fragment: "factor"),
+            .init(
+                arguments: ["move", "a1", "--before", "a1"], status: 64, fragment: "cannot move \"a1\" next to itself."),
+            .init(
+                arguments: ["move", "a1", "--after", "a1"], status: 64, fragment: "cannot move \"a1\" next to itself."),
+            .init(
+                arguments: ["move", "a1", "--to", "2"], status: 65, fragment: "index 2 is outside section \"2024-05\""),
+            .init(
+                arguments: ["move", "a1", "--to", "9223372036854775807"], status: 65,
+                fragment: "is outside section \"2024-05\""),
             .init(arguments: ["move", "a1", "--to=-1"], status: 64, fragment: "--to"),
-            .init(arguments: ["move", "zz", "--to", "0"], status: 65, fragment: "unknown image id \"zz\" in feed \"travel\"."),
+            .init(
+                arguments: ["move", "zz", "--to", "0"], status: 65,
+                fragment: "unknown image id \"zz\" in feed \"travel\"."),
             .init(arguments: ["move", "a1", "--before", "zz"], status: 65, fragment: "unknown image id \"zz\""),
             .init(arguments: ["move", "a1", "--to", "0", "--before", "a2"], status: 64, fragment: ""),
             .init(arguments: ["move", "a1"], status: 64, fragment: ""),
-            .init(arguments: ["move", "a1", "--to", "0", "--feed", "nope"], status: 65, fragment: "unknown feed \"nope\""),
-            .init(arguments: ["move", String(repeating: "x", count: 100_000), "--to", "0"], status: 65, fragment: "unknown image id"),
+            .init(
+                arguments: ["move", "a1", "--to", "0", "--feed", "nope"], status: 65, fragment: "unknown feed \"nope\""),
+            .init(
+                arguments: ["move", String(repeating: "x", count: 100_000), "--to", "0"], status: 65,
+                fragment: "unknown image id"),
             .init(arguments: ["move", "a\nb", "--to", "0"], status: 65, fragment: "unknown image id \"a\\nb\""),
             .init(arguments: ["remove", "zz"], status: 65, fragment: "unknown image id \"zz\""),
             .init(arguments: ["remove", "a1", "zz"], status: 65, fragment: "unknown image id \"zz\""),
             .init(arguments: ["images", "--feed", "nope"], status: 65, fragment: "unknown feed \"nope\""),
-            .init(arguments: ["images", "--feed", String(repeating: "x", count: 100_000)], status: 65, fragment: "unknown feed"),
+            .init(
+                arguments: ["images", "--feed", String(repeating: "x", count: 100_000)], status: 65,
+                fragment: "unknown feed"),
             .init(arguments: ["images", "--offset=-1"], status: 64, fragment: "offset"),
             .init(arguments: ["images", "--limit", "0"], status: 64, fragment: "limit"),
             .init(arguments: ["changes", "--since=-1"], status: 64, fragment: "--since"),
-            .init(arguments: ["layout", "add", "", "--columns", "2", "--width", "300"], status: 64, fragment: "layout name"),
-            .init(arguments: ["layout", "add", String(repeating: "x", count: 129), "--columns", "2", "--width", "300"], status: 64, fragment: "layout name"),
-            .init(arguments: ["layout", "add", "tab\tlet", "--columns", "2", "--width", "300"], status: 64, fragment: "control character"),
-            .init(arguments: ["layout", "add", "wide", "--columns", "65", "--width", "300"], status: 64, fragment: "columns"),
+            .init(
+                arguments: ["layout", "add", "", "--columns", "2", "--width", "300"], status: 64,
+                fragment: "layout name"),
+            .init(
+                arguments: ["layout", "add", String(repeating: "x", count: 129), "--columns", "2", "--width", "300"],
+                status: 64, fragment: "layout name"),
+            .init(
+                arguments: ["layout", "add", "tab\tlet", "--columns", "2", "--width", "300"], status: 64,
+                fragment: "control character"),
+            .init(
+                arguments: ["layout", "add", "wide", "--columns", "65", "--width", "300"], status: 64,
+                fragment: "columns"),
             .init(arguments: ["layout", "remove", "nope"], status: 65, fragment: "unknown layout \"nope\""),
             .init(arguments: ["layout", "warm", "nope"], status: 65, fragment: "unknown layout \"nope\""),
-            .init(arguments: ["import", "travel.json", "--append", "--reset-order"], status: 64, fragment: "--reset-order"),
+            .init(
+                arguments: ["import", "travel.json", "--append", "--reset-order"], status: 64, fragment: "--reset-order"
+            ),
             .init(arguments: ["frobnicate"], status: 64, fragment: ""),
             .init(arguments: ["feeds", "--no-such-flag"], status: 64, fragment: ""),
         ]
@@ -430,28 +513,67 @@ extension HostileInputTests {
         var testDescription: String { name }
 
         static let all: [HostileReorder] = [
-            .init(name: "a valid move, then one of an unknown id", text: #"{"feed": "travel", "moves": [{"id": "a1", "to": 1}, {"id": "zz", "before": "a1"}]}"#, fragment: "moves[1]: unknown image id \"zz\""),
-            .init(name: "a move before an unknown id", text: #"{"feed": "travel", "moves": [{"id": "a1", "before": "zz"}]}"#, fragment: "unknown image id \"zz\""),
-            .init(name: "an order with an unknown id", text: #"{"feed": "travel", "order": ["a2", "zz"]}"#, fragment: "order[1]: unknown image id \"zz\""),
-            .init(name: "an order with a duplicate", text: #"{"feed": "travel", "order": ["a1", "a2", "a1"]}"#, fragment: "order[2] \"a1\" is a duplicate of order[0]."),
-            .init(name: "a removal list with a duplicate", text: #"{"feed": "travel", "remove": ["b1", "b1"]}"#, fragment: "remove[1] \"b1\" is a duplicate of remove[0]."),
-            .init(name: "a valid move, then a removal of an unknown id", text: #"{"feed": "travel", "moves": [{"id": "b1", "before": "a1"}], "remove": ["a2", "zz"]}"#, fragment: "unknown image id \"zz\""),
-            .init(name: "a move onto itself", text: #"{"feed": "travel", "moves": [{"id": "a1", "after": "a1"}]}"#, fragment: "cannot move \"a1\" after itself."),
-            .init(name: "a move past the end of its section", text: #"{"feed": "travel", "moves": [{"id": "a1", "to": 2}]}"#, fragment: "index 2 is outside section \"2024-05\""),
-            .init(name: "a negative index", text: #"{"feed": "travel", "moves": [{"id": "a1", "to": -1}]}"#, fragment: "moves[0].to: expected a non-negative integer, found -1."),
-            .init(name: "a fractional index", text: #"{"feed": "travel", "moves": [{"id": "a1", "to": 0.5}]}"#, fragment: "moves[0].to"),
-            .init(name: "two targets", text: #"{"feed": "travel", "moves": [{"id": "a1", "to": 0, "before": "a2"}]}"#, fragment: "exactly one of"),
-            .init(name: "an unknown feed", text: #"{"feed": "nope", "order": ["a1"]}"#, fragment: "unknown feed \"nope\""),
-            .init(name: "order and moves together", text: #"{"feed": "travel", "order": ["a1"], "moves": []}"#, fragment: "expected either \"order\" or \"moves\""),
+            .init(
+                name: "a valid move, then one of an unknown id",
+                text: #"{"feed": "travel", "moves": [{"id": "a1", "to": 1}, {"id": "zz", "before": "a1"}]}"#,
+                fragment: "moves[1]: unknown image id \"zz\""),
+            .init(
+                name: "a move before an unknown id",
+                text: #"{"feed": "travel", "moves": [{"id": "a1", "before": "zz"}]}"#,
+                fragment: "unknown image id \"zz\""),
+            .init(
+                name: "an order with an unknown id", text: #"{"feed": "travel", "order": ["a2", "zz"]}"#,
+                fragment: "order[1]: unknown image id \"zz\""),
+            .init(
+                name: "an order with a duplicate", text: #"{"feed": "travel", "order": ["a1", "a2", "a1"]}"#,
+                fragment: "order[2] \"a1\" is a duplicate of order[0]."),
+            .init(
+                name: "a removal list with a duplicate", text: #"{"feed": "travel", "remove": ["b1", "b1"]}"#,
+                fragment: "remove[1] \"b1\" is a duplicate of remove[0]."),
+            .init(
+                name: "a valid move, then a removal of an unknown id",
+                text: #"{"feed": "travel", "moves": [{"id": "b1", "before": "a1"}], "remove": ["a2", "zz"]}"#,
+                fragment: "unknown image id \"zz\""),
+            .init(
+                name: "a move onto itself", text: #"{"feed": "travel", "moves": [{"id": "a1", "after": "a1"}]}"#,
+                fragment: "cannot move \"a1\" after itself."),
+            .init(
+                name: "a move past the end of its section",
+                text: #"{"feed": "travel", "moves": [{"id": "a1", "to": 2}]}"#,
+                fragment: "index 2 is outside section \"2024-05\""),
+            .init(
+                name: "a negative index", text: #"{"feed": "travel", "moves": [{"id": "a1", "to": -1}]}"#,
+                fragment: "moves[0].to: expected a non-negative integer, found -1."),
+            .init(
+                name: "a fractional index", text: #"{"feed": "travel", "moves": [{"id": "a1", "to": 0.5}]}"#,
+                fragment: "moves[0].to"),
+            .init(
+                name: "two targets", text: #"{"feed": "travel", "moves": [{"id": "a1", "to": 0, "before": "a2"}]}"#,
+                fragment: "exactly one of"),
+            .init(
+                name: "an unknown feed", text: #"{"feed": "nope", "order": ["a1"]}"#, fragment: "unknown feed \"nope\""),
+            .init(
+                name: "order and moves together", text: #"{"feed": "travel", "order": ["a1"], "moves": []}"#,
+                fragment: "expected either \"order\" or \"moves\""),
             .init(name: "nothing to do", text: #"{"feed": "travel"}"#, fragment: "found none."),
             .init(name: "an empty order", text: #"{"feed": "travel", "order": []}"#, fragment: "found an empty array."),
             .init(name: "ids that are booleans", text: #"{"feed": "travel", "order": [true]}"#, fragment: "order[0]"),
-            .init(name: "a megabyte id", text: #"{"feed": "travel", "remove": [""# + String(repeating: "x", count: 1 << 20) + #""]}"#, fragment: "expected at most 256 bytes"),
-            .init(name: "a NUL in an id", text: #"{"feed": "travel", "remove": ["a\u0000"]}"#, fragment: "without control characters"),
+            .init(
+                name: "a megabyte id",
+                text: #"{"feed": "travel", "remove": [""# + String(repeating: "x", count: 1 << 20) + #""]}"#,
+                fragment: "expected at most 256 bytes"),
+            .init(
+                name: "a NUL in an id", text: #"{"feed": "travel", "remove": ["a\u0000"]}"#,
+                fragment: "without control characters"),
             .init(name: "an empty file", text: "", fragment: "found an empty file."),
             .init(name: "a top-level array", text: #"["a1", "a2"]"#, fragment: "found an array."),
-            .init(name: "a truncated file", text: #"{"feed": "travel", "moves": [{"id": "a1", "to"#, fragment: "found end of file."),
-            .init(name: "nesting 200,000 deep", text: #"{"feed": "travel", "x": "# + String(repeating: "[", count: 200_000), fragment: "levels of nested"),
+            .init(
+                name: "a truncated file", text: #"{"feed": "travel", "moves": [{"id": "a1", "to"#,
+                fragment: "found end of file."),
+            .init(
+                name: "nesting 200,000 deep",
+                text: #"{"feed": "travel", "x": "# + String(repeating: "[", count: 200_000),
+                fragment: "levels of nested"),
         ]
     }
 
@@ -480,12 +602,15 @@ extension HostileInputTests {
                 _ = try HostileInputSupport.runSQLite(path, "CREATE TABLE t(x); INSERT INTO t VALUES (1), ('two');")
             case .otherApplicationsSQLiteInWAL:
                 guard HostileInputSupport.sqlite3 != nil else { return nil }
-                _ = try HostileInputSupport.runSQLite(path, "PRAGMA journal_mode = WAL; CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('keep me');")
+                _ = try HostileInputSupport.runSQLite(
+                    path,
+                    "PRAGMA journal_mode = WAL; CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('keep me');")
             case .textFile:
                 try folder.write("shopping list\n- milk\n- bread\n", to: "\(rawValue).sqlite")
             case .binaryGarbage:
                 var random = SeededGenerator(seed: 74)
-                try Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &random) }).write(to: URL(fileURLWithPath: path))
+                try Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &random) }).write(
+                    to: URL(fileURLWithPath: path))
             case .sqliteHeaderOnly:
                 try (Data("SQLite format 3\u{0}".utf8) + Data(count: 84)).write(to: URL(fileURLWithPath: path))
             case .damagedWaterfallDatabase:
@@ -506,14 +631,19 @@ enum HostileInputSupport {
     /// Checks that a failed run printed exactly one line, `waterfall: error: <sentence>`, holding
     /// `fragment`, and nothing on standard output.
     static func expectOneErrorLine(
-        _ result: WaterfallProcess.Result, mentioning fragment: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ result: WaterfallProcess.Result, mentioning fragment: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let error = result.standardError
         #expect(error.hasPrefix("waterfall: error: "), "\(error.prefix(300))", sourceLocation: sourceLocation)
         #expect(error.hasSuffix(".\n"), "\(error.suffix(300))", sourceLocation: sourceLocation)
-        #expect(error.filter { $0 == "\n" }.count == 1, "not one line: \(error.prefix(300))", sourceLocation: sourceLocation)
+        #expect(
+            error.filter { $0 == "\n" }.count == 1, "not one line: \(error.prefix(300))", sourceLocation: sourceLocation
+        )
         if !fragment.isEmpty {
-            #expect(error.contains(fragment), "expected “\(fragment)” in: \(error.prefix(300))", sourceLocation: sourceLocation)
+            #expect(
+                error.contains(fragment), "expected “\(fragment)” in: \(error.prefix(300))",
+                sourceLocation: sourceLocation)
         }
         #expect(result.standardOutput.isEmpty, "\(result.standardOutput.prefix(300))", sourceLocation: sourceLocation)
     }
@@ -559,7 +689,8 @@ enum HostileInputSupport {
         }
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
-        for sibling in try FileManager.default.contentsOfDirectory(atPath: folder) where sibling.hasPrefix(name) && sibling != name {
+        for sibling in try FileManager.default.contentsOfDirectory(atPath: folder)
+        where sibling.hasPrefix(name) && sibling != name {
             result["beside/" + sibling] = Data()
         }
         return result
@@ -569,9 +700,11 @@ enum HostileInputSupport {
 extension HostileInputTests {
     @Test func aPathWithALineBreakStillGivesOneLine() throws {
         // A file name may hold any byte but `/` and NUL; the message must stay one line.
-        let feed = try folder.write(#"{"feed": "travel", "images": [{"id": "a", "width": 0, "height": 1}]}"#, to: "bad\nfeed.json")
+        let feed = try folder.write(
+            #"{"feed": "travel", "images": [{"id": "a", "width": 0, "height": 1}]}"#, to: "bad\nfeed.json")
         try expectRefusal(["import", feed], status: 65, mentioning: "bad\\u000Afeed.json: images[0].width")
-        try expectRefusal(["reorder", folder.path("no\nsuch.json")], status: 66, mentioning: "no\\u000Asuch.json: cannot be read")
+        try expectRefusal(
+            ["reorder", folder.path("no\nsuch.json")], status: 66, mentioning: "no\\u000Asuch.json: cannot be read")
         let result = try WaterfallProcess.run(["--db", folder.path("no\nfolder/x.sqlite"), "feeds"])
         #expect(result.status == 73)
         HostileInputSupport.expectOneErrorLine(result, mentioning: "cannot create the database")

@@ -10,7 +10,9 @@ extension ReliabilityTests {
         /// The whole catalog in one hash, computed by the server: feeds, sections, every image
         /// in order, the change log.
         static func digest(_ schema: PostgresScratchSchema) throws -> String {
-            try PostgresScratchSchema.psql(schema.url, """
+            try PostgresScratchSchema.psql(
+                schema.url,
+                """
                 SELECT md5(concat_ws('|',
                   (SELECT string_agg(concat_ws(',', name, revision, image_count), ';' ORDER BY name) FROM feed),
                   (SELECT string_agg(concat_ws(',', name, title, position, declared), ';' ORDER BY position) FROM section),
@@ -23,13 +25,16 @@ extension ReliabilityTests {
         /// Whether a `waterfall` connection of the schema's database is inside a transaction that
         /// has written (its backend holds a transaction id).
         static func isWriting(_ schema: PostgresScratchSchema) throws -> Bool {
-            try PostgresScratchSchema.psql(schema.url, """
+            try PostgresScratchSchema.psql(
+                schema.url,
+                """
                 SELECT count(*) FROM pg_stat_activity
                 WHERE application_name = 'waterfall' AND datname = current_database() AND backend_xid IS NOT NULL
                 """) != "0"
         }
 
-        @Test(.enabled(if: PostgresScratchSchema.serverURL != nil, "WATERFALL_TEST_POSTGRES names no PostgreSQL server"))
+        @Test(
+            .enabled(if: PostgresScratchSchema.serverURL != nil, "WATERFALL_TEST_POSTGRES names no PostgreSQL server"))
         func killNineDuringA150000ImageImportLeavesTheOldOrTheNewState() throws {
             // Given two versions of a 150,000-image feed and an empty catalog
             let folder = try TemporaryDirectory(prefix: "waterfall-pg-crash")
@@ -37,7 +42,8 @@ extension ReliabilityTests {
             let files = try Reliability.Files(in: folder, count: 150_000, sectionSize: 5_000, seeds: (1, 2), orders: [])
             let schema = try PostgresScratchSchema()
             var random = SeededGenerator(seed: 0x7067_6B69)
-            try #require(try Reliability.waterfall(["--db", schema.url, "feeds"], in: folder).status == 0)  // the schema, no feed
+            // the schema, no feed
+            try #require(try Reliability.waterfall(["--db", schema.url, "feeds"], in: folder).status == 0)
             var oldState = try Self.digest(schema)
 
             // A first import (killed once), then a re-import that adds, removes, resizes (twice)
@@ -56,7 +62,10 @@ extension ReliabilityTests {
                     try #require(wasRunning && ending.killed, "the import ended before it could be killed: \(ending)")
                     // Then nothing of it is left: the catalog is as before the import
                     let state = try Self.digest(schema)
-                    #expect(state == oldState, "a kill inside the transaction of \(URL(fileURLWithPath: version).lastPathComponent) left a changed catalog")
+                    #expect(
+                        state == oldState,
+                        "a kill inside the transaction of \(URL(fileURLWithPath: version).lastPathComponent) left a changed catalog"
+                    )
                     crashedStates.append(state)
                 }
                 // And the import run again to completion brings the new state, which a kill after

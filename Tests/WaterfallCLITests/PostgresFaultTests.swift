@@ -19,7 +19,8 @@ import WaterfallTestSupport
     /// As `EngineCoverageTests` for the shared server: CI must not pass with this suite skipped.
     @Test func continuousIntegrationRunsTheFaultSuite() {
         guard ProcessInfo.processInfo.environment["CI"] == "true" else { return }
-        #expect(Self.unavailable == nil, "CI=true, but the PostgreSQL fault suite cannot run: \(Self.unavailable ?? "")")
+        #expect(
+            Self.unavailable == nil, "CI=true, but the PostgreSQL fault suite cannot run: \(Self.unavailable ?? "")")
     }
 
     /// One request's outcome, as the client saw it.
@@ -53,7 +54,9 @@ import WaterfallTestSupport
                 while !lock.withLock({ stopping }) && Date() < deadline {
                     let instance = step % 2
                     let id = ["tram-28", "belem", "gion", "arashiyama"][step % 4]
-                    record(instance, write: true, "POST", "/v1/feeds/travel/reorder", body: #"{"moves": [{"id": "\#(id)", "to": 0}]}"#)
+                    record(
+                        instance, write: true, "POST", "/v1/feeds/travel/reorder",
+                        body: #"{"moves": [{"id": "\#(id)", "to": 0}]}"#)
                     record(instance, write: false, "GET", "/v1/feeds/travel/page?columns=2&width=375&page=0", body: nil)
                     step += 1
                     usleep(100_000)
@@ -65,7 +68,8 @@ import WaterfallTestSupport
         private func record(_ instance: Int, write: Bool, _ method: String, _ target: String, body: String?) {
             let started = Date()
             let answer = try? ServeHTTPClient.request(
-                method, target, port: ports[instance], headers: body == nil ? [:] : ["Content-Type": "application/json"], body: body.map { Data($0.utf8) })
+                method, target, port: ports[instance],
+                headers: body == nil ? [:] : ["Content-Type": "application/json"], body: body.map { Data($0.utf8) })
             let seconds = Date().timeIntervalSince(started)
             var revision: Int?
             if let answer, (200..<300).contains(answer.status) {
@@ -80,7 +84,8 @@ import WaterfallTestSupport
             }
             let outcome = Outcome(
                 instance: instance, write: write, started: started, seconds: seconds, status: answer?.status ?? 0,
-                problem: answer?.header("Content-Type") == "application/problem+json", retryAfter: answer?.header("Retry-After") != nil,
+                problem: answer?.header("Content-Type") == "application/problem+json",
+                retryAfter: answer?.header("Retry-After") != nil,
                 revision: revision, detail: answer.map { String($0.text.prefix(200)) } ?? "no answer")
             lock.withLock { outcomes.append(outcome) }
         }
@@ -102,7 +107,9 @@ import WaterfallTestSupport
 
         init(port: Int) throws {
             self.port = port
-            listeners = [try ServeEndToEndTests.EventListener(port: port, path: "/v1/feeds/travel/events?since=1", maxTime: 180)]
+            listeners = [
+                try ServeEndToEndTests.EventListener(port: port, path: "/v1/feeds/travel/events?since=1", maxTime: 180)
+            ]
         }
 
         /// The revisions received, in order, over every connection.
@@ -116,7 +123,9 @@ import WaterfallTestSupport
         func keepOpen() throws {
             guard let last = listeners.last, !last.process.isRunning else { return }
             let since = ids.last ?? 1
-            listeners.append(try ServeEndToEndTests.EventListener(port: port, path: "/v1/feeds/travel/events", headers: ["Last-Event-ID: \(since)"], maxTime: 180))
+            listeners.append(
+                try ServeEndToEndTests.EventListener(
+                    port: port, path: "/v1/feeds/travel/events", headers: ["Last-Event-ID: \(since)"], maxTime: 180))
         }
 
         var reconnections: Int { listeners.count - 1 }
@@ -142,16 +151,16 @@ import WaterfallTestSupport
         let postgres = try PrivatePostgres()
         _ = try cli(["import", ServeEndToEndTests.sample("travel.json"), "--json"])
         let servers = try (0..<2).map { _ in try ServeProcess(database: postgres.url, in: folder) }
-        defer { servers.forEach { $0.stop() } }
+        defer { for server in servers { server.stop() } }
         let streams = try servers.map { try ResumingStream(port: $0.port) }
-        defer { streams.forEach { $0.stop() } }
+        defer { for stream in streams { stream.stop() } }
         let client = Client(ports: servers.map(\.port))
         var outcomes: [Outcome] = []
         defer { if outcomes.isEmpty { _ = client.stop() } }
         func pause(_ seconds: Double) throws {
             let end = Date().addingTimeInterval(seconds)
             while Date() < end {
-                try streams.forEach { try $0.keepOpen() }
+                for stream in streams { try stream.keepOpen() }
                 usleep(100_000)
             }
         }
@@ -191,49 +200,73 @@ import WaterfallTestSupport
         let lastRevision = outcomes.compactMap { $0.write ? $0.revision : nil }.max() ?? 1
         // Let the streams hear the last writes (their notification, or the hub's next look).
         let streamDeadline = Date().addingTimeInterval(15)
-        while Date() < streamDeadline && streams.contains(where: { ($0.ids.last ?? 0) < lastRevision }) { try pause(0.2) }
+        while Date() < streamDeadline && streams.contains(where: { ($0.ids.last ?? 0) < lastRevision }) {
+            try pause(0.2)
+        }
 
         // Then both instances serve again within 5 s of each return, without a restart
-        #expect(afterCrash != nil && afterCrash! <= 5, "after the crash: \(afterCrash.map { "\($0) s" } ?? "not within 30 s")")
-        #expect(afterOutage != nil && afterOutage! <= 5, "after the outage: \(afterOutage.map { "\($0) s" } ?? "not within 30 s")")
+        #expect(
+            afterCrash != nil && afterCrash! <= 5,
+            "after the crash: \(afterCrash.map { "\($0) s" } ?? "not within 30 s")")
+        #expect(
+            afterOutage != nil && afterOutage! <= 5,
+            "after the outage: \(afterOutage.map { "\($0) s" } ?? "not within 30 s")")
         for server in servers { #expect(server.isRunning, "an instance died: \(server.crashSummary)") }
 
         // And no request hung, crashed or failed as the server's fault: 2xx, or 503 problem+json
         // with Retry-After within 10 s (a statement whose connection the crash left unanswered
         // ends at its deadline, 5 s)
         for outcome in outcomes {
-            let ok = (200..<300).contains(outcome.status) || (outcome.status == 503 && outcome.problem && outcome.retryAfter)
-            #expect(ok, "instance \(outcome.instance) \(outcome.write ? "write" : "read"): \(outcome.status) \(outcome.detail)")
+            let ok =
+                (200..<300).contains(outcome.status) || (outcome.status == 503 && outcome.problem && outcome.retryAfter)
+            #expect(
+                ok,
+                "instance \(outcome.instance) \(outcome.write ? "write" : "read"): \(outcome.status) \(outcome.detail)")
             #expect(outcome.seconds <= 10, "a request took \(outcome.seconds) s: \(outcome.status) \(outcome.detail)")
         }
         // And while PostgreSQL was stopped (its last second aside) every request answered 503
-        let duringOutage = outcomes.filter { $0.started > down.addingTimeInterval(0.5) && $0.started.addingTimeInterval($0.seconds) < up }
+        let duringOutage = outcomes.filter {
+            $0.started > down.addingTimeInterval(0.5) && $0.started.addingTimeInterval($0.seconds) < up
+        }
         #expect(duringOutage.count >= 10, "only \(duringOutage.count) requests during the outage")
-        #expect(duringOutage.allSatisfy { $0.status == 503 }, "\(duringOutage.filter { $0.status != 503 }.map { "\($0.status) \($0.detail)" })")
+        #expect(
+            duringOutage.allSatisfy { $0.status == 503 },
+            "\(duringOutage.filter { $0.status != 503 }.map { "\($0.status) \($0.detail)" })")
 
         // And every write answered 2xx is in the change log, at the revision it was answered
-        let changes = (try JSONSerialization.jsonObject(with: try cli(["changes", "--feed", "travel", "--since", "1", "--json"])) as? [String: Any])?["changes"] as? [[String: Any]] ?? []
+        let changes =
+            (try JSONSerialization.jsonObject(with: try cli(["changes", "--feed", "travel", "--since", "1", "--json"]))
+            as? [String: Any])?["changes"] as? [[String: Any]] ?? []
         let logged = Set(changes.compactMap { $0["revision"] as? Int })
         let acknowledged = outcomes.filter { $0.write && (200..<300).contains($0.status) }.compactMap(\.revision)
-        #expect(!acknowledged.isEmpty && acknowledged.allSatisfy(logged.contains), "missing: \(acknowledged.filter { !logged.contains($0) })")
+        #expect(
+            !acknowledged.isEmpty && acknowledged.allSatisfy(logged.contains),
+            "missing: \(acknowledged.filter { !logged.contains($0) })")
         #expect(Set(acknowledged).count == acknowledged.count, "two writes answered with one revision")
 
         // And no read after a return showed less than a write the same instance had answered
         var written = [0, 0]
         for outcome in outcomes.sorted(by: { $0.started < $1.started }) {
-            if outcome.write, let revision = outcome.revision { written[outcome.instance] = max(written[outcome.instance], revision) }
+            if outcome.write, let revision = outcome.revision {
+                written[outcome.instance] = max(written[outcome.instance], revision)
+            }
             if !outcome.write, let revision = outcome.revision, outcome.started > crash {
-                #expect(revision >= written[outcome.instance], "instance \(outcome.instance) read revision \(revision) after its write of \(written[outcome.instance])")
+                #expect(
+                    revision >= written[outcome.instance],
+                    "instance \(outcome.instance) read revision \(revision) after its write of \(written[outcome.instance])"
+                )
             }
         }
         // And both answer what the catalog holds now
         let page = try cli(["page", "--feed", "travel", "--columns", "2", "--width", "375", "--page", "0", "--json"])
         for server in servers {
-            var answer = try ServeHTTPClient.request("GET", "/v1/feeds/travel/page?columns=2&width=375&page=0", port: server.port)
+            var answer = try ServeHTTPClient.request(
+                "GET", "/v1/feeds/travel/page?columns=2&width=375&page=0", port: server.port)
             let deadline = Date().addingTimeInterval(5)
             while answer.body != page && Date() < deadline {
                 usleep(50_000)
-                answer = try ServeHTTPClient.request("GET", "/v1/feeds/travel/page?columns=2&width=375&page=0", port: server.port)
+                answer = try ServeHTTPClient.request(
+                    "GET", "/v1/feeds/travel/page?columns=2&width=375&page=0", port: server.port)
             }
             #expect(answer.status == 200 && answer.body == page, "\(answer.status) \(answer.text.prefix(200))")
         }
@@ -241,13 +274,19 @@ import WaterfallTestSupport
         // And each event stream got every revision committed, once, in order
         let committed = logged.sorted()
         for (index, stream) in streams.enumerated() {
-            #expect(stream.ids == stream.ids.sorted() && Set(stream.ids).count == stream.ids.count, "stream \(index): \(stream.ids)")
-            #expect(stream.ids == committed, "stream \(index): missing \(Set(committed).subtracting(stream.ids).sorted()), got \(stream.ids.count) ids for \(committed.count) revisions:\n\(stream.text.suffix(600))")
+            #expect(
+                stream.ids == stream.ids.sorted() && Set(stream.ids).count == stream.ids.count,
+                "stream \(index): \(stream.ids)")
+            #expect(
+                stream.ids == committed,
+                "stream \(index): missing \(Set(committed).subtracting(stream.ids).sorted()), got \(stream.ids.count) ids for \(committed.count) revisions:\n\(stream.text.suffix(600))"
+            )
         }
 
         // The figures for docs/reliability.md
         let outage503 = duringOutage.map(\.seconds)
-        print("""
+        print(
+            """
             postgres faults: restart -m immediate took \(String(format: "%.1f", crashReturned.timeIntervalSince(crash))) s, both served \(afterCrash.map { String(format: "%.2f", $0) } ?? "-") s after its return; \
             20-s stop: \(duringOutage.count) requests during it, all 503 in \(String(format: "%.3f", outage503.min() ?? 0))–\(String(format: "%.3f", outage503.max() ?? 0)) s; \
             both served \(afterOutage.map { String(format: "%.2f", $0) } ?? "-") s after the start returned (start took \(String(format: "%.1f", back.timeIntervalSince(up))) s); \

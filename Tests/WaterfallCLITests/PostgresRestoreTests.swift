@@ -7,7 +7,8 @@ extension ReliabilityTests {
     /// restored with `pg_restore`, as docs/reliability.md says, and the restored catalog serves
     /// every answer byte for byte as the original did.
     @Suite struct PostgresRestoreTests {
-        @Test(.enabled(if: PostgresScratchSchema.serverURL != nil, "WATERFALL_TEST_POSTGRES names no PostgreSQL server"))
+        @Test(
+            .enabled(if: PostgresScratchSchema.serverURL != nil, "WATERFALL_TEST_POSTGRES names no PostgreSQL server"))
         func aCatalogDumpedAndRestoredAnswersAsTheOriginal() throws {
             let folder = try TemporaryDirectory(prefix: "waterfall-pg-restore")
             defer { folder.remove() }
@@ -19,18 +20,27 @@ extension ReliabilityTests {
                 return result.standardOutput
             }
             // Given a catalog with two feeds, a named layout, moves and a warm layout cache
-            let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent()
             _ = try waterfall("import", repository.appending(path: "SampleData/travel.json").path)
             _ = try waterfall("import", repository.appending(path: "SampleData/coco-val2017.json").path)
-            _ = try waterfall("layout", "add", "phone", "--feed", "travel", "--columns", "2", "--width", "375", "--header-height", "44")
+            _ = try waterfall(
+                "layout", "add", "phone", "--feed", "travel", "--columns", "2", "--width", "375", "--header-height",
+                "44")
             _ = try waterfall("move", "belem", "--to", "0", "--feed", "travel")
             _ = try waterfall("move", "139", "--to", "3", "--feed", "coco-val2017")
             let questions: [[String]] = [
                 ["feeds", "--json"],
                 ["page", "--feed", "travel", "--layout", "phone", "--offset", "0", "--limit", "20", "--json"],
-                ["viewport", "--feed", "travel", "--layout", "phone", "--y", "400", "--height", "600", "--pin-headers", "--json"],
+                [
+                    "viewport", "--feed", "travel", "--layout", "phone", "--y", "400", "--height", "600",
+                    "--pin-headers", "--json",
+                ],
                 ["sections", "--feed", "travel", "--layout", "phone", "--json"],
-                ["page", "--feed", "coco-val2017", "--columns", "3", "--width", "900", "--offset", "4900", "--limit", "100", "--json"],
+                [
+                    "page", "--feed", "coco-val2017", "--columns", "3", "--width", "900", "--offset", "4900", "--limit",
+                    "100", "--json",
+                ],
                 ["locate", "--feed", "coco-val2017", "--columns", "3", "--width", "900", "139", "--json"],
                 ["images", "--feed", "coco-val2017", "--offset", "2500", "--limit", "30", "--json"],
                 ["changes", "--feed", "travel", "--since", "0", "--json"],
@@ -39,7 +49,9 @@ extension ReliabilityTests {
 
             // When the schema is dumped, dropped, and restored from the dump
             let dump = folder.path("waterfall.dump")
-            try tool("pg_dump", ["--format=custom", "--schema=\(schema.name)", "--file=\(dump)", PostgresScratchSchema.serverURL!])
+            try tool(
+                "pg_dump",
+                ["--format=custom", "--schema=\(schema.name)", "--file=\(dump)", PostgresScratchSchema.serverURL!])
             try PostgresScratchSchema.psql(PostgresScratchSchema.serverURL!, "DROP SCHEMA \(schema.name) CASCADE")
             try tool("pg_restore", ["--dbname=\(PostgresScratchSchema.serverURL!)", dump])
 
@@ -49,7 +61,8 @@ extension ReliabilityTests {
                 #expect(old == new, "\(question.joined(separator: " "))")
             }
             _ = try waterfall("move", "tram-28", "--to", "0", "--feed", "travel")
-            #expect(try waterfall("feeds", "--json").contains(#""name":"travel","images":13,"sections":4,"revision":3"#))
+            #expect(
+                try waterfall("feeds", "--json").contains(#""name":"travel","images":13,"sections":4,"revision":3"#))
         }
 
         /// Runs one of PostgreSQL's client programs; fails with what it printed.

@@ -37,9 +37,12 @@ private func waterfall(_ arguments: [String], in directory: TemporaryDirectory) 
 
 /// Runs `program` with `arguments`, its output in files of `directory` (no pipe to fill up);
 /// kills it after `timeout` seconds.
-private func run(_ program: String, _ arguments: [String], in directory: TemporaryDirectory, timeout: TimeInterval = 60) throws -> Run {
+private func run(_ program: String, _ arguments: [String], in directory: TemporaryDirectory, timeout: TimeInterval = 60)
+    throws -> Run
+{
     let name = UUID().uuidString
-    let outputPath = directory.path("\(name).out"), errorPath = directory.path("\(name).err")
+    let outputPath = directory.path("\(name).out")
+    let errorPath = directory.path("\(name).err")
     _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
     _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
     let process = Process()
@@ -69,7 +72,9 @@ private struct Box: CustomStringConvertible {
 
     init(_ object: Any?) throws {
         let values = try #require(object as? [String: Any])
-        func number(_ key: String) throws -> Double { try #require((values[key] as? NSNumber)?.doubleValue, "no \(key) in \(values)") }
+        func number(_ key: String) throws -> Double {
+            try #require((values[key] as? NSNumber)?.doubleValue, "no \(key) in \(values)")
+        }
         (x, y, width, height) = (try number("x"), try number("y"), try number("width"), try number("height"))
     }
 
@@ -100,7 +105,8 @@ struct RenderBrowserTests {
         for index in 0..<45 {
             var image: [String: Any] = [
                 "id": index == 7 ? "odd \"id\" & <co>" : index == 8 ? "emoji-📷" : "p\(index)",
-                "width": Int.random(in: 400...2400, using: &random), "height": Int.random(in: 400...2400, using: &random),
+                "width": Int.random(in: 400...2400, using: &random),
+                "height": Int.random(in: 400...2400, using: &random),
                 "title": index == 3 ? "<script>alert(1)</script>\" onload=\"x" : "Photo \(index)",
                 "section": ["2024-05", "2024-06", "2024-07"][index / 15],
             ]
@@ -116,18 +122,21 @@ struct RenderBrowserTests {
     /// What `chromium --dump-dom` shows of a page drawn with `--measure`.
     private func measure(_ page: String, in directory: TemporaryDirectory) throws -> [String: Any] {
         let chromium = try #require(BrowserTools.chromium)
-        let result = try run(chromium, [
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-            "--user-data-dir=\(directory.path("chromium-profile"))", "--hide-scrollbars",
-            "--run-all-compositor-stages-before-draw", "--virtual-time-budget=3000", "--window-size=1200,2000",
-            "--dump-dom", URL(fileURLWithPath: page).absoluteString,
-        ], in: directory, timeout: 90)
+        let result = try run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--user-data-dir=\(directory.path("chromium-profile"))", "--hide-scrollbars",
+                "--run-all-compositor-stages-before-draw", "--virtual-time-budget=3000", "--window-size=1200,2000",
+                "--dump-dom", URL(fileURLWithPath: page).absoluteString,
+            ], in: directory, timeout: 90)
         #expect(result.status == 0, "chromium failed: \(result.errors.suffix(2000))")
         let start = try #require(result.output.range(of: "<pre id=\"measure\">"), "no measurement in the dumped DOM")
         let rest = result.output[start.upperBound...]
         let end = try #require(rest.range(of: "</pre>"))
         let encoded = rest[..<end.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-        let decoded = try #require(Data(base64Encoded: encoded), "the measurement is not base64: \(encoded.prefix(200))")
+        let decoded = try #require(
+            Data(base64Encoded: encoded), "the measurement is not base64: \(encoded.prefix(200))")
         return try #require(try JSONSerialization.jsonObject(with: decoded) as? [String: Any])
     }
 
@@ -147,7 +156,9 @@ struct RenderBrowserTests {
             let frame = try Box(item)
             let want = Box(x: frame.x, y: frame.y - top, width: frame.width, height: frame.height)
             let got = try Box(box)
-            worst = max(worst, abs(got.x - want.x), abs(got.y - want.y), abs(got.width - want.width), abs(got.height - want.height))
+            worst = max(
+                worst, abs(got.x - want.x), abs(got.y - want.y), abs(got.width - want.width),
+                abs(got.height - want.height))
             #expect(got.matches(want), "image \(id): Chromium laid it out at \(got), the layout says \(want)")
         }
         for (kind, key) in [("headers", "headers"), ("footers", "footers")] {
@@ -163,7 +174,9 @@ struct RenderBrowserTests {
                 let frame = try Box(supplement)
                 let want = Box(x: frame.x, y: frame.y - top, width: frame.width, height: frame.height)
                 let got = try Box(box)
-                #expect(got.matches(want), "\(kind.dropLast()) of \(section): Chromium laid it out at \(got), the layout says \(want)")
+                #expect(
+                    got.matches(want),
+                    "\(kind.dropLast()) of \(section): Chromium laid it out at \(got), the layout says \(want)")
             }
         }
         #expect(worst <= 1, "largest difference \(worst) px")
@@ -171,7 +184,9 @@ struct RenderBrowserTests {
 
     @Test(
         "every [data-id] box of a rendered page equals its page --json frame within 1 px",
-        .enabled(if: BrowserTools.chromium != nil, "Chromium is not installed (apt-get install -y chromium); the browser check was skipped"))
+        .enabled(
+            if: BrowserTools.chromium != nil,
+            "Chromium is not installed (apt-get install -y chromium); the browser check was skipped"))
     func pageBoxes() throws {
         // Given a feed with three sections and the built binary
         let directory = try TemporaryDirectory(prefix: "waterfall-browser")
@@ -186,9 +201,14 @@ struct RenderBrowserTests {
         try #require(json.status == 0, "page failed: \(json.errors)")
         let expected = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         let path = directory.path("page.html")
-        let rendered = try waterfall(["--db", database, "render"] + layoutFlags + ["--page", "0", "--page-size", "40", "--out", path, "--measure"], in: directory)
+        let rendered = try waterfall(
+            ["--db", database, "render"] + layoutFlags + [
+                "--page", "0", "--page-size", "40", "--out", path, "--measure",
+            ], in: directory)
         try #require(rendered.status == 0, "render failed: \(rendered.errors)")
-        #expect(rendered.output.hasPrefix("wrote page 0 of feed browser (40 of 45 images, 3 headers, 2 footers) as HTML to "))
+        #expect(
+            rendered.output.hasPrefix(
+                "wrote page 0 of feed browser (40 of 45 images, 3 headers, 2 footers) as HTML to "))
         let measured = try measure(path, in: directory)
 
         // Then the container is the layout's width and reaches the lowest element, and every
@@ -206,7 +226,9 @@ struct RenderBrowserTests {
 
     @Test(
         "a rendered viewport with pinned headers matches viewport --json, shifted to the band",
-        .enabled(if: BrowserTools.chromium != nil, "Chromium is not installed (apt-get install -y chromium); the browser check was skipped"))
+        .enabled(
+            if: BrowserTools.chromium != nil,
+            "Chromium is not installed (apt-get install -y chromium); the browser check was skipped"))
     func viewportBoxes() throws {
         // Given a feed and the built binary
         let directory = try TemporaryDirectory(prefix: "waterfall-browser")
@@ -221,7 +243,8 @@ struct RenderBrowserTests {
         try #require(json.status == 0, "viewport failed: \(json.errors)")
         let expected = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         let path = directory.path("viewport.html")
-        let rendered = try waterfall(["--db", database, "render"] + layoutFlags + band + ["--out", path, "--measure"], in: directory)
+        let rendered = try waterfall(
+            ["--db", database, "render"] + layoutFlags + band + ["--out", path, "--measure"], in: directory)
         try #require(rendered.status == 0, "render failed: \(rendered.errors)")
         let measured = try measure(path, in: directory)
 
@@ -243,7 +266,8 @@ struct RenderBrowserTests {
 
         // When the extension is unknown, the modes are mixed, or the folder does not exist
         let png = try waterfall(render + ["--out", directory.path("page.png")], in: directory)
-        let mixed = try waterfall(render + ["--page", "0", "--y", "0", "--height", "10", "--out", directory.path("a.svg")], in: directory)
+        let mixed = try waterfall(
+            render + ["--page", "0", "--y", "0", "--height", "10", "--out", directory.path("a.svg")], in: directory)
         let missing = directory.path("no/such/folder/page.svg")
         let unwritable = try waterfall(render + ["--out", missing], in: directory)
 

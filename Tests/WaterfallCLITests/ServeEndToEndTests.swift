@@ -39,7 +39,9 @@ import Darwin
 
     /// Runs `waterfall --db database arguments…` and requires it to succeed.
     @discardableResult
-    func cli(_ database: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Data {
+    func cli(_ database: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> Data
+    {
         let run = try ServeCLI.run(["--db", database] + arguments, in: folder.url)
         try #require(run.status == 0, "waterfall \(arguments): \(run.errors)", sourceLocation: sourceLocation)
         return run.output
@@ -90,8 +92,10 @@ import Darwin
         #expect(cli.status == 0, "\(arguments): \(cli.errors)", sourceLocation: sourceLocation)
         for attempt in 1...2 {
             let response = try ServeHTTPClient.request("GET", target, port: server.port)
-            #expect(response.status == 200, "GET \(target) (\(attempt)): \(response.text)", sourceLocation: sourceLocation)
-            #expect(response.header("Content-Type") == "application/json", "GET \(target)", sourceLocation: sourceLocation)
+            #expect(
+                response.status == 200, "GET \(target) (\(attempt)): \(response.text)", sourceLocation: sourceLocation)
+            #expect(
+                response.header("Content-Type") == "application/json", "GET \(target)", sourceLocation: sourceLocation)
             #expect(
                 response.body == cli.output,
                 "GET \(target) (\(attempt)) differs from waterfall \(arguments.joined(separator: " ")) --json:\nHTTP: \(response.text.prefix(400))\nCLI:  \(String(decoding: cli.output.prefix(400), as: UTF8.self))",
@@ -105,19 +109,33 @@ import Darwin
     func expectProblem(
         _ response: ServeHTTPResponse, _ status: Int, _ label: String, sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        #expect(response.status == status, "\(label): got \(response.status) \(response.text)", sourceLocation: sourceLocation)
-        #expect((400..<500).contains(response.status), "\(label): not a 4xx: \(response.status)", sourceLocation: sourceLocation)
-        #expect(response.header("Content-Type") == "application/problem+json", "\(label): \(response.header("Content-Type") ?? "no Content-Type")", sourceLocation: sourceLocation)
+        #expect(
+            response.status == status, "\(label): got \(response.status) \(response.text)",
+            sourceLocation: sourceLocation)
+        #expect(
+            (400..<500).contains(response.status), "\(label): not a 4xx: \(response.status)",
+            sourceLocation: sourceLocation)
+        #expect(
+            response.header("Content-Type") == "application/problem+json",
+            "\(label): \(response.header("Content-Type") ?? "no Content-Type")", sourceLocation: sourceLocation)
         let text = response.text
-        #expect(text.hasSuffix("}\n") && text.filter({ $0 == "\n" }).count == 1, "\(label): not one line: \(text)", sourceLocation: sourceLocation)
+        #expect(
+            text.hasSuffix("}\n") && text.filter({ $0 == "\n" }).count == 1, "\(label): not one line: \(text)",
+            sourceLocation: sourceLocation)
         let document = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
-        #expect(Set(document?.keys.map { $0 } ?? []) == ["type", "title", "status", "detail", "instance"], "\(label): \(text)", sourceLocation: sourceLocation)
-        #expect(document?["instance"] as? String == response.header("X-Request-ID"), "\(label): \(text)", sourceLocation: sourceLocation)
+        #expect(
+            Set(document?.keys.map { $0 } ?? []) == ["type", "title", "status", "detail", "instance"],
+            "\(label): \(text)", sourceLocation: sourceLocation)
+        #expect(
+            document?["instance"] as? String == response.header("X-Request-ID"), "\(label): \(text)",
+            sourceLocation: sourceLocation)
         #expect(document?["type"] as? String == "about:blank", "\(label): \(text)", sourceLocation: sourceLocation)
         #expect((document?["title"] as? String)?.isEmpty == false, "\(label): \(text)", sourceLocation: sourceLocation)
         #expect(document?["status"] as? Int == response.status, "\(label): \(text)", sourceLocation: sourceLocation)
         let detail = document?["detail"] as? String ?? ""
-        #expect(!detail.isEmpty && !detail.contains("\n"), "\(label): detail \(detail.debugDescription)", sourceLocation: sourceLocation)
+        #expect(
+            !detail.isEmpty && !detail.contains("\n"), "\(label): detail \(detail.debugDescription)",
+            sourceLocation: sourceLocation)
     }
 
     static let json = ["Content-Type": "application/json"]
@@ -131,7 +149,8 @@ import Darwin
         let server = try ServeProcess(database: database, in: folder)
         defer { server.stop() }
 
-        let c = "/v1/feeds/\(Self.coco)", coco = ["--feed", Self.coco]
+        let c = "/v1/feeds/\(Self.coco)"
+        let coco = ["--feed", Self.coco]
         var questions: [(String, [String])] = [
             ("/v1/feeds", ["feeds"]),
             ("\(c)/layouts", ["layout", "list"] + coco),
@@ -144,59 +163,115 @@ import Darwin
             ("/v1/feeds/travel/changes?since=0", ["changes", "--feed", "travel", "--since", "0"]),
             ("/v1/feeds/travel/changes?since=1", ["changes", "--feed", "travel", "--since", "1"]),
             ("\(c)/layouts/phone/page", ["page", "--layout", "phone"] + coco),
-            ("/v1/feeds/travel/layouts/phone/page?offset=0&limit=13", ["page", "--feed", "travel", "--layout", "phone", "--offset", "0", "--limit", "13"]),
-            ("/v1/feeds/travel/layouts/phone/viewport?y=100&height=600&pinHeaders=true",
-             ["viewport", "--feed", "travel", "--layout", "phone", "--y", "100", "--height", "600", "--pin-headers"]),
+            (
+                "/v1/feeds/travel/layouts/phone/page?offset=0&limit=13",
+                ["page", "--feed", "travel", "--layout", "phone", "--offset", "0", "--limit", "13"]
+            ),
+            (
+                "/v1/feeds/travel/layouts/phone/viewport?y=100&height=600&pinHeaders=true",
+                ["viewport", "--feed", "travel", "--layout", "phone", "--y", "100", "--height", "600", "--pin-headers"]
+            ),
             ("\(c)/layouts/phone/sections", ["sections", "--layout", "phone"] + coco),
             ("/v1/feeds/travel/layouts/phone/sections", ["sections", "--feed", "travel", "--layout", "phone"]),
-            ("/v1/feeds/travel/coverflow?itemHeight=200&viewportWidth=375&x=300",
-             ["coverflow", "--feed", "travel", "--item-height", "200", "--viewport-width", "375", "--x", "300"]),
+            (
+                "/v1/feeds/travel/coverflow?itemHeight=200&viewportWidth=375&x=300",
+                ["coverflow", "--feed", "travel", "--item-height", "200", "--viewport-width", "375", "--x", "300"]
+            ),
         ]
         for (offset, limit) in [(0, 1), (0, 50), (17, 10), (17, 333), (4990, 10), (4990, 50), (4999, 1), (0, 5000)] {
-            questions.append(("\(c)/layouts/phone/page?offset=\(offset)&limit=\(limit)",
-                              ["page", "--layout", "phone", "--offset", "\(offset)", "--limit", "\(limit)"] + coco))
+            questions.append(
+                (
+                    "\(c)/layouts/phone/page?offset=\(offset)&limit=\(limit)",
+                    ["page", "--layout", "phone", "--offset", "\(offset)", "--limit", "\(limit)"] + coco
+                ))
         }
-        questions.append(("\(c)/layouts/phone/page?offset=4990", ["page", "--layout", "phone", "--offset", "4990"] + coco))
+        questions.append(
+            ("\(c)/layouts/phone/page?offset=4990", ["page", "--layout", "phone", "--offset", "4990"] + coco))
         for (page, size) in [(0, nil), (3, 7), (99, nil), (1, 2500), (10, 500)] as [(Int, Int?)] {
-            questions.append(("\(c)/layouts/phone/page?page=\(page)" + (size.map { "&pageSize=\($0)" } ?? ""),
-                              ["page", "--layout", "phone", "--page", "\(page)"] + (size.map { ["--page-size", "\($0)"] } ?? []) + coco))
+            questions.append(
+                (
+                    "\(c)/layouts/phone/page?page=\(page)" + (size.map { "&pageSize=\($0)" } ?? ""),
+                    ["page", "--layout", "phone", "--page", "\(page)"] + (size.map { ["--page-size", "\($0)"] } ?? [])
+                        + coco
+                ))
         }
         let viewports: [(String, [String])] = [
             ("y=0&height=800", ["--y", "0", "--height", "800"]),
             ("y=12345.5&height=900&pinHeaders=true", ["--y", "12345.5", "--height", "900", "--pin-headers"]),
-            ("y=200000&height=1000&pinHeaders=true&pinOffset=30", ["--y", "200000", "--height", "1000", "--pin-headers", "--pin-offset", "30"]),
-            ("y=200000&height=1000&pinOffset=30", ["--y", "200000", "--height", "1000", "--pin-headers", "--pin-offset", "30"]),
+            (
+                "y=200000&height=1000&pinHeaders=true&pinOffset=30",
+                ["--y", "200000", "--height", "1000", "--pin-headers", "--pin-offset", "30"]
+            ),
+            (
+                "y=200000&height=1000&pinOffset=30",
+                ["--y", "200000", "--height", "1000", "--pin-headers", "--pin-offset", "30"]
+            ),
             ("y=-50&height=100", ["--y", "-50", "--height", "100"]),
             ("y=455000&height=2000&pinHeaders=false", ["--y", "455000", "--height", "2000"]),
             ("y=455700&height=5000&pinHeaders=true", ["--y", "455700", "--height", "5000", "--pin-headers"]),
         ]
         for (query, flags) in viewports {
-            questions.append(("\(c)/layouts/phone/viewport?\(query)", ["viewport", "--layout", "phone"] + flags + coco))
+            questions.append(
+                ("\(c)/layouts/phone/viewport?\(query)", ["viewport", "--layout", "phone"] + flags + coco))
         }
         let inline: [(String, [String])] = [
             ("columns=3&width=414", ["--columns", "3", "--width", "414"]),
-            ("columns=4&width=768&columnSpacing=6&rowSpacing=8&sectionInset=12,16,12,16&headerHeight=30&footerHeight=24"
-                + "&headerInset=2,4,2,4&footerInset=3&captionHeight=18&minimumContentHeight=500&order=left-to-right&scale=2",
-             ["--columns", "4", "--width", "768", "--column-spacing", "6", "--row-spacing", "8", "--inset", "12,16,12,16",
-              "--header-height", "30", "--footer-height", "24", "--header-inset", "2,4,2,4", "--footer-inset", "3",
-              "--caption-height", "18", "--min-content-height", "500", "--order", "left-to-right", "--scale", "2"]),
-            ("columns=5&width=390.5&sectionInset=0&order=right-to-left&scale=3&headerHeight=40",
-             ["--columns", "5", "--width", "390.5", "--inset", "0", "--order", "right-to-left", "--scale", "3", "--header-height", "40"]),
+            (
+                "columns=4&width=768&columnSpacing=6&rowSpacing=8&sectionInset=12,16,12,16&headerHeight=30&footerHeight=24"
+                    + "&headerInset=2,4,2,4&footerInset=3&captionHeight=18&minimumContentHeight=500&order=left-to-right&scale=2",
+                [
+                    "--columns", "4", "--width", "768", "--column-spacing", "6", "--row-spacing", "8", "--inset",
+                    "12,16,12,16",
+                    "--header-height", "30", "--footer-height", "24", "--header-inset", "2,4,2,4", "--footer-inset",
+                    "3",
+                    "--caption-height", "18", "--min-content-height", "500", "--order", "left-to-right", "--scale", "2",
+                ]
+            ),
+            (
+                "columns=5&width=390.5&sectionInset=0&order=right-to-left&scale=3&headerHeight=40",
+                [
+                    "--columns", "5", "--width", "390.5", "--inset", "0", "--order", "right-to-left", "--scale", "3",
+                    "--header-height", "40",
+                ]
+            ),
         ]
         for (configuration, flags) in inline {
-            questions.append(("\(c)/page?\(configuration)&offset=100&limit=20", ["page"] + flags + ["--offset", "100", "--limit", "20"] + coco))
-            questions.append(("\(c)/page?\(configuration)&page=7&pageSize=40", ["page"] + flags + ["--page", "7", "--page-size", "40"] + coco))
-            questions.append(("\(c)/viewport?\(configuration)&y=50000&height=844&pinHeaders=true",
-                              ["viewport"] + flags + ["--y", "50000", "--height", "844", "--pin-headers"] + coco))
-            questions.append(("\(c)/viewport?\(configuration)&y=-10&height=300", ["viewport"] + flags + ["--y", "-10", "--height", "300"] + coco))
+            questions.append(
+                (
+                    "\(c)/page?\(configuration)&offset=100&limit=20",
+                    ["page"] + flags + ["--offset", "100", "--limit", "20"] + coco
+                ))
+            questions.append(
+                (
+                    "\(c)/page?\(configuration)&page=7&pageSize=40",
+                    ["page"] + flags + ["--page", "7", "--page-size", "40"] + coco
+                ))
+            questions.append(
+                (
+                    "\(c)/viewport?\(configuration)&y=50000&height=844&pinHeaders=true",
+                    ["viewport"] + flags + ["--y", "50000", "--height", "844", "--pin-headers"] + coco
+                ))
+            questions.append(
+                (
+                    "\(c)/viewport?\(configuration)&y=-10&height=300",
+                    ["viewport"] + flags + ["--y", "-10", "--height", "300"] + coco
+                ))
         }
         for x in ["0", "500.5", "-20", "123456", "672000"] {
-            questions.append(("\(c)/coverflow?itemHeight=120&viewportWidth=390&x=\(x)",
-                              ["coverflow", "--item-height", "120", "--viewport-width", "390", "--x", x] + coco))
+            questions.append(
+                (
+                    "\(c)/coverflow?itemHeight=120&viewportWidth=390&x=\(x)",
+                    ["coverflow", "--item-height", "120", "--viewport-width", "390", "--x", x] + coco
+                ))
         }
-        questions.append(("\(c)/coverflow?itemHeight=90&viewportWidth=320&x=4000&spacing=4&factor=0.01&sectionInset=5&scale=2",
-                          ["coverflow", "--item-height", "90", "--viewport-width", "320", "--x", "4000", "--spacing", "4",
-                           "--factor", "0.01", "--inset", "5", "--scale", "2"] + coco))
+        questions.append(
+            (
+                "\(c)/coverflow?itemHeight=90&viewportWidth=320&x=4000&spacing=4&factor=0.01&sectionInset=5&scale=2",
+                [
+                    "coverflow", "--item-height", "90", "--viewport-width", "320", "--x", "4000", "--spacing", "4",
+                    "--factor", "0.01", "--inset", "5", "--scale", "2",
+                ] + coco
+            ))
 
         for (target, arguments) in questions {
             try expectSameAnswer(server, target, database, arguments)
@@ -212,7 +287,8 @@ import Darwin
         #expect(health.status == 200 && health.header("Content-Type") == "application/json")
         let openAPI = try ServeHTTPClient.request("GET", "/openapi.json", port: server.port)
         #expect(openAPI.status == 200)
-        let document = try Data(contentsOf: Self.repository.appending(path: "Sources/WaterfallServer/Assets/openapi.json"))
+        let document = try Data(
+            contentsOf: Self.repository.appending(path: "Sources/WaterfallServer/Assets/openapi.json"))
         #expect(openAPI.body == document, "GET /openapi.json is not Sources/WaterfallServer/Assets/openapi.json")
         let stats = try ServeHTTPClient.request("GET", "/v1/stats", port: server.port)
         #expect(stats.status == 200 && (try? JSONSerialization.jsonObject(with: stats.body)) != nil, "\(stats.text)")
@@ -221,7 +297,9 @@ import Darwin
         let page = "\(c)/layouts/phone/page?offset=17&limit=10"
         let full = try ServeHTTPClient.request("GET", page, port: server.port)
         let head = try ServeHTTPClient.request("HEAD", page, port: server.port)
-        #expect(head.status == 200 && head.header("Content-Length") == "\(full.body.count)", "HEAD \(page): \(head.headers)")
+        #expect(
+            head.status == 200 && head.header("Content-Length") == "\(full.body.count)", "HEAD \(page): \(head.headers)"
+        )
         #expect(head.header("Content-Type") == "application/json")
 
         // Requests pipelined on one kept-alive connection get their own answers, in order.
@@ -233,38 +311,51 @@ import Darwin
             let alone = try ServeHTTPClient.request("GET", target, port: server.port)
             let answer = try connection.readResponse()
             // The same but for a problem's instance, the id of each request.
-            let sameBody = answer.text.replacingOccurrences(of: #","instance":"[!-~]+"\}"#, with: "}", options: .regularExpression)
-                == alone.text.replacingOccurrences(of: #","instance":"[!-~]+"\}"#, with: "}", options: .regularExpression)
-            #expect(answer.status == alone.status && sameBody, "pipelined GET \(target): \(answer.status) \(answer.text.prefix(200))")
+            let sameBody =
+                answer.text.replacingOccurrences(of: #","instance":"[!-~]+"\}"#, with: "}", options: .regularExpression)
+                == alone.text.replacingOccurrences(
+                    of: #","instance":"[!-~]+"\}"#, with: "}", options: .regularExpression)
+            #expect(
+                answer.status == alone.status && sameBody,
+                "pipelined GET \(target): \(answer.status) \(answer.text.prefix(200))")
         }
     }
 
     @Test func aFeedPutOverHTTPReadsLikeACommandLineImport() throws {
         defer { folder.remove() }
         // Given an empty served database, and another one the command line fills with the same files.
-        let served = folder.path("served.sqlite"), reference = folder.path("reference.sqlite")
+        let served = folder.path("served.sqlite")
+        let reference = folder.path("reference.sqlite")
         let server = try ServeProcess(database: served, in: folder)
         defer { server.stop() }
         let travelJSON = try Data(contentsOf: URL(fileURLWithPath: Self.sample("travel.json")))
         let ndjson = try Data(contentsOf: URL(fileURLWithPath: Self.sample("coco-sample.ndjson")))
-        let unicodeName = "旅 coco", unicodePath = "/v1/feeds/%E6%97%85%20coco"
+        let unicodeName = "旅 coco"
+        let unicodePath = "/v1/feeds/%E6%97%85%20coco"
 
         // When travel.json is PUT (created: 201), then PUT again (unchanged: 200)
-        let created = try ServeHTTPClient.request("PUT", "/v1/feeds/travel", port: server.port, headers: Self.json, body: travelJSON)
+        let created = try ServeHTTPClient.request(
+            "PUT", "/v1/feeds/travel", port: server.port, headers: Self.json, body: travelJSON)
         #expect(created.status == 201, "\(created.text)")
         #expect(created.body == (try cli(reference, ["import", Self.sample("travel.json"), "--json"])))
-        let again = try ServeHTTPClient.request("PUT", "/v1/feeds/travel", port: server.port, headers: Self.json, body: travelJSON)
+        let again = try ServeHTTPClient.request(
+            "PUT", "/v1/feeds/travel", port: server.port, headers: Self.json, body: travelJSON)
         #expect(again.status == 200, "\(again.text)")
         #expect(again.body == (try cli(reference, ["import", Self.sample("travel.json"), "--json"])))
         // and NDJSON under a percent-encoded unicode name, and a layout
-        let lines = try ServeHTTPClient.request("PUT", unicodePath, port: server.port, headers: Self.ndjson, body: ndjson)
+        let lines = try ServeHTTPClient.request(
+            "PUT", unicodePath, port: server.port, headers: Self.ndjson, body: ndjson)
         #expect(lines.status == 201, "\(lines.text)")
-        #expect(lines.body == (try cli(reference, ["import", Self.sample("coco-sample.ndjson"), "--feed", unicodeName, "--json"])))
+        #expect(
+            lines.body
+                == (try cli(reference, ["import", Self.sample("coco-sample.ndjson"), "--feed", unicodeName, "--json"])))
         let configuration = Data(#"{"columns":2,"width":375,"headerHeight":44,"captionHeight":20}"#.utf8)
-        let layout = try ServeHTTPClient.request("PUT", "/v1/feeds/travel/layouts/phone", port: server.port, headers: Self.json, body: configuration)
+        let layout = try ServeHTTPClient.request(
+            "PUT", "/v1/feeds/travel/layouts/phone", port: server.port, headers: Self.json, body: configuration)
         #expect(layout.status == 201, "\(layout.text)")
         try cli(reference, ["layout", "add", "phone", "--feed", "travel"] + Self.phoneFlags)
-        let replaced = try ServeHTTPClient.request("PUT", "/v1/feeds/travel/layouts/phone", port: server.port, headers: Self.json, body: configuration)
+        let replaced = try ServeHTTPClient.request(
+            "PUT", "/v1/feeds/travel/layouts/phone", port: server.port, headers: Self.json, body: configuration)
         #expect(replaced.status == 200, "\(replaced.text)")
         let saved = try ServeHTTPClient.request("GET", "/v1/feeds/travel/layouts/phone", port: server.port)
         #expect(saved.status == 200 && saved.body == layout.body, "\(saved.text) vs \(layout.text)")
@@ -276,17 +367,28 @@ import Darwin
             ("\(unicodePath)/images?limit=1000", ["images", "--feed", unicodeName, "--limit", "1000"]),
             ("/v1/feeds/travel/changes?since=0", ["changes", "--feed", "travel", "--since", "0"]),
             ("/v1/feeds/travel/layouts", ["layout", "list", "--feed", "travel"]),
-            ("/v1/feeds/travel/layouts/phone/page?offset=0&limit=50", ["page", "--feed", "travel", "--layout", "phone", "--offset", "0", "--limit", "50"]),
-            ("/v1/feeds/travel/layouts/phone/viewport?y=300&height=700&pinHeaders=true",
-             ["viewport", "--feed", "travel", "--layout", "phone", "--y", "300", "--height", "700", "--pin-headers"]),
-            ("\(unicodePath)/page?columns=3&width=414&offset=10&limit=30", ["page", "--feed", unicodeName, "--columns", "3", "--width", "414", "--offset", "10", "--limit", "30"]),
+            (
+                "/v1/feeds/travel/layouts/phone/page?offset=0&limit=50",
+                ["page", "--feed", "travel", "--layout", "phone", "--offset", "0", "--limit", "50"]
+            ),
+            (
+                "/v1/feeds/travel/layouts/phone/viewport?y=300&height=700&pinHeaders=true",
+                ["viewport", "--feed", "travel", "--layout", "phone", "--y", "300", "--height", "700", "--pin-headers"]
+            ),
+            (
+                "\(unicodePath)/page?columns=3&width=414&offset=10&limit=30",
+                ["page", "--feed", unicodeName, "--columns", "3", "--width", "414", "--offset", "10", "--limit", "30"]
+            ),
         ]
         for (target, arguments) in questions {
             try expectSameAnswer(server, target, reference, arguments)
         }
         // and the files themselves hold the same catalog.
-        for arguments in [["images", "--feed", "travel"], ["images", "--feed", unicodeName, "--limit", "1000"], ["feeds"]] {
-            #expect(try cli(served, arguments + ["--json"]) == (try cli(reference, arguments + ["--json"])), "\(arguments)")
+        for arguments in [
+            ["images", "--feed", "travel"], ["images", "--feed", unicodeName, "--limit", "1000"], ["feeds"],
+        ] {
+            #expect(
+                try cli(served, arguments + ["--json"]) == (try cli(reference, arguments + ["--json"])), "\(arguments)")
         }
     }
 
@@ -295,44 +397,61 @@ import Darwin
     @Test func writesOverHTTPAndOnTheCommandLineSeeEachOther() throws {
         defer { folder.remove() }
         // Given the same catalog twice: one served, one (the mirror) only ever written by the command line.
-        let database = try makeCatalog("served.sqlite"), mirror = try makeCatalog("mirror.sqlite")
+        let database = try makeCatalog("served.sqlite")
+        let mirror = try makeCatalog("mirror.sqlite")
         let server = try ServeProcess(database: database, in: folder)
         defer { server.stop() }
         let travelQuestions: [(String, [String])] = [
             ("/v1/feeds", ["feeds"]),
             ("/v1/feeds/travel/images", ["images", "--feed", "travel"]),
             ("/v1/feeds/travel/changes?since=1", ["changes", "--feed", "travel", "--since", "1"]),
-            ("/v1/feeds/travel/layouts/phone/page?offset=0&limit=50", ["page", "--feed", "travel", "--layout", "phone", "--offset", "0", "--limit", "50"]),
-            ("/v1/feeds/travel/viewport?columns=3&width=414&headerHeight=30&y=0&height=2000&pinHeaders=true",
-             ["viewport", "--feed", "travel", "--columns", "3", "--width", "414", "--header-height", "30", "--y", "0", "--height", "2000", "--pin-headers"]),
+            (
+                "/v1/feeds/travel/layouts/phone/page?offset=0&limit=50",
+                ["page", "--feed", "travel", "--layout", "phone", "--offset", "0", "--limit", "50"]
+            ),
+            (
+                "/v1/feeds/travel/viewport?columns=3&width=414&headerHeight=30&y=0&height=2000&pinHeaders=true",
+                [
+                    "viewport", "--feed", "travel", "--columns", "3", "--width", "414", "--header-height", "30", "--y",
+                    "0", "--height", "2000", "--pin-headers",
+                ]
+            ),
         ]
         /// Every answer of the server is the command line's on the served file, and the mirror's.
         func expectBothSidesAgree(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
             for (target, arguments) in travelQuestions {
                 let served = try expectSameAnswer(server, target, database, arguments, sourceLocation: sourceLocation)
-                #expect(served == (try cli(mirror, arguments + ["--json"])),
-                        "\(step): \(arguments) differs from the mirror", sourceLocation: sourceLocation)
+                #expect(
+                    served == (try cli(mirror, arguments + ["--json"])),
+                    "\(step): \(arguments) differs from the mirror", sourceLocation: sourceLocation)
             }
         }
         try expectBothSidesAgree("before any write")  // the server now keeps these answers
 
         // When a reorder is POSTed: a dry run changes nothing, the real one is the command line's reorder.
-        let reorder = Data(#"{"feed": "travel", "moves": [{"id": "miradouro", "before": "tram-28"}, {"id": "gion", "after": "鳥居"}, {"id": "pastel", "to": 0}]}"#.utf8)
+        let reorder = Data(
+            #"{"feed": "travel", "moves": [{"id": "miradouro", "before": "tram-28"}, {"id": "gion", "after": "鳥居"}, {"id": "pastel", "to": 0}]}"#
+                .utf8)
         let reorderFile = folder.path("reorder.json")
         try reorder.write(to: URL(fileURLWithPath: reorderFile))
         let before = try snapshot(database)
-        let dryRun = try ServeHTTPClient.request("POST", "/v1/feeds/travel/reorder?dryRun=true", port: server.port, headers: Self.json, body: reorder)
+        let dryRun = try ServeHTTPClient.request(
+            "POST", "/v1/feeds/travel/reorder?dryRun=true", port: server.port, headers: Self.json, body: reorder)
         #expect(dryRun.status == 200, "\(dryRun.text)")
         #expect(try snapshot(database) == before, "a dry run changed the catalog")
-        let moved = try ServeHTTPClient.request("POST", "/v1/feeds/travel/reorder", port: server.port, headers: Self.json, body: reorder)
+        let moved = try ServeHTTPClient.request(
+            "POST", "/v1/feeds/travel/reorder", port: server.port, headers: Self.json, body: reorder)
         #expect(moved.status == 200, "\(moved.text)")
         #expect(moved.body == (try cli(mirror, ["reorder", reorderFile, "--feed", "travel", "--json"])))
-        let changes = String(decoding: try cli(database, ["changes", "--feed", "travel", "--since", "1", "--json"]), as: UTF8.self)
+        let changes = String(
+            decoding: try cli(database, ["changes", "--feed", "travel", "--since", "1", "--json"]), as: UTF8.self)
         #expect(changes.contains(#""kind":"move","id":"miradouro""#), "\(changes)")
         try expectBothSidesAgree("after the HTTP reorder")
 
         // When the command line moves images while the server runs (its kept answers now stale)
-        let moves: [[String]] = [["move", "tram-28", "--to", "0"], ["move", "kinkaku-ji", "--after", "gion"], ["move", "鳥居", "--to", "0"]]
+        let moves: [[String]] = [
+            ["move", "tram-28", "--to", "0"], ["move", "kinkaku-ji", "--after", "gion"], ["move", "鳥居", "--to", "0"],
+        ]
         for move in moves {
             // Then every answer reflects each move at once.
             try cli(database, move + ["--feed", "travel"])
@@ -340,41 +459,59 @@ import Darwin
             try expectBothSidesAgree("after \(move.joined(separator: " "))")
         }
         // When the command line replaces the layout the server's kept pages were computed with
-        let replace = ["layout", "add", "phone", "--feed", "travel", "--columns", "3", "--width", "414", "--header-height", "30"]
+        let replace = [
+            "layout", "add", "phone", "--feed", "travel", "--columns", "3", "--width", "414", "--header-height", "30",
+        ]
         try cli(database, replace)
         try cli(mirror, replace)
         try expectBothSidesAgree("after the command line replaced layout phone")
 
         // When an image with a unicode id is deleted over HTTP
-        let removed = try ServeHTTPClient.request("DELETE", "/v1/feeds/travel/images/%E9%B3%A5%E5%B1%85", port: server.port)
+        let removed = try ServeHTTPClient.request(
+            "DELETE", "/v1/feeds/travel/images/%E9%B3%A5%E5%B1%85", port: server.port)
         #expect(removed.status == 200, "\(removed.text)")
         #expect(removed.body == (try cli(mirror, ["remove", "鳥居", "--feed", "travel", "--json"])))
-        #expect(!String(decoding: try cli(database, ["images", "--feed", "travel", "--json"]), as: UTF8.self).contains("鳥居"))
+        #expect(
+            !String(decoding: try cli(database, ["images", "--feed", "travel", "--json"]), as: UTF8.self).contains("鳥居")
+        )
         try expectBothSidesAgree("after DELETE …/images/鳥居")
 
         // When a layout is saved over HTTP, then removed on the command line
         let tablet = Data(#"{"columns":4,"width":768}"#.utf8)
-        let saved = try ServeHTTPClient.request("PUT", "/v1/feeds/travel/layouts/tablet", port: server.port, headers: Self.json, body: tablet)
+        let saved = try ServeHTTPClient.request(
+            "PUT", "/v1/feeds/travel/layouts/tablet", port: server.port, headers: Self.json, body: tablet)
         #expect(saved.status == 201, "\(saved.text)")
         try cli(mirror, ["layout", "add", "tablet", "--feed", "travel", "--columns", "4", "--width", "768"])
-        #expect(try cli(database, ["layout", "list", "--feed", "travel", "--json"]) == (try cli(mirror, ["layout", "list", "--feed", "travel", "--json"])))
-        try expectSameAnswer(server, "/v1/feeds/travel/layouts/tablet/page?offset=0&limit=20", database,
-                             ["page", "--feed", "travel", "--layout", "tablet", "--offset", "0", "--limit", "20"])
+        #expect(
+            try cli(database, ["layout", "list", "--feed", "travel", "--json"])
+                == (try cli(mirror, ["layout", "list", "--feed", "travel", "--json"])))
+        try expectSameAnswer(
+            server, "/v1/feeds/travel/layouts/tablet/page?offset=0&limit=20", database,
+            ["page", "--feed", "travel", "--layout", "tablet", "--offset", "0", "--limit", "20"])
         let kept = try ServeHTTPClient.request("GET", "/v1/feeds/travel/layouts/tablet", port: server.port)
         #expect(kept.status == 200 && kept.body == saved.body, "\(kept.text)")
         try cli(database, ["layout", "remove", "tablet", "--feed", "travel"])
         try cli(mirror, ["layout", "remove", "tablet", "--feed", "travel"])
-        expectProblem(try ServeHTTPClient.request("GET", "/v1/feeds/travel/layouts/tablet", port: server.port), 404, "removed layout")
-        expectProblem(try ServeHTTPClient.request("GET", "/v1/feeds/travel/layouts/tablet/page?offset=0&limit=20", port: server.port), 404, "removed layout's page")
+        expectProblem(
+            try ServeHTTPClient.request("GET", "/v1/feeds/travel/layouts/tablet", port: server.port), 404,
+            "removed layout")
+        expectProblem(
+            try ServeHTTPClient.request(
+                "GET", "/v1/feeds/travel/layouts/tablet/page?offset=0&limit=20", port: server.port), 404,
+            "removed layout's page")
 
         // When a feed is deleted over HTTP, it is gone for the command line and for kept answers.
-        try expectSameAnswer(server, "/v1/feeds/\(Self.coco)/layouts/phone/page?offset=0&limit=10", database,
-                             ["page", "--feed", Self.coco, "--layout", "phone", "--offset", "0", "--limit", "10"])
+        try expectSameAnswer(
+            server, "/v1/feeds/\(Self.coco)/layouts/phone/page?offset=0&limit=10", database,
+            ["page", "--feed", Self.coco, "--layout", "phone", "--offset", "0", "--limit", "10"])
         let gone = try ServeHTTPClient.request("DELETE", "/v1/feeds/\(Self.coco)", port: server.port)
         #expect(gone.status == 204 && gone.body.isEmpty, "\(gone.status) \(gone.text)")
         try cli(mirror, ["feed", "remove", Self.coco])
         #expect(try cli(database, ["feeds", "--json"]) == (try cli(mirror, ["feeds", "--json"])))
-        expectProblem(try ServeHTTPClient.request("GET", "/v1/feeds/\(Self.coco)/layouts/phone/page?offset=0&limit=10", port: server.port), 404, "deleted feed")
+        expectProblem(
+            try ServeHTTPClient.request(
+                "GET", "/v1/feeds/\(Self.coco)/layouts/phone/page?offset=0&limit=10", port: server.port), 404,
+            "deleted feed")
         try expectBothSidesAgree("after DELETE /v1/feeds/\(Self.coco)")
     }
 
@@ -393,7 +530,10 @@ import Darwin
             self.init("GET", target, status)
         }
 
-        init(_ method: String, _ target: String, _ status: Int, json body: String? = nil, headers: [String: String]? = nil) {
+        init(
+            _ method: String, _ target: String, _ status: Int, json body: String? = nil,
+            headers: [String: String]? = nil
+        ) {
             self.method = method
             self.target = target
             self.status = status
@@ -401,11 +541,15 @@ import Darwin
             self.headers = headers ?? (body == nil ? [:] : ServeEndToEndTests.json)
         }
 
-        var description: String { "\(method) \(target)" + (body.map { " «\(String(decoding: $0.prefix(60), as: UTF8.self))»" } ?? "") }
+        var description: String {
+            "\(method) \(target)" + (body.map { " «\(String(decoding: $0.prefix(60), as: UTF8.self))»" } ?? "")
+        }
     }
 
     static let badRequests: [BadRequest] = {
-        let c = "/v1/feeds/\(coco)", t = "/v1/feeds/travel", phone = "/v1/feeds/\(coco)/layouts/phone"
+        let c = "/v1/feeds/\(coco)"
+        let t = "/v1/feeds/travel"
+        let phone = "/v1/feeds/\(coco)/layouts/phone"
         let travelJSON = (try? String(contentsOfFile: sample("travel.json"), encoding: .utf8)) ?? "{}"
         return [
             // Unknown, duplicated and malformed query parameters
@@ -481,7 +625,8 @@ import Darwin
             BadRequest("DELETE", "\(t)/images/nope", 404),
             BadRequest("DELETE", "\(c)/layouts/nope", 404),
             BadRequest("DELETE", "/v1/feeds/nope", 404),
-            BadRequest("POST", "/v1/feeds/nope/reorder", 404, json: #"{"moves": [{"id": "tram-28", "before": "azulejos"}]}"#),
+            BadRequest(
+                "POST", "/v1/feeds/nope/reorder", 404, json: #"{"moves": [{"id": "tram-28", "before": "azulejos"}]}"#),
             BadRequest("PUT", "/v1/feeds/nope/layouts/x", 404, json: #"{"columns": 2, "width": 375}"#),
             // Wrong methods
             BadRequest("DELETE", "/v1/feeds", 405),
@@ -497,7 +642,9 @@ import Darwin
             BadRequest("PUT", t, 422, json: #"{"images": [{"id": "a", "width": 0, "height": 1}]}"#),
             BadRequest("PUT", t, 422, json: #"{"feed": "other", "images": [{"id": "a", "width": 1, "height": 1}]}"#),
             BadRequest("PUT", "/v1/feeds/brand-new", 422, json: travelJSON),
-            BadRequest("PUT", "/v1/feeds/brand-new", 422, json: #"{"images": [{"id": "a", "width": 1, "height": 1}, {"id": "a", "width": 1, "height": 1}]}"#),
+            BadRequest(
+                "PUT", "/v1/feeds/brand-new", 422,
+                json: #"{"images": [{"id": "a", "width": 1, "height": 1}, {"id": "a", "width": 1, "height": 1}]}"#),
             BadRequest("PUT", t, 422, json: #"{"id": "a", "width": 1}"#, headers: ndjson),
             BadRequest("PUT", t, 415, json: travelJSON, headers: ["Content-Type": "text/plain"]),
             BadRequest("PUT", t, 415, json: travelJSON, headers: ["Content-Type": "application/x-www-form-urlencoded"]),
@@ -511,7 +658,9 @@ import Darwin
             BadRequest("POST", "\(t)/reorder", 422, json: #"{"moves": [{"id": "tram-28", "before": "zzz"}]}"#),
             BadRequest("POST", "\(t)/reorder", 422, json: #"{"remove": ["tram-28", "zzz"]}"#),
             BadRequest("POST", "\(t)/reorder", 422, json: #"{"order": ["tram-28", "tram-28"]}"#),
-            BadRequest("POST", "\(t)/reorder", 422, json: #"{"feed": "\#(coco)", "moves": [{"id": "tram-28", "before": "azulejos"}]}"#),
+            BadRequest(
+                "POST", "\(t)/reorder", 422,
+                json: #"{"feed": "\#(coco)", "moves": [{"id": "tram-28", "before": "azulejos"}]}"#),
             BadRequest("POST", "\(t)/reorder", 415, json: #"{"moves": []}"#, headers: ["Content-Type": "text/plain"]),
             BadRequest("POST", "\(t)/reorder", 415, json: #"{"moves": []}"#, headers: ndjson),
             BadRequest("POST", "\(t)/reorder?dryRun=maybe", 400, json: #"{"moves": []}"#),
@@ -520,11 +669,17 @@ import Darwin
             BadRequest("PUT", "\(t)/layouts/x", 422, json: #"{"columns": "2", "width": 375}"#),
             BadRequest("PUT", "\(t)/layouts/x", 422, json: "{nope"),
             BadRequest("PUT", "\(t)/layouts/x", 422, json: #"{"columns": 2, "width": 375, "columnSpacing": 400}"#),
-            BadRequest("PUT", "\(t)/layouts/x", 415, json: #"{"columns": 2, "width": 375}"#, headers: ["Content-Type": "application/xml"]),
+            BadRequest(
+                "PUT", "\(t)/layouts/x", 415, json: #"{"columns": 2, "width": 375}"#,
+                headers: ["Content-Type": "application/xml"]),
             BadRequest("PUT", "\(t)/layouts/x?x=1", 400, json: #"{"columns": 2, "width": 375}"#),
             BadRequest("PUT", "\(t)/layouts/a%01b", 400, json: #"{"columns": 2, "width": 375}"#),
-            BadRequest("PUT", "\(t)/layouts/" + String(repeating: "l", count: 129), 400, json: #"{"columns": 2, "width": 375}"#),
-            BadRequest("PUT", "/v1/feeds/" + String(repeating: "f", count: 129), 400, json: #"{"images": [{"id": "a", "width": 1, "height": 1}]}"#),
+            BadRequest(
+                "PUT", "\(t)/layouts/" + String(repeating: "l", count: 129), 400, json: #"{"columns": 2, "width": 375}"#
+            ),
+            BadRequest(
+                "PUT", "/v1/feeds/" + String(repeating: "f", count: 129), 400,
+                json: #"{"images": [{"id": "a", "width": 1, "height": 1}]}"#),
             BadRequest("PUT", "/v1/feeds/tra%01vel", 400, json: #"{"images": [{"id": "a", "width": 1, "height": 1}]}"#),
             BadRequest("PUT", "\(t)?mode=append", 422, json: "\n\n", headers: ndjson),
             BadRequest("POST", "\(t)/reorder", 422, json: "{}"),
@@ -543,7 +698,8 @@ import Darwin
         let before = try snapshot(database)
 
         for bad in Self.badRequests {
-            let response = try ServeHTTPClient.request(bad.method, bad.target, port: server.port, headers: bad.headers, body: bad.body)
+            let response = try ServeHTTPClient.request(
+                bad.method, bad.target, port: server.port, headers: bad.headers, body: bad.body)
             expectProblem(response, bad.status, "\(bad)")
             if bad.status == 405 {
                 #expect(response.header("Allow")?.isEmpty == false, "\(bad): no Allow header")
@@ -558,7 +714,10 @@ import Darwin
         let oversized: [(String, String, Data)] = [
             ("PUT", "/v1/feeds/travel", travelJSON),
             ("PUT", "/v1/feeds/brand-new", travelJSON),
-            ("POST", "/v1/feeds/travel/reorder", Data((#"{"moves": [{"id": "tram-28", "to": 0}]"# + padding + "}").utf8)),
+            (
+                "POST", "/v1/feeds/travel/reorder",
+                Data((#"{"moves": [{"id": "tram-28", "to": 0}]"# + padding + "}").utf8)
+            ),
             ("PUT", "/v1/feeds/travel/layouts/big", Data((#"{"columns": 2, "width": 375"# + padding + "}").utf8)),
         ]
         for (method, target, body) in oversized {
@@ -566,8 +725,9 @@ import Darwin
             expectProblem(response, 413, "\(method) \(target) with \(body.count) bytes, --max-body 1K")
         }
         // The same bodies within the limit are not refused for their size.
-        let fits = try ServeHTTPClient.request("POST", "/v1/feeds/travel/reorder?dryRun=true", port: small.port, headers: Self.json,
-                                          body: Data(#"{"moves": [{"id": "tram-28", "to": 0}]}"#.utf8))
+        let fits = try ServeHTTPClient.request(
+            "POST", "/v1/feeds/travel/reorder?dryRun=true", port: small.port, headers: Self.json,
+            body: Data(#"{"moves": [{"id": "tram-28", "to": 0}]}"#.utf8))
         #expect(fits.status == 200, "\(fits.text)")
 
         // Nothing was written, and both servers still answer.
@@ -585,9 +745,14 @@ import Darwin
         defer { server.stop() }
         let before = try snapshot(database)
         // DESIGN section 9: "409 a move onto itself".
-        for body in [#"{"moves": [{"id": "tram-28", "before": "tram-28"}]}"#, #"{"moves": [{"id": "tram-28", "after": "tram-28"}]}"#] {
+        for body in [
+            #"{"moves": [{"id": "tram-28", "before": "tram-28"}]}"#,
+            #"{"moves": [{"id": "tram-28", "after": "tram-28"}]}"#,
+        ] {
             for query in ["", "?dryRun=true"] {
-                let response = try ServeHTTPClient.request("POST", "/v1/feeds/travel/reorder\(query)", port: server.port, headers: Self.json, body: Data(body.utf8))
+                let response = try ServeHTTPClient.request(
+                    "POST", "/v1/feeds/travel/reorder\(query)", port: server.port, headers: Self.json,
+                    body: Data(body.utf8))
                 expectProblem(response, 409, "POST /v1/feeds/travel/reorder\(query) «\(body)»")
             }
         }
@@ -615,9 +780,12 @@ import Darwin
                 Issue.record("GET \(target): no answer; the server \(server.exitDescription)\n\(server.crashSummary)")
                 continue
             }
-            #expect(response.status == 200 || response.status == 400, "GET \(target): \(response.status) \(response.text)")
+            #expect(
+                response.status == 200 || response.status == 400, "GET \(target): \(response.status) \(response.text)")
             if response.status == 400 { expectProblem(response, 400, "GET \(target)") }
-            #expect((try? ServeHTTPClient.request("GET", "/healthz", port: server.port))?.status == 200, "after GET \(target)")
+            #expect(
+                (try? ServeHTTPClient.request("GET", "/healthz", port: server.port))?.status == 200,
+                "after GET \(target)")
         }
     }
 
@@ -631,9 +799,13 @@ import Darwin
         bytes.append(contentsOf: #"{"images": ["#.utf8)
         for index in 0..<150_000 {
             if index > 0 { bytes.append(contentsOf: ",\n".utf8) }
-            let width = Int.random(in: 200...1600, using: &random), height = Int.random(in: 200...1600, using: &random)
+            let width = Int.random(in: 200...1600, using: &random)
+            let height = Int.random(in: 200...1600, using: &random)
             let section = index / 5_000
-            bytes.append(contentsOf: #"{"id": "a\#(index)", "width": \#(width), "height": \#(height), "section": "s\#(section < 10 ? "0" : "")\#(section)", "url": "https://example.com/a\#(index).jpg", "title": "Image a\#(index)"}"#.utf8)
+            bytes.append(
+                contentsOf:
+                    #"{"id": "a\#(index)", "width": \#(width), "height": \#(height), "section": "s\#(section < 10 ? "0" : "")\#(section)", "url": "https://example.com/a\#(index).jpg", "title": "Image a\#(index)"}"#
+                    .utf8)
         }
         bytes.append(contentsOf: "]}\n".utf8)
         return Data(bytes)
@@ -642,10 +814,15 @@ import Darwin
     /// `PRAGMA integrity_check` through `sqlite3` when it is installed, else nil.
     func integrityCheck(_ database: String) throws -> String? {
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        guard let sqlite3 = folders.map({ "\($0)/sqlite3" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard
+            let sqlite3 = folders.map({ "\($0)/sqlite3" }).first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             return nil
         }
-        let run = try ServeCLI.run([database, "PRAGMA integrity_check;"], in: folder.url, executable: URL(fileURLWithPath: sqlite3))
+        let run = try ServeCLI.run(
+            [database, "PRAGMA integrity_check;"], in: folder.url, executable: URL(fileURLWithPath: sqlite3))
         return String(decoding: run.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) + run.errors
     }
 
@@ -667,10 +844,14 @@ import Darwin
         // Given a PUT of 150,000 images under way, written in chunks
         let connection = try ServeHTTPConnection(port: server.port, timeout: 60)
         defer { connection.close() }
-        try connection.send(Data(("PUT /v1/feeds/big HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            + "Content-Length: \(feed.count)\r\nConnection: close\r\n\r\n").utf8))
+        try connection.send(
+            Data(
+                ("PUT /v1/feeds/big HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(feed.count)\r\nConnection: close\r\n\r\n").utf8))
         let chunk = 128 << 10
-        var sent = 0, signalled = false, sendFailure: String?
+        var sent = 0
+        var signalled = false
+        var sendFailure: String?
         while sent < feed.count {
             let end = min(sent + chunk, feed.count)
             do {
@@ -699,21 +880,28 @@ import Darwin
         if counts["big"] == nil {
             #expect(try cli(database, ["feeds", "--json"]) == before)
         } else {
-            let last = String(decoding: try cli(database, ["images", "--feed", "big", "--offset", "149999", "--limit", "1", "--json"]), as: UTF8.self)
+            let last = String(
+                decoding: try cli(
+                    database, ["images", "--feed", "big", "--offset", "149999", "--limit", "1", "--json"]),
+                as: UTF8.self)
             #expect(last.contains(#""id":"a149999""#), "\(last)")
         }
         if let response {
             // An answer that arrived tells the truth about what happened.
             if response.status == 201 {
                 #expect(counts["big"] == 150_000)
-                #expect(response.text == #"{"feed":"big","revision":1,"inserted":150000,"updated":0,"moved":0,"removed":0,"unchanged":0}"# + "\n")
+                #expect(
+                    response.text
+                        == #"{"feed":"big","revision":1,"inserted":150000,"updated":0,"moved":0,"removed":0,"unchanged":0}"#
+                        + "\n")
             } else {
                 #expect(counts["big"] == nil, "answered \(response.status) \(response.text) but the feed was written")
                 #expect(response.status == 503, "\(response.status) \(response.text)")
             }
         }
-        print("serve: SIGTERM after \(feed.count / 3) of \(feed.count) bytes; sent \(sent)\(sendFailure.map { " (\($0))" } ?? ""); "
-              + "answer \(response.map { "\($0.status)" } ?? "none"); big holds \(counts["big"] ?? 0) images")
+        print(
+            "serve: SIGTERM after \(feed.count / 3) of \(feed.count) bytes; sent \(sent)\(sendFailure.map { " (\($0))" } ?? ""); "
+                + "answer \(response.map { "\($0.status)" } ?? "none"); big holds \(counts["big"] ?? 0) images")
         if let integrity = try integrityCheck(database) {
             #expect(integrity == "ok", "\(integrity)")
         }
@@ -736,8 +924,10 @@ import Darwin
             // Given a PUT (of a new feed, then over an existing one) that stops halfway:
             // a clean close, then a reset
             let connection = try ServeHTTPConnection(port: server.port, timeout: 30)
-            try connection.send(Data(("PUT /v1/feeds/\(name) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                + "Content-Length: \(feed.count)\r\n\r\n").utf8))
+            try connection.send(
+                Data(
+                    ("PUT /v1/feeds/\(name) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(feed.count)\r\n\r\n").utf8))
             try connection.send(feed[0..<(feed.count / 2)])
             if abort { connection.reset() } else { connection.close() }
 
@@ -770,7 +960,9 @@ struct ServeCLIRun {
 
 enum ServeCLI {
     /// Runs `executable arguments…` (the built `waterfall` by default) in `folder` to completion.
-    static func run(_ arguments: [String], in folder: URL, executable: URL = WaterfallProcess.executable) throws -> ServeCLIRun {
+    static func run(_ arguments: [String], in folder: URL, executable: URL = WaterfallProcess.executable) throws
+        -> ServeCLIRun
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -778,7 +970,8 @@ enum ServeCLI {
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "WATERFALL_DB")
         process.environment = environment
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
@@ -793,7 +986,9 @@ enum ServeCLI {
         let outputBytes = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         group.wait()
-        return ServeCLIRun(status: process.terminationStatus, output: outputBytes, errors: String(decoding: errorBytes.get(), as: UTF8.self))
+        return ServeCLIRun(
+            status: process.terminationStatus, output: outputBytes,
+            errors: String(decoding: errorBytes.get(), as: UTF8.self))
     }
 }
 
@@ -858,13 +1053,16 @@ final class ServeProcess {
         let line = String(decoding: bytes, as: UTF8.self)
         // "waterfall: serving DATABASE at http://HOST:PORT/" (a PostgreSQL URL without its password).
         let marker = " at http://\(host):"
-        guard line.hasPrefix("waterfall: serving "), let at = line.range(of: marker, options: .backwards), line.hasSuffix("/\n"),
-              let port = Int(line[at.upperBound...].dropLast(2)), port > 0
+        guard line.hasPrefix("waterfall: serving "), let at = line.range(of: marker, options: .backwards),
+            line.hasSuffix("/\n"),
+            let port = Int(line[at.upperBound...].dropLast(2)), port > 0
         else {
             if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-            throw ServeTestError("waterfall serve did not say where it listens within 20 s; it printed \(line.debugDescription), errors: \(errors)")
+            throw ServeTestError(
+                "waterfall serve did not say where it listens within 20 s; it printed \(line.debugDescription), errors: \(errors)"
+            )
         }
         self.port = port
     }
@@ -887,7 +1085,8 @@ final class ServeProcess {
 
     var exitDescription: String {
         guard !process.isRunning else { return "still running" }
-        return process.terminationReason == .uncaughtSignal ? "killed by signal \(process.terminationStatus)" : "exited \(process.terminationStatus)"
+        return process.terminationReason == .uncaughtSignal
+            ? "killed by signal \(process.terminationStatus)" : "exited \(process.terminationStatus)"
     }
 
     /// The end of what the server wrote on standard error.
@@ -974,7 +1173,9 @@ final class ServeHTTPConnection {
         address.sin_addr = in_addr(s_addr: inet_addr("127.0.0.1"))
         let socketDescriptor = descriptor
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             let reason = String(cString: strerror(errno))
@@ -989,7 +1190,8 @@ final class ServeHTTPConnection {
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < bytes.count {
-                let written = Foundation.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, noSignalFlag)
+                let written = Foundation.send(
+                    descriptor, bytes.baseAddress! + offset, bytes.count - offset, noSignalFlag)
                 if written > 0 {
                     offset += written
                 } else if written < 0 && errno == EINTR {
@@ -1019,7 +1221,11 @@ final class ServeHTTPConnection {
         while true {
             headerEnd = buffer.range(of: separator)
             if headerEnd != nil { break }
-            if closed { throw ServeTestError("the connection closed before the headers ended: \(String(decoding: buffer, as: UTF8.self).debugDescription)") }
+            if closed {
+                throw ServeTestError(
+                    "the connection closed before the headers ended: \(String(decoding: buffer, as: UTF8.self).debugDescription)"
+                )
+            }
             try fill()
         }
         let head = String(decoding: buffer[..<headerEnd!.lowerBound], as: UTF8.self)
@@ -1037,7 +1243,9 @@ final class ServeHTTPConnection {
         if toHead { return response }
         if let length = response.header("Content-Length").flatMap(Int.init) {
             while buffer.count < length && !closed { try fill() }
-            guard buffer.count >= length else { throw ServeTestError("the body ended after \(buffer.count) of \(length) bytes") }
+            guard buffer.count >= length else {
+                throw ServeTestError("the body ended after \(buffer.count) of \(length) bytes")
+            }
             defer { buffer = Data(buffer.dropFirst(length)) }
             return ServeHTTPResponse(status: status, headers: headers, body: Data(buffer.prefix(length)))
         }
@@ -1049,7 +1257,8 @@ final class ServeHTTPConnection {
                     try fill()
                 }
                 let lineEnd = buffer.range(of: Data("\r\n".utf8))!
-                let sizeText = String(decoding: buffer[..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+                let sizeText =
+                    String(decoding: buffer[..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
                 guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else {
                     throw ServeTestError("bad chunk size \(sizeText.debugDescription)")
                 }

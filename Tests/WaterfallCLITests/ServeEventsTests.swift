@@ -14,7 +14,10 @@ extension ServeEndToEndTests {
 
         init(port: Int, path: String, headers: [String] = [], maxTime: Int = 30) throws {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["curl", "-sN", "--max-time", "\(maxTime)"] + headers.flatMap { ["-H", $0] } + ["http://127.0.0.1:\(port)\(path)"]
+            process.arguments =
+                ["curl", "-sN", "--max-time", "\(maxTime)"] + headers.flatMap { ["-H", $0] } + [
+                    "http://127.0.0.1:\(port)\(path)"
+                ]
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -67,7 +70,10 @@ extension ServeEndToEndTests {
 
         // Another process moves an image: the listener hears of it, with the right revision.
         try cli(database, ["move", "belem", "--to", "0", "--feed", "travel"])
-        let delay = listener.wait(for: "id: 2\nevent: change\ndata: {\"revision\":2,\"changes\":[{\"revision\":2,\"kind\":\"move\",\"id\":\"belem\"", timeout: 5)
+        let delay = listener.wait(
+            for:
+                "id: 2\nevent: change\ndata: {\"revision\":2,\"changes\":[{\"revision\":2,\"kind\":\"move\",\"id\":\"belem\"",
+            timeout: 5)
         #expect(delay != nil && delay! < 2, "no event within 2 s: \(listener.text)")
         #expect(!listener.text.contains("id: 1\n"), "since=1 must not replay revision 1")
 
@@ -75,11 +81,15 @@ extension ServeEndToEndTests {
         listener.stop()
         try cli(database, ["move", "tram-28", "--to", "0", "--feed", "travel"])
         try cli(database, ["move", "azulejos", "--to", "0", "--feed", "travel"])
-        let resumed = try EventListener(port: server.port, path: "/v1/feeds/travel/events", headers: ["Last-Event-ID: 2"])
+        let resumed = try EventListener(
+            port: server.port, path: "/v1/feeds/travel/events", headers: ["Last-Event-ID: 2"])
         defer { resumed.stop() }
         #expect(resumed.wait(for: "id: 4\n", timeout: 5) != nil, "\(resumed.text)")
         let text = resumed.text
-        #expect(text.contains("id: 3\nevent: change\ndata: {\"revision\":3,\"changes\":[{\"revision\":3,\"kind\":\"move\",\"id\":\"tram-28\""))
+        #expect(
+            text.contains(
+                "id: 3\nevent: change\ndata: {\"revision\":3,\"changes\":[{\"revision\":3,\"kind\":\"move\",\"id\":\"tram-28\""
+            ))
         #expect(!text.contains("id: 2\n") && !text.contains("id: 1\n"))
 
         // Other feeds' changes are not this stream's; an HTTP write is, like any other.
@@ -102,7 +112,8 @@ extension ServeEndToEndTests {
         defer { server.stop() }
         let unknown = try ServeHTTPClient.request("GET", "/v1/feeds/nope/events", port: server.port)
         #expect(unknown.status == 404)
-        let bad = try ServeHTTPClient.request("GET", "/v1/feeds/travel/events", port: server.port, headers: ["Last-Event-ID": "x"])
+        let bad = try ServeHTTPClient.request(
+            "GET", "/v1/feeds/travel/events", port: server.port, headers: ["Last-Event-ID": "x"])
         #expect(bad.status == 400)
         let negative = try ServeHTTPClient.request("GET", "/v1/feeds/travel/events?since=-1", port: server.port)
         #expect(negative.status == 400)

@@ -17,8 +17,10 @@ extension ServeEndToEndTests {
             defer { server.stop() }
             let connection = try ServeHTTPConnection(port: server.port, timeout: 60)
             defer { connection.close() }
-            try connection.send(Data(("PUT /v1/feeds/big HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                + "Content-Length: \(feed.count)\r\nConnection: close\r\n\r\n").utf8))
+            try connection.send(
+                Data(
+                    ("PUT /v1/feeds/big HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(feed.count)\r\nConnection: close\r\n\r\n").utf8))
             if delay == 0 {
                 try connection.send(feed[0..<(feed.count / 2)])
             } else {
@@ -28,7 +30,9 @@ extension ServeEndToEndTests {
             kill(server.process.processIdentifier, SIGKILL)
             server.process.waitUntilExit()
             let counts = try feedCounts(database)
-            #expect(counts["big"] == nil || counts["big"] == 150_000, "after \(delay) s: big holds \(counts["big"] ?? 0) images")
+            #expect(
+                counts["big"] == nil || counts["big"] == 150_000,
+                "after \(delay) s: big holds \(counts["big"] ?? 0) images")
             if counts["big"] == nil { #expect(try cli(database, ["feeds", "--json"]) == before) }
             if let integrity = try integrityCheck(database) { #expect(integrity == "ok", "\(integrity)") }
             outcomes.append("\(delay) s: \(counts["big"] == nil ? "old" : "new")")

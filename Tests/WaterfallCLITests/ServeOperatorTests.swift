@@ -15,7 +15,8 @@ import WaterfallTestSupport
     /// A database holding the travel sample, and nothing else (no key).
     func makeCatalog() throws -> String {
         let database = folder.path("catalog.sqlite")
-        let run = try ServeCLI.run(["--db", database, "import", ServeEndToEndTests.sample("travel.json")], in: folder.url)
+        let run = try ServeCLI.run(
+            ["--db", database, "import", ServeEndToEndTests.sample("travel.json")], in: folder.url)
         try #require(run.status == 0, "\(run.errors)")
         return database
     }
@@ -39,13 +40,18 @@ import WaterfallTestSupport
             #expect(run.status == 64, "\(host): \(run.errors)")
             let lines = run.errors.split(separator: "\n")
             #expect(lines.count == 1, "\(host): \(run.errors)")
-            #expect(run.errors.hasPrefix("waterfall: error: --host \(host) is reachable from other machines"), "\(run.errors)")
-            #expect(run.errors.contains("`waterfall key add NAME --write`") && run.errors.contains("--allow-anonymous"), "\(run.errors)")
+            #expect(
+                run.errors.hasPrefix("waterfall: error: --host \(host) is reachable from other machines"),
+                "\(run.errors)")
+            #expect(
+                run.errors.contains("`waterfall key add NAME --write`") && run.errors.contains("--allow-anonymous"),
+                "\(run.errors)")
             #expect(run.output.isEmpty)
         }
         // A key that may only read is not enough either.
         try cli(database, ["key", "add", "dashboard"])
-        let readOnly = try ServeCLI.run(["--db", database, "serve", "--host", "0.0.0.0", "--port", "0"], in: folder.url)
+        let readOnly = try ServeCLI.run(
+            ["--db", database, "serve", "--host", "0.0.0.0", "--port", "0"], in: folder.url)
         #expect(readOnly.status == 64 && readOnly.errors.contains("no write key"), "\(readOnly.errors)")
     }
 
@@ -58,7 +64,9 @@ import WaterfallTestSupport
         // Then it answers without a key, and said at start what that means
         let response = try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port)
         #expect(response.status == 200, "\(response.text)")
-        #expect(server.errorTail.contains("warning") && server.errorTail.contains("--allow-anonymous:"), "\(server.errorTail)")
+        #expect(
+            server.errorTail.contains("warning") && server.errorTail.contains("--allow-anonymous:"),
+            "\(server.errorTail)")
     }
 
     @Test func offLoopbackAWriteKeyLetsItStartAndEveryRequestNeedsAKey() throws {
@@ -71,7 +79,8 @@ import WaterfallTestSupport
         // Then a request without a key is refused, and one with the key answered
         let anonymous = try ServeHTTPClient.request("DELETE", "/v1/feeds/travel", port: server.port)
         #expect(anonymous.status == 401, "\(anonymous.text)")
-        let keyed = try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port, headers: ["Authorization": "Bearer \(secret)"])
+        let keyed = try ServeHTTPClient.request(
+            "GET", "/v1/feeds/travel", port: server.port, headers: ["Authorization": "Bearer \(secret)"])
         #expect(keyed.status == 200, "\(keyed.text)")
         // And when the last key is removed while it runs, it does not open up: 401 still.
         try cli(database, ["key", "remove", "app"])
@@ -94,7 +103,8 @@ import WaterfallTestSupport
         defer { folder.remove() }
         // Given a key that expires in 2 seconds, and a server
         let database = try makeCatalog()
-        let secret = try cli(database, ["key", "add", "brief", "--expires", "2s"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let secret = try cli(database, ["key", "add", "brief", "--expires", "2s"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let server = try ServeProcess(database: database, in: folder)
         defer { server.stop() }
         let bearer = ["Authorization": "Bearer \(secret)"]
@@ -107,10 +117,15 @@ import WaterfallTestSupport
         #expect(after.status == 401 && after.header("Content-Type") == "application/problem+json", "\(after.text)")
         #expect(after.text.contains("the API key \\\"brief\\\" expired at 20"), "\(after.text)")
         // And `key list` shows its expiry (past) and its use
-        let list = try JSONSerialization.jsonObject(with: Data(try cli(database, ["key", "list", "--json"]).utf8)) as? [String: Any]
+        let list =
+            try JSONSerialization.jsonObject(with: Data(try cli(database, ["key", "list", "--json"]).utf8))
+            as? [String: Any]
         let key = try #require((list?["keys"] as? [[String: Any]])?.first)
-        #expect(key["name"] as? String == "brief" && key["write"] as? Bool == false && (key["feeds"] as? [String]) == [])
-        #expect((key["expires"] as? String)?.hasSuffix("Z") == true && (key["lastUsed"] as? String)?.hasSuffix("Z") == true, "\(key)")
+        #expect(
+            key["name"] as? String == "brief" && key["write"] as? Bool == false && (key["feeds"] as? [String]) == [])
+        #expect(
+            (key["expires"] as? String)?.hasSuffix("Z") == true && (key["lastUsed"] as? String)?.hasSuffix("Z") == true,
+            "\(key)")
         let table = try cli(database, ["key", "list"])
         #expect(table.contains("EXPIRES") && table.contains("LAST USED") && table.contains("(expired)"), "\(table)")
     }
@@ -121,7 +136,9 @@ import WaterfallTestSupport
         for value in ["soon", "0s", "2001-01-01T00:00:00Z"] {
             let run = try ServeCLI.run(["--db", database, "key", "add", "app", "--expires", value], in: folder.url)
             #expect(run.status == 64, "\(value): \(run.errors)")
-            #expect(run.errors.hasPrefix("waterfall: error: --expires ") && run.errors.split(separator: "\n").count == 1, "\(run.errors)")
+            #expect(
+                run.errors.hasPrefix("waterfall: error: --expires ") && run.errors.split(separator: "\n").count == 1,
+                "\(run.errors)")
             #expect(run.output.isEmpty)
         }
         // Nothing was made.
@@ -133,14 +150,18 @@ import WaterfallTestSupport
         let database = try makeCatalog()
         let server = try ServeProcess(database: database, in: folder)
         defer { server.stop() }
-        let read = try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port, headers: ["X-Request-ID": "lb-7f3a:42"])
+        let read = try ServeHTTPClient.request(
+            "GET", "/v1/feeds/travel", port: server.port, headers: ["X-Request-ID": "lb-7f3a:42"])
         #expect(read.status == 200 && read.header("X-Request-ID") == "lb-7f3a:42", "\(read.headers)")
-        let refused = try ServeHTTPClient.request("GET", "/v1/feeds/nope", port: server.port, headers: ["X-Request-ID": "lb-7f3a:43"])
+        let refused = try ServeHTTPClient.request(
+            "GET", "/v1/feeds/nope", port: server.port, headers: ["X-Request-ID": "lb-7f3a:43"])
         #expect(refused.status == 404 && refused.header("X-Request-ID") == "lb-7f3a:43")
         let problem = try JSONSerialization.jsonObject(with: refused.body) as? [String: Any]
         #expect(problem?["instance"] as? String == "lb-7f3a:43", "\(refused.text)")
-        let unnamed = try ServeHTTPClient.request("GET", "/healthz", port: server.port, headers: ["X-Request-ID": "has space"])
-        #expect(unnamed.header("X-Request-ID").map { $0.count == 25 && !$0.contains(" ") } == true, "\(unnamed.headers)")
+        let unnamed = try ServeHTTPClient.request(
+            "GET", "/healthz", port: server.port, headers: ["X-Request-ID": "has space"])
+        #expect(
+            unnamed.header("X-Request-ID").map { $0.count == 25 && !$0.contains(" ") } == true, "\(unnamed.headers)")
     }
 
     @Test func accessLinesAreJSONAtInfoAndOnlyFailuresByDefault() throws {
@@ -148,9 +169,12 @@ import WaterfallTestSupport
         let database = try makeCatalog()
         let secret = try cli(database, ["key", "add", "app"]).trimmingCharacters(in: .whitespacesAndNewlines)
         // Given a server logging every request as JSON
-        let server = try ServeProcess(database: database, in: folder, arguments: ["--log-level", "info", "--log-format", "json"])
+        let server = try ServeProcess(
+            database: database, in: folder, arguments: ["--log-level", "info", "--log-format", "json"])
         let bearer = ["Authorization": "Bearer \(secret)"]
-        let read = try ServeHTTPClient.request("GET", "/v1/feeds/travel/images?limit=2", port: server.port, headers: bearer.merging(["X-Request-ID": "lb-1"]) { $1 })
+        let read = try ServeHTTPClient.request(
+            "GET", "/v1/feeds/travel/images?limit=2", port: server.port,
+            headers: bearer.merging(["X-Request-ID": "lb-1"]) { $1 })
         #expect(read.status == 200)
         _ = try ServeHTTPClient.request("GET", "/v1/feeds/nope", port: server.port, headers: ["X-Request-ID": "lb-2"])
         server.terminate()
@@ -162,22 +186,32 @@ import WaterfallTestSupport
         let access = lines.filter { $0["request_id"] != nil }
         #expect(access.count == 2, "\(server.errorTail)")
         #expect(access.first?["message"] as? String == "GET /v1/feeds/{feed}/images 200")
-        #expect(access.first?["route"] as? String == "/v1/feeds/{feed}/images" && access.first?["status"] as? Int == 200)
+        #expect(
+            access.first?["route"] as? String == "/v1/feeds/{feed}/images" && access.first?["status"] as? Int == 200)
         #expect(access.first?["bytes"] as? Int == read.body.count && access.first?["key"] as? String == "app")
         #expect(access.first?["level"] as? String == "info" && access.first?["request_id"] as? String == "lb-1")
-        #expect((access.first?["duration_ms"] as? Double).map { $0 >= 0 } == true && (access.first?["time"] as? String)?.hasSuffix("Z") == true)
-        #expect(access.last?["level"] as? String == "notice" && access.last?["status"] as? Int == 401 && access.last?["key"] as? String == "-")
+        #expect(
+            (access.first?["duration_ms"] as? Double).map { $0 >= 0 } == true
+                && (access.first?["time"] as? String)?.hasSuffix("Z") == true)
+        #expect(
+            access.last?["level"] as? String == "notice" && access.last?["status"] as? Int == 401
+                && access.last?["key"] as? String == "-")
         #expect(!server.errorTail.contains(secret) && !server.errorTail.contains("limit=2"))
 
         // And by default, a success writes nothing and a refusal one text line
         let quiet = try ServeProcess(database: database, in: folder)
         defer { quiet.stop() }
         _ = try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: quiet.port, headers: bearer)
-        _ = try ServeHTTPClient.request("GET", "/v1/feeds/nope", port: quiet.port, headers: bearer.merging(["X-Request-ID": "lb-3"]) { $1 })
+        _ = try ServeHTTPClient.request(
+            "GET", "/v1/feeds/nope", port: quiet.port, headers: bearer.merging(["X-Request-ID": "lb-3"]) { $1 })
         quiet.terminate()
         _ = quiet.waitForExit(timeout: 30)
         let text = quiet.errorTail.split(separator: "\n").filter { $0.contains("request_id=") }
-        #expect(text.count == 1 && text.first?.contains(" notice GET /v1/feeds/{feed} 404 request_id=lb-3 method=GET route=/v1/feeds/{feed} status=404 bytes=") == true, "\(quiet.errorTail)")
+        #expect(
+            text.count == 1
+                && text.first?.contains(
+                    " notice GET /v1/feeds/{feed} 404 request_id=lb-3 method=GET route=/v1/feeds/{feed} status=404 bytes="
+                ) == true, "\(quiet.errorTail)")
     }
 
     @Test func aBadLogFormatOrLevelIsUsage() throws {
@@ -199,7 +233,9 @@ import WaterfallTestSupport
         #expect(try ServeHTTPClient.request("GET", "/metrics", port: server.port).status == 401)
         func requests() throws -> Double {
             let response = try ServeHTTPClient.request("GET", "/metrics", port: server.port, headers: bearer)
-            #expect(response.status == 200 && response.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+            #expect(
+                response.status == 200
+                    && response.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
             return response.text.split(separator: "\n")
                 .filter { $0.hasPrefix("waterfall_http_requests_total{") }
                 .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
@@ -207,7 +243,9 @@ import WaterfallTestSupport
         }
         let before = try requests()
         for _ in 1...25 {
-            #expect(try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port, headers: bearer).status == 200)
+            #expect(
+                try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port, headers: bearer).status == 200
+            )
         }
         // The 25 reads, and the first look at /metrics, counted once it was answered.
         #expect(try requests() - before == 26)

@@ -16,8 +16,10 @@ extension ServeEndToEndTests {
     private func startBigUpload(_ server: ServeProcess) throws -> ServeHTTPConnection {
         let feed = Self.bigFeed
         let connection = try ServeHTTPConnection(port: server.port, timeout: 60)
-        try connection.send(Data(("PUT /v1/feeds/big HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            + "Content-Length: \(feed.count)\r\nConnection: close\r\n\r\n").utf8))
+        try connection.send(
+            Data(
+                ("PUT /v1/feeds/big HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(feed.count)\r\nConnection: close\r\n\r\n").utf8))
         try connection.send(feed[0..<(feed.count / 2)])
         return connection
     }
@@ -36,7 +38,9 @@ extension ServeEndToEndTests {
         usleep(300_000)
         // (the server no longer takes connections)
         let refused = Result { try ServeHTTPClient.request("GET", "/v1/feeds/travel", port: server.port) }
-        if case .success(let answer) = refused { Issue.record("a new connection was answered after SIGTERM: \(answer.status)") }
+        if case .success(let answer) = refused {
+            Issue.record("a new connection was answered after SIGTERM: \(answer.status)")
+        }
         let feed = Self.bigFeed
         try connection.send(feed[(feed.count / 2)...])
 
@@ -65,7 +69,9 @@ extension ServeEndToEndTests {
         // Then the upload is answered 503, a problem document with Retry-After, not cut off
         let answer = try connection.readResponse()
         #expect(answer.status == 503, "\(answer.status) \(answer.text.prefix(300))")
-        #expect(answer.header("Content-Type") == "application/problem+json" && answer.header("Retry-After") == "1", "\(answer.headers)")
+        #expect(
+            answer.header("Content-Type") == "application/problem+json" && answer.header("Retry-After") == "1",
+            "\(answer.headers)")
         #expect(answer.text.contains("did not finish within its 1-second grace"), "\(answer.text)")
         let exit = server.waitForExit(timeout: 30)
         #expect(exit?.status == 0 && exit?.signalled == false, "\(server.exitDescription): \(server.errorTail)")
@@ -111,7 +117,10 @@ extension ServeEndToEndTests {
         // And a client streaming the catalog as lines, reading 64 KiB every 20 ms (some 3 MB/s)
         let stream = try ServeHTTPConnection(port: server.port, timeout: 30)
         defer { stream.close() }
-        try stream.send(Data("GET /v1/feeds/big/images HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/x-ndjson\r\nConnection: close\r\n\r\n".utf8))
+        try stream.send(
+            Data(
+                "GET /v1/feeds/big/images HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/x-ndjson\r\nConnection: close\r\n\r\n"
+                    .utf8))
         let head = try stream.readResponse(toHead: true)
         #expect(head.status == 200 && head.header("Transfer-Encoding") == "chunked", "\(head.status) \(head.headers)")
         var received = Data()
@@ -128,10 +137,14 @@ extension ServeEndToEndTests {
         // Then the stream is cut soon after the grace: the connection closes without the
         // chunked body's last chunk, short of the 150,000 lines the first line promised
         let (lines, whole) = Self.dechunked(received)
-        #expect(!whole, "the stream ended whole, \(lines.count) lines, \(Date().timeIntervalSince(terminated)) s after SIGTERM")
+        #expect(
+            !whole,
+            "the stream ended whole, \(lines.count) lines, \(Date().timeIntervalSince(terminated)) s after SIGTERM")
         #expect(lines.first?.contains(#""totalItems":150000"#) == true, "\(lines.first ?? "")")
         #expect(lines.count < 150_001, "\(lines.count) lines")
-        #expect(Date().timeIntervalSince(terminated) < 15, "the stream ended \(Date().timeIntervalSince(terminated)) s after SIGTERM")
+        #expect(
+            Date().timeIntervalSince(terminated) < 15,
+            "the stream ended \(Date().timeIntervalSince(terminated)) s after SIGTERM")
         // And the server exits 0
         let exit = server.waitForExit(timeout: 30)
         #expect(exit?.status == 0 && exit?.signalled == false, "\(server.exitDescription): \(server.errorTail)")
@@ -139,9 +152,12 @@ extension ServeEndToEndTests {
 
     /// The lines of a chunked body as received, and whether it ended with its last chunk.
     private static func dechunked(_ bytes: Data) -> (lines: [String], whole: Bool) {
-        var body = Data(), rest = bytes[...], whole = false
+        var body = Data()
+        var rest = bytes[...]
+        var whole = false
         while let lineEnd = rest.range(of: Data("\r\n".utf8)),
-            let size = Int(String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self), radix: 16) {
+            let size = Int(String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self), radix: 16)
+        {
             if size == 0 {
                 whole = true
                 break
@@ -160,9 +176,11 @@ extension ServeEndToEndTests {
         defer { folder.remove() }
         let database = try makeCatalog("grace-flag.sqlite")
         for value in ["-1", "soon", "10s", "nan", "1e3", "3601", ""] {
-            let run = try ServeCLI.run(["--db", database, "serve", "--port", "0", "--shutdown-grace", value], in: folder.url)
+            let run = try ServeCLI.run(
+                ["--db", database, "serve", "--port", "0", "--shutdown-grace", value], in: folder.url)
             #expect(run.status == 64, "\(value.debugDescription): \(run.errors)")
-            let sentence = "waterfall: error: --shutdown-grace takes a number of seconds from 0 to 3600, such as 10 or 2.5, got \(value.debugDescription)."
+            let sentence =
+                "waterfall: error: --shutdown-grace takes a number of seconds from 0 to 3600, such as 10 or 2.5, got \(value.debugDescription)."
             #expect(run.errors.hasPrefix(sentence) && run.errors.split(separator: "\n").count == 1, "\(run.errors)")
             #expect(run.output.isEmpty)
         }

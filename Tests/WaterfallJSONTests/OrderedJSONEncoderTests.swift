@@ -50,14 +50,19 @@ import WaterfallTestSupport
     @Test func keysKeepTheirOrderAndContainersCloseWhereTheyShould() throws {
         let tree = Tree(
             zebra: 1,
-            leaves: [Leaf(name: "a", size: 2.5, note: nil, tags: []), Leaf(name: "b", size: 3, note: "n", tags: [1, 2])],
+            leaves: [
+                Leaf(name: "a", size: 2.5, note: nil, tags: []), Leaf(name: "b", size: 3, note: "n", tags: [1, 2]),
+            ],
             nested: [[], [Leaf(name: "c", size: -0.125, note: nil, tags: [3])]],
             empty: [], flag: false, map: ["only": 1], nothing: nil)
-        #expect(try OrderedJSONEncoder().encode(tree) == """
-            {"zebra":1,"leaves":[{"name":"a","size":2.5,"tags":[]},{"name":"b","size":3,"note":"n","tags":[1,2]}],\
-            "nested":[[],[{"name":"c","size":-0.125,"tags":[3]}]],"empty":[],"flag":false,"map":{"only":1}}
-            """)
-        #expect(try OrderedJSONEncoder().encode(Handmade()) == #"{"a":1,"b":{"a":null,"b":["x",null]},"c":-7,"d":[{"a":true}]}"#)
+        #expect(
+            try OrderedJSONEncoder().encode(tree) == """
+                {"zebra":1,"leaves":[{"name":"a","size":2.5,"tags":[]},{"name":"b","size":3,"note":"n","tags":[1,2]}],\
+                "nested":[[],[{"name":"c","size":-0.125,"tags":[3]}]],"empty":[],"flag":false,"map":{"only":1}}
+                """)
+        #expect(
+            try OrderedJSONEncoder().encode(Handmade())
+                == #"{"a":1,"b":{"a":null,"b":["x",null]},"c":-7,"d":[{"a":true}]}"#)
         #expect(try OrderedJSONEncoder().encode([Silent(), Silent()]) == "[{},{}]")
         #expect(try OrderedJSONEncoder().encode([String?.none, "y"]) == #"[null,"y"]"#)
         #expect(try OrderedJSONEncoder().encode(42) == "42")
@@ -84,18 +89,25 @@ import WaterfallTestSupport
     }
 
     @Test func stringsAreEscapedAndNumbersExact() throws {
-        #expect(try OrderedJSONEncoder().encode(["q\"b\\n\n\r\t\u{1}\u{7F}\u{2028}é📷"]) == #"["q\"b\\n\n\r\t\u0001\u007f\u2028é📷"]"#)
-        #expect(try OrderedJSONEncoder().encode([1e300, 0.1, -0.0, 9_007_199_254_740_992, 4503599627370496.5]) == "[1e+300,0.1,0,9007199254740992.0,4503599627370496]")
+        #expect(
+            try OrderedJSONEncoder().encode(["q\"b\\n\n\r\t\u{1}\u{7F}\u{2028}é📷"])
+                == #"["q\"b\\n\n\r\t\u0001\u007f\u2028é📷"]"#)
+        #expect(
+            try OrderedJSONEncoder().encode([1e300, 0.1, -0.0, 9_007_199_254_740_992, 4503599627370496.5])
+                == "[1e+300,0.1,0,9007199254740992.0,4503599627370496]")
         #expect(throws: EncodingError.self) { try OrderedJSONEncoder().encode([Double.nan]) }
-        #expect(throws: EncodingError.self) { try OrderedJSONEncoder().encode(Leaf(name: "", size: .infinity, note: nil, tags: [])) }
+        #expect(throws: EncodingError.self) {
+            try OrderedJSONEncoder().encode(Leaf(name: "", size: .infinity, note: nil, tags: []))
+        }
     }
 
     @Test func theOutputIsJSONFoundationReadsBackToTheSameValues() throws {
         var random = SeededGenerator(seed: 3)
         for _ in 0..<50 {
             let leaves = (0..<Int.random(in: 0...5, using: &random)).map { index in
-                Leaf(name: "leaf \(index) \u{0}\"", size: Double(Int.random(in: -1000...1000, using: &random)) / 8,
-                     note: Bool.random(using: &random) ? "🌊" : nil, tags: (0..<index).map { $0 * 3 })
+                Leaf(
+                    name: "leaf \(index) \u{0}\"", size: Double(Int.random(in: -1000...1000, using: &random)) / 8,
+                    note: Bool.random(using: &random) ? "🌊" : nil, tags: (0..<index).map { $0 * 3 })
             }
             let text = try OrderedJSONEncoder().encode(leaves)
             let decoded = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
@@ -128,7 +140,9 @@ import WaterfallTestSupport
                 #", "placeholder": "1QcSHQRnh493V4dIh4eXh1h4kJUI", "renditions": [{"width": 100, "url": "https://example.com/\#(index)-100.jpg"}, {"width": 900, "url": "https://example.com/\#(index)-900.jpg"}]"#,
                 #", "urlTemplate": "https://example.com/\#(index)/{width}.jpg""#,
             ].randomElement(using: &random)!
-            images.append(#"{"id": "i\#(index)\u2028", "width": \#(Int.random(in: 1...4000, using: &random)), "height": \#(Int.random(in: 1...4000, using: &random)), "section": \#(section), "url": \#(url)\#(dress)}"#)
+            images.append(
+                #"{"id": "i\#(index)\u2028", "width": \#(Int.random(in: 1...4000, using: &random)), "height": \#(Int.random(in: 1...4000, using: &random)), "section": \#(section), "url": \#(url)\#(dress)}"#
+            )
         }
         let feed = try folder.write(#"{"feed": "f", "images": [\#(images.joined(separator: ","))]}"#, to: "feed.json")
         let service = try WaterfallService.open(path: folder.path("db.sqlite"))
@@ -136,7 +150,8 @@ import WaterfallTestSupport
         let configurations: [AnyLayoutConfiguration] = [
             .waterfall(LayoutConfiguration(columns: 3, width: 375.5, headerHeight: 44, footerHeight: 12.25, scale: 3)),
             .waterfall(LayoutConfiguration(columns: 1, width: 320, order: .rightToLeft)),
-            .justified(JustifiedConfiguration(width: 375.5, rowHeight: 77.25, lastRow: .center, headerHeight: 44, scale: 3)),
+            .justified(
+                JustifiedConfiguration(width: 375.5, rowHeight: 77.25, lastRow: .center, headerHeight: 44, scale: 3)),
         ]
         func expectSame(_ value: some JSONWritable) async throws {
             var json = JSONWriter()
@@ -145,15 +160,20 @@ import WaterfallTestSupport
         }
         for configuration in configurations {
             for offset in [0, 17, 250, 299] {
-                try await expectSame(try await service.page(feed: nil, layout: .inline(configuration), offset: offset, limit: 60))
+                try await expectSame(
+                    try await service.page(feed: nil, layout: .inline(configuration), offset: offset, limit: 60))
             }
             for y in [0.0, 1234.5, 40_000] {
-                try await expectSame(try await service.viewport(feed: "f", layout: .inline(configuration), y: y, height: 900))
-                try await expectSame(try await service.viewport(feed: "f", layout: .inline(configuration), y: y, height: 900, pinOffset: 20))
+                try await expectSame(
+                    try await service.viewport(feed: "f", layout: .inline(configuration), y: y, height: 900))
+                try await expectSame(
+                    try await service.viewport(
+                        feed: "f", layout: .inline(configuration), y: y, height: 900, pinOffset: 20))
             }
             try await expectSame(try await service.sectionIndex(feed: "f", layout: .inline(configuration)))
         }
-        let page = try OrderedJSONEncoder().encode(try await service.page(feed: nil, layout: .inline(configurations[0]), offset: 0, limit: 100))
+        let page = try OrderedJSONEncoder().encode(
+            try await service.page(feed: nil, layout: .inline(configurations[0]), offset: 0, limit: 100))
         #expect(page.contains(##""placeholder":"L\"x\\y~","color":"#ffffff"}"##))
         #expect(page.contains(##""color":"#0a0b0c"}"##))
     }
@@ -164,7 +184,10 @@ import WaterfallTestSupport
     @Test func integersAreWrittenAsSwiftPrintsThem() throws {
         var values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, 1_000_000, Int64.max, Int64.min, Int64.min + 1]
         var generator = SystemRandomNumberGenerator()
-        for _ in 0..<2_000 { values.append(Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...63, using: &generator)) }
+        for _ in 0..<2_000 {
+            values.append(
+                Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...63, using: &generator))
+        }
         for value in values {
             var writer = JSONWriter()
             writer.integer(value)
@@ -172,7 +195,8 @@ import WaterfallTestSupport
             var integral = JSONWriter()
             let double = Double(value)
             try integral.number(double)
-            let expected = double == double.rounded() && abs(double) < 9_007_199_254_740_992 ? String(Int64(double)) : "\(double)"
+            let expected =
+                double == double.rounded() && abs(double) < 9_007_199_254_740_992 ? String(Int64(double)) : "\(double)"
             #expect(integral.bytes == Array(expected.utf8), "\(double)")
         }
         var unsigned = JSONWriter()

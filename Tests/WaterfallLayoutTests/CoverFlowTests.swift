@@ -60,7 +60,8 @@ struct CoverFlowTests {
         // Given centres 160, 353, 496 (see frames())
         let layout = try coverFlow()
         let frames = layout.frames([
-            LayoutItem(width: 300, height: 200), LayoutItem(width: 100, height: 300), LayoutItem(width: 400, height: 400),
+            LayoutItem(width: 300, height: 200), LayoutItem(width: 100, height: 300),
+            LayoutItem(width: 400, height: 400),
         ])
 
         // Then a 100-wide viewport proposed at 250 (centre 300) snaps to centre 353: offset 303
@@ -81,7 +82,8 @@ struct CoverFlowTests {
         let layout = try CoverFlowLayout(
             CoverFlowConfiguration(
                 itemHeight: generator.length(upTo: 400) + 1, spacing: generator.length(upTo: 20),
-                sectionInset: EdgeInsets(all: generator.length(upTo: 20)), scale: Int.random(in: 1...3, using: &generator)))
+                sectionInset: EdgeInsets(all: generator.length(upTo: 20)),
+                scale: Int.random(in: 1...3, using: &generator)))
         let frames = layout.frames((0..<Int.random(in: 0...50, using: &generator)).map { _ in generator.item() })
         let contentWidth = layout.contentWidth(frames: frames)
 
@@ -106,9 +108,18 @@ struct CoverFlowTests {
     @Test(
         "validation names the field, the range and the value",
         arguments: [
-            (CoverFlowConfiguration(itemHeight: 0), "itemHeight", "itemHeight must be greater than 0 and at most 1000000 points, got 0."),
-            (CoverFlowConfiguration(itemHeight: 100, spacing: -1), "spacing", "spacing must be a number from 0 to 1000000 points, got -1."),
-            (CoverFlowConfiguration(itemHeight: 100, factor: .nan), "factor", "factor must be a finite number of 0 or more, got NaN."),
+            (
+                CoverFlowConfiguration(itemHeight: 0), "itemHeight",
+                "itemHeight must be greater than 0 and at most 1000000 points, got 0."
+            ),
+            (
+                CoverFlowConfiguration(itemHeight: 100, spacing: -1), "spacing",
+                "spacing must be a number from 0 to 1000000 points, got -1."
+            ),
+            (
+                CoverFlowConfiguration(itemHeight: 100, factor: .nan), "factor",
+                "factor must be a finite number of 0 or more, got NaN."
+            ),
             (CoverFlowConfiguration(itemHeight: 100, scale: 0), "scale", "scale must be 1, 2 or 3, got 0."),
         ])
     func validation(configuration: CoverFlowConfiguration, field: String, message: String) {

@@ -53,8 +53,14 @@ struct LayoutConfigurationTests {
     @Test(
         "validation names the field, the range and the value in one sentence",
         arguments: [
-            (LayoutConfiguration(columns: 0, width: 320), "columns", "columns must be a whole number from 1 to 64, got 0."),
-            (LayoutConfiguration(columns: 65, width: 320), "columns", "columns must be a whole number from 1 to 64, got 65."),
+            (
+                LayoutConfiguration(columns: 0, width: 320), "columns",
+                "columns must be a whole number from 1 to 64, got 0."
+            ),
+            (
+                LayoutConfiguration(columns: 65, width: 320), "columns",
+                "columns must be a whole number from 1 to 64, got 65."
+            ),
             (
                 LayoutConfiguration(columns: 2, width: -5), "width",
                 "width must be greater than 0 and at most 1000000 points, got -5."
@@ -70,7 +76,8 @@ struct LayoutConfigurationTests {
                     + "divided by 2 columns): make width larger, or columnSpacing or columns smaller."
             ),
             (
-                LayoutConfiguration(columns: 1, width: 100, sectionInset: EdgeInsets(top: 0, left: 60, bottom: 0, right: 60)),
+                LayoutConfiguration(
+                    columns: 1, width: 100, sectionInset: EdgeInsets(top: 0, left: 60, bottom: 0, right: 60)),
                 "contentWidth",
                 "contentWidth must be greater than 0, got -20 (width 100 minus sectionInset.left 60 and "
                     + "sectionInset.right 60): make width larger or sectionInset smaller."
@@ -85,7 +92,8 @@ struct LayoutConfigurationTests {
                 "width must be greater than 0 and at most 1000000 points, got NaN."
             ),
             (
-                LayoutConfiguration(columns: 2, width: 320, headerInset: EdgeInsets(top: 0, left: -1.5, bottom: 0, right: 0)),
+                LayoutConfiguration(
+                    columns: 2, width: 320, headerInset: EdgeInsets(top: 0, left: -1.5, bottom: 0, right: 0)),
                 "headerInset", "headerInset.left must be a number from 0 to 1000000 points, got -1.5."
             ),
             (

@@ -33,7 +33,8 @@ struct LayoutStateTests {
     @Test("the binary form is compact: 21 + 8 bytes per column for a usual state")
     func compact() {
         // Given a 3-column state with small counts
-        let state = LayoutState(y: 10, columnBottoms: [1, 2, 3], placedInSection: 5, imagesInSection: 6, isSectionOpen: true)
+        let state = LayoutState(
+            y: 10, columnBottoms: [1, 2, 3], placedInSection: 5, imagesInSection: 6, isSectionOpen: true)
 
         // Then version + flags (2) + two doubles (16) + three 1-byte varints (3) + 3 × 8 = 45 bytes
         #expect(state.serialized().count == 45)
@@ -58,7 +59,10 @@ struct LayoutStateTests {
         let bytes: [UInt8] = [1, 0]
 
         // Then the error says y is missing at byte 2
-        #expect(throws: LayoutStateDecodingError(offset: 2, message: "layout state is truncated: y is missing at byte 2 of 2.")) {
+        #expect(
+            throws: LayoutStateDecodingError(
+                offset: 2, message: "layout state is truncated: y is missing at byte 2 of 2.")
+        ) {
             try LayoutState(serialized: bytes)
         }
     }
@@ -87,7 +91,9 @@ struct LayoutStateTests {
         // Given random byte strings, some starting like a real state
         var generator = SeededGenerator(seed: 11)
         for _ in 0..<2_000 {
-            var bytes = (0..<Int.random(in: 0...60, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var bytes = (0..<Int.random(in: 0...60, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             if Bool.random(using: &generator), !bytes.isEmpty { bytes[0] = 1 }
             // When decoded, then it either throws or gives a state that serializes again
             if let state = try? LayoutState(serialized: bytes) {

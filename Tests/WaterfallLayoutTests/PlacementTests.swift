@@ -139,7 +139,8 @@ struct PlacementTests {
         let run = runScalar(layout, [items])
 
         // Then (10, 10, 100, 50) and (10, 10 + 50 + 10 = 70, 100, 200); end 270 - 10 + 10 = 280
-        #expect(run.frames == [Frame(x: 10, y: 10, width: 100, height: 50), Frame(x: 10, y: 70, width: 100, height: 200)])
+        #expect(
+            run.frames == [Frame(x: 10, y: 10, width: 100, height: 50), Frame(x: 10, y: 70, width: 100, height: 200)])
         #expect(run.contentHeight == 280)
     }
 

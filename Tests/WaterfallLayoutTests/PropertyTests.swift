@@ -148,22 +148,27 @@ struct PropertyTests {
                 for item in items {
                     defer { index += 1 }
                     guard !item.isFullSpan else { continue }
-                    let column = order == .leftToRight ? k % configuration.columns : configuration.columns - 1 - k % configuration.columns
-                    #expect(run.frames[index].x == configuration.sectionInset.left + Double(column) * step, "seed \(seed)")
+                    let column =
+                        order == .leftToRight
+                        ? k % configuration.columns : configuration.columns - 1 - k % configuration.columns
+                    #expect(
+                        run.frames[index].x == configuration.sectionInset.left + Double(column) * step, "seed \(seed)")
                     k += 1
                 }
             }
         }
     }
 
-    @Test("long sections take the integer fast path and its fallbacks exactly", arguments: [1, 2, 3, 4, 5, 7, 8, 9, 13])
+    @Test(
+        "long sections take the integer fast path and its fallbacks exactly", arguments: [1, 2, 3, 4, 5, 7, 8, 9, 13])
     func longSections(columns: Int) throws {
         // Given long sections (several runs of 1,024) with banners, in every scale
         var generator = SeededGenerator(seed: UInt64(columns))
         for scale in 1...3 {
             for rowSpacing in [10, 0.5, 0.1] {
                 let layout = try WaterfallLayout(
-                    LayoutConfiguration(columns: columns, width: 1000, rowSpacing: rowSpacing, captionHeight: 3, scale: scale))
+                    LayoutConfiguration(
+                        columns: columns, width: 1000, rowSpacing: rowSpacing, captionHeight: 3, scale: scale))
                 let feed = [(0..<3_000).map { _ in generator.item() }, (0..<1_500).map { _ in generator.item() }]
 
                 // When laid out by both paths

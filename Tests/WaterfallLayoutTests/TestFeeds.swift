@@ -82,19 +82,24 @@ extension SeededGenerator {
     /// A random valid configuration: all orders, scales 1 to 3, fractional lengths included.
     mutating func configuration() -> LayoutConfiguration {
         while true {
-            let columns = Bool.random(using: &self) ? Int.random(in: 1...5, using: &self) : Int.random(in: 1...12, using: &self)
+            let columns =
+                Bool.random(using: &self) ? Int.random(in: 1...5, using: &self) : Int.random(in: 1...12, using: &self)
             let hasHeader = Int.random(in: 0..<3, using: &self) > 0
             let hasFooter = Bool.random(using: &self)
             let configuration = LayoutConfiguration(
                 columns: columns,
-                width: Bool.random(using: &self) ? Double(Int.random(in: 200...1600, using: &self)) : length(upTo: 1600) + 100,
+                width: Bool.random(using: &self)
+                    ? Double(Int.random(in: 200...1600, using: &self)) : length(upTo: 1600) + 100,
                 columnSpacing: length(upTo: 20),
                 rowSpacing: length(upTo: 20),
-                sectionInset: EdgeInsets(top: length(upTo: 20), left: length(upTo: 20), bottom: length(upTo: 20), right: length(upTo: 20)),
+                sectionInset: EdgeInsets(
+                    top: length(upTo: 20), left: length(upTo: 20), bottom: length(upTo: 20), right: length(upTo: 20)),
                 headerHeight: hasHeader ? length(upTo: 60) : 0,
                 footerHeight: hasFooter ? length(upTo: 40) : 0,
-                headerInset: EdgeInsets(top: length(upTo: 8), left: length(upTo: 8), bottom: length(upTo: 8), right: length(upTo: 8)),
-                footerInset: EdgeInsets(top: length(upTo: 8), left: length(upTo: 8), bottom: length(upTo: 8), right: length(upTo: 8)),
+                headerInset: EdgeInsets(
+                    top: length(upTo: 8), left: length(upTo: 8), bottom: length(upTo: 8), right: length(upTo: 8)),
+                footerInset: EdgeInsets(
+                    top: length(upTo: 8), left: length(upTo: 8), bottom: length(upTo: 8), right: length(upTo: 8)),
                 captionHeight: Bool.random(using: &self) ? 0 : length(upTo: 30),
                 minimumContentHeight: Bool.random(using: &self) ? 0 : length(upTo: 3000),
                 order: PlacementOrder.allCases.randomElement(using: &self)!,
@@ -112,8 +117,12 @@ extension SeededGenerator {
         switch Int.random(in: 0..<20, using: &self) {
         case 0: (width, height) = (1_000_000, 1)
         case 1: (width, height) = (1, Int32.random(in: 1...1_000, using: &self))
-        case 2: (width, height) = (Int32.random(in: 1...1_000_000, using: &self), Int32.random(in: 1...1_000_000, using: &self))
-        default: (width, height) = (Int32.random(in: 100...4_000, using: &self), Int32.random(in: 100...4_000, using: &self))
+        case 2:
+            (width, height) = (
+                Int32.random(in: 1...1_000_000, using: &self), Int32.random(in: 1...1_000_000, using: &self)
+            )
+        default:
+            (width, height) = (Int32.random(in: 100...4_000, using: &self), Int32.random(in: 100...4_000, using: &self))
         }
         return LayoutItem(width: width, height: height, isFullSpan: Int.random(in: 0..<10, using: &self) == 0)
     }

@@ -14,7 +14,9 @@ struct ViewportTests {
         guard let pinOffset else {
             return Viewport(
                 items: items,
-                headers: naturalHeaders.map { ViewportHeader(section: $0, frame: feed.sections[$0].header!, isPinned: false) },
+                headers: naturalHeaders.map {
+                    ViewportHeader(section: $0, frame: feed.sections[$0].header!, isPinned: false)
+                },
                 footers: footers)
         }
         let layout = try! WaterfallLayout(feed.configuration)
@@ -48,7 +50,10 @@ struct ViewportTests {
         // Then images 0 and 1 (54..<199) are out, images 0,1 end at 199 ≤ 200; image 2 (209..<354) is in;
         // header 1 (364..<408) meets the band; image 3 starts at 418 ≥ 400
         #expect(viewport.items == [2])
-        #expect(viewport.headers == [ViewportHeader(section: 1, frame: Frame(x: 0, y: 364, width: 320, height: 44), isPinned: false)])
+        #expect(
+            viewport.headers == [
+                ViewportHeader(section: 1, frame: Frame(x: 0, y: 364, width: 320, height: 44), isPinned: false)
+            ])
         #expect(viewport.footers == [])
     }
 
@@ -98,7 +103,9 @@ struct ViewportTests {
             let pinOffset = Double.random(in: 0...100, using: &generator)
 
             // Then the fast answers equal the brute-force ones
-            #expect(feed.viewport(y: y, height: height) == bruteForce(feed, y: y, height: height, pinOffset: nil), "seed \(seed)")
+            #expect(
+                feed.viewport(y: y, height: height) == bruteForce(feed, y: y, height: height, pinOffset: nil),
+                "seed \(seed)")
             #expect(
                 feed.viewport(y: y, height: height, pinOffset: pinOffset)
                     == bruteForce(feed, y: y, height: height, pinOffset: pinOffset),
@@ -135,7 +142,8 @@ struct ViewportTests {
     func deepInLargeFeed() throws {
         // Given 20,000 images in 3 sections
         var generator = SeededGenerator(seed: 99)
-        let layout = try WaterfallLayout(LayoutConfiguration(columns: 4, width: 768, headerHeight: 30, footerHeight: 20))
+        let layout = try WaterfallLayout(
+            LayoutConfiguration(columns: 4, width: 768, headerHeight: 30, footerHeight: 20))
         let feed = layout.layout((0..<3).map { _ in (0..<6_667).map { _ in generator.item() } })
 
         // When a band at 99% depth is queried

@@ -115,14 +115,16 @@ struct HTMLRenderTests {
         }
     }
 
-    @Test("only http(s) and relative urls are drawn as images", arguments: [
-        ("https://cdn.example.com/a.jpg", true), ("HTTP://cdn.example.com/a.jpg", true),
-        ("img/a.jpg", true), ("/photos/a.jpg", true), ("//cdn.example.com/a.jpg", true), ("a.jpg?v=1:2", true),
-        ("javascript:alert(1)", false), ("JaVaScRiPt:alert(1)", false), (" javascript:alert(1)", false),
-        ("java\tscript:alert(1)", false), ("java\nscript:alert(1)", false), ("\u{1}javascript:alert(1)", false),
-        ("data:text/html,<script>alert(1)</script>", false), ("vbscript:msgbox", false),
-        ("file:///etc/passwd", false), ("", false),
-    ])
+    @Test(
+        "only http(s) and relative urls are drawn as images",
+        arguments: [
+            ("https://cdn.example.com/a.jpg", true), ("HTTP://cdn.example.com/a.jpg", true),
+            ("img/a.jpg", true), ("/photos/a.jpg", true), ("//cdn.example.com/a.jpg", true), ("a.jpg?v=1:2", true),
+            ("javascript:alert(1)", false), ("JaVaScRiPt:alert(1)", false), (" javascript:alert(1)", false),
+            ("java\tscript:alert(1)", false), ("java\nscript:alert(1)", false), ("\u{1}javascript:alert(1)", false),
+            ("data:text/html,<script>alert(1)</script>", false), ("vbscript:msgbox", false),
+            ("file:///etc/passwd", false), ("", false),
+        ])
     func urlPolicy(url: String, drawn: Bool) async throws {
         // Given an image whose url is `url`
         let fixture = try await RenderFixture(images: [FeedImage(id: "a", width: 1200, height: 800, title: "A")])
@@ -157,9 +159,10 @@ struct HTMLRenderTests {
         // Then each shows its id and ratio on a background derived from its id
         let placeholders = root.all.filter { $0.attributes["class"] == "placeholder" }
         #expect(placeholders.count == 3)
-        #expect(placeholders.map(\.allText) == [
-            "landscape3:2 · 1200×800", "wide16:9 · 1920×1080", "odd1.00 · 1001×1000",
-        ])
+        #expect(
+            placeholders.map(\.allText) == [
+                "landscape3:2 · 1200×800", "wide16:9 · 1920×1080", "odd1.00 · 1001×1000",
+            ])
         let tints = Set(placeholders.compactMap { $0.attributes["style"] })
         #expect(tints.count == 3)
         #expect(tints.allSatisfy { $0.hasPrefix("background:#") })
@@ -179,7 +182,9 @@ struct HTMLRenderTests {
         // Then every image has a caption with its title exactly when the strip exists
         let captions = root.all.filter { $0.attributes["class"] == "caption" }
         #expect(captions.map(\.text) == (captionHeight > 0 ? page.items.map { $0.title ?? "" } : []))
-        #expect(root.elements(with: "data-waterfall").first?.attributes["style"]?.contains("--caption:\(Int(captionHeight))px") == true)
+        #expect(
+            root.elements(with: "data-waterfall").first?.attributes["style"]?.contains(
+                "--caption:\(Int(captionHeight))px") == true)
     }
 
     @Test("the output carries a script only when measurement is asked for")
@@ -248,7 +253,10 @@ struct HTMLRenderTests {
 
         // Then the legend names the feed, revision, layout and what is shown, outside the container
         let legend = try #require(root.all.first { $0.attributes["class"] == "legend" })
-        #expect(legend.allText == "render-test · revision 1 · inline layout (4 columns, 800 pt) · page: images 0–3 of 4 · 800 × \(Int(root.elements(with: "data-waterfall")[0].style("height")!)) pt")
+        #expect(
+            legend.allText
+                == "render-test · revision 1 · inline layout (4 columns, 800 pt) · page: images 0–3 of 4 · 800 × \(Int(root.elements(with: "data-waterfall")[0].style("height")!)) pt"
+        )
         #expect(root.elements(with: "data-waterfall")[0].all.allSatisfy { $0.attributes["class"] != "legend" })
     }
 }

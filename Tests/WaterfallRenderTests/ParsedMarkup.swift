@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -69,7 +70,9 @@ enum ParsedMarkup {
         let builder = TreeBuilder()
         parser.delegate = builder
         guard parser.parse(), let root = builder.root else {
-            throw Failure(description: "not well-formed XML at line \(parser.lineNumber): \(String(describing: parser.parserError))")
+            throw Failure(
+                description:
+                    "not well-formed XML at line \(parser.lineNumber): \(String(describing: parser.parserError))")
         }
         return root
         #else

@@ -20,11 +20,19 @@ struct RenderFixture {
 
     /// Imports `images` as the feed "render-test", sections in the order of `sections`.
     init(images: [FeedImage], sections: [String] = []) async throws {
-        struct Section: Encodable { var id: String; var title: String }
-        struct Document: Encodable { var feed: String; var sections: [Section]; var images: [FeedImage] }
+        struct Section: Encodable {
+            var id: String
+            var title: String
+        }
+        struct Document: Encodable {
+            var feed: String
+            var sections: [Section]
+            var images: [FeedImage]
+        }
         directory = try TemporaryDirectory(prefix: "waterfall-render")
         service = try WaterfallService.open(path: directory.path("render.sqlite"))
-        let document = Document(feed: "render-test", sections: sections.map { Section(id: $0, title: $0) }, images: images)
+        let document = Document(
+            feed: "render-test", sections: sections.map { Section(id: $0, title: $0) }, images: images)
         let json = String(decoding: try JSONEncoder().encode(document), as: UTF8.self)
         _ = try await service.importFeed(contentsOf: try directory.write(json, to: "feed.json"), options: .init())
     }
@@ -35,14 +43,17 @@ struct RenderFixture {
         LayoutConfiguration(columns: 4, width: 800, headerHeight: 40, footerHeight: 20, captionHeight: captionHeight)
     }
 
-    func page(_ configuration: LayoutConfiguration = configuration(), offset: Int = 0, limit: Int = 50) async throws -> LayoutPage {
+    func page(_ configuration: LayoutConfiguration = configuration(), offset: Int = 0, limit: Int = 50) async throws
+        -> LayoutPage
+    {
         try await service.page(feed: nil, layout: .inline(.waterfall(configuration)), offset: offset, limit: limit)
     }
 
     func viewport(
         _ configuration: LayoutConfiguration = configuration(), y: Double, height: Double, pinOffset: Double? = nil
     ) async throws -> ViewportPage {
-        try await service.viewport(feed: nil, layout: .inline(.waterfall(configuration)), y: y, height: height, pinOffset: pinOffset)
+        try await service.viewport(
+            feed: nil, layout: .inline(.waterfall(configuration)), y: y, height: height, pinOffset: pinOffset)
     }
 
     /// `count` images with seeded random sizes in three sections, every fourth with an https url.

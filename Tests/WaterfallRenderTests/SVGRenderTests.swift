@@ -17,7 +17,8 @@ struct SVGRenderTests {
         let root = try ParsedMarkup.parse(text)
 
         // Then it is an SVG document as wide as the layout
-        let height = (page.items.map(\.frame) + page.headers.map(\.frame) + page.footers.map(\.frame)).map(\.maxY).max()!
+        let height = (page.items.map(\.frame) + page.headers.map(\.frame) + page.footers.map(\.frame)).map(\.maxY)
+            .max()!
         #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "))
         #expect(root.name == "svg")
         #expect(root.attributes["xmlns"] == "http://www.w3.org/2000/svg")
@@ -48,7 +49,8 @@ struct SVGRenderTests {
         // Given odd ids, a section and a title that try to break out of attributes and text
         let title = "<script>alert(1)</script>\" onload=\"x' & ]]>"
         let ids = ["quote\"d", "it's", "a&b", "<g>", "📷"]
-        let fixture = try await RenderFixture(images: ids.map { FeedImage(id: $0, width: 800, height: 600, title: title, section: "<s>&") })
+        let fixture = try await RenderFixture(
+            images: ids.map { FeedImage(id: $0, width: 800, height: 600, title: title, section: "<s>&") })
         defer { fixture.directory.remove() }
         var page = try await fixture.page()
         page.items[0].url = "https://x.example/a.jpg?a=1&b=<2>"
@@ -86,6 +88,9 @@ struct SVGRenderTests {
         let pinned = viewport.headers.filter { $0.pinned == true }
         try #require(!pinned.isEmpty)
         let drawn = root.children.filter { $0.attributes["data-id"] != nil || $0.attributes["data-header"] != nil }
-        #expect(drawn.suffix(pinned.count).allSatisfy { $0.attributes["class"] == "header pinned" && $0.allText.contains("PINNED") })
+        #expect(
+            drawn.suffix(pinned.count).allSatisfy {
+                $0.attributes["class"] == "header pinned" && $0.allText.contains("PINNED")
+            })
     }
 }

@@ -23,27 +23,34 @@ import WaterfallServer
         try await fixture.test { client in
             var ids: [String] = []
             for _ in 1...2 {
-                ids.append(try await client.execute(uri: "/v1/feeds/travel/images?offset=2&limit=3", method: .get, headers: bearer) {
-                    #expect($0.status == .ok)
+                ids.append(
+                    try await client.execute(
+                        uri: "/v1/feeds/travel/images?offset=2&limit=3", method: .get, headers: bearer
+                    ) {
+                        #expect($0.status == .ok)
+                        return "\($0.headers[Self.requestID] ?? "") \($0.body.readableBytes)"
+                    })
+            }
+            ids.append(
+                try await client.execute(uri: "/v1/feeds/travel/images/belem", method: .delete) {
+                    #expect($0.status == .unauthorized)
                     return "\($0.headers[Self.requestID] ?? "") \($0.body.readableBytes)"
                 })
-            }
-            ids.append(try await client.execute(uri: "/v1/feeds/travel/images/belem", method: .delete) {
-                #expect($0.status == .unauthorized)
-                return "\($0.headers[Self.requestID] ?? "") \($0.body.readableBytes)"
-            })
-            ids.append(try await client.execute(uri: "/nowhere?secret=1", method: .get, headers: bearer) {
-                #expect($0.status == .notFound)
-                return "\($0.headers[Self.requestID] ?? "") \($0.body.readableBytes)"
-            })
+            ids.append(
+                try await client.execute(uri: "/nowhere?secret=1", method: .get, headers: bearer) {
+                    #expect($0.status == .notFound)
+                    return "\($0.headers[Self.requestID] ?? "") \($0.body.readableBytes)"
+                })
             seen.withLockedValue { $0 = ids }
         }
         let ids = seen.withLockedValue { $0 }
         // Then each request is one line: method, route template, status, bytes, duration, key, id
         let entries = capture.entries
-        #expect(entries.map(\.message) == [
-            "GET /v1/feeds/{feed}/images 200", "GET /v1/feeds/{feed}/images 200", "DELETE /v1/feeds/{feed}/images/{id} 401", "GET - 404",
-        ])
+        #expect(
+            entries.map(\.message) == [
+                "GET /v1/feeds/{feed}/images 200", "GET /v1/feeds/{feed}/images 200",
+                "DELETE /v1/feeds/{feed}/images/{id} 401", "GET - 404",
+            ])
         #expect(entries.map(\.level) == [.info, .info, .notice, .notice])
         for (entry, id) in zip(entries, ids) {
             let fields = entry.metadata
@@ -51,7 +58,9 @@ import WaterfallServer
             #expect(Set(fields.keys) == ["request_id", "method", "route", "status", "bytes", "duration_ms", "key"])
             #expect(Double("\(fields["duration_ms"] ?? "")").map { $0 >= 0 } == true)
             let line = "\(entry.message) \(fields)"
-            #expect(!line.contains(secret) && !line.contains("offset=") && !line.contains("secret=") && !line.contains("belem"), "\(line)")
+            #expect(
+                !line.contains(secret) && !line.contains("offset=") && !line.contains("secret=")
+                    && !line.contains("belem"), "\(line)")
         }
         #expect(entries.map { "\($0.metadata["key"] ?? "")" } == ["app", "app", "-", "app"])
     }
@@ -97,7 +106,9 @@ final class LogCapture: Sendable {
         }
 
         func log(event: LogEvent) {
-            let entry = Entry(level: event.level, message: event.message.description, metadata: metadata.merging(event.metadata ?? [:]) { $1 })
+            let entry = Entry(
+                level: event.level, message: event.message.description,
+                metadata: metadata.merging(event.metadata ?? [:]) { $1 })
             capture.stored.withLockedValue { $0.append(entry) }
         }
     }

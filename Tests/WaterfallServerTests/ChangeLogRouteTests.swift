@@ -23,12 +23,16 @@ import WaterfallTestSupport
         defer { withExtendedLifetime(schema) {} }
         let service = fixture.service
         // Given the import (revision 1, 13 rows) and 299 moves
-        for step in 0..<299 { _ = try await service.move(feed: "travel", id: step % 2 == 0 ? "belem" : "tram-28", to: .index(0)) }
+        for step in 0..<299 {
+            _ = try await service.move(feed: "travel", id: step % 2 == 0 ? "belem" : "tram-28", to: .index(0))
+        }
         try await fixture.test { client in
             try await client.execute(uri: "/v1/feeds/travel/changes?since=0&limit=5", method: .get) { response in
                 #expect(response.status == .ok)
                 let page = response.object
-                #expect((page["changes"] as? [Any])?.count == 13 && page["nextSince"] as? Int == 1 && page["revision"] as? Int == 300)
+                #expect(
+                    (page["changes"] as? [Any])?.count == 13 && page["nextSince"] as? Int == 1
+                        && page["revision"] as? Int == 300)
                 #expect(response.text.hasPrefix(#"{"feed":"travel","revision":300,"nextSince":1,"changes":["#))
             }
             try await client.execute(uri: "/v1/feeds/travel/changes?since=290&limit=10", method: .get) { response in
@@ -37,7 +41,10 @@ import WaterfallTestSupport
             // When the log keeps its last 256 revisions
             await #expect(try service.pruneChanges(keeping: .revisions(256)) == 13 + 43)
             // Then a since before 44 is 410, naming 44 in its sentence and its body
-            for uri in ["/v1/feeds/travel/changes?since=0", "/v1/feeds/travel/changes?since=43&limit=10", "/v1/feeds/travel/events?since=1"] {
+            for uri in [
+                "/v1/feeds/travel/changes?since=0", "/v1/feeds/travel/changes?since=43&limit=10",
+                "/v1/feeds/travel/events?since=1",
+            ] {
                 try await client.execute(uri: uri, method: .get) { response in
                     response.expectProblem(.gone, "is kept from revision 44 on, so the changes since revision")
                     #expect(response.object["oldestSince"] as? Int == 44, "\(uri)")

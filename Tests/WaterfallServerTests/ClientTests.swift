@@ -4,10 +4,10 @@ import HummingbirdTesting
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import Testing
-import WaterfallTestSupport
+import Waterfall
 import WaterfallClient
 import WaterfallServer
-import Waterfall
+import WaterfallTestSupport
 
 /// The server through WaterfallClient, the client generated from its own `openapi.json`: every
 /// read operation answers and decodes into the generated types, problems come back typed, a
@@ -16,10 +16,13 @@ import Waterfall
 @Suite(.onOwnThreads) struct ClientTests {
     @Test func changesArePagedAndAPrunedLogIsATypedGone() async throws {
         let fixture = try await TestServer(limits: Self.patientLimits)
-        for step in 0..<260 { _ = try await fixture.service.move(feed: "travel", id: step % 2 == 0 ? "belem" : "tram-28", to: .index(0)) }
+        for step in 0..<260 {
+            _ = try await fixture.service.move(feed: "travel", id: step % 2 == 0 ? "belem" : "tram-28", to: .index(0))
+        }
         try await withAPI(fixture) { api in
             // Pages from revision 0 add up to the whole log
-            var since = 0, rows = 0
+            var since = 0
+            var rows = 0
             while true {
                 let page = try await api.changes(feed: "travel", since: since, limit: 100)
                 rows += page.changes.count
@@ -50,7 +53,9 @@ import Waterfall
     }
 
     /// Runs `body` with a client of a live server (a real port) over the travel sample.
-    func withAPI(_ fixture: TestServer? = nil, _ body: @escaping @Sendable (WaterfallAPI) async throws -> Void) async throws {
+    func withAPI(_ fixture: TestServer? = nil, _ body: @escaping @Sendable (WaterfallAPI) async throws -> Void)
+        async throws
+    {
         let fixture = if let fixture { fixture } else { try await TestServer(limits: Self.patientLimits) }
         try await fixture.server.application().test(.live) { client in
             let port = try #require(client.port)
@@ -62,8 +67,10 @@ import Waterfall
                 eventLoopGroupProvider: .singleton,
                 configuration: .init(timeout: .init(connect: .minutes(10), read: .minutes(10))))
             do {
-                try await body(WaterfallAPI(
-                    serverURL: url, transport: AsyncHTTPClientTransport(configuration: .init(client: http, timeout: .minutes(10)))))
+                try await body(
+                    WaterfallAPI(
+                        serverURL: url,
+                        transport: AsyncHTTPClientTransport(configuration: .init(client: http, timeout: .minutes(10)))))
             } catch {
                 try await http.shutdown()
                 throw error
@@ -89,32 +96,53 @@ import Waterfall
             #expect(try await client.getStats().ok.body.json.feeds.map(\.name) == ["travel"])
             #expect(try await client.listFeeds().ok.body.json.feeds.first?.images == 13)
             #expect(try await client.getFeed(path: .init(feed: "travel")).ok.body.json.sections == 4)
-            let images = try await client.listImages(path: .init(feed: "travel"), query: .init(offset: 0, limit: 5)).ok.body.json
+            let images = try await client.listImages(path: .init(feed: "travel"), query: .init(offset: 0, limit: 5)).ok
+                .body.json
             #expect(images.images.map(\.id) == ["lisbon-banner", "tram-28", "azulejos", "pastel", "belem"])
             #expect(images.nextOffset == 5)
             let changes = try await client.listChanges(path: .init(feed: "travel"), query: .init(since: 0)).ok.body.json
             #expect(changes.changes.count == 13)
             // Three named sections and the unnamed one, whose id is null: decoded as nil.
             let sections = try await client.listSections(path: .init(feed: "travel")).ok.body.json.sections
-            #expect(sections.count == 4 && sections.map(\.images).reduce(0, +) == 13 && sections.first?.id == "2024-05" && sections.last?.id == nil)
-            #expect(try await client.listLayouts(path: .init(feed: "travel")).ok.body.json.layouts.map(\.name) == ["phone"])
-            guard case .LayoutConfiguration(let phone) = try await client.getLayout(path: .init(feed: "travel", name: "phone")).ok.body.json else {
+            #expect(
+                sections.count == 4 && sections.map(\.images).reduce(0, +) == 13 && sections.first?.id == "2024-05"
+                    && sections.last?.id == nil)
+            #expect(
+                try await client.listLayouts(path: .init(feed: "travel")).ok.body.json.layouts.map(\.name) == ["phone"])
+            guard
+                case .LayoutConfiguration(let phone) = try await client.getLayout(
+                    path: .init(feed: "travel", name: "phone")
+                ).ok.body.json
+            else {
                 Issue.record("`phone` is a waterfall layout")
                 return
             }
             #expect(phone.columns == 2 && phone.width == 375 && phone.headerHeight == 44)
-            let page = try await client.getLayoutPage(path: .init(feed: "travel", name: "phone"), query: .init(offset: 0, limit: 4)).ok.body.json
+            let page = try await client.getLayoutPage(
+                path: .init(feed: "travel", name: "phone"), query: .init(offset: 0, limit: 4)
+            ).ok.body.json
             #expect(page.items.count == 4 && page.layout == "phone" && page.nextOffset == 4)
-            let viewport = try await client.getLayoutViewport(path: .init(feed: "travel", name: "phone"), query: .init(y: 0, height: 800)).ok.body.json
+            let viewport = try await client.getLayoutViewport(
+                path: .init(feed: "travel", name: "phone"), query: .init(y: 0, height: 800)
+            ).ok.body.json
             #expect(!viewport.items.isEmpty && viewport.height == 800)
-            let sectionIndex = try await client.getLayoutSectionIndex(path: .init(feed: "travel", name: "phone")).ok.body.json
+            let sectionIndex = try await client.getLayoutSectionIndex(path: .init(feed: "travel", name: "phone")).ok
+                .body.json
             #expect(sectionIndex.sections.count == 4)
-            let inlinePage = try await client.getPage(path: .init(feed: "travel"), query: .init(limit: 13, columns: 3, width: 414)).ok.body.json
+            let inlinePage = try await client.getPage(
+                path: .init(feed: "travel"), query: .init(limit: 13, columns: 3, width: 414)
+            ).ok.body.json
             #expect(inlinePage.layout == nil && inlinePage.items.count == 13 && inlinePage.nextOffset == nil)
-            let inlineViewport = try await client.getViewport(path: .init(feed: "travel"), query: .init(y: 100, height: 600, columns: 3, width: 414)).ok.body.json
+            let inlineViewport = try await client.getViewport(
+                path: .init(feed: "travel"), query: .init(y: 100, height: 600, columns: 3, width: 414)
+            ).ok.body.json
             #expect(inlineViewport.layout == nil && inlineViewport.y == 100)
-            #expect(try await client.getSectionIndex(path: .init(feed: "travel"), query: .init(columns: 3, width: 414)).ok.body.json.sections.count == 4)
-            let coverFlow = try await client.getCoverFlow(path: .init(feed: "travel"), query: .init(itemHeight: 200, x: 0, viewportWidth: 375)).ok.body.json
+            #expect(
+                try await client.getSectionIndex(path: .init(feed: "travel"), query: .init(columns: 3, width: 414)).ok
+                    .body.json.sections.count == 4)
+            let coverFlow = try await client.getCoverFlow(
+                path: .init(feed: "travel"), query: .init(itemHeight: 200, x: 0, viewportWidth: 375)
+            ).ok.body.json
             #expect(!coverFlow.items.isEmpty)
             // The event stream is read in its own test.
         }
@@ -142,14 +170,21 @@ import Waterfall
             #expect(try appended.ok.body.json.inserted == 1)
 
             // A layout saved (201), replaced (200), read back, and removed (204).
-            let rows = Components.Schemas.AnyLayoutConfigurationInput.JustifiedConfigurationInput(.init(kind: .justified, width: 414, rowHeight: 150))
-            guard case .created = try await client.putLayout(path: .init(feed: "new", name: "rows"), body: .json(rows)) else {
+            let rows = Components.Schemas.AnyLayoutConfigurationInput.JustifiedConfigurationInput(
+                .init(kind: .justified, width: 414, rowHeight: 150))
+            guard case .created = try await client.putLayout(path: .init(feed: "new", name: "rows"), body: .json(rows))
+            else {
                 Issue.record("a new layout is not a 201")
                 return
             }
-            let wider = Components.Schemas.AnyLayoutConfigurationInput.JustifiedConfigurationInput(.init(kind: .justified, width: 600, rowHeight: 150))
+            let wider = Components.Schemas.AnyLayoutConfigurationInput.JustifiedConfigurationInput(
+                .init(kind: .justified, width: 600, rowHeight: 150))
             _ = try await client.putLayout(path: .init(feed: "new", name: "rows"), body: .json(wider)).ok
-            guard case .JustifiedConfiguration(let saved) = try await client.getLayout(path: .init(feed: "new", name: "rows")).ok.body.json else {
+            guard
+                case .JustifiedConfiguration(let saved) = try await client.getLayout(
+                    path: .init(feed: "new", name: "rows")
+                ).ok.body.json
+            else {
                 Issue.record("`rows` is not read back as justified rows")
                 return
             }
@@ -161,11 +196,13 @@ import Waterfall
             }
 
             // A reorder of the whole order, then one image removed, then the feed.
-            let order = Components.Schemas.ReorderDocument.ReorderOrder(.init(order: [.case1("d"), .case2(7), .case1("a"), .case1("b")]))
+            let order = Components.Schemas.ReorderDocument.ReorderOrder(
+                .init(order: [.case1("d"), .case2(7), .case1("a"), .case1("b")]))
             #expect(try await client.reorderFeed(path: .init(feed: "new"), body: .json(order)).ok.body.json.moved > 0)
             let removed = try await client.deleteImage(path: .init(feed: "new", id: "a")).ok.body.json
             #expect(removed.removed == 1)
-            let page = try await client.getPage(path: .init(feed: "new"), query: .init(columns: 2, width: 300)).ok.body.json
+            let page = try await client.getPage(path: .init(feed: "new"), query: .init(columns: 2, width: 300)).ok.body
+                .json
             #expect(page.items.map(\.id) == ["d", "7", "b"])
             _ = try await client.deleteFeed(path: .init(feed: "new")).noContent
             guard case .notFound = try await client.getFeed(path: .init(feed: "new")) else {
@@ -202,7 +239,8 @@ import Waterfall
             #expect(try notFound.body.applicationProblemJson.detail.contains("nowhere"))
 
             // A configuration the server refuses is a 422 that names the field.
-            let bad = Components.Schemas.AnyLayoutConfigurationInput.LayoutConfigurationInput(.init(columns: 0, width: 375))
+            let bad = Components.Schemas.AnyLayoutConfigurationInput.LayoutConfigurationInput(
+                .init(columns: 0, width: 375))
             let refused = try await api.client.putLayout(path: .init(feed: "travel", name: "bad"), body: .json(bad))
             guard case .unprocessableContent(let problem) = refused else {
                 Issue.record("columns 0 is not a 422: \(refused)")
@@ -217,7 +255,8 @@ import Waterfall
                 try await api.move("tram-28", .before("lisbon-banner"), feed: "travel", ifMatch: tag)
             } throws: { error in
                 guard let problem = error as? WaterfallProblem else { return false }
-                return problem.kind == .preconditionFailed && problem.status == 412 && problem.detail.contains("revision 2")
+                return problem.kind == .preconditionFailed && problem.status == 412
+                    && problem.detail.contains("revision 2")
             }
             #expect(try await api.feed("travel").value.revision == 2)
         }
@@ -235,7 +274,9 @@ import Waterfall
             let moved = try #require(try await iterator.next())
             #expect(moved.revision == 2 && moved.changes.map(\.id) == ["belem"] && moved.changes.first?.kind == .move)
             // An unknown feed's stream does not start.
-            await #expect { try await api.events(feed: "nowhere") } throws: { ($0 as? WaterfallProblem)?.kind == .notFound }
+            await #expect { try await api.events(feed: "nowhere") } throws: {
+                ($0 as? WaterfallProblem)?.kind == .notFound
+            }
         }
     }
 }

@@ -80,7 +80,9 @@ import WaterfallServer
                 #expect(response.status == .notModified && response.body.readableBytes == 0)
                 #expect(response.headers[.eTag] == gzipTag && response.headers[.vary] == "Accept-Encoding")
             }
-            try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: plainTag]) { #expect($0.status == .notModified) }
+            try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: plainTag]) {
+                #expect($0.status == .notModified)
+            }
             // A tag of the other coding names other bytes: the answer is sent
             try await client.execute(uri: uri, method: .get, headers: gzip + [.ifNoneMatch: plainTag]) { response in
                 #expect(response.status == .ok && response.headers[.contentEncoding] == "gzip")
@@ -96,7 +98,8 @@ import WaterfallServer
     }
 
     @Test(arguments: [
-        nil, "", "identity", "gzip;q=0", "gzip; q=0, identity", "br, deflate", "*;q=0, identity", "gzip;q=0.5, identity",
+        nil, "", "identity", "gzip;q=0", "gzip; q=0, identity", "br, deflate", "*;q=0, identity",
+        "gzip;q=0.5, identity",
         "gzip;q=x",
     ])
     func plainBytesUnlessGzipIsPreferred(acceptEncoding: String?) async throws {
@@ -108,17 +111,23 @@ import WaterfallServer
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentEncoding] == nil)
                 #expect(response.headers[.vary] == "Accept-Encoding")
-                #expect(response.body.readableBytes > 1_024 && response.body.getInteger(at: response.body.readerIndex, as: UInt8.self) == UInt8(ascii: "{"))
+                #expect(
+                    response.body.readableBytes > 1_024
+                        && response.body.getInteger(at: response.body.readerIndex, as: UInt8.self) == UInt8(ascii: "{"))
             }
         }
     }
 
-    @Test(arguments: ["gzip", "GZIP", "x-gzip", "*", "identity;q=0.5, gzip", "deflate, gzip;q=1.0", "br;q=1, gzip;q=0.2, identity;q=0.1"])
+    @Test(arguments: [
+        "gzip", "GZIP", "x-gzip", "*", "identity;q=0.5, gzip", "deflate, gzip;q=1.0",
+        "br;q=1, gzip;q=0.2, identity;q=0.1",
+    ])
     func gzipWhenItIsAcceptedAndPreferred(acceptEncoding: String) async throws {
         let fixture = try await TestServer()
         try await fixture.test { client in
             try await Self.addBigFeed(client)
-            try await client.execute(uri: Self.answers[0], method: .get, headers: [.acceptEncoding: acceptEncoding]) { response in
+            try await client.execute(uri: Self.answers[0], method: .get, headers: [.acceptEncoding: acceptEncoding]) {
+                response in
                 #expect(response.headers[.contentEncoding] == "gzip")
             }
         }
@@ -136,19 +145,27 @@ import WaterfallServer
                 #expect(response.headers[.contentEncoding] == nil && response.headers[.vary] == "Accept-Encoding")
             }
             // A write's answer (small) too
-            try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json + gzip,
-                                     body: ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)) { response in
-                #expect(response.status == .ok && response.headers[.contentEncoding] == nil && response.headers[.vary] == "Accept-Encoding")
+            try await client.execute(
+                uri: "/v1/feeds/travel/reorder", method: .post, headers: json + gzip,
+                body: ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)
+            ) { response in
+                #expect(
+                    response.status == .ok && response.headers[.contentEncoding] == nil
+                        && response.headers[.vary] == "Accept-Encoding")
             }
         }
     }
 
     static func addBigFeed(_ client: any TestClientProtocol) async throws {
-        try await client.execute(uri: "/v1/feeds/big", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(bigFeed)) {
+        try await client.execute(
+            uri: "/v1/feeds/big", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(bigFeed)
+        ) {
             #expect($0.status == .created)
         }
-        try await client.execute(uri: "/v1/feeds/big/layouts/grid", method: .put, headers: [.contentType: "application/json"],
-                                 body: ByteBuffer(#"{"columns": 3, "width": 414, "headerHeight": 30}"#)) {
+        try await client.execute(
+            uri: "/v1/feeds/big/layouts/grid", method: .put, headers: [.contentType: "application/json"],
+            body: ByteBuffer(#"{"columns": 3, "width": 414, "headerHeight": 30}"#)
+        ) {
             #expect($0.status == .created)
         }
     }

@@ -22,19 +22,31 @@ import WaterfallServer
             }
             #expect(tag.hasPrefix("\"1-") && tag.hasSuffix("\""))
             try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: tag]) { response in
-                #expect(response.status == .notModified && response.body.readableBytes == 0 && response.headers[.eTag] == tag)
+                #expect(
+                    response.status == .notModified && response.body.readableBytes == 0
+                        && response.headers[.eTag] == tag)
             }
-            try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: "\"0-0\", W/\(tag)"]) { #expect($0.status == .notModified) }
-            try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json,
-                                     body: ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)) { #expect($0.status == .ok) }
+            try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: "\"0-0\", W/\(tag)"]) {
+                #expect($0.status == .notModified)
+            }
+            try await client.execute(
+                uri: "/v1/feeds/travel/reorder", method: .post, headers: json,
+                body: ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)
+            ) { #expect($0.status == .ok) }
             try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: tag]) { response in
                 #expect(response.status == .ok && response.headers[.eTag]?.hasPrefix("\"2-") == true)
             }
             // A layout saved under the same name changes the answer without a new revision: so does the tag.
-            let layoutTag = try await client.execute(uri: "/v1/feeds/travel/layouts/phone", method: .get) { $0.headers[.eTag] ?? "" }
-            try await client.execute(uri: "/v1/feeds/travel/layouts/phone", method: .put, headers: json,
-                                     body: ByteBuffer(#"{"columns": 3, "width": 375}"#)) { #expect($0.status == .ok) }
-            try await client.execute(uri: "/v1/feeds/travel/layouts/phone", method: .get, headers: [.ifNoneMatch: layoutTag]) { response in
+            let layoutTag = try await client.execute(uri: "/v1/feeds/travel/layouts/phone", method: .get) {
+                $0.headers[.eTag] ?? ""
+            }
+            try await client.execute(
+                uri: "/v1/feeds/travel/layouts/phone", method: .put, headers: json,
+                body: ByteBuffer(#"{"columns": 3, "width": 375}"#)
+            ) { #expect($0.status == .ok) }
+            try await client.execute(
+                uri: "/v1/feeds/travel/layouts/phone", method: .get, headers: [.ifNoneMatch: layoutTag]
+            ) { response in
                 #expect(response.status == .ok && response.headers[.eTag] != layoutTag)
             }
         }
@@ -46,23 +58,33 @@ import WaterfallServer
         try await fixture.test { client in
             let tag = try await client.execute(uri: "/v1/feeds/travel/images", method: .get) { $0.headers[.eTag] ?? "" }
             let move = ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)
-            try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json + [.ifMatch: tag], body: move) {
+            try await client.execute(
+                uri: "/v1/feeds/travel/reorder", method: .post, headers: json + [.ifMatch: tag], body: move
+            ) {
                 #expect($0.status == .ok)
             }
             let before = try await service.images(feed: "travel", offset: 0, limit: 50)
             // The same tag again: the feed is at revision 2 now.
-            try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json + [.ifMatch: tag],
-                                     body: ByteBuffer(#"{"moves": [{"id": "tram-28", "to": 0}]}"#)) {
+            try await client.execute(
+                uri: "/v1/feeds/travel/reorder", method: .post, headers: json + [.ifMatch: tag],
+                body: ByteBuffer(#"{"moves": [{"id": "tram-28", "to": 0}]}"#)
+            ) {
                 $0.expectProblem(.preconditionFailed, "feed \"travel\" is at revision 2, not 1")
             }
-            try await client.execute(uri: "/v1/feeds/travel/images/belem", method: .delete, headers: [.feedRevision: "1"]) {
+            try await client.execute(
+                uri: "/v1/feeds/travel/images/belem", method: .delete, headers: [.feedRevision: "1"]
+            ) {
                 $0.expectProblem(.preconditionFailed, "nothing was written")
             }
-            try await client.execute(uri: "/v1/feeds/travel", method: .put, headers: json + [.feedRevision: "7"],
-                                     body: ByteBuffer(#"{"images": []}"#)) {
+            try await client.execute(
+                uri: "/v1/feeds/travel", method: .put, headers: json + [.feedRevision: "7"],
+                body: ByteBuffer(#"{"images": []}"#)
+            ) {
                 $0.expectProblem(.preconditionFailed, "is at revision 2, not 7")
             }
-            try await client.execute(uri: "/v1/feeds/travel/layouts/phone", method: .delete, headers: [.ifMatch: "\"garbage\""]) {
+            try await client.execute(
+                uri: "/v1/feeds/travel/layouts/phone", method: .delete, headers: [.ifMatch: "\"garbage\""]
+            ) {
                 $0.expectProblem(.preconditionFailed, "names no revision")
             }
             try await client.execute(uri: "/v1/feeds/travel", method: .delete, headers: [.feedRevision: "two"]) {
@@ -71,8 +93,12 @@ import WaterfallServer
             await #expect(try service.images(feed: "travel", offset: 0, limit: 50) == before)
             await #expect(try service.layouts(feed: "travel").count == 1)
             // The current revision, or `*`, passes.
-            try await client.execute(uri: "/v1/feeds/travel/images/belem", method: .delete, headers: [.feedRevision: "2"]) { #expect($0.status == .ok) }
-            try await client.execute(uri: "/v1/feeds/travel/layouts/phone", method: .delete, headers: [.ifMatch: "*"]) { #expect($0.status == .noContent) }
+            try await client.execute(
+                uri: "/v1/feeds/travel/images/belem", method: .delete, headers: [.feedRevision: "2"]
+            ) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/feeds/travel/layouts/phone", method: .delete, headers: [.ifMatch: "*"]) {
+                #expect($0.status == .noContent)
+            }
         }
     }
 
@@ -86,7 +112,9 @@ import WaterfallServer
                 for editor in 0..<6 {
                     let body = ByteBuffer(#"{"moves": [{"id": "\#(ids[editor + 2])", "to": 0}]}"#)
                     group.addTask {
-                        try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: json + [.ifMatch: tag], body: body) { $0.status }
+                        try await client.execute(
+                            uri: "/v1/feeds/travel/reorder", method: .post, headers: json + [.ifMatch: tag], body: body
+                        ) { $0.status }
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }

@@ -51,13 +51,17 @@ import WaterfallTestSupport
             try disk.fill()
             let json: HTTPFields = [.contentType: "application/json"]
             let writes: [(uri: String, method: HTTPRequest.Method, body: ByteBuffer)] = [
-                ("/v1/feeds/travel/reorder", .post, ByteBuffer(#"{"moves": [{"id": "tram-28", "before": "lisbon-banner"}]}"#)),
+                (
+                    "/v1/feeds/travel/reorder", .post,
+                    ByteBuffer(#"{"moves": [{"id": "tram-28", "before": "lisbon-banner"}]}"#)
+                ),
                 ("/v1/feeds/travel?mode=append", .put, Self.feed(nil, count: 50, prefix: "appended")),
                 ("/v1/feeds/harbour", .put, Self.feed("harbour", count: 2_000, prefix: "harbour")),
             ]
             for write in writes {
                 // Then each answers 507 with one sentence saying the disk is full
-                try await client.execute(uri: write.uri, method: write.method, headers: json, body: write.body) { response in
+                try await client.execute(uri: write.uri, method: write.method, headers: json, body: write.body) {
+                    response in
                     response.expectProblem(Self.insufficientStorage, "the disk is full; nothing was written.")
                 }
             }
@@ -76,7 +80,8 @@ import WaterfallTestSupport
 
             // And once there is room again, the same move works
             try disk.free()
-            try await client.execute(uri: writes[0].uri, method: .post, headers: json, body: writes[0].body) { response in
+            try await client.execute(uri: writes[0].uri, method: .post, headers: json, body: writes[0].body) {
+                response in
                 #expect(response.status == .ok, "\(response.text)")
                 #expect(response.object["revision"] as? Int == 2)
             }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
+
 @testable import WaterfallServer
 
 /// The server's one watcher of feeds' revisions for event streams (``EventHub``).
@@ -27,7 +28,9 @@ import Testing
         defer { listener.cancel() }
         /// Whether `count` changes were heard within 5 s.
         func heard(_ count: Int) async throws -> Bool {
-            for _ in 0..<100 where changes.withLockedValue({ $0 }) < count { try await Task.sleep(for: .milliseconds(50)) }
+            for _ in 0..<100 where changes.withLockedValue({ $0 }) < count {
+                try await Task.sleep(for: .milliseconds(50))
+            }
             return changes.withLockedValue { $0 } >= count
         }
         // The first look wakes every listener once

@@ -16,7 +16,8 @@ import WaterfallServer
                 #expect(response.status == .ok)
                 #expect(response.text.contains(#"<script type="module" src="/gallery.js"></script>"#))
                 // Modules from the server itself are allowed; inline handlers are not.
-                #expect(response.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("script-src 'self'") == true)
+                #expect(
+                    response.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("script-src 'self'") == true)
                 #expect(!response.text.contains(" onclick="))
             }
         }
@@ -67,9 +68,13 @@ import WaterfallServer
 
     @Test func anUnknownModuleIsNotFound() async throws {
         try await TestServer().test { client in
-            try await client.execute(uri: "/gallery/nothing.js", method: .get) { $0.expectProblem(.notFound, "no module \"nothing.js\"") }
+            try await client.execute(uri: "/gallery/nothing.js", method: .get) {
+                $0.expectProblem(.notFound, "no module \"nothing.js\"")
+            }
             try await client.execute(uri: "/gallery/gallery.css", method: .get) { $0.expectProblem(.notFound) }
-            try await client.execute(uri: "/gallery/scroll.js?x=1", method: .get) { $0.expectProblem(.badRequest, "unknown query parameter \"x\"") }
+            try await client.execute(uri: "/gallery/scroll.js?x=1", method: .get) {
+                $0.expectProblem(.badRequest, "unknown query parameter \"x\"")
+            }
         }
     }
 
@@ -96,6 +101,8 @@ import WaterfallServer
     static let moduleFiles: [String] = {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appending(path: "Sources/WaterfallServer/Assets/gallery")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".js") }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            $0.hasSuffix(".js")
+        }
     }()
 }

@@ -5,55 +5,79 @@ import HummingbirdTesting
 import NIOCore
 import Synchronization
 import Testing
-import WaterfallTestSupport
 import Waterfall
 import WaterfallJSON
+import WaterfallTestSupport
+
 @testable import WaterfallServer
 
 /// The catalog streamed as NDJSON (DESIGN section 16) and the channel that bounds what it holds.
 @Suite(.onOwnThreads) struct ImageStreamTests {
     @Test func theStreamIsAHeadLineThenEveryImageAsTheListingGivesIt() async throws {
         let fixture = try await TestServer()
-        _ = try await fixture.service.importFeed(contentsOf: TestServer.sampleData("coco-val2017.json"), options: .init())
+        _ = try await fixture.service.importFeed(
+            contentsOf: TestServer.sampleData("coco-val2017.json"), options: .init())
         let listed = try await fixture.service.images(feed: "coco-val2017", offset: 0, limit: 100_000)
-        var lines = try StableJSON.document(of: ImageStreamHead(feed: "coco-val2017", revision: listed.revision, totalItems: 5_000))
+        var lines = try StableJSON.document(
+            of: ImageStreamHead(feed: "coco-val2017", revision: listed.revision, totalItems: 5_000))
         for image in listed.images { lines += try StableJSON.document(of: image) }
         let expected = lines
         let json = try await StableJSON.document(of: try fixture.service.images(feed: "travel", offset: 0, limit: 50))
         try await fixture.test { client in
-            try await client.execute(uri: "/v1/feeds/coco-val2017/images", method: .get, headers: [.accept: "application/x-ndjson"]) { response in
+            try await client.execute(
+                uri: "/v1/feeds/coco-val2017/images", method: .get, headers: [.accept: "application/x-ndjson"]
+            ) { response in
                 #expect(response.status == .ok && response.headers[.contentType] == "application/x-ndjson")
                 #expect(Array(buffer: response.body) == expected)
             }
             // A listing kept as JSON is not served to a client that asks for lines, and back.
-            for accept in ["application/json", "application/json, application/x-ndjson", "application/x-ndjson;q=0.5, application/json"] {
-                try await client.execute(uri: "/v1/feeds/travel/images", method: .get, headers: [.accept: accept]) { response in
-                    #expect(response.headers[.contentType] == "application/json" && Array(buffer: response.body) == json, "\(accept)")
+            for accept in [
+                "application/json", "application/json, application/x-ndjson",
+                "application/x-ndjson;q=0.5, application/json",
+            ] {
+                try await client.execute(uri: "/v1/feeds/travel/images", method: .get, headers: [.accept: accept]) {
+                    response in
+                    #expect(
+                        response.headers[.contentType] == "application/json" && Array(buffer: response.body) == json,
+                        "\(accept)")
                 }
             }
-            try await client.execute(uri: "/v1/feeds/travel/images", method: .get, headers: [.accept: "application/json;q=0.9, application/x-ndjson"]) { response in
-                #expect(response.headers[.contentType] == "application/x-ndjson" && response.text.hasPrefix(#"{"feed":"travel","revision":1,"totalItems":13}"#))
+            try await client.execute(
+                uri: "/v1/feeds/travel/images", method: .get,
+                headers: [.accept: "application/json;q=0.9, application/x-ndjson"]
+            ) { response in
+                #expect(
+                    response.headers[.contentType] == "application/x-ndjson"
+                        && response.text.hasPrefix(#"{"feed":"travel","revision":1,"totalItems":13}"#))
             }
-            try await client.execute(uri: "/v1/feeds/nope/images", method: .get, headers: [.accept: "application/x-ndjson"]) {
+            try await client.execute(
+                uri: "/v1/feeds/nope/images", method: .get, headers: [.accept: "application/x-ndjson"]
+            ) {
                 $0.expectProblem(.notFound, "unknown feed \"nope\".")
             }
             // Paged by cursor: the next slice while the feed stays; 410 with its revision after a move.
             let cursor = try await client.execute(uri: "/v1/feeds/travel/images?limit=5", method: .get) { response in
                 try #require(response.object["nextCursor"] as? String)
             }
-            try await client.execute(uri: "/v1/feeds/travel/images?limit=5&cursor=\(cursor)", method: .get) { response in
+            try await client.execute(uri: "/v1/feeds/travel/images?limit=5&cursor=\(cursor)", method: .get) {
+                response in
                 #expect((response.object["images"] as? [[String: Any]])?.first?["index"] as? Int == 5)
             }
-            try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: [.contentType: "application/json"],
-                                     body: ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)) { #expect($0.status == .ok) }
-            try await client.execute(uri: "/v1/feeds/travel/images?limit=5&cursor=\(cursor)", method: .get) { response in
+            try await client.execute(
+                uri: "/v1/feeds/travel/reorder", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)
+            ) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/feeds/travel/images?limit=5&cursor=\(cursor)", method: .get) {
+                response in
                 response.expectProblem(.gone, "changed since this listing began at revision 1")
                 #expect(response.object["revision"] as? Int == 2)
             }
             try await client.execute(uri: "/v1/feeds/travel/images?offset=1&cursor=\(cursor)", method: .get) {
                 $0.expectProblem(.badRequest, "cursor and offset cannot be given together.")
             }
-            try await client.execute(uri: "/v1/feeds/travel/images?offset=3", method: .get, headers: [.accept: "application/x-ndjson"]) {
+            try await client.execute(
+                uri: "/v1/feeds/travel/images?offset=3", method: .get, headers: [.accept: "application/x-ndjson"]
+            ) {
                 $0.expectProblem(.badRequest, "unknown query parameter \"offset\"")
             }
         }

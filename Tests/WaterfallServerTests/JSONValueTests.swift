@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WaterfallServer
 
 /// The order-keeping JSON that `openapi.json` is read and written with.

@@ -12,7 +12,9 @@ import WaterfallServer
     static func samples(_ text: String) -> [String: Double] {
         var samples: [String: Double] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                continue
+            }
             samples[String(line[..<space])] = value
         }
         return samples
@@ -41,9 +43,13 @@ import WaterfallServer
 
             // When 25 reads, a refusal and a write go by
             for _ in 1...25 {
-                try await client.execute(uri: "/v1/feeds/travel/images", method: .get, headers: bearer) { #expect($0.status == .ok) }
+                try await client.execute(uri: "/v1/feeds/travel/images", method: .get, headers: bearer) {
+                    #expect($0.status == .ok)
+                }
             }
-            try await client.execute(uri: "/v1/feeds/nope", method: .get, headers: bearer) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/v1/feeds/nope", method: .get, headers: bearer) {
+                #expect($0.status == .notFound)
+            }
             try await client.execute(
                 uri: "/v1/feeds/travel/reorder", method: .post, headers: bearer + [.contentType: "application/json"],
                 body: ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)
@@ -52,9 +58,13 @@ import WaterfallServer
 
             // Then the counters moved by as much
             func moved(_ series: String) -> Double { (after[series] ?? 0) - (before[series] ?? 0) }
-            #expect(moved(#"waterfall_http_requests_total{route="/v1/feeds/{feed}/images",method="GET",status="200"}"#) == 25, "\(after)")
+            #expect(
+                moved(#"waterfall_http_requests_total{route="/v1/feeds/{feed}/images",method="GET",status="200"}"#)
+                    == 25, "\(after)")
             #expect(moved(#"waterfall_http_requests_total{route="/v1/feeds/{feed}",method="GET",status="404"}"#) == 1)
-            #expect(moved(#"waterfall_http_request_duration_seconds_count{route="/v1/feeds/{feed}/images",method="GET"}"#) == 25)
+            #expect(
+                moved(#"waterfall_http_request_duration_seconds_count{route="/v1/feeds/{feed}/images",method="GET"}"#)
+                    == 25)
             // Most reads come from the kept answer; a commit (the key's last use, written once a
             // minute) may retire it once in between.
             let hits = moved(#"waterfall_kept_answers_total{result="hit"}"#)
@@ -65,7 +75,9 @@ import WaterfallServer
 
             // And a page keeps its feed's geometry hot, which the gauges report
             #expect(before["waterfall_hot_feeds"] == 0)
-            try await client.execute(uri: "/v1/feeds/travel/page?columns=2&width=375&limit=3", method: .get, headers: bearer) {
+            try await client.execute(
+                uri: "/v1/feeds/travel/page?columns=2&width=375&limit=3", method: .get, headers: bearer
+            ) {
                 #expect($0.status == .ok)
             }
             let hot = try await read()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WaterfallServer
 
 /// `openapi.json` is produced from the skeleton and the route table (``APIDocument``), checked
@@ -13,7 +14,8 @@ import Testing
         let file = try String(contentsOf: Self.checkedIn, encoding: .utf8)
         #expect(
             file == APIDocument.produce(),
-            "Sources/WaterfallServer/Assets/openapi.json is not what the routes and the skeleton produce; write it again with `\(APIDocument.regenerateCommand)`.")
+            "Sources/WaterfallServer/Assets/openapi.json is not what the routes and the skeleton produce; write it again with `\(APIDocument.regenerateCommand)`."
+        )
     }
 
     @Test func theDocumentInTheBinaryIsTheOneInTheRepository() throws {
@@ -37,20 +39,30 @@ import Testing
     }
 
     @Test func everyParameterARouteDeclaresIsTheComponentItNames() throws {
-        let parameters = try #require(Self.components(of: try Self.produced())["parameters"] as? [String: [String: Any]])
+        let parameters = try #require(
+            Self.components(of: try Self.produced())["parameters"] as? [String: [String: Any]])
         for route in APIRoutes.all {
             for parameter in route.doc.parameters {
                 let component = parameters[parameter.component]
-                #expect(component != nil, "\(route.operationID) takes \(parameter.component), which components.parameters lacks")
+                #expect(
+                    component != nil,
+                    "\(route.operationID) takes \(parameter.component), which components.parameters lacks")
                 #expect(
                     component?["in"] as? String == parameter.location.rawValue,
-                    "\(route.operationID) takes \(parameter.component) in its \(parameter.location), the component says in \(component?["in"] ?? "?")")
+                    "\(route.operationID) takes \(parameter.component) in its \(parameter.location), the component says in \(component?["in"] ?? "?")"
+                )
             }
-            let segments = Set(route.segments.compactMap { segment -> String? in
-                if case .parameter(let name) = segment { name } else { nil }
-            })
-            let declared = Set(route.doc.parameters.filter { $0.location == .path }.compactMap { parameters[$0.component]?["name"] as? String })
-            #expect(declared == segments, "\(route.operationID): the path parameters declared are not those of \(route.pattern)")
+            let segments = Set(
+                route.segments.compactMap { segment -> String? in
+                    if case .parameter(let name) = segment { name } else { nil }
+                })
+            let declared = Set(
+                route.doc.parameters.filter { $0.location == .path }.compactMap {
+                    parameters[$0.component]?["name"] as? String
+                })
+            #expect(
+                declared == segments,
+                "\(route.operationID): the path parameters declared are not those of \(route.pattern)")
         }
     }
 
@@ -64,9 +76,13 @@ import Testing
         let tags = try #require(try Self.produced()["tags"] as? [[String: Any]]).compactMap { $0["name"] as? String }
         let routes = APIRoutes.all
         #expect(Set(routes.map(\.operationID)).count == routes.count, "two routes share an operationId")
-        #expect(Set(routes.map { "\($0.method.rawValue) \($0.pattern)" }).count == routes.count, "two routes share a method and a path")
+        #expect(
+            Set(routes.map { "\($0.method.rawValue) \($0.pattern)" }).count == routes.count,
+            "two routes share a method and a path")
         for route in routes {
-            #expect(!route.doc.tags.isEmpty && route.doc.tags.allSatisfy(tags.contains), "\(route.operationID) has a tag the skeleton lacks")
+            #expect(
+                !route.doc.tags.isEmpty && route.doc.tags.allSatisfy(tags.contains),
+                "\(route.operationID) has a tag the skeleton lacks")
             #expect(!route.doc.responses.isEmpty, "\(route.operationID) declares no success answer")
         }
     }
@@ -76,7 +92,8 @@ import Testing
         var documented: Set<String> = []
         for (path, item) in paths {
             for (method, operation) in item where method != "parameters" {
-                documented.insert("\(method.uppercased()) \(path) \((operation as? [String: Any])?["operationId"] as? String ?? "?")")
+                documented.insert(
+                    "\(method.uppercased()) \(path) \((operation as? [String: Any])?["operationId"] as? String ?? "?")")
             }
         }
         #expect(documented == Set(APIRoutes.all.map { "\($0.method.rawValue) \($0.pattern) \($0.operationID)" }))

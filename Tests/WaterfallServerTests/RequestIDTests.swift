@@ -17,14 +17,16 @@ import WaterfallServer
             for attempt in ["first", "second"] {
                 let id = "proxy-7f3a/\(attempt)~!"
                 // When it reads (the second time from the kept answer)
-                try await client.execute(uri: "/v1/feeds/travel/images", method: .get, headers: [Self.requestID: id]) { response in
+                try await client.execute(uri: "/v1/feeds/travel/images", method: .get, headers: [Self.requestID: id]) {
+                    response in
                     // Then the answer carries its id
                     #expect(response.status == .ok)
                     #expect(response.headers[Self.requestID] == id)
                 }
             }
             let longest = String(repeating: "x", count: 128)
-            try await client.execute(uri: "/v1/feeds/nope", method: .get, headers: [Self.requestID: longest]) { response in
+            try await client.execute(uri: "/v1/feeds/nope", method: .get, headers: [Self.requestID: longest]) {
+                response in
                 response.expectProblem(.notFound)
                 #expect(response.headers[Self.requestID] == longest)
                 #expect(response.object["instance"] as? String == longest)

@@ -20,15 +20,22 @@ import WaterfallServer
                 #expect(response.text == expected)
                 let sections = response.object["sections"] as? [[String: Any]] ?? []
                 #expect(!sections.isEmpty)
-                #expect(sections.first.map { Array($0.keys).sorted() } == ["count", "height", "index", "section", "title", "y"])
+                #expect(
+                    sections.first.map { Array($0.keys).sorted() } == [
+                        "count", "height", "index", "section", "title", "y",
+                    ])
                 return response.headers[.eTag] ?? ""
             }
             #expect(tag.hasPrefix("\"1-"))
             try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: tag]) { response in
-                #expect(response.status == .notModified && response.body.readableBytes == 0 && response.headers[.eTag] == tag)
+                #expect(
+                    response.status == .notModified && response.body.readableBytes == 0
+                        && response.headers[.eTag] == tag)
             }
-            try await client.execute(uri: "/v1/feeds/travel/reorder", method: .post, headers: [.contentType: "application/json"],
-                                     body: ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)) { #expect($0.status == .ok) }
+            try await client.execute(
+                uri: "/v1/feeds/travel/reorder", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(#"{"moves": [{"id": "belem", "to": 0}]}"#)
+            ) { #expect($0.status == .ok) }
             try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: tag]) { response in
                 #expect(response.status == .ok && response.headers[.eTag]?.hasPrefix("\"2-") == true)
             }

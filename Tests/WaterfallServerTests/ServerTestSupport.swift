@@ -25,7 +25,9 @@ struct TestServer {
         folder = try TemporaryDirectory()
         service = try WaterfallService.openForServing(path: database ?? folder.path("server.sqlite"))
         _ = try await service.importFeed(contentsOf: Self.sampleData("travel.json"), options: .init())
-        try await service.addLayout(feed: "travel", name: "phone", configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44)))
+        try await service.addLayout(
+            feed: "travel", name: "phone",
+            configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44)))
         var configuration = ServerConfiguration()
         configuration.limits = limits
         configuration.publicRead = publicRead
@@ -39,7 +41,8 @@ struct TestServer {
 
     /// A file of the repository's `SampleData/`.
     static func sampleData(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appending(path: "SampleData").appending(path: name).path
     }
 }
@@ -54,7 +57,9 @@ extension TestResponse {
     }
 
     /// Checks that the answer is a problem document of `status` whose detail contains `fragment`.
-    func expectProblem(_ status: HTTPResponse.Status, _ fragment: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectProblem(
+        _ status: HTTPResponse.Status, _ fragment: String = "", sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(self.status == status, "\(text)", sourceLocation: sourceLocation)
         #expect(headers[.contentType] == "application/problem+json", sourceLocation: sourceLocation)
         let problem = object
@@ -62,7 +67,9 @@ extension TestResponse {
         #expect(problem["status"] as? Int == Int(status.code), sourceLocation: sourceLocation)
         #expect(problem["title"] as? String == status.reasonPhrase, sourceLocation: sourceLocation)
         let detail = problem["detail"] as? String ?? ""
-        #expect((fragment.isEmpty || detail.contains(fragment)) && !detail.isEmpty && !detail.contains("\n"), "\(detail)", sourceLocation: sourceLocation)
+        #expect(
+            (fragment.isEmpty || detail.contains(fragment)) && !detail.isEmpty && !detail.contains("\n"), "\(detail)",
+            sourceLocation: sourceLocation)
         #expect(text.hasSuffix("}\n"), sourceLocation: sourceLocation)
     }
 }

@@ -1,6 +1,7 @@
 import GRDB
 import Testing
 import WaterfallTestSupport
+
 @testable import WaterfallStore
 
 /// A first import's bulk load runs without SQLite's per-row foreign-key and CHECK checks
@@ -15,7 +16,8 @@ import WaterfallTestSupport
     /// a url, banners now and then, split between two sections.
     static func image(_ index: Int, sections: (Int64, Int64)) -> ImageRecord {
         ImageRecord(
-            key: Int64(index) * 1_024, externalID: "фото-\(index)-é", sectionID: index < count / 2 ? sections.0 : sections.1,
+            key: Int64(index) * 1_024, externalID: "фото-\(index)-é",
+            sectionID: index < count / 2 ? sections.0 : sections.1,
             width: Int32(1 + (index * 7_919) % 1_000_000), height: Int32(1_000_000 - (index * 104_729) % 999_999),
             isFullSpan: index % 97 == 0, url: index % 10 == 0 ? nil : "https://example.com/\(index).jpg",
             title: index % 3 == 0 ? "Title \(index)" : nil)
@@ -30,7 +32,8 @@ import WaterfallTestSupport
             let feed = try tx.createFeed(named: "f")
             let sections = (
                 try tx.insertSection(feedID: feed.id, name: "s1", title: nil, position: 0, isDeclared: true),
-                try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 1, isDeclared: false))
+                try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 1, isDeclared: false)
+            )
             var index = 0
             try tx.insertImages(feedID: feed.id, count: Self.count, beforeIndexing: nil) {
                 defer { index += 1 }
@@ -43,11 +46,17 @@ import WaterfallTestSupport
             #expect(enforced == true && ignored == false)
         }
         let (danglingReferences, integrity, images, changes, indexes) = try await database.read { tx in
-            (try Row.fetchAll(tx.db, sql: "PRAGMA foreign_key_check").count,
-             try String.fetchAll(tx.db, sql: "PRAGMA integrity_check"),
-             try Int.fetchOne(tx.db, sql: "SELECT count(*) FROM image"),
-             try Int.fetchOne(tx.db, sql: "SELECT count(*) FROM change"),
-             try Int.fetchOne(tx.db, sql: "SELECT count(*) FROM sqlite_master WHERE tbl_name = 'image' AND type = 'index' AND sql IS NOT NULL"))
+            (
+                try Row.fetchAll(tx.db, sql: "PRAGMA foreign_key_check").count,
+                try String.fetchAll(tx.db, sql: "PRAGMA integrity_check"),
+                try Int.fetchOne(tx.db, sql: "SELECT count(*) FROM image"),
+                try Int.fetchOne(tx.db, sql: "SELECT count(*) FROM change"),
+                try Int.fetchOne(
+                    tx.db,
+                    sql:
+                        "SELECT count(*) FROM sqlite_master WHERE tbl_name = 'image' AND type = 'index' AND sql IS NOT NULL"
+                )
+            )
         }
         #expect(danglingReferences == 0)
         // integrity_check also verifies the CHECK and NOT NULL constraints of every row.
@@ -60,7 +69,9 @@ import WaterfallTestSupport
         await #expect(throws: (any Error).self) {
             try await database.write { tx in
                 try tx.insertImages(feedID: feedID, count: 1, beforeIndexing: nil) {
-                    ImageRecord(key: -5, externalID: "dangling", sectionID: 424_242, width: 1, height: 1, isFullSpan: false, url: nil, title: nil)
+                    ImageRecord(
+                        key: -5, externalID: "dangling", sectionID: 424_242, width: 1, height: 1, isFullSpan: false,
+                        url: nil, title: nil)
                 }
             }
         }
@@ -68,7 +79,9 @@ import WaterfallTestSupport
             try await database.write { tx in
                 let sectionID = try tx.sections(feedID: feedID)[0].id
                 try tx.insertImages(feedID: feedID, count: 1, beforeIndexing: nil) {
-                    ImageRecord(key: -5, externalID: "flat", sectionID: sectionID, width: 0, height: 1, isFullSpan: false, url: nil, title: nil)
+                    ImageRecord(
+                        key: -5, externalID: "flat", sectionID: sectionID, width: 0, height: 1, isFullSpan: false,
+                        url: nil, title: nil)
                 }
             }
         }
@@ -83,7 +96,8 @@ import WaterfallTestSupport
         await #expect(throws: Stop.self) {
             try await database.write { tx in
                 let feed = try tx.createFeed(named: "f")
-                let section = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
+                let section = try tx.insertSection(
+                    feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
                 var index = 0
                 try tx.insertImages(feedID: feed.id, count: Self.count, beforeIndexing: nil) {
                     defer { index += 1 }
@@ -94,16 +108,20 @@ import WaterfallTestSupport
         }
         await #expect(try database.read { tx in try tx.feeds() }.isEmpty)
         let (enforced, ignored, integrity) = try await database.write { tx in
-            (try Bool.fetchOne(tx.db, sql: "PRAGMA foreign_keys"),
-             try Bool.fetchOne(tx.db, sql: "PRAGMA ignore_check_constraints"),
-             try String.fetchAll(tx.db, sql: "PRAGMA integrity_check"))
+            (
+                try Bool.fetchOne(tx.db, sql: "PRAGMA foreign_keys"),
+                try Bool.fetchOne(tx.db, sql: "PRAGMA ignore_check_constraints"),
+                try String.fetchAll(tx.db, sql: "PRAGMA integrity_check")
+            )
         }
         #expect(enforced == true && ignored == false && integrity == ["ok"])
         await #expect(throws: (any Error).self) {
             try await database.write { tx in
                 let feed = try tx.createFeed(named: "g")
                 try tx.insertImages(feedID: feed.id, count: 1, beforeIndexing: nil) {
-                    ImageRecord(key: 0, externalID: "dangling", sectionID: 424_242, width: 1, height: 1, isFullSpan: false, url: nil, title: nil)
+                    ImageRecord(
+                        key: 0, externalID: "dangling", sectionID: 424_242, width: 1, height: 1, isFullSpan: false,
+                        url: nil, title: nil)
                 }
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaterfallTestSupport
+
 @testable import WaterfallStore
 
 /// The change watcher reads SQLite's WAL index without disturbing SQLite's locks on it.
@@ -13,14 +14,17 @@ import WaterfallTestSupport
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Byte 128 of the -shm file: SQLite's UNIX_SHM_DMS, held shared by every process that
         // has the database open.
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import fcntl, os, sys
             fd = os.open(sys.argv[1], os.O_RDWR)
             try:
                 fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 128)
             except OSError:
                 sys.exit(3)
-            """, path + "-shm"]
+            """, path + "-shm",
+        ]
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
@@ -44,8 +48,9 @@ import WaterfallTestSupport
             #expect(try watcher.version() != before, "a commit should change the version")
             #expect(try watcher.version() >= 0, "the version should come from the WAL-index header")
         }
-        #expect(try !Self.anotherProcessCanTakeTheWALIndex(path),
-                "after watching, another process could take the WAL index: it would truncate -shm under this one")
+        #expect(
+            try !Self.anotherProcessCanTakeTheWALIndex(path),
+            "after watching, another process could take the WAL index: it would truncate -shm under this one")
         _ = try await database.read { tx in try tx.feed(named: "f") }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import WaterfallTestSupport
+
 @testable import WaterfallStore
 
 /// Opening files: new databases are created and migrated; foreign files are refused untouched.
@@ -16,13 +17,19 @@ import WaterfallTestSupport
         await #expect(try database.read { tx in try String.fetchOne(tx.db, sql: "PRAGMA journal_mode") } == "delete")
         _ = try await database.write { tx in try tx.createFeed(named: "f") }
         let (applicationID, journal, tables) = try await database.read { tx in
-            (try Int32.fetchOne(tx.db, sql: "PRAGMA application_id")!,
-             try String.fetchOne(tx.db, sql: "PRAGMA journal_mode")!,
-             try String.fetchAll(tx.db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
+            (
+                try Int32.fetchOne(tx.db, sql: "PRAGMA application_id")!,
+                try String.fetchOne(tx.db, sql: "PRAGMA journal_mode")!,
+                try String.fetchAll(tx.db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            )
         }
         #expect(applicationID == SQLiteCatalog.applicationID)
         #expect(journal == "wal")
-        #expect(tables == ["api_key", "api_key_feed", "change", "feed", "grdb_migrations", "image", "layout", "layout_cache", "layout_checkpoint", "layout_section", "revision_time", "section"])
+        #expect(
+            tables == [
+                "api_key", "api_key_feed", "change", "feed", "grdb_migrations", "image", "layout", "layout_cache",
+                "layout_checkpoint", "layout_section", "revision_time", "section",
+            ])
         // Reopening an existing Waterfall database works.
         _ = try SQLiteCatalog.open(atPath: path)
     }
@@ -30,7 +37,8 @@ import WaterfallTestSupport
     @Test func migrationsAreCarriedInTheBinaryAndMatchTheFolder() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appending(path: "Migrations/sqlite")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
+            .sorted()
         #expect(SQLiteCatalog.migrations.map(\.identifier) == files.map { String($0.dropLast(4)) })
         for (migration, file) in zip(SQLiteCatalog.migrations, files) {
             #expect(migration.sql == (try String(contentsOf: folder.appending(path: file), encoding: .utf8)))
@@ -81,7 +89,12 @@ import WaterfallTestSupport
 
         // Then the key is there, without expiry, with its use
         let keys = try await database.read { tx in try tx.apiKeys() }
-        #expect(keys == [APIKeyRecord(name: "old", secretSHA256: Array(repeating: 0, count: 32), canWrite: true, feeds: [], lastUsedAt: 1_800_000_000)])
+        #expect(
+            keys == [
+                APIKeyRecord(
+                    name: "old", secretSHA256: Array(repeating: 0, count: 32), canWrite: true, feeds: [],
+                    lastUsedAt: 1_800_000_000)
+            ])
     }
 
     @Test func aDatabaseOfTheFirstSchemasIsMigratedForwardKeepingItsChangeLog() async throws {
@@ -97,11 +110,12 @@ import WaterfallTestSupport
         }
         try migrator.migrate(queue)
         try await queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO feed (id, name, revision) VALUES (1, 'old', 2);
-                INSERT INTO change (id, feed_id, revision, kind, external_id, section) VALUES
-                    (1, 1, 1, 'insert', 'b', NULL), (2, 1, 1, 'insert', 'a', 's'), (3, 1, 2, 'move', 'a', NULL);
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO feed (id, name, revision) VALUES (1, 'old', 2);
+                    INSERT INTO change (id, feed_id, revision, kind, external_id, section) VALUES
+                        (1, 1, 1, 'insert', 'b', NULL), (2, 1, 1, 'insert', 'a', 's'), (3, 1, 2, 'move', 'a', NULL);
+                    """)
         }
         try queue.close()
 
@@ -114,9 +128,10 @@ import WaterfallTestSupport
 
         // Then the log reads back complete and in order
         let changes = try await database.read { tx in try tx.changes(feedID: 1, since: 0) }
-        #expect(changes.map { "\($0.revision) \($0.kind.rawValue) \($0.externalID)" } == [
-            "1 insert b", "1 insert a", "2 move a", "3 remove b", "3 update a",
-        ])
+        #expect(
+            changes.map { "\($0.revision) \($0.kind.rawValue) \($0.externalID)" } == [
+                "1 insert b", "1 insert a", "2 move a", "3 remove b", "3 update a",
+            ])
         #expect(changes[1].section == "s")
     }
 
@@ -140,7 +155,11 @@ import WaterfallTestSupport
         let path = folder.path("other.db")
         try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(throws: StoreError(.cannotOpen, "\(path) is a SQLite database of another application, not a Waterfall database; it was left untouched.")) {
+        #expect(
+            throws: StoreError(
+                .cannotOpen,
+                "\(path) is a SQLite database of another application, not a Waterfall database; it was left untouched.")
+        ) {
             try SQLiteCatalog.open(atPath: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -151,7 +170,9 @@ import WaterfallTestSupport
         defer { folder.remove() }
         let path = folder.path("future.sqlite")
         let database = try SQLiteCatalog.open(atPath: path)
-        try await database.write { tx in try tx.db.execute(sql: "INSERT INTO grdb_migrations VALUES ('9999_from_the_future')") }
+        try await database.write { tx in
+            try tx.db.execute(sql: "INSERT INTO grdb_migrations VALUES ('9999_from_the_future')")
+        }
         #expect(throws: StoreError.self) { try SQLiteCatalog.open(atPath: path) }
         do {
             _ = try SQLiteCatalog.open(atPath: path)
@@ -163,7 +184,10 @@ import WaterfallTestSupport
     @Test func aDirectoryOrAMissingFolderIsRefused() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        #expect(throws: StoreError(.cannotOpen, "\(folder.url.path) is a directory, not a database file; it was left untouched.")) {
+        #expect(
+            throws: StoreError(
+                .cannotOpen, "\(folder.url.path) is a directory, not a database file; it was left untouched.")
+        ) {
             try SQLiteCatalog.open(atPath: folder.url.path)
         }
         #expect(throws: StoreError.self) { try SQLiteCatalog.open(atPath: folder.path("missing/db.sqlite")) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaterfallTestSupport
+
 @testable import WaterfallStore
 
 /// The PostgreSQL catalog's connections (``PostgresPool``, on PostgresNIO's `PostgresClient`):
@@ -16,7 +17,12 @@ import WaterfallTestSupport
         defer { catalog.closeWhenDone() }
         let inside = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let holder = Task { _ = try? await catalog.read { _ in inside.signal(); _ = release.wait(timeout: .now() + 60) } }
+        let holder = Task {
+            _ = try? await catalog.read { _ in
+                inside.signal()
+                _ = release.wait(timeout: .now() + 60)
+            }
+        }
         try #require(inside.wait(timeout: .now() + 30) == .success)
 
         // When another read asks for a connection that never comes free
@@ -59,7 +65,9 @@ import WaterfallTestSupport
         #expect(error?.message.contains("no connection to PostgreSQL came free within 10 seconds") == true)
 
         // And one that asks while the connection is held gets it once it is given back
-        let waiting = Task { try await catalog.readAwaitingStatements { reads in try await reads.feed(named: "f") == nil } }
+        let waiting = Task {
+            try await catalog.readAwaitingStatements { reads in try await reads.feed(named: "f") == nil }
+        }
         try await Task.sleep(for: .milliseconds(300))
         release.yield()
         _ = try await holder.value

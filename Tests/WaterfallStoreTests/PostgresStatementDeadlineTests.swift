@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 import WaterfallTestSupport
+
 @testable import WaterfallStore
 
 /// Issue 38: after PostgreSQL crashed, a statement on a connection of the pool could go
@@ -21,7 +22,8 @@ import WaterfallTestSupport
         var testDescription: String { rawValue }
     }
 
-    @Test(.enabled(if: PostgresScratchSchema.serverURL != nil, "needs WATERFALL_TEST_POSTGRES"), arguments: Path.allCases)
+    @Test(
+        .enabled(if: PostgresScratchSchema.serverURL != nil, "needs WATERFALL_TEST_POSTGRES"), arguments: Path.allCases)
     func aStatementOnAConnectionThatFallsSilentFailsAsUnavailableAndThePoolServesTheNext(path: Path) async throws {
         // Given a server's catalog whose connections go through a proxy that can fall silent
         // (as a server that crashed or a peer gone from the network: no answer, no error)
@@ -31,7 +33,8 @@ import WaterfallTestSupport
         defer { proxy.stop() }
         var proxied = server
         proxied.port = proxy.port
-        let catalog = try PostgresCatalog.open(settings: try Self.settings(try #require(proxied.string)), connections: 2)
+        let catalog = try PostgresCatalog.open(
+            settings: try Self.settings(try #require(proxied.string)), connections: 2)
         defer { catalog.closeWhenDone() }
         try #require(try await Self.answer(path, catalog) == "answered")
 
@@ -42,7 +45,9 @@ import WaterfallTestSupport
         // Then it fails as unavailable, saying why
         let error = #expect(throws: StoreError.self) { try silent.get() }
         #expect(error?.kind == .unavailable)
-        #expect(error?.message.contains("PostgreSQL cannot be reached (no answer to a statement within 1 s)") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains("PostgreSQL cannot be reached (no answer to a statement within 1 s)") == true,
+            "\(error?.message ?? "")")
 
         // And once the network answers again, the pool serves the next one on a new connection
         // (a read awaiting its statements waits for a transaction on a thread to find the
@@ -60,7 +65,9 @@ import WaterfallTestSupport
         defer { catalog.closeWhenDone() }
 
         // When a brief statement takes longer than its deadline
-        let cut = try #require(await Self.onThread { try catalog.pool.withSession { try $0.execute("SELECT pg_sleep(2.5)") } }, "the statement never ended")
+        let cut = try #require(
+            await Self.onThread { try catalog.pool.withSession { try $0.execute("SELECT pg_sleep(2.5)") } },
+            "the statement never ended")
 
         // Then it fails as unavailable, and the next transaction gets a connection that works
         let error = #expect(throws: StoreError.self) { try cut.get() }
@@ -68,7 +75,10 @@ import WaterfallTestSupport
         #expect(try await Self.answer(.read, catalog) == "answered")
 
         // And bulk work of the same length is waited for
-        let bulk = try #require(await Self.onThread { try catalog.pool.withSession { try $0.execute("SELECT pg_sleep(1.5)", length: .bulk) } })
+        let bulk = try #require(
+            await Self.onThread {
+                try catalog.pool.withSession { try $0.execute("SELECT pg_sleep(1.5)", length: .bulk) }
+            })
         #expect(try bulk.get() == 1)
     }
 
@@ -82,10 +92,17 @@ import WaterfallTestSupport
         let sleep = "SELECT pg_sleep(600) -- \(schema.name)"
         let server = try #require(PostgresScratchSchema.serverURL)
         // (The server goes on sleeping after the client gave up, until told to stop.)
-        defer { _ = try? PostgresScratchSchema.psql(server, "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query = '\(sleep)'") }
-        let running = Task { await Self.onThread { try catalog.pool.withWriterSession { try $0.execute(sleep, length: .bulk) } } }
+        defer {
+            _ = try? PostgresScratchSchema.psql(
+                server, "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query = '\(sleep)'")
+        }
+        let running = Task {
+            await Self.onThread { try catalog.pool.withWriterSession { try $0.execute(sleep, length: .bulk) } }
+        }
         let started = Date.now
-        while try PostgresScratchSchema.psql(server, "SELECT count(*) FROM pg_stat_activity WHERE query = '\(sleep)' AND state = 'active'") == "0" {
+        while try PostgresScratchSchema.psql(
+            server, "SELECT count(*) FROM pg_stat_activity WHERE query = '\(sleep)' AND state = 'active'") == "0"
+        {
             try #require(Date.now.timeIntervalSince(started) < 300, "the statement never started")
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -118,13 +135,26 @@ import WaterfallTestSupport
     static func run(_ path: Path, _ catalog: PostgresCatalog) async -> Result<String, any Error>? {
         switch path {
         case .read:
-            return await awaited { try await catalog.read { tx in _ = try tx.feed(named: "travel"); return "answered" } }
+            return await awaited {
+                try await catalog.read { tx in
+                    _ = try tx.feed(named: "travel")
+                    return "answered"
+                }
+            }
         case .write:
-            return await awaited { try await catalog.write(.feed("travel")) { tx in _ = try tx.feed(named: "travel"); return "answered" } }
+            return await awaited {
+                try await catalog.write(.feed("travel")) { tx in
+                    _ = try tx.feed(named: "travel")
+                    return "answered"
+                }
+            }
         case .readAwaitingStatements:
             return await awaited {
                 // nil: the pool holds the server for down (a transaction on a thread tries it).
-                try await catalog.readAwaitingStatements { reads in _ = try await reads.feed(named: "travel"); return "answered" } ?? "down"
+                try await catalog.readAwaitingStatements { reads in
+                    _ = try await reads.feed(named: "travel")
+                    return "answered"
+                } ?? "down"
             }
         }
     }
@@ -153,7 +183,12 @@ import WaterfallTestSupport
         await withCheckedContinuation { continuation in
             let settled = NIOLockedValueBox(false)
             let settle: @Sendable (Result<T, any Error>?) -> Void = { outcome in
-                guard !settled.withLockedValue({ done in defer { done = true }; return done }) else { return }
+                guard
+                    !settled.withLockedValue({ done in
+                        defer { done = true }
+                        return done
+                    })
+                else { return }
                 continuation.resume(returning: outcome)
             }
             start { settle($0) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaterfallTestSupport
+
 @testable import WaterfallStore
 
 /// Fault 3 of issue 37: the PostgreSQL watcher's LISTEN connection, once dead without a word

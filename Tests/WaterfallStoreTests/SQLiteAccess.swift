@@ -1,4 +1,5 @@
 import GRDB
+
 @testable import WaterfallStore
 
 extension CatalogTransaction {

@@ -19,7 +19,8 @@ final class SilenceableProxy: Sendable {
         server = try ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { inbound in
-                ClientBootstrap(group: inbound.eventLoop).connect(host: host, port: target).flatMapThrowing { outbound in
+                ClientBootstrap(group: inbound.eventLoop).connect(host: host, port: target).flatMapThrowing {
+                    outbound in
                     try inbound.pipeline.syncOperations.addHandler(Forward(to: outbound, silent: silent))
                     try outbound.pipeline.syncOperations.addHandler(Forward(to: inbound, silent: silent))
                 }

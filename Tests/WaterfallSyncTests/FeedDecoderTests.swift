@@ -18,10 +18,12 @@ struct FeedDecoderTests {
         #expect(document.feed == "travel")
         #expect(document.declaredSections == [FeedSection(id: "2024-05", title: "May 2024")])
         #expect(document.sectionNames == ["2024-05"])
-        #expect(document.images == [
-            FeedImage(id: "a1", width: 1200, height: 800, url: "https://example.com/a1.jpg", title: "Lisbon",
-                      section: 0, span: .normal)
-        ])
+        #expect(
+            document.images == [
+                FeedImage(
+                    id: "a1", width: 1200, height: 800, url: "https://example.com/a1.jpg", title: "Lisbon",
+                    section: 0, span: .normal)
+            ])
     }
 
     @Test func anEmptyImagesArrayIsAnEmptyFeed() throws {
@@ -33,20 +35,23 @@ struct FeedDecoderTests {
     }
 
     @Test func optionalFieldsMayBeNullOrAbsent() throws {
-        let document = try decodeFeed("""
+        let document = try decodeFeed(
+            """
             {"feed": null, "sections": null, "images": [
               {"id": "a", "width": 1, "height": 2, "url": null, "title": null, "section": null, "span": null},
               {"id": "b", "width": 3, "height": 4}]}
             """)
         #expect(document.feed == nil)
-        #expect(document.images == [
-            FeedImage(id: "a", width: 1, height: 2),
-            FeedImage(id: "b", width: 3, height: 4),
-        ])
+        #expect(
+            document.images == [
+                FeedImage(id: "a", width: 1, height: 2),
+                FeedImage(id: "b", width: 3, height: 4),
+            ])
     }
 
     @Test func spanFullAndNormal() throws {
-        let document = try decodeFeed("""
+        let document = try decodeFeed(
+            """
             {"images": [{"id": "a", "width": 1, "height": 1, "span": "full"},
                         {"id": "b", "width": 1, "height": 1, "span": "normal"}]}
             """)
@@ -54,7 +59,8 @@ struct FeedDecoderTests {
     }
 
     @Test func integerIdsAreKeptAsDecimalText() throws {
-        let document = try decodeFeed("""
+        let document = try decodeFeed(
+            """
             {"sections": [{"id": 7}], "images": [
               {"id": 397133, "width": 1, "height": 1, "section": 7},
               {"id": 0, "width": 1, "height": 1, "section": 8},
@@ -73,7 +79,8 @@ struct FeedDecoderTests {
     }
 
     @Test func unknownFieldsAreSkippedAnywhere() throws {
-        let document = try decodeFeed("""
+        let document = try decodeFeed(
+            """
             {"version": 2, "meta": {"a": [1, 2.5e-3, {"b": null}], "c": "\\u00e9\\ud83d\\ude00"},
              "sections": [{"id": "s", "extra": [[]], "title": "S"}],
              "images": [{"id": "a", "exif": {"iso": 100, "tags": ["x", true, false]}, "width": 5, "height": 6}],
@@ -84,7 +91,8 @@ struct FeedDecoderTests {
     }
 
     @Test func fieldsMayComeInAnyOrder() throws {
-        let document = try decodeFeed("""
+        let document = try decodeFeed(
+            """
             {"images": [{"height": 6, "section": "b", "width": 5, "id": "a"}],
              "sections": [{"title": "A", "id": "a"}, {"id": "b"}], "feed": "f"}
             """)
@@ -95,7 +103,8 @@ struct FeedDecoderTests {
 
     @Test func sectionOrderIsDeclaredFirstThenFirstUse() throws {
         // Given images using sections "z", "b", "y" and a declared list "b", "c"
-        let document = try decodeFeed("""
+        let document = try decodeFeed(
+            """
             {"images": [{"id": "1", "width": 1, "height": 1, "section": "z"},
                         {"id": "2", "width": 1, "height": 1, "section": "b"},
                         {"id": "3", "width": 1, "height": 1},
@@ -111,7 +120,8 @@ struct FeedDecoderTests {
 
     @Test func unicodeIdsAreExactCodePointSequences() throws {
         // Given ids with emoji, precomposed and decomposed "é", right-to-left text, escapes
-        let document = try decodeFeed("""
+        let document = try decodeFeed(
+            """
             {"images": [{"id": "📷🌊", "width": 1, "height": 1},
                         {"id": "caf\\u00e9", "width": 1, "height": 1},
                         {"id": "cafe\\u0301", "width": 1, "height": 1},
@@ -120,14 +130,16 @@ struct FeedDecoderTests {
                         {"id": "a\\/b\\\\c\\"d", "width": 1, "height": 1}]}
             """)
         // Then they are distinct (no normalization) and decoded exactly
-        #expect(document.images.map { Array($0.id.unicodeScalars.map(\.value)) } == [
-            [0x1F4F7, 0x1F30A], [0x63, 0x61, 0x66, 0xE9], [0x63, 0x61, 0x66, 0x65, 0x301],
-            [0x5E9, 0x5DC, 0x5D5, 0x5DD], [0x1F600], [0x61, 0x2F, 0x62, 0x5C, 0x63, 0x22, 0x64],
-        ])
+        #expect(
+            document.images.map { Array($0.id.unicodeScalars.map(\.value)) } == [
+                [0x1F4F7, 0x1F30A], [0x63, 0x61, 0x66, 0xE9], [0x63, 0x61, 0x66, 0x65, 0x301],
+                [0x5E9, 0x5DC, 0x5D5, 0x5DD], [0x1F600], [0x61, 0x2F, 0x62, 0x5C, 0x63, 0x22, 0x64],
+            ])
     }
 
     @Test func sectionNamesAreExactToo() throws {
-        let document = try decodeFeed("""
+        let document = try decodeFeed(
+            """
             {"images": [{"id": "1", "width": 1, "height": 1, "section": "caf\\u00e9"},
                         {"id": "2", "width": 1, "height": 1, "section": "cafe\\u0301"},
                         {"id": "3", "width": 1, "height": 1, "section": "caf\\u00e9"}]}
@@ -137,7 +149,8 @@ struct FeedDecoderTests {
     }
 
     @Test func titlesAndUrlsMayHoldEscapesAndControlCharacters() throws {
-        let document = try decodeFeed(#"{"images": [{"id": "a", "width": 1, "height": 1, "url": "", "title": "Line\nbreak\ttab \u001f é"}]}"#)
+        let document = try decodeFeed(
+            #"{"images": [{"id": "a", "width": 1, "height": 1, "url": "", "title": "Line\nbreak\ttab \u001f é"}]}"#)
         #expect(document.images[0].url == "")
         #expect(document.images[0].title == "Line\nbreak\ttab \u{1F} é")
     }
@@ -149,7 +162,8 @@ struct FeedDecoderTests {
 
     @Test func limitsAreInclusive() throws {
         let id = String(repeating: "é", count: 128)  // exactly 256 bytes
-        let document = try decodeFeed("""
+        let document = try decodeFeed(
+            """
             {"feed": "\(String(repeating: "f", count: 128))", "images": [
               {"id": "\(id)", "width": 1000000, "height": 1, "url": "\(String(repeating: "u", count: 4096))",
                "title": "\(String(repeating: "t", count: 1024))", "section": "\(String(repeating: "s", count: 256))"}]}
@@ -160,14 +174,21 @@ struct FeedDecoderTests {
 
     @Test func customLimitsApply() {
         let limits = SyncLimits(idBytes: 3, imagesPerFeed: 1)
-        #expect(feedError(feed(image: #"{"id": "abcd", "width": 1, "height": 1}"#), limits: limits)
-            == "feed.json: images[0].id: expected at most 3 bytes, found a string of 4 bytes.")
-        #expect(feedError(#"{"images": [{"id": "a", "width": 1, "height": 1}, {"id": "b", "width": 1, "height": 1}]}"#, limits: limits)
-            == "feed.json: images: expected at most 1 images, found more.")
-        #expect(feedError(#"{"images": [], "x": [[1]]}"#, limits: SyncLimits(nestingDepth: 2))
-            == "feed.json: line 1, column 22: expected at most 2 levels of nested arrays and objects, found a deeper one.")
-        #expect(feedError(#"{"images": []}"#, limits: SyncLimits(fileBytes: 10))
-            == "feed.json: expected a file of at most 10 bytes, found 14 bytes.")
+        #expect(
+            feedError(feed(image: #"{"id": "abcd", "width": 1, "height": 1}"#), limits: limits)
+                == "feed.json: images[0].id: expected at most 3 bytes, found a string of 4 bytes.")
+        #expect(
+            feedError(
+                #"{"images": [{"id": "a", "width": 1, "height": 1}, {"id": "b", "width": 1, "height": 1}]}"#,
+                limits: limits)
+                == "feed.json: images: expected at most 1 images, found more.")
+        #expect(
+            feedError(#"{"images": [], "x": [[1]]}"#, limits: SyncLimits(nestingDepth: 2))
+                == "feed.json: line 1, column 22: expected at most 2 levels of nested arrays and objects, found a deeper one."
+        )
+        #expect(
+            feedError(#"{"images": []}"#, limits: SyncLimits(fileBytes: 10))
+                == "feed.json: expected a file of at most 10 bytes, found 14 bytes.")
     }
 
     @Test func formatFollowsTheExtension() {

@@ -28,7 +28,9 @@ import Testing
                 for chunkSize in [1, 3, 7, 1 << 20] {
                     var decoder = FeedDecoder()
                     decoder.chunkSize = chunkSize
-                    let actual = Result { () throws(SyncError) in try decoder.decode(contentsOf: file.path, format: format) }
+                    let actual = Result { () throws(SyncError) in
+                        try decoder.decode(contentsOf: file.path, format: format)
+                    }
                     #expect(actual == expected, "\(file.lastPathComponent) as \(format), \(chunkSize) bytes at a time")
                 }
             }
@@ -55,12 +57,17 @@ import Testing
         // Found by the hostile-input tests: `import $'bad\nfeed.json'` printed a two-line error.
         let feed = try #require(feedError(#"{"images": 1}"#.utf8.map { $0 }, source: "bad\nfeed.json\u{202E}"))
         #expect(feed == #"bad\u000Afeed.json\u202E: images: expected an array of image objects, found 1."#)
-        let missing = Result { () throws(SyncError) in try ReorderDecoder().decode(contentsOf: "/no/such\r\nfile.json") }
+        let missing = Result { () throws(SyncError) in try ReorderDecoder().decode(contentsOf: "/no/such\r\nfile.json")
+        }
         guard case .failure(let error) = missing else {
             Issue.record("a missing file decoded")
             return
         }
-        #expect(error == SyncError(kind: .fileUnreadable, message: #"/no/such\u000D\u000Afile.json: cannot be read: No such file or directory."#))
+        #expect(
+            error
+                == SyncError(
+                    kind: .fileUnreadable,
+                    message: #"/no/such\u000D\u000Afile.json: cannot be read: No such file or directory."#))
     }
 
     /// The message of the error decoding `bytes` as a JSON feed named `source`, or `nil`.
@@ -76,7 +83,8 @@ import Testing
     /// A rejection is one sentence on one line, as the command line prints it.
     func expectOneSentence(_ error: SyncError, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(error.message.hasSuffix("."), "\(error.message)", sourceLocation: sourceLocation)
-        #expect(!error.message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
-                "\(error.message.debugDescription)", sourceLocation: sourceLocation)
+        #expect(
+            !error.message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
+            "\(error.message.debugDescription)", sourceLocation: sourceLocation)
     }
 }

@@ -23,20 +23,23 @@ struct LargeFeedTests {
     @Test func aBadRecordAtTheVeryEndIsRejected() {
         var generator = LargeFeedTests.images
         generator.append(",\n{\"id\":\"last\",\"width\":1200,\"height\":0}\n]}\n")
-        #expect(feedError(generator.bytes)
-            == "feed.json: images[1000000].height: expected an integer from 1 to 1000000, found 0.")
+        #expect(
+            feedError(generator.bytes)
+                == "feed.json: images[1000000].height: expected an integer from 1 to 1000000, found 0.")
     }
 
     @Test func aDuplicateAtTheVeryEndIsRejected() {
         var generator = LargeFeedTests.images
         generator.append(",\n{\"id\":\"i123456\",\"width\":1,\"height\":1}\n]}\n")
-        #expect(feedError(generator.bytes)
-            == "feed.json: images[1000000].id \"i123456\" is a duplicate of images[123456].id.")
+        #expect(
+            feedError(generator.bytes)
+                == "feed.json: images[1000000].id \"i123456\" is a duplicate of images[123456].id.")
     }
 
     @Test func aTruncatedMillionImageFeedIsRejected() {
         let generator = LargeFeedTests.images
-        #expect(feedError(generator.bytes)
-            == "feed.json: line 1000001, column 43: expected ',' or ']', found end of file.")
+        #expect(
+            feedError(generator.bytes)
+                == "feed.json: line 1000001, column 43: expected ',' or ']', found end of file.")
     }
 }

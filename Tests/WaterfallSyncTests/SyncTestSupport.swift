@@ -3,8 +3,11 @@ import Testing
 @testable import WaterfallSync
 
 /// Decodes `text` as a feed held in memory, named `feed.json` (or `feed.ndjson`) in messages.
-func decodeFeed(_ text: String, format: FeedFormat = .json, limits: SyncLimits = .default) throws(SyncError) -> FeedDocument {
-    try FeedDecoder(limits: limits).decode(Array(text.utf8), format: format, source: format == .json ? "feed.json" : "feed.ndjson")
+func decodeFeed(_ text: String, format: FeedFormat = .json, limits: SyncLimits = .default) throws(SyncError)
+    -> FeedDocument
+{
+    try FeedDecoder(limits: limits).decode(
+        Array(text.utf8), format: format, source: format == .json ? "feed.json" : "feed.ndjson")
 }
 
 /// The message of the error decoding `bytes` as a feed raises, or `nil` when it decodes.

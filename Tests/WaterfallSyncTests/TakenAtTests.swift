@@ -23,7 +23,8 @@ import Testing
     }
 
     @Test func lowercaseLettersAndFractionsAreAcceptedToTheMillisecond() throws {
-        let document = try decodeFeed(#"""
+        let document = try decodeFeed(
+            #"""
             {"images": [{"id": "a", "width": 1, "height": 1, "takenAt": "2017-11-14t15:28:13.25z"},
                         {"id": "b", "width": 1, "height": 1, "takenAt": "2017-11-14T15:28:13.123456+00:00"},
                         {"id": "c", "width": 1, "height": 1, "takenAt": null},
@@ -34,14 +35,20 @@ import Testing
     }
 
     @Test func answersWriteTheInstantInUTC() {
-        #expect(TakenAt.string(milliseconds: Self.foundationMilliseconds("2017-11-14T16:28:13+01:00")) == "2017-11-14T15:28:13Z")
-        #expect(TakenAt.string(milliseconds: Self.foundationMilliseconds("1969-12-31T23:59:59Z") + 50) == "1969-12-31T23:59:59.050Z")
+        #expect(
+            TakenAt.string(milliseconds: Self.foundationMilliseconds("2017-11-14T16:28:13+01:00"))
+                == "2017-11-14T15:28:13Z")
+        #expect(
+            TakenAt.string(milliseconds: Self.foundationMilliseconds("1969-12-31T23:59:59Z") + 50)
+                == "1969-12-31T23:59:59.050Z")
         #expect(TakenAt.string(milliseconds: 0) == "1970-01-01T00:00:00Z")
     }
 
     @Test(arguments: [
-        ("2017-11-14T16:28:13", "no offset"), ("2017-11-14 16:28:13Z", "a space"), ("2017-02-29T10:00:00Z", "no such day"),
-        ("2017-04-31T10:00:00Z", "no such day"), ("2017-13-01T10:00:00Z", "no such month"), ("2017-11-14T24:00:00Z", "no such hour"),
+        ("2017-11-14T16:28:13", "no offset"), ("2017-11-14 16:28:13Z", "a space"),
+        ("2017-02-29T10:00:00Z", "no such day"),
+        ("2017-04-31T10:00:00Z", "no such day"), ("2017-13-01T10:00:00Z", "no such month"),
+        ("2017-11-14T24:00:00Z", "no such hour"),
         ("2016-12-31T23:59:60Z", "a leap second"), ("2017-11-14T16:28:13+24:00", "an offset out of range"),
         ("1582-10-15T00:00:00Z", "before 1583"), ("2017-11-14T16:28:13.Z", "an empty fraction"),
         ("2017-11-14", "a date alone"), ("", "empty"),
@@ -49,12 +56,18 @@ import Testing
     func aBadDateTimeIsRefusedWithItsPath(text: String, why: String) {
         let message = imageError(#"{"id": "a", "width": 1, "height": 1, "takenAt": "\#(text)"}"#)
         let found = text.isEmpty ? "an empty string" : "\"\(text)\""
-        #expect(message == "feed.json: images[0].takenAt: expected an RFC 3339 date-time with an offset such as \"2017-11-14T16:28:13+01:00\", or null, found \(found).", "\(why)")
+        #expect(
+            message
+                == "feed.json: images[0].takenAt: expected an RFC 3339 date-time with an offset such as \"2017-11-14T16:28:13+01:00\", or null, found \(found).",
+            "\(why)")
     }
 
     @Test func aDateTimeThatIsNotAStringIsRefusedWithItsLine() {
         let message = feedError(#"{"id": "a", "width": 1, "height": 1, "takenAt": 1510673293}"# + "\n", format: .ndjson)
-        #expect(message == "feed.ndjson: line 1: takenAt: expected an RFC 3339 date-time with an offset such as \"2017-11-14T16:28:13+01:00\", or null, found 1510673293.")
+        #expect(
+            message
+                == "feed.ndjson: line 1: takenAt: expected an RFC 3339 date-time with an offset such as \"2017-11-14T16:28:13+01:00\", or null, found 1510673293."
+        )
     }
 
     @Test func sectionByAndTimeZoneAreRead() throws {
@@ -65,15 +78,22 @@ import Testing
     }
 
     @Test func aBadSectionByOrTimeZoneIsRefusedWithItsName() {
-        #expect(feedError(#"{"sectionBy": "week", "images": []}"#)
-            == "feed.json: sectionBy: expected \"day\", \"month\", \"year\", \"none\" or null, found \"week\".")
-        #expect(feedError(#"{"sectionBy": 1, "images": []}"#)
-            == "feed.json: sectionBy: expected \"day\", \"month\", \"year\", \"none\" or null, found 1.")
-        #expect(feedError(#"{"timeZone": "Mars/Olympus_Mons", "images": []}"#)
-            == "feed.json: timeZone: expected an IANA time zone name such as \"Europe/Paris\" or \"UTC\", or null, found \"Mars/Olympus_Mons\".")
-        #expect(feedError(#"{"timeZone": "CET+1", "images": []}"#)
-            == "feed.json: timeZone: expected an IANA time zone name such as \"Europe/Paris\" or \"UTC\", or null, found \"CET+1\".")
-        #expect(feedError(#"{"sectionBy": "day", "sectionBy": "day", "images": []}"#)
-            == "feed.json: expected one \"sectionBy\" field in the top-level object, found two.")
+        #expect(
+            feedError(#"{"sectionBy": "week", "images": []}"#)
+                == "feed.json: sectionBy: expected \"day\", \"month\", \"year\", \"none\" or null, found \"week\".")
+        #expect(
+            feedError(#"{"sectionBy": 1, "images": []}"#)
+                == "feed.json: sectionBy: expected \"day\", \"month\", \"year\", \"none\" or null, found 1.")
+        #expect(
+            feedError(#"{"timeZone": "Mars/Olympus_Mons", "images": []}"#)
+                == "feed.json: timeZone: expected an IANA time zone name such as \"Europe/Paris\" or \"UTC\", or null, found \"Mars/Olympus_Mons\"."
+        )
+        #expect(
+            feedError(#"{"timeZone": "CET+1", "images": []}"#)
+                == "feed.json: timeZone: expected an IANA time zone name such as \"Europe/Paris\" or \"UTC\", or null, found \"CET+1\"."
+        )
+        #expect(
+            feedError(#"{"sectionBy": "day", "sectionBy": "day", "images": []}"#)
+                == "feed.json: expected one \"sectionBy\" field in the top-level object, found two.")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Synchronization
+import Testing
 
 /// A suite trait for tests that park the thread they run on: they wait for a `waterfall`
 /// process or `psql` to exit, call the store's synchronous door, sleep, or wait on a
@@ -98,7 +98,10 @@ public final class OwnThreadsExecutor: TaskExecutor, @unchecked Sendable {
             if first < jobs.count {
                 let job = jobs[first]
                 first += 1
-                if first == jobs.count { jobs.removeAll(keepingCapacity: true); first = 0 }
+                if first == jobs.count {
+                    jobs.removeAll(keepingCapacity: true)
+                    first = 0
+                }
                 condition.unlock()
                 job.runSynchronously(on: asUnownedTaskExecutor())
                 condition.lock()

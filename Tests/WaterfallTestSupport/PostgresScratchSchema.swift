@@ -4,14 +4,18 @@ import Foundation
 /// reference to it; the catalog's URL selects it (`options=-c search_path=…`).
 public final class PostgresScratchSchema: Sendable {
     /// The server the PostgreSQL suites use, from `$WATERFALL_TEST_POSTGRES`.
-    public static let serverURL: String? = ProcessInfo.processInfo.environment["WATERFALL_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+    public static let serverURL: String? = ProcessInfo.processInfo.environment["WATERFALL_TEST_POSTGRES"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
 
     public let name: String
     /// The catalog's URL: the server's, in this schema.
     public let url: String
 
     public init() throws {
-        guard let server = Self.serverURL else { throw PostgresTestError(message: "WATERFALL_TEST_POSTGRES names no server") }
+        guard let server = Self.serverURL else {
+            throw PostgresTestError(message: "WATERFALL_TEST_POSTGRES names no server")
+        }
         name = "wt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try Self.psql(server, "CREATE SCHEMA \(name)")
         url = server + (server.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(name)"
@@ -28,7 +32,8 @@ public final class PostgresScratchSchema: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql]
-        let output = Pipe(), error = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         try process.run()
@@ -67,4 +72,3 @@ public struct PostgresTestError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
 }
-

@@ -11,15 +11,19 @@ import Glibc
 /// binaries in ``binaries``; ``unavailableReason`` says why it cannot be made here.
 public final class PrivatePostgres: @unchecked Sendable {
     /// Where `initdb`, `pg_ctl` and `postgres` are.
-    public static let binaries = ProcessInfo.processInfo.environment["WATERFALL_TEST_PG_BIN"] ?? "/usr/lib/postgresql/15/bin"
+    public static let binaries =
+        ProcessInfo.processInfo.environment["WATERFALL_TEST_PG_BIN"] ?? "/usr/lib/postgresql/15/bin"
 
     /// Why no private server can be made here, or nil when one can.
     public static var unavailableReason: String? {
         if getuid() != 0 { return "a private PostgreSQL server needs root (to run it as the postgres user)" }
-        for tool in ["initdb", "pg_ctl", "postgres"] where !FileManager.default.isExecutableFile(atPath: "\(binaries)/\(tool)") {
+        for tool in ["initdb", "pg_ctl", "postgres"]
+        where !FileManager.default.isExecutableFile(atPath: "\(binaries)/\(tool)") {
             return "\(binaries)/\(tool) is missing (apt-get install postgresql, or set WATERFALL_TEST_PG_BIN)"
         }
-        if !FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") && !FileManager.default.isExecutableFile(atPath: "/sbin/runuser") {
+        if !FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")
+            && !FileManager.default.isExecutableFile(atPath: "/sbin/runuser")
+        {
             return "runuser is missing"
         }
         if getpwnam("postgres") == nil { return "there is no postgres user" }
@@ -41,7 +45,9 @@ public final class PrivatePostgres: @unchecked Sendable {
         guard let user = getpwnam("postgres") else { throw PostgresTestError(message: "no postgres user") }
         chown(folder, user.pointee.pw_uid, user.pointee.pw_gid)
         chmod(folder, 0o700)
-        try Self.asPostgres(["\(Self.binaries)/initdb", "-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
+        try Self.asPostgres([
+            "\(Self.binaries)/initdb", "-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8",
+        ])
         try start()
     }
 
@@ -53,7 +59,10 @@ public final class PrivatePostgres: @unchecked Sendable {
     /// Starts the server and returns once it takes connections.
     public func start() throws {
         // fsync off: a crash here is the process's, never the machine's, and the disk is shared.
-        try pgCtl(["-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off", "-l", folder + "/log", "-w", "-t", "60", "start"])
+        try pgCtl([
+            "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off", "-l", folder + "/log", "-w",
+            "-t", "60", "start",
+        ])
     }
 
     /// Stops the server as a crash would (`-m immediate`: no checkpoint, clients cut off).
@@ -63,7 +72,10 @@ public final class PrivatePostgres: @unchecked Sendable {
 
     /// `pg_ctl restart -m immediate`; returns once the server takes connections again.
     public func restartImmediately() throws {
-        try pgCtl(["-m", "immediate", "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off", "-l", folder + "/log", "-w", "-t", "60", "restart"])
+        try pgCtl([
+            "-m", "immediate", "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off", "-l",
+            folder + "/log", "-w", "-t", "60", "restart",
+        ])
     }
 
     @discardableResult
@@ -78,11 +90,14 @@ public final class PrivatePostgres: @unchecked Sendable {
         // Through a shell that closes every descriptor but the standard three first: the server
         // `pg_ctl start` leaves running would inherit the test's (the pipes of the processes it
         // watches, the one Foundation learns a child's exit by), and they would never close.
-        let runuser = FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") ? "/usr/sbin/runuser" : "/sbin/runuser"
+        let runuser =
+            FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") ? "/usr/sbin/runuser" : "/sbin/runuser"
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [
-            "-c", #"n=3; while [ $n -lt 1024 ]; do eval "exec $n>&-" 2>/dev/null; n=$((n+1)); done; exec "$@""#, "bash", runuser, "-u", "postgres", "--",
-        ] + command
+        process.arguments =
+            [
+                "-c", #"n=3; while [ $n -lt 1024 ]; do eval "exec $n>&-" 2>/dev/null; n=$((n+1)); done; exec "$@""#,
+                "bash", runuser, "-u", "postgres", "--",
+            ] + command
         process.currentDirectoryURL = URL(fileURLWithPath: "/")
         // A file, not a pipe: the server that `pg_ctl start` leaves running inherits it, and a
         // pipe would never reach its end.

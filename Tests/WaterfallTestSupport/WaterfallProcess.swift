@@ -11,8 +11,9 @@ public enum WaterfallProcess {
 
     /// The `waterfall` binary next to the test bundle (SwiftPM puts both in its products folder).
     public static var executable: URL {
-        let own = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
+        let own = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
         var folder = own.deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = folder.appending(path: "waterfall")
@@ -34,7 +35,9 @@ public enum WaterfallProcess {
         environmentValues.removeValue(forKey: "WATERFALL_DB")
         for (key, value) in environment { environmentValues[key] = value }
         process.environment = environmentValues
-        let output = Pipe(), error = Pipe(), standardInput = Pipe()
+        let output = Pipe()
+        let error = Pipe()
+        let standardInput = Pipe()
         process.standardOutput = output
         process.standardError = error
         process.standardInput = standardInput

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaterfallTestSupport
+
 @testable import Waterfall
 
 /// Named layouts and cache keys are stored as canonical JSON. It is written by hand (Foundation's
@@ -12,7 +13,8 @@ import WaterfallTestSupport
         func length() -> Double { lengths.randomElement(using: &random)! }
         func insets() -> EdgeInsets { EdgeInsets(top: length(), left: length(), bottom: length(), right: length()) }
         return LayoutConfiguration(
-            columns: Int.random(in: 1...64, using: &random), width: [320, 375.5, 1e6, 0.25].randomElement(using: &random)!,
+            columns: Int.random(in: 1...64, using: &random),
+            width: [320, 375.5, 1e6, 0.25].randomElement(using: &random)!,
             columnSpacing: length(), rowSpacing: length(), sectionInset: insets(), headerHeight: length(),
             footerHeight: length(), headerInset: insets(), footerInset: insets(), captionHeight: length(),
             minimumContentHeight: length(), order: PlacementOrder.allCases.randomElement(using: &random)!,
@@ -39,10 +41,13 @@ import WaterfallTestSupport
             let waterfall = Self.randomConfiguration(using: &random)
             let rows = JustifiedConfiguration(
                 width: waterfall.width, rowHeight: [180, 0.5, 1e6, 33.3].randomElement(using: &random)!,
-                rowHeightTolerance: [0, 0.25, 1, 0.125].randomElement(using: &random)!, columnSpacing: waterfall.columnSpacing,
+                rowHeightTolerance: [0, 0.25, 1, 0.125].randomElement(using: &random)!,
+                columnSpacing: waterfall.columnSpacing,
                 rowSpacing: waterfall.rowSpacing, lastRow: LastRowStyle.allCases.randomElement(using: &random)!,
-                sectionInset: waterfall.sectionInset, headerHeight: waterfall.headerHeight, footerHeight: waterfall.footerHeight,
-                headerInset: waterfall.headerInset, footerInset: waterfall.footerInset, captionHeight: waterfall.captionHeight,
+                sectionInset: waterfall.sectionInset, headerHeight: waterfall.headerHeight,
+                footerHeight: waterfall.footerHeight,
+                headerInset: waterfall.headerInset, footerInset: waterfall.footerInset,
+                captionHeight: waterfall.captionHeight,
                 minimumContentHeight: waterfall.minimumContentHeight, scale: waterfall.scale)
             let configuration = AnyLayoutConfiguration.justified(rows)
             let canonical = configuration.canonicalJSON
@@ -57,18 +62,28 @@ import WaterfallTestSupport
 
     @Test func otherJSONIsReadAsJSONDecoderReadsIt() throws {
         // Spacing, key order and left-out defaults: what a hand-edited database might hold.
-        let loose = #"{ "width": 800, "columns": 3, "order": "left-to-right", "sectionInset": {"top": 1, "left": 2, "bottom": 3, "right": 4} }"#
-        #expect(try AnyLayoutConfiguration.fromCanonicalJSON(loose)
-            == .waterfall(LayoutConfiguration(columns: 3, width: 800, sectionInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4), order: .leftToRight)))
+        let loose =
+            #"{ "width": 800, "columns": 3, "order": "left-to-right", "sectionInset": {"top": 1, "left": 2, "bottom": 3, "right": 4} }"#
+        #expect(
+            try AnyLayoutConfiguration.fromCanonicalJSON(loose)
+                == .waterfall(
+                    LayoutConfiguration(
+                        columns: 3, width: 800, sectionInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4),
+                        order: .leftToRight)))
         // Numbers the canonical form never writes are left to JSONDecoder, which refuses these.
         let canonical = LayoutConfiguration(columns: 3, width: 800).canonicalJSON()
-        for (written, replacement) in [(#""columns":3"#, #""columns":03"#), (#""width":800"#, #""width":0x320"#), (#""width":800"#, #""width":+800"#)] {
+        for (written, replacement) in [
+            (#""columns":3"#, #""columns":03"#), (#""width":800"#, #""width":0x320"#),
+            (#""width":800"#, #""width":+800"#),
+        ] {
             let edited = canonical.replacingOccurrences(of: written, with: replacement)
             #expect(edited != canonical)
             #expect(throws: (any Error).self, "\(replacement)") { try AnyLayoutConfiguration.fromCanonicalJSON(edited) }
         }
         // A number written another way than the canonical form reads the same.
         let spelled = canonical.replacingOccurrences(of: #""width":800"#, with: #""width":800.0"#)
-        #expect(try AnyLayoutConfiguration.fromCanonicalJSON(spelled) == .waterfall(LayoutConfiguration(columns: 3, width: 800)))
+        #expect(
+            try AnyLayoutConfiguration.fromCanonicalJSON(spelled)
+                == .waterfall(LayoutConfiguration(columns: 3, width: 800)))
     }
 }

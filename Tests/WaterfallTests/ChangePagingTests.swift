@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaterfallTestSupport
+
 @testable import Waterfall
 
 /// Resumable sync (DESIGN section 16): the change log read in pages of whole revisions adds up
@@ -12,7 +13,8 @@ import WaterfallTestSupport
         let catalog = try TestCatalog(engine)
         try await catalog.importFeed((0..<13).map { "i\($0)" })
         for index in 0..<5 { _ = try await catalog.service.move(feed: "f", id: "i\(index)", to: .index(12)) }
-        _ = try await catalog.service.reorder(Array(#"{"order": ["i9", "i8", "i7"]}"#.utf8), source: "order.json", feed: "f")
+        _ = try await catalog.service.reorder(
+            Array(#"{"order": ["i9", "i8", "i7"]}"#.utf8), source: "order.json", feed: "f")
         _ = try await catalog.service.remove(feed: "f", ids: ["i10"])
         try await catalog.importFeed((20..<26).map { "n\($0)" }, mode: .append)
         _ = try await catalog.service.move(feed: "f", id: "n20", to: .index(0))
@@ -73,23 +75,34 @@ import WaterfallTestSupport
         // When the log is kept for its last 256 revisions
         await #expect(try service.pruneChanges(keeping: .revisions(256)) == 4 + 43)
         // Then asking since a revision before 44 is gone, naming 44; from 44 on it is whole
-        await #expect(throws: WaterfallError.changesPruned(feed: "f", since: 43, from: 44)) { try await service.changes(feed: "f", since: 43) }
-        await #expect(throws: WaterfallError.changesPruned(feed: "f", since: 0, from: 44)) { try await service.changes(feed: "f", since: 0, limit: 10) }
+        await #expect(throws: WaterfallError.changesPruned(feed: "f", since: 43, from: 44)) {
+            try await service.changes(feed: "f", since: 43)
+        }
+        await #expect(throws: WaterfallError.changesPruned(feed: "f", since: 0, from: 44)) {
+            try await service.changes(feed: "f", since: 0, limit: 10)
+        }
         let kept = try await service.changes(feed: "f", since: 44)
         #expect(kept.changes.map(\.revision) == Array(45...300))
         // A second round finds nothing to prune
         await #expect(try service.pruneChanges(keeping: .revisions(256)) == 0)
         // A duration keeps at least the last 256 revisions too: everything here is older than a
         // day from now, so a day's retention prunes as far as the 256 revisions allow
-        await #expect(try service.pruneChanges(keeping: .duration(seconds: 86_400), now: Date().addingTimeInterval(2 * 86_400)) == 0)
+        await #expect(
+            try service.pruneChanges(keeping: .duration(seconds: 86_400), now: Date().addingTimeInterval(2 * 86_400))
+                == 0)
         await #expect(try service.pruneChanges(keeping: .duration(seconds: 60)) == 0)
         try await catalog.importFeed((0..<4).map { "i\($0)" } + ["j"], mode: .append)
-        await #expect(try service.pruneChanges(keeping: .duration(seconds: 86_400), now: Date().addingTimeInterval(2 * 86_400)) == 1)
-        await #expect(throws: WaterfallError.changesPruned(feed: "f", since: 44, from: 45)) { try await service.changes(feed: "f", since: 44) }
+        await #expect(
+            try service.pruneChanges(keeping: .duration(seconds: 86_400), now: Date().addingTimeInterval(2 * 86_400))
+                == 1)
+        await #expect(throws: WaterfallError.changesPruned(feed: "f", since: 44, from: 45)) {
+            try await service.changes(feed: "f", since: 44)
+        }
     }
 
     @Test(arguments: [
-        ("100000", ChangeRetention.revisions(100_000)), ("256", .revisions(256)), ("30d", .duration(seconds: 30 * 86_400)),
+        ("100000", ChangeRetention.revisions(100_000)), ("256", .revisions(256)),
+        ("30d", .duration(seconds: 30 * 86_400)),
         ("12h", .duration(seconds: 43_200)), ("45s", .duration(seconds: 45)),
     ])
     func retentionIsACountOrADuration(text: String, expected: ChangeRetention) throws {
@@ -102,7 +115,8 @@ import WaterfallTestSupport
             try ChangeRetention(parsing: text)
         } throws: { error in
             let sentence = (error as? WaterfallError)?.sentence(naming: { _ in "--keep-changes" }) ?? ""
-            return sentence.hasPrefix("--keep-changes takes a count of revisions") && sentence.hasSuffix("got \"\(text)\".")
+            return sentence.hasPrefix("--keep-changes takes a count of revisions")
+                && sentence.hasSuffix("got \"\(text)\".")
                 && !sentence.dropLast().contains(".\n")
         }
     }

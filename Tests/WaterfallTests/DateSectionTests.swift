@@ -3,6 +3,7 @@ import Testing
 import WaterfallStore
 import WaterfallSync
 import WaterfallTestSupport
+
 @testable import Waterfall
 
 /// A timeline by date (DESIGN section 17): sections from `takenAt` in a time zone, date order
@@ -42,7 +43,9 @@ import WaterfallTestSupport
         if let timeZone { top.append("\"timeZone\":\"\(timeZone)\"") }
         let images = photos.map { photo in
             var fields = ["\"id\":\"\(photo.id)\"", "\"width\":\(photo.width)", "\"height\":200"]
-            if let seconds = photo.seconds { fields.append("\"takenAt\":\"\(rfc3339(seconds, offsetMinutes: photo.offsetMinutes))\"") }
+            if let seconds = photo.seconds {
+                fields.append("\"takenAt\":\"\(rfc3339(seconds, offsetMinutes: photo.offsetMinutes))\"")
+            }
             if let section = photo.section { fields.append("\"section\":\"\(section)\"") }
             return "{" + fields.joined(separator: ",") + "}"
         }
@@ -63,8 +66,11 @@ import WaterfallTestSupport
             switch Int.random(in: 0..<10, using: &random) {
             case 0: photo.seconds = nil
             case 1 where !photos.isEmpty: photo.seconds = photos.randomElement(using: &random)!.seconds  // a tie
-            case 2...5: photo.seconds = anchors.randomElement(using: &random)! + Int64.random(in: -14 * 3600...14 * 3600, using: &random)
-            default: photo.seconds = seconds("2016-01-01T00:00:00Z") + Int64.random(in: 0..<3 * 365 * 86_400, using: &random)
+            case 2...5:
+                photo.seconds =
+                    anchors.randomElement(using: &random)! + Int64.random(in: -14 * 3600...14 * 3600, using: &random)
+            default:
+                photo.seconds = seconds("2016-01-01T00:00:00Z") + Int64.random(in: 0..<3 * 365 * 86_400, using: &random)
             }
             photo.offsetMinutes = Int.random(in: -12 * 4...14 * 4, using: &random) * 15
             if Int.random(in: 0..<3, using: &random) == 0 { photo.section = "s\(index % 3)" }
@@ -75,18 +81,21 @@ import WaterfallTestSupport
 
     /// The sections and order DESIGN section 17 asks for, computed here with Foundation's
     /// Gregorian calendar in `zone`: "section/id" strings, and each section's title.
-    static func reference(_ photos: [Photo], sectionBy: SectionBy, zone: String) -> (order: [String], titles: [String: String]) {
+    static func reference(_ photos: [Photo], sectionBy: SectionBy, zone: String) -> (
+        order: [String], titles: [String: String]
+    ) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: zone)!
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.calendar = calendar
         formatter.timeZone = calendar.timeZone
-        formatter.dateFormat = switch sectionBy {
-        case .day: "d MMMM yyyy"
-        case .month: "MMMM yyyy"
-        default: "yyyy"
-        }
+        formatter.dateFormat =
+            switch sectionBy {
+            case .day: "d MMMM yyyy"
+            case .month: "MMMM yyyy"
+            default: "yyyy"
+            }
         var sectionOf: [String: String] = [:]
         var titles: [String: String] = ["undated": "Undated"]
         for photo in photos {
@@ -96,11 +105,12 @@ import WaterfallTestSupport
             }
             let date = Date(timeIntervalSince1970: TimeInterval(seconds))
             let parts = calendar.dateComponents([.year, .month, .day], from: date)
-            let id = switch sectionBy {
-            case .day: String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-            case .month: String(format: "%04d-%02d", parts.year!, parts.month!)
-            default: String(format: "%04d", parts.year!)
-            }
+            let id =
+                switch sectionBy {
+                case .day: String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+                case .month: String(format: "%04d-%02d", parts.year!, parts.month!)
+                default: String(format: "%04d", parts.year!)
+                }
             sectionOf[photo.id] = id
             titles[id] = formatter.string(from: date)
         }
@@ -124,18 +134,23 @@ import WaterfallTestSupport
     // MARK: Sections from dates
 
     @Test(arguments: TestEngine.all, zones)
-    func dateSectionsOfARandomLibraryEqualAReferenceComputedWithTheCalendar(engine: TestEngine, zone: String) async throws {
+    func dateSectionsOfARandomLibraryEqualAReferenceComputedWithTheCalendar(engine: TestEngine, zone: String)
+        async throws
+    {
         for (seed, sectionBy) in [(UInt64(1), SectionBy.day), (2, .month), (3, .year)] {
             // Given a random library with dates around DST changes and midnights
             let catalog = try TestCatalog(engine)
             let photos = Self.randomLibrary(seed: seed &* 31 &+ UInt64(zone.utf8.count), count: 160)
             // When it is imported with date sections in the zone
-            let summary = try await catalog.importJSON(Self.feedJSON(photos, sectionBy: sectionBy.rawValue, timeZone: zone))
+            let summary = try await catalog.importJSON(
+                Self.feedJSON(photos, sectionBy: sectionBy.rawValue, timeZone: zone))
             // Then sections, their order and titles, and the images' order are the reference's
             let expected = Self.reference(photos, sectionBy: sectionBy, zone: zone)
             #expect(try await catalog.order() == expected.order, "seed \(seed), \(sectionBy) in \(zone)")
             let titles = try await titles(catalog)
-            #expect(titles == expected.titles.filter { titles[$0.key] != nil } && titles.count == Set(expected.order.map { $0.split(separator: "/")[0] }).count)
+            #expect(
+                titles == expected.titles.filter { titles[$0.key] != nil }
+                    && titles.count == Set(expected.order.map { $0.split(separator: "/")[0] }).count)
             #expect(summary.sectionFieldsIgnored == photos.filter { $0.section != nil }.count)
         }
     }
@@ -143,7 +158,10 @@ import WaterfallTestSupport
     /// The ids of many images, found with the zone's offset remembered a UTC day, equal the
     /// calendar's answer for each instant alone: around transitions, in zones of half and
     /// quarter hours, with a transition at midnight, and in years before standard time.
-    @Test(arguments: ["America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu", "America/Sao_Paulo", "Europe/Paris", "Pacific/Apia"])
+    @Test(arguments: [
+        "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu", "America/Sao_Paulo", "Europe/Paris",
+        "Pacific/Apia",
+    ])
     func idsFoundWithTheOffsetRememberedADayEqualTheCalendars(zone: String) throws {
         var random = SeededGenerator(seed: 99)
         var calendar = Calendar(identifier: .gregorian)
@@ -153,13 +171,18 @@ import WaterfallTestSupport
             var cache = DateSections.Cache()
             for _ in 0..<20_000 {
                 // Mostly within a few hours of the year's transitions, some anywhere from 1850 on.
-                let seconds = Bool.random(using: &random)
+                let seconds =
+                    Bool.random(using: &random)
                     ? Int64.random(in: -3_786_825_600...4_102_444_800, using: &random)
-                    : Self.seconds("20\(Int.random(in: 10...30, using: &random))-0\(Int.random(in: 3...4, using: &random))-0\(Int.random(in: 1...9, using: &random))T00:00:00Z")
+                    : Self.seconds(
+                        "20\(Int.random(in: 10...30, using: &random))-0\(Int.random(in: 3...4, using: &random))-0\(Int.random(in: 1...9, using: &random))T00:00:00Z"
+                    )
                         + Int64.random(in: -86_400 * 30...86_400 * 30, using: &random)
                 let milliseconds = seconds * 1000 + Int64.random(in: 0..<1000, using: &random)
-                let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-                let expected = sectionBy == .day
+                let parts = calendar.dateComponents(
+                    [.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+                let expected =
+                    sectionBy == .day
                     ? String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
                     : String(format: "%04d-%02d", parts.year!, parts.month!)
                 #expect(sections.sectionID(of: milliseconds, &cache) == expected, "\(zone) \(seconds)")
@@ -210,7 +233,10 @@ import WaterfallTestSupport
         // Given the library by month
         let catalog = try TestCatalog(engine)
         try await catalog.importJSON(Self.feedJSON(Self.library, sectionBy: "month"))
-        #expect(try await catalog.order() == ["2017-11/nov20", "2017-11/nov10", "2017-09/sep30", "2017-09/sep05", "undated/old"])
+        #expect(
+            try await catalog.order() == [
+                "2017-11/nov20", "2017-11/nov10", "2017-09/sep30", "2017-09/sep05", "undated/old",
+            ])
         // When images are added: the newest of all, one between, one tying nov10, one in a new
         // month between the two, one undated (the feed remembers sectionBy)
         let added = [
@@ -224,10 +250,11 @@ import WaterfallTestSupport
         let summary = try await catalog.importJSON(Self.feedJSON(photos), mode: mode)
         // Then each is placed in date order, the new month in its date's place
         #expect(summary.inserted == 5 && summary.moved == 0)
-        #expect(try await catalog.order() == [
-            "2017-11/nov25", "2017-11/nov20", "2017-11/nov15", "2017-11/nov10", "2017-11/tie10",
-            "2017-10/oct01", "2017-09/sep30", "2017-09/sep05", "undated/old", "undated/older",
-        ])
+        #expect(
+            try await catalog.order() == [
+                "2017-11/nov25", "2017-11/nov20", "2017-11/nov15", "2017-11/nov10", "2017-11/tie10",
+                "2017-10/oct01", "2017-09/sep30", "2017-09/sep05", "undated/old", "undated/older",
+            ])
         #expect(try await titles(catalog)["2017-10"] == "October 2017")
     }
 
@@ -240,18 +267,23 @@ import WaterfallTestSupport
         #expect(move.moved == 1)
         // When the same library is imported again, then an image of mid-September appended
         let again = try await catalog.importJSON(Self.feedJSON(Self.library))
-        try await catalog.importJSON(Self.feedJSON([Photo(id: "sep20", seconds: Self.seconds("2017-09-20T12:00:00Z"))]), mode: .append)
+        try await catalog.importJSON(
+            Self.feedJSON([Photo(id: "sep20", seconds: Self.seconds("2017-09-20T12:00:00Z"))]), mode: .append)
         // Then the move is kept, and the new image goes before the first older one in the
         // section's order as the user left it (sep05 is older, and first)
         #expect(again.moved == 0 && again.revision == move.revision)
-        #expect(try await catalog.order() == [
-            "2017-11/nov20", "2017-11/nov10", "2017-09/sep20", "2017-09/sep05", "2017-09/sep30", "undated/old",
-        ])
+        #expect(
+            try await catalog.order() == [
+                "2017-11/nov20", "2017-11/nov10", "2017-09/sep20", "2017-09/sep05", "2017-09/sep30", "undated/old",
+            ])
         // And --reset-order adopts the date order again
-        try await catalog.importJSON(Self.feedJSON(Self.library + [Photo(id: "sep20", seconds: Self.seconds("2017-09-20T12:00:00Z"))]), resetOrder: true)
-        #expect(try await catalog.order() == [
-            "2017-11/nov20", "2017-11/nov10", "2017-09/sep30", "2017-09/sep20", "2017-09/sep05", "undated/old",
-        ])
+        try await catalog.importJSON(
+            Self.feedJSON(Self.library + [Photo(id: "sep20", seconds: Self.seconds("2017-09-20T12:00:00Z"))]),
+            resetOrder: true)
+        #expect(
+            try await catalog.order() == [
+                "2017-11/nov20", "2017-11/nov10", "2017-09/sep30", "2017-09/sep20", "2017-09/sep05", "undated/old",
+            ])
     }
 
     @Test(arguments: TestEngine.all)
@@ -261,16 +293,22 @@ import WaterfallTestSupport
         try await catalog.importJSON(Self.feedJSON(Self.library, sectionBy: "month"))
         let before = try await catalog.order()
         // When an image is moved next to one of another month, or an order list swaps months
-        await #expect(throws: WaterfallError.moveAcrossDateSections(
-            feed: "f", id: "sep05", from: "2017-09", to: "2017-11", sectionBy: "month", place: "")
+        await #expect(
+            throws: WaterfallError.moveAcrossDateSections(
+                feed: "f", id: "sep05", from: "2017-09", to: "2017-11", sectionBy: "month", place: "")
         ) {
             try await catalog.service.move(feed: "f", id: "sep05", to: .after("nov20"))
         }
         let error = await #expect(throws: WaterfallError.self) {
-            try await catalog.service.reorder(ReorderDocument(operations: .order(["sep30", "nov20", "nov10", "sep05"])), feed: "f", source: "order.json")
+            try await catalog.service.reorder(
+                ReorderDocument(operations: .order(["sep30", "nov20", "nov10", "sep05"])), feed: "f",
+                source: "order.json")
         }
         // Then both are refused with one sentence, and nothing changed
-        #expect(error?.sentence(naming: { "\($0)" }) == "order.json: order[0]: cannot move \"sep30\" from section \"2017-09\" into section \"2017-11\": feed \"f\" has sections by month, so an image's date decides its section.")
+        #expect(
+            error?.sentence(naming: { "\($0)" })
+                == "order.json: order[0]: cannot move \"sep30\" from section \"2017-09\" into section \"2017-11\": feed \"f\" has sections by month, so an image's date decides its section."
+        )
         let (after, revision) = (try await catalog.order(), try await catalog.revision())
         #expect(after == before && revision == 1)
         // While a move inside the month is an ordinary move
@@ -281,14 +319,19 @@ import WaterfallTestSupport
 
     /// Three days of eight images each, by day, in UTC.
     static let threeDays = ["2017-11-20", "2017-11-21", "2017-11-22"].flatMap { day in
-        [22, 20, 18, 15, 12, 10, 7, 5].map { hour in Photo(id: "\(day)-\(hour)", seconds: seconds("\(day)T\(two(hour)):00:00Z")) }
+        [22, 20, 18, 15, 12, 10, 7, 5].map { hour in
+            Photo(id: "\(day)-\(hour)", seconds: seconds("\(day)T\(two(hour)):00:00Z"))
+        }
     }
 
     static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
     func keys(_ catalog: TestCatalog) async throws -> [String: Int64] {
         try await catalog.service.database.read { tx in
-            Dictionary(uniqueKeysWithValues: try tx.allImages(feedID: try tx.feed(named: "f")!.id).map { ($0.externalID, $0.key) })
+            Dictionary(
+                uniqueKeysWithValues: try tx.allImages(feedID: try tx.feed(named: "f")!.id).map {
+                    ($0.externalID, $0.key)
+                })
         }
     }
 
@@ -305,17 +348,21 @@ import WaterfallTestSupport
         let document = try FeedDecoder().decode(Array(Self.feedJSON(added).utf8), format: .json, source: "t.json")
         let read = try await catalog.service.database.read { tx in
             let feed = try tx.feed(named: "f")!
-            let dates = try #require(try WaterfallService.dateSections(options: .init(mode: .append), document: document, feed: feed))
-            return try CatalogSnapshot.touchedByAppend(to: feed, of: document, derived: dates.derive(document.images), tx).images.map(\.externalID)
+            let dates = try #require(
+                try WaterfallService.dateSections(options: .init(mode: .append), document: document, feed: feed))
+            return try CatalogSnapshot.touchedByAppend(
+                to: feed, of: document, derived: dates.derive(document.images), tx
+            ).images.map(\.externalID)
         }
         let summary = try await catalog.service.importFeed(document, named: "f", options: .init(mode: .append))
         // Then the append read the other days' first and last images only, and of its day the
         // images beside which the new ones land
-        #expect(read == [
-            "2017-11-22-22", "2017-11-22-5",
-            "2017-11-21-22", "2017-11-21-20", "2017-11-21-18", "2017-11-21-10", "2017-11-21-7", "2017-11-21-5",
-            "2017-11-20-22", "2017-11-20-5",
-        ])
+        #expect(
+            read == [
+                "2017-11-22-22", "2017-11-22-5",
+                "2017-11-21-22", "2017-11-21-20", "2017-11-21-18", "2017-11-21-10", "2017-11-21-7", "2017-11-21-5",
+                "2017-11-20-22", "2017-11-20-5",
+            ])
         // And every image kept its key, and the order is the one a full import of all makes
         #expect(summary.inserted == 3 && summary.moved == 0)
         let after = try await keys(catalog)
@@ -327,14 +374,19 @@ import WaterfallTestSupport
 
     /// The append of the whole feed's plan (what the service did before it read only what an
     /// append touches), to compare with.
-    static func appendPlanningTheWholeFeed(_ catalog: TestCatalog, _ document: FeedDocument) async throws -> ChangeSummary {
+    static func appendPlanningTheWholeFeed(_ catalog: TestCatalog, _ document: FeedDocument) async throws
+        -> ChangeSummary
+    {
         try await catalog.service.database.write(.feed("f")) { tx in
             let feed = try tx.feed(named: "f")!
-            let dates = try #require(try WaterfallService.dateSections(options: .init(mode: .append), document: document, feed: feed))
+            let dates = try #require(
+                try WaterfallService.dateSections(options: .init(mode: .append), document: document, feed: feed))
             let whole = try CatalogSnapshot.whole(feed, tx)
             let derived = dates.derive(document.images)
-            let plan = ImportPlanner.plan(catalog: whole, document: document, mode: .append, resetOrder: false, dates: (dates, derived))
-            var applier = ImportApplier(tx: tx, feed: feed, catalog: whole, document: document, plan: plan, progress: nil)
+            let plan = ImportPlanner.plan(
+                catalog: whole, document: document, mode: .append, resetOrder: false, dates: (dates, derived))
+            var applier = ImportApplier(
+                tx: tx, feed: feed, catalog: whole, document: document, plan: plan, progress: nil)
             var summary = try applier.apply(feedCreated: false)
             summary.sectionFieldsIgnored = derived.sectionFieldsIgnored
             return summary
@@ -370,7 +422,8 @@ import WaterfallTestSupport
             case 0: photo.seconds = nil
             case 1: photo.seconds = near
             case 2: photo.seconds = near.map { $0 + Int64.random(in: -60...60, using: &random) }
-            default: photo.seconds = seconds("2016-01-01T00:00:00Z") + Int64.random(in: 0..<3 * 365 * 86_400, using: &random)
+            default:
+                photo.seconds = seconds("2016-01-01T00:00:00Z") + Int64.random(in: 0..<3 * 365 * 86_400, using: &random)
             }
             photo.offsetMinutes = Int.random(in: -12...14, using: &random) * 60
             photos.append(photo)
@@ -382,7 +435,8 @@ import WaterfallTestSupport
             case 1: again.width = 500
             case 2: again.seconds = photo.seconds.map { $0 + Int64.random(in: -3600...3600, using: &random) }
             case 3: again.seconds = nil
-            default: again.seconds = seconds("2016-01-01T00:00:00Z") + Int64.random(in: 0..<3 * 365 * 86_400, using: &random)
+            default:
+                again.seconds = seconds("2016-01-01T00:00:00Z") + Int64.random(in: 0..<3 * 365 * 86_400, using: &random)
             }
             photos.append(again)
         }
@@ -403,12 +457,16 @@ import WaterfallTestSupport
             let library = Self.randomLibrary(seed: seed, count: 120)
             // Given the same library in two catalogs, with the same moves within sections
             let (touched, whole) = (try TestCatalog(engine), try TestCatalog(engine))
-            for catalog in [touched, whole] { try await catalog.importJSON(Self.feedJSON(library, sectionBy: sectionBy, timeZone: zone)) }
+            for catalog in [touched, whole] {
+                try await catalog.importJSON(Self.feedJSON(library, sectionBy: sectionBy, timeZone: zone))
+            }
             let order = try await touched.order().map { $0.split(separator: "/").map(String.init) }
             for _ in 0..<12 {
                 let (a, b) = (order.randomElement(using: &random)!, order.randomElement(using: &random)!)
                 guard a[0] == b[0], a[1] != b[1] else { continue }
-                for catalog in [touched, whole] { _ = try await catalog.service.move(feed: "f", id: a[1], to: .before(b[1])) }
+                for catalog in [touched, whole] {
+                    _ = try await catalog.service.move(feed: "f", id: a[1], to: .before(b[1]))
+                }
             }
             if seed % 4 == 0 {
                 // Every gap closed: the images keyed 1, 2, 3, …
@@ -416,11 +474,14 @@ import WaterfallTestSupport
                     try await catalog.service.database.write { tx in
                         let feed = try tx.feed(named: "f")!
                         let images = try tx.allImages(feedID: feed.id)
-                        try tx.rekeyImages(feedID: feed.id, images.enumerated().map { ($0.element.key, Int64($0.offset + 1), nil) })
+                        try tx.rekeyImages(
+                            feedID: feed.id, images.enumerated().map { ($0.element.key, Int64($0.offset + 1), nil) })
                     }
                 }
             }
-            for catalog in [touched, whole] { _ = try await catalog.service.page(feed: "f", layout: layout, offset: 0, limit: 200) }
+            for catalog in [touched, whole] {
+                _ = try await catalog.service.page(feed: "f", layout: layout, offset: 0, limit: 200)
+            }
             // When the same random append is made, planned on what it touches, and over the whole feed
             let added = Self.randomAppend(to: library, &random)
             let document = try FeedDecoder().decode(Array(Self.feedJSON(added).utf8), format: .json, source: "t.json")
@@ -429,7 +490,9 @@ import WaterfallTestSupport
             // Then both wrote the same
             #expect(summary == expected, "seed \(seed)")
             #expect(try await Self.contents(touched) == Self.contents(whole), "seed \(seed)")
-            if seed % 4 == 0 { await #expect(try keys(touched).values.min() == OrderKeys.spacing, "renumbered, seed \(seed)") }
+            if seed % 4 == 0 {
+                await #expect(try keys(touched).values.min() == OrderKeys.spacing, "renumbered, seed \(seed)")
+            }
         }
     }
 
@@ -439,7 +502,8 @@ import WaterfallTestSupport
     func theSectionIndexGivesEachSectionsFirstAndLastDate(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine)
         try await catalog.importJSON(Self.feedJSON(Self.library, sectionBy: "month", timeZone: "Europe/Paris"))
-        let index = try await catalog.service.sectionIndex(feed: "f", layout: .inline(.waterfall(LayoutConfiguration(columns: 2, width: 375))))
+        let index = try await catalog.service.sectionIndex(
+            feed: "f", layout: .inline(.waterfall(LayoutConfiguration(columns: 2, width: 375))))
         #expect(index.sections.map(\.section) == ["2017-11", "2017-09", "undated"])
         #expect(index.sections.map(\.firstTakenAt) == ["2017-11-10T12:00:00Z", "2017-09-05T12:00:00Z", nil])
         #expect(index.sections.map(\.lastTakenAt) == ["2017-11-20T12:00:00Z", "2017-09-30T12:00:00Z", nil])
@@ -449,26 +513,35 @@ import WaterfallTestSupport
     @Test(arguments: TestEngine.all)
     func imagesAndPagesGiveTakenAtInUTCOnlyWhenKnown(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine)
-        try await catalog.importJSON(Self.feedJSON([
-            Photo(id: "a", seconds: Self.seconds("2017-11-14T15:28:13Z"), offsetMinutes: 60), Photo(id: "b", seconds: nil),
-        ]))
+        try await catalog.importJSON(
+            Self.feedJSON([
+                Photo(id: "a", seconds: Self.seconds("2017-11-14T15:28:13Z"), offsetMinutes: 60),
+                Photo(id: "b", seconds: nil),
+            ]))
         let images = try await catalog.service.images(feed: "f", offset: 0, limit: 10).images
         #expect(images.map(\.takenAt) == ["2017-11-14T15:28:13Z", nil])
-        let page = try await catalog.service.page(feed: "f", layout: .inline(.waterfall(LayoutConfiguration(columns: 2, width: 375))), offset: 0, limit: 10)
+        let page = try await catalog.service.page(
+            feed: "f", layout: .inline(.waterfall(LayoutConfiguration(columns: 2, width: 375))), offset: 0, limit: 10)
         #expect(page.items.map(\.takenAt) == ["2017-11-14T15:28:13Z", nil])
     }
 
     @Test(arguments: TestEngine.all)
     func anOptionOverridesTheFileAndAZoneWithoutDateSectionsIsRefused(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine)
-        let document = try FeedDecoder().decode(Array(Self.feedJSON(Self.library, sectionBy: "month").utf8), format: .json, source: "t.json")
-        _ = try await catalog.service.importFeed(document, named: "f", options: .init(sectionBy: .year, timeZone: "Asia/Tokyo"))
+        let document = try FeedDecoder().decode(
+            Array(Self.feedJSON(Self.library, sectionBy: "month").utf8), format: .json, source: "t.json")
+        _ = try await catalog.service.importFeed(
+            document, named: "f", options: .init(sectionBy: .year, timeZone: "Asia/Tokyo"))
         #expect(try await catalog.sections() == ["2017", "undated"])
-        await #expect(throws: WaterfallError.invalidValue(.timeZone, "must be an IANA time zone name such as Europe/Paris or UTC, got \"Mars\".")) {
+        await #expect(
+            throws: WaterfallError.invalidValue(
+                .timeZone, "must be an IANA time zone name such as Europe/Paris or UTC, got \"Mars\".")
+        ) {
             try await catalog.service.importFeed(document, named: "f", options: .init(timeZone: "Mars"))
         }
         await #expect(throws: WaterfallError.self) {
-            try await catalog.service.importFeed(document, named: "f", options: .init(sectionBy: .feedSections, timeZone: "UTC"))
+            try await catalog.service.importFeed(
+                document, named: "f", options: .init(sectionBy: .feedSections, timeZone: "UTC"))
         }
         #expect(try await catalog.revision() == 1)
     }

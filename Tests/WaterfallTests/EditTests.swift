@@ -1,5 +1,7 @@
 import Testing
+import WaterfallSync
 import WaterfallTestSupport
+
 @testable import Waterfall
 
 /// Moves, order lists and removals (DESIGN section 3 and the reorder file of section 4).
@@ -60,7 +62,9 @@ import WaterfallTestSupport
         #expect(try await catalog.revision() == 1)
     }
 
-    @Test(arguments: TestEngine.all) func orderListTakesThePlacesOfTheSameImagesAcrossSections(engine: TestEngine) async throws {
+    @Test(arguments: TestEngine.all) func orderListTakesThePlacesOfTheSameImagesAcrossSections(engine: TestEngine)
+        async throws
+    {
         let catalog = try TestCatalog(engine)
         try await catalog.importFeed(["a@s1", "b@s1", "c@s1", "d@s2", "e@s2"])
         // The client showed b, c, d and the user dragged d to the front.
@@ -90,7 +94,9 @@ import WaterfallTestSupport
         #expect(try await catalog.service.changes(feed: "f", since: 1).changes.map(\.kind) == ["remove", "remove"])
     }
 
-    @Test(arguments: TestEngine.all) func manyMovesToTheSameGapRenumberLocallyAndKeepOrder(engine: TestEngine) async throws {
+    @Test(arguments: TestEngine.all) func manyMovesToTheSameGapRenumberLocallyAndKeepOrder(engine: TestEngine)
+        async throws
+    {
         // 40 moves into the same gap exhaust 2^32 of key space and force a window renumbering.
         let catalog = try TestCatalog(engine)
         let ids = (0..<100).map { "i\($0)" }
@@ -107,15 +113,14 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all) func sqlLookingAndUnicodeIdsAreStoredLiterally(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine)
-        let json = #"{"feed":"f","images":[{"id":"x'); DROP TABLE image;--","width":10,"height":10},{"id":"鳥居","width":10,"height":10},{"id":"e\u0301","width":10,"height":10},{"id":"é","width":10,"height":10}]}"#
+        let json =
+            #"{"feed":"f","images":[{"id":"x'); DROP TABLE image;--","width":10,"height":10},{"id":"鳥居","width":10,"height":10},{"id":"e\u0301","width":10,"height":10},{"id":"é","width":10,"height":10}]}"#
         try await catalog.importJSON(json)
         #expect(try await catalog.order() == ["-/x'); DROP TABLE image;--", "-/鳥居", "-/e\u{301}", "-/é"])
         _ = try await catalog.service.move(feed: "f", id: "é", to: .before("鳥居"))
         #expect(try await catalog.order()[1] == "-/é")
     }
 }
-
-import WaterfallSync
 
 /// Builds reorder documents in code.
 enum ReorderDocumentBuilder {
@@ -124,8 +129,12 @@ enum ReorderDocumentBuilder {
     }
 
     static func edits(moves: [(String, MoveTarget)], removals: [String]) -> ReorderDocument {
-        ReorderDocument(feed: "f", operations: .edits(
-            moves: moves.enumerated().map { ReorderMove(id: $0.element.0, target: $0.element.1, path: "moves[\($0.offset)]") },
-            removals: removals))
+        ReorderDocument(
+            feed: "f",
+            operations: .edits(
+                moves: moves.enumerated().map {
+                    ReorderMove(id: $0.element.0, target: $0.element.1, path: "moves[\($0.offset)]")
+                },
+                removals: removals))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WaterfallStore
 import WaterfallTestSupport
+
 @testable import Waterfall
 
 /// A server's hot copy (DESIGN section 12) read by several readers at once while another
@@ -61,11 +62,16 @@ import WaterfallTestSupport
                 var random = SeededGenerator(seed: UInt64(100 + reader))
                 while !stop.withLockedValue({ $0 }) {
                     let configuration = Int.random(in: 0..<Self.configurations.count, using: &random)
-                    let offset = Int.random(in: 0...400, using: &random), limit = Int.random(in: 1...12, using: &random)
+                    let offset = Int.random(in: 0...400, using: &random)
+                    let limit = Int.random(in: 1...12, using: &random)
                     let start = Date.now
                     do {
-                        let page = try await service.page(feed: "f", layout: .inline(Self.configurations[configuration]), offset: offset, limit: limit)
-                        let read = Read(configuration: configuration, offset: offset, limit: limit, page: page, seconds: Date.now.timeIntervalSince(start))
+                        let page = try await service.page(
+                            feed: "f", layout: .inline(Self.configurations[configuration]), offset: offset, limit: limit
+                        )
+                        let read = Read(
+                            configuration: configuration, offset: offset, limit: limit, page: page,
+                            seconds: Date.now.timeIntervalSince(start))
                         reads.withLockedValue { $0.append(read) }
                     } catch {
                         failures.withLockedValue { $0.append("\(error)") }
@@ -79,12 +85,16 @@ import WaterfallTestSupport
             var random = SeededGenerator(seed: 200)
             while !stop.withLockedValue({ $0 }) {
                 let configuration = Int.random(in: 0..<Self.configurations.count, using: &random)
-                let offset = Int.random(in: 0...400, using: &random), limit = Int.random(in: 1...12, using: &random)
+                let offset = Int.random(in: 0...400, using: &random)
+                let limit = Int.random(in: 1...12, using: &random)
                 let start = Date.now
                 do {
-                    let answer = try await hot.pageFromHeldFeed(feed: "f", layout: .inline(Self.configurations[configuration]), offset: offset, limit: limit)
+                    let answer = try await hot.pageFromHeldFeed(
+                        feed: "f", layout: .inline(Self.configurations[configuration]), offset: offset, limit: limit)
                     if let page = answer {
-                        let read = Read(configuration: configuration, offset: offset, limit: limit, page: page, seconds: Date.now.timeIntervalSince(start))
+                        let read = Read(
+                            configuration: configuration, offset: offset, limit: limit, page: page,
+                            seconds: Date.now.timeIntervalSince(start))
                         reads.withLockedValue { $0.append(read) }
                     }
                     try await Task.sleep(for: .milliseconds(answer == nil ? 5 : 2))
@@ -99,12 +109,16 @@ import WaterfallTestSupport
             let ids = try await catalog.order().map { String($0.split(separator: "/", maxSplits: 1)[1]) }
             switch Int.random(in: 0..<6, using: &random) {
             case 0, 1:
-                let id = ids.randomElement(using: &random)!, other = ids.filter { $0 != id }.randomElement(using: &random)!
-                _ = try await catalog.service.move(feed: "f", id: id, to: Bool.random(using: &random) ? .before(other) : .index(0))
+                let id = ids.randomElement(using: &random)!
+                let other = ids.filter { $0 != id }.randomElement(using: &random)!
+                _ = try await catalog.service.move(
+                    feed: "f", id: id, to: Bool.random(using: &random) ? .before(other) : .index(0))
             case 2:
-                _ = try await catalog.service.reorder(.init(feed: "f", operations: .order(Array(ids.shuffled(using: &random).prefix(40)))), feed: "f")
+                _ = try await catalog.service.reorder(
+                    .init(feed: "f", operations: .order(Array(ids.shuffled(using: &random).prefix(40)))), feed: "f")
             case 3:
-                try await catalog.importFeed((0..<Int.random(in: 1...20, using: &random)).map { _ in newSpec() }, mode: .append)
+                try await catalog.importFeed(
+                    (0..<Int.random(in: 1...20, using: &random)).map { _ in newSpec() }, mode: .append)
             case 4:
                 _ = try await catalog.service.remove(feed: "f", ids: Array(ids.shuffled(using: &random).prefix(5)))
             default:
@@ -119,7 +133,9 @@ import WaterfallTestSupport
             // Readers between writes: on a busy host the readers' tasks may wait for a thread
             // (up to ten seconds here) while the writer goes on.
             let before = reads.withLockedValue { $0.count }
-            for _ in 0..<1000 where reads.withLockedValue({ $0.count }) < before + 2 { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<1000 where reads.withLockedValue({ $0.count }) < before + 2 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
         }
         stop.withLockedValue { $0 = true }
         await unblocked.value
@@ -134,7 +150,8 @@ import WaterfallTestSupport
             checked += 1
             let expected = layouts.layout(Self.configurations[read.configuration])
             let reference = layouts.page(expected, offset: read.offset, limit: read.limit)
-            let context = "revision \(read.page.revision), layout \(read.configuration), offset \(read.offset), limit \(read.limit)"
+            let context =
+                "revision \(read.page.revision), layout \(read.configuration), offset \(read.offset), limit \(read.limit)"
             #expect(read.page.contentHeight == expected.contentHeight, "\(context)")
             #expect(read.page.totalItems == layouts.itemCount, "\(context)")
             #expect(read.page.items.map(\.id) == reference.items.map(\.id), "\(context)")

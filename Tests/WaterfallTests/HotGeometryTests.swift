@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WaterfallStore
 import WaterfallTestSupport
+
 @testable import Waterfall
 
 /// A server's hot copy of a feed (DESIGN section 12) in the awkward cases the random property
@@ -28,7 +29,8 @@ import WaterfallTestSupport
             let height = try await cold.page(feed: "f", layout: .inline(layout), offset: 0, limit: 1).contentHeight
             for y in stride(from: -20.0, through: height, by: height / 5) {
                 let kept = try await hot.viewport(feed: "f", layout: .inline(layout), y: y, height: 300, pinOffset: 10)
-                let fresh = try await cold.viewport(feed: "f", layout: .inline(layout), y: y, height: 300, pinOffset: 10)
+                let fresh = try await cold.viewport(
+                    feed: "f", layout: .inline(layout), y: y, height: 300, pinOffset: 10)
                 #expect(kept == fresh, "\(context): viewport at \(y)")
             }
         }
@@ -64,8 +66,9 @@ import WaterfallTestSupport
             if move % 8 == 7 { try await expectSameAnswers(hot, catalog.service, "after move \(move)") }
         }
         let keysAfter = try await keys()
-        #expect(keysBefore.contains { $0.key != "i5" && $0.key != "i50" && keysAfter[$0.key] != $0.value },
-                "no window was renumbered: the test lost its point")
+        #expect(
+            keysBefore.contains { $0.key != "i5" && $0.key != "i50" && keysAfter[$0.key] != $0.value },
+            "no window was renumbered: the test lost its point")
         try await expectSameAnswers(hot, catalog.service, "after the renumbering")
         let revision = try await catalog.service.feeds().feeds[0].revision
         #expect(geometry.report.map(\.revision) == [revision])
@@ -74,8 +77,10 @@ import WaterfallTestSupport
     @Test(arguments: TestEngine.all)
     func movesAcrossSectionsAndRemovalsEmptyingOneAreFollowed(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
-        try await catalog.importFeed((0..<30).map { "i\($0)@s\($0 / 10):\(200 + $0)x\(150 + $0 * 5)\($0 % 9 == 4 ? "!" : "")" })
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 20))
+        try await catalog.importFeed(
+            (0..<30).map { "i\($0)@s\($0 / 10):\(200 + $0)x\(150 + $0 * 5)\($0 % 9 == 4 ? "!" : "")" })
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(
+            HotGeometry(budget: 1 << 20))
         try await expectSameAnswers(hot, catalog.service, "before")
         _ = try await catalog.service.move(feed: "f", id: "i3", to: .after("i25"))
         try await expectSameAnswers(hot, catalog.service, "a move into the last section")
@@ -117,9 +122,12 @@ import WaterfallTestSupport
     @Test(arguments: TestEngine.all)
     func aCopyLoadedAnewAfterAShrinkingReimportKeepsNoPlanOfTheOldOne(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
-        let whole = (0..<300).map { "i\($0)@s0:\(100 + $0 % 13 * 9)x\(200 + $0 % 7 * 11)" } + (0..<20).map { "j\($0)@s1:300x\(100 + $0)" }
+        let whole =
+            (0..<300).map { "i\($0)@s0:\(100 + $0 % 13 * 9)x\(200 + $0 % 7 * 11)" }
+            + (0..<20).map { "j\($0)@s1:300x\(100 + $0)" }
         try await catalog.importFeed(whole)
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 22))
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(
+            HotGeometry(budget: 1 << 22))
         try await expectSameAnswers(hot, catalog.service, "loaded")
         try await catalog.importFeed(Array(whole[270...]))
         try await expectSameAnswers(hot, catalog.service, "270 images fewer: loaded anew")
@@ -135,7 +143,8 @@ import WaterfallTestSupport
         var next = try await catalog.service.database.read { tx in try tx.feed(named: "f")! }
         next.revision += 1
         let ahead = next
-        let reading = Gate(), finish = Gate()
+        let reading = Gate()
+        let finish = Gate()
         // The first reader of a newer revision leads the follow, and reads until let go.
         let lead = Task {
             try await geometry.follow(ahead) { _ in
@@ -249,7 +258,9 @@ import WaterfallTestSupport
         let first = try #require(loaded.withLockedValue { $0 }, "the first reader finished its load")
         await #expect(try first.get() == catalog.service.page(feed: "f", layout: layout, offset: 0, limit: 5))
         for (offset, page) in pages {
-            await #expect(page == (try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 5)), "page at \(offset)")
+            await #expect(
+                page == (try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 5)),
+                "page at \(offset)")
         }
         #expect(geometry.report.map(\.images) == [40], "the feed is kept once loaded")
     }
@@ -272,7 +283,8 @@ import WaterfallTestSupport
         service.hotCopyMayBeAhead = false
         let hot = service
         let found = try await catalog.service.database.read { tx in
-            try Self.layouts[0].withEngine(HotLookupWork(service: hot, configuration: Self.layouts[0], feed: stale, tx: tx))
+            try Self.layouts[0].withEngine(
+                HotLookupWork(service: hot, configuration: Self.layouts[0], feed: stale, tx: tx))
         }
         if engine == .postgres {
             #expect(found == "ahead")
@@ -305,7 +317,9 @@ import WaterfallTestSupport
         let tight = HotGeometry(budget: oneLayout + (threeLayouts - oneLayout) / 4)
         let pinched = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(tight)
         for layout in Self.layouts {
-            await #expect(try pinched.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9) == catalog.service.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9))
+            await #expect(
+                try pinched.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9)
+                    == catalog.service.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9))
             #expect(tight.report.map(\.bytes).reduce(0, +) <= tight.budget)
         }
         #expect(tight.report.count == 1)
@@ -314,7 +328,9 @@ import WaterfallTestSupport
         let tiny = HotGeometry(budget: geometryBytes + 8)
         let starved = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(tiny)
         for layout in Self.layouts + Self.layouts {
-            await #expect(try starved.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9) == catalog.service.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9))
+            await #expect(
+                try starved.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9)
+                    == catalog.service.page(feed: "f", layout: .inline(layout), offset: 150, limit: 9))
             #expect(tiny.report.isEmpty)
         }
     }
@@ -330,8 +346,13 @@ import WaterfallTestSupport
         let catalog = try TestCatalog(engine, stride: 4, onDisk: true)
         try await catalog.importFeed((0..<50).map { "i\($0)@s\($0 / 10):\(120 + $0 * 5)x\(260 - $0 * 3)" })
         try await catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.layouts[0])
-        let steered = AnyLayoutConfiguration.sectioned(try SectionedConfiguration(
-            base: Self.layouts[1], entries: [["section": .string("s1"), "columns": .number(1)], ["section": .string("s9"), "kind": .string("justified"), "rowHeight": .number(80)]]))
+        let steered = AnyLayoutConfiguration.sectioned(
+            try SectionedConfiguration(
+                base: Self.layouts[1],
+                entries: [
+                    ["section": .string("s1"), "columns": .number(1)],
+                    ["section": .string("s9"), "kind": .string("justified"), "rowHeight": .number(80)],
+                ]))
         try await catalog.service.addLayout(feed: "f", name: "steered", configuration: steered)
         // A server over the same catalog, opened again: another instance's pool on PostgreSQL.
         let server = try catalog.otherInstance()
@@ -339,7 +360,8 @@ import WaterfallTestSupport
         let geometry = HotGeometry(budget: 1 << 20)
         let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(geometry)
         let layouts = [LayoutSource.named("phone"), .named("steered")]
-        #expect(try await hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "no copy yet")
+        #expect(
+            try await hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "no copy yet")
         for layout in layouts { _ = try await hot.page(feed: "f", layout: layout, offset: 20, limit: 9) }
 
         /// Every answer without blocking against the other path's; the first read follows.
@@ -348,24 +370,38 @@ import WaterfallTestSupport
             for layout in layouts {
                 for offset in [20, 0, 45, 49, 50, 80] {
                     let unblocked = try await hot.pageFromHeldFeed(feed: "f", layout: layout, offset: offset, limit: 9)
-                    let expected = await expectsAnswer ? try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 9) : nil
+                    let expected =
+                        await expectsAnswer
+                        ? try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 9) : nil
                     #expect(unblocked == expected, "\(context): \(layout) offset \(offset)")
                 }
                 for y in [-30.0, 0, 150, 700] {
-                    let unblocked = try await hot.viewportFromHeldFeed(feed: "f", layout: layout, y: y, height: 400, pinOffset: 12)
-                    let expected = await expectsAnswer ? try catalog.service.viewport(feed: "f", layout: layout, y: y, height: 400, pinOffset: 12) : nil
+                    let unblocked = try await hot.viewportFromHeldFeed(
+                        feed: "f", layout: layout, y: y, height: 400, pinOffset: 12)
+                    let expected =
+                        await expectsAnswer
+                        ? try catalog.service.viewport(feed: "f", layout: layout, y: y, height: 400, pinOffset: 12)
+                        : nil
                     #expect(unblocked == expected, "\(context): \(layout) viewport at \(y)")
                 }
                 let index = try await hot.sectionIndexFromHeldFeed(feed: "f", layout: layout)
-                await #expect(index == (expectsAnswer ? try catalog.service.sectionIndex(feed: "f", layout: layout) : nil), "\(context): \(layout)")
+                await #expect(
+                    index == (expectsAnswer ? try catalog.service.sectionIndex(feed: "f", layout: layout) : nil),
+                    "\(context): \(layout)")
             }
         }
         try await expectAnswersFromTheHeldFeed("loaded")
         let changes: [(String, () async throws -> Void)] = [
             ("a move to the top", { _ = try await catalog.service.move(feed: "f", id: "i45", to: .index(0)) }),
             ("a move across sections", { _ = try await catalog.service.move(feed: "f", id: "i3", to: .after("i25")) }),
-            ("removals emptying a section", { _ = try await catalog.service.remove(feed: "f", ids: (10..<20).map { "i\($0)" }) }),
-            ("an appended section", { try await catalog.importFeed((0..<5).map { "n\($0)@s9:300x300" }, mode: .append) }),
+            (
+                "removals emptying a section",
+                { _ = try await catalog.service.remove(feed: "f", ids: (10..<20).map { "i\($0)" }) }
+            ),
+            (
+                "an appended section",
+                { try await catalog.importFeed((0..<5).map { "n\($0)@s9:300x300" }, mode: .append) }
+            ),
         ]
         for (context, change) in changes {
             let before = geometry.report
@@ -373,27 +409,37 @@ import WaterfallTestSupport
             try await expectAnswersFromTheHeldFeed(context)
             let revision = try await catalog.service.feeds().feeds[0].revision
             // Followed by the reads above on PostgreSQL, which read nothing the other way.
-            #expect(geometry.report.map(\.revision) == (engine == .postgres ? [revision] : before.map(\.revision)), "\(context)")
+            #expect(
+                geometry.report.map(\.revision) == (engine == .postgres ? [revision] : before.map(\.revision)),
+                "\(context)")
         }
 
         // Many readers at once after a move: one follows, the others wait for it.
         _ = try await catalog.service.move(feed: "f", id: "i40", to: .before("i2"))
         let expected = try await catalog.service.page(feed: "f", layout: layouts[0], offset: 30, limit: 9)
         let answers = try await withThrowingTaskGroup(of: LayoutPage?.self) { group in
-            for _ in 0..<12 { group.addTask { try await hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 30, limit: 9) } }
+            for _ in 0..<12 {
+                group.addTask { try await hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 30, limit: 9) }
+            }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(answers.allSatisfy { $0 == (engine == .postgres ? expected : nil) })
 
         // A change log too long to follow: the other path loads the feed anew.
         try await catalog.importFeed((0..<300).map { "m\($0)@s9:200x100" }, mode: .append)
-        #expect(try await hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "too far behind")
+        #expect(
+            try await hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "too far behind"
+        )
         _ = try await hot.page(feed: "f", layout: layouts[0], offset: 0, limit: 1)
         try await expectAnswersFromTheHeldFeed("loaded anew")
 
         // What the held copy cannot answer is left to the transaction, which words the error
-        #expect(try await hot.pageFromHeldFeed(feed: "f", layout: .named("tablet"), offset: 0, limit: 9) == nil, "an unknown layout")
-        #expect(try await hot.pageFromHeldFeed(feed: "g", layout: layouts[0], offset: 0, limit: 9) == nil, "an unknown feed")
+        #expect(
+            try await hot.pageFromHeldFeed(feed: "f", layout: .named("tablet"), offset: 0, limit: 9) == nil,
+            "an unknown layout")
+        #expect(
+            try await hot.pageFromHeldFeed(feed: "g", layout: layouts[0], offset: 0, limit: 9) == nil, "an unknown feed"
+        )
         await #expect(throws: WaterfallError.unknownLayout(feed: "f", layout: "tablet")) {
             try await hot.page(feed: "f", layout: .named("tablet"), offset: 0, limit: 9)
         }
@@ -401,7 +447,9 @@ import WaterfallTestSupport
         await #expect(throws: WaterfallError.self, "a bad band") {
             try await hot.viewport(feed: "f", layout: layouts[0], y: .nan, height: 400)
         }
-        await #expect(throws: WaterfallError.self, "a bad offset") { try await hot.page(feed: "f", layout: layouts[0], offset: -1, limit: 9) }
+        await #expect(throws: WaterfallError.self, "a bad offset") {
+            try await hot.page(feed: "f", layout: layouts[0], offset: -1, limit: 9)
+        }
     }
 
     /// The hand-off between readers without blocking, with the database left out: one reader
@@ -421,8 +469,11 @@ import WaterfallTestSupport
             return nil
         }
 
-        #expect(try await geometry.follow(kept, reading: unread), "a copy at the feed's revision needs no follow: look again")
-        let reading = Gate(), finish = Gate()
+        #expect(
+            try await geometry.follow(kept, reading: unread),
+            "a copy at the feed's revision needs no follow: look again")
+        let reading = Gate()
+        let finish = Gate()
         // Reads in which the feed has no sections while the copy's hold images: the copy and
         // the catalog disagree.
         let wrong = HotFollowReads(sectionIDs: [], ids: ["i3"], rows: [], neighbours: [:])
@@ -441,7 +492,9 @@ import WaterfallTestSupport
             await woken.set()
             return followed
         }
-        #expect(try await geometry.follow(further, reading: unread) == false, "a reader of another revision goes the synchronous way")
+        #expect(
+            try await geometry.follow(further, reading: unread) == false,
+            "a reader of another revision goes the synchronous way")
         try await Task.sleep(for: .milliseconds(50))
         #expect(await woken.isSet == false, "a second reader of that revision waits while the follow is under way")
         await finish.open()
@@ -452,10 +505,11 @@ import WaterfallTestSupport
         // The follow has ended: the next reader of that revision leads again; one with nothing
         // read wakes its waiters too, and leaves the copy as it was.
         let led = WokenFlag()
-        #expect(try await geometry.follow(ahead) { _ in
-            await led.set()
-            return nil
-        })
+        #expect(
+            try await geometry.follow(ahead) { _ in
+                await led.set()
+                return nil
+            })
         #expect(await led.isSet, "after a follow ends, a reader leads again")
         #expect(geometry.report.map(\.revision) == [kept.revision])
     }
@@ -469,7 +523,9 @@ private struct HotLookupWork: EngineWork {
     let tx: any CatalogTransaction
 
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> String {
-        switch try service.hotLookup(engine: engine, LayoutQuery(feed: feed, name: nil, configuration: configuration), tx) {
+        switch try service.hotLookup(
+            engine: engine, LayoutQuery(feed: feed, name: nil, configuration: configuration), tx)
+        {
         case .ready: "placed"
         case .ahead: "ahead"
         case .notKept, .behind, .needsSections: "notKept"

@@ -1,11 +1,14 @@
 import Testing
 import WaterfallSync
 import WaterfallTestSupport
+
 @testable import Waterfall
 
 /// The sync rules of DESIGN section 4, one worked example each.
 @Suite(.onOwnThreads(lane: .database)) struct ImportRulesTests {
-    @Test(arguments: TestEngine.all) func firstImportOrdersDeclaredSectionsThenOthersByFirstImage(engine: TestEngine) async throws {
+    @Test(arguments: TestEngine.all) func firstImportOrdersDeclaredSectionsThenOthersByFirstImage(engine: TestEngine)
+        async throws
+    {
         // Given a file declaring s2, with images of s1, the unnamed section and s2
         let catalog = try TestCatalog(engine)
         // When it is imported
@@ -15,7 +18,8 @@ import WaterfallTestSupport
         #expect(summary.inserted == 5 && summary.revision == 1)
     }
 
-    @Test(arguments: TestEngine.all) func snapshotRemovesAbsentImagesAndKeepsUserOrder(engine: TestEngine) async throws {
+    @Test(arguments: TestEngine.all) func snapshotRemovesAbsentImagesAndKeepsUserOrder(engine: TestEngine) async throws
+    {
         // Given a feed where the user moved c to the top
         let catalog = try TestCatalog(engine)
         try await catalog.importFeed(["a", "b", "c", "d"])
@@ -27,7 +31,9 @@ import WaterfallTestSupport
         #expect(summary.removed == 1 && summary.unchanged == 3 && summary.revision == 3)
     }
 
-    @Test(arguments: TestEngine.all) func newImageGoesRightAfterItsNearestEarlierExistingImage(engine: TestEngine) async throws {
+    @Test(arguments: TestEngine.all) func newImageGoesRightAfterItsNearestEarlierExistingImage(engine: TestEngine)
+        async throws
+    {
         // Given a catalog a b c d, reordered by the user to a c b d
         let catalog = try TestCatalog(engine)
         try await catalog.importFeed(["a", "b", "c", "d"])
@@ -46,7 +52,9 @@ import WaterfallTestSupport
         await #expect(try catalog.order() == ["-/a", "-/n1", "-/n2", "-/n3", "-/b"])
     }
 
-    @Test(arguments: TestEngine.all) func nearestEarlierImageIsSearchedInTheSameSectionOnly(engine: TestEngine) async throws {
+    @Test(arguments: TestEngine.all) func nearestEarlierImageIsSearchedInTheSameSectionOnly(engine: TestEngine)
+        async throws
+    {
         // Given s1: a b and s2: c
         let catalog = try TestCatalog(engine)
         try await catalog.importFeed(["a@s1", "b@s1", "c@s2"])
@@ -58,7 +66,9 @@ import WaterfallTestSupport
         await #expect(try catalog.order() == ["s1/b", "s1/m", "s1/a", "s2/n", "s2/c"])
     }
 
-    @Test(arguments: TestEngine.all) func newSectionGoesAfterTheNearestEarlierExistingSection(engine: TestEngine) async throws {
+    @Test(arguments: TestEngine.all) func newSectionGoesAfterTheNearestEarlierExistingSection(engine: TestEngine)
+        async throws
+    {
         // Given sections s1, s3 in the catalog
         let catalog = try TestCatalog(engine)
         try await catalog.importFeed(["a@s1", "c@s3"])
@@ -102,7 +112,8 @@ import WaterfallTestSupport
         #expect(again.revision == summary.revision && !again.changedAnything)
     }
 
-    @Test(arguments: TestEngine.all) func appendAddsAtTheEndOfSectionsAndRemovesNothing(engine: TestEngine) async throws {
+    @Test(arguments: TestEngine.all) func appendAddsAtTheEndOfSectionsAndRemovesNothing(engine: TestEngine) async throws
+    {
         let catalog = try TestCatalog(engine)
         try await catalog.importFeed(["a@s1", "b@s1", "c@s2"])
         _ = try await catalog.service.move(feed: "f", id: "b", to: .index(0))
@@ -120,7 +131,9 @@ import WaterfallTestSupport
         #expect(second.unchanged == 3 && !second.changedAnything)
     }
 
-    @Test(arguments: TestEngine.all) func declaredEmptySectionStaysAndEmptiedUndeclaredOneDisappears(engine: TestEngine) async throws {
+    @Test(arguments: TestEngine.all) func declaredEmptySectionStaysAndEmptiedUndeclaredOneDisappears(engine: TestEngine)
+        async throws
+    {
         let catalog = try TestCatalog(engine)
         try await catalog.importFeed(["a@s1", "b@s2"], sections: ["empty"])
         await #expect(try catalog.sections() == ["empty", "s1", "s2"])
@@ -154,9 +167,12 @@ import WaterfallTestSupport
 /// Ids are compared by code points, as SQLite compares them, never by Swift's canonical
 /// equivalence: "é" (U+00E9) and "e\u{301}" are two different images.
 @Suite(.onOwnThreads(lane: .database)) struct ExactIdTests {
-    @Test(arguments: TestEngine.all) func canonicallyEquivalentIdsStayDistinctAcrossReimports(engine: TestEngine) async throws {
+    @Test(arguments: TestEngine.all) func canonicallyEquivalentIdsStayDistinctAcrossReimports(engine: TestEngine)
+        async throws
+    {
         let catalog = try TestCatalog(engine)
-        let json = #"{"feed":"f","images":[{"id":"\u00e9","width":10,"height":10,"section":"\u00e9"},{"id":"e\u0301","width":20,"height":10,"section":"e\u0301"}]}"#
+        let json =
+            #"{"feed":"f","images":[{"id":"\u00e9","width":10,"height":10,"section":"\u00e9"},{"id":"e\u0301","width":20,"height":10,"section":"e\u0301"}]}"#
         try await catalog.importJSON(json)
         let again = try await catalog.importJSON(json)
         #expect(!again.changedAnything && again.unchanged == 2)

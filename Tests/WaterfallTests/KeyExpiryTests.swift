@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaterfallTestSupport
+
 @testable import Waterfall
 
 /// `key add --expires WHEN`, and keys that expire and remember their last use on every engine.
@@ -13,17 +14,24 @@ import WaterfallTestSupport
     }
 
     @Test func timesAreISO8601WithAZoneOrADateAndRoundedUpToTheSecond() throws {
-        #expect(try KeyExpiry.date(from: "2027-01-31T18:00:00Z", now: now) == Date(timeIntervalSince1970: 1_801_418_400))
-        #expect(try KeyExpiry.date(from: "2027-01-31T19:00:00+01:00", now: now) == Date(timeIntervalSince1970: 1_801_418_400))
-        #expect(try KeyExpiry.date(from: "2027-01-31T18:00:00.250Z", now: now) == Date(timeIntervalSince1970: 1_801_418_401))
+        #expect(
+            try KeyExpiry.date(from: "2027-01-31T18:00:00Z", now: now) == Date(timeIntervalSince1970: 1_801_418_400))
+        #expect(
+            try KeyExpiry.date(from: "2027-01-31T19:00:00+01:00", now: now)
+                == Date(timeIntervalSince1970: 1_801_418_400))
+        #expect(
+            try KeyExpiry.date(from: "2027-01-31T18:00:00.250Z", now: now) == Date(timeIntervalSince1970: 1_801_418_401)
+        )
         #expect(try KeyExpiry.date(from: "2027-02-01", now: now) == Date(timeIntervalSince1970: 1_801_440_000))
         #expect(try KeyExpiry.date(from: "1s", now: now.addingTimeInterval(0.5)) == now.addingTimeInterval(2))
         #expect(KeyExpiry.format(Date(timeIntervalSince1970: 1_801_418_400)) == "2027-01-31T18:00:00Z")
     }
 
     @Test(arguments: [
-        ("", "takes a duration such as 45s"), ("soon", "takes a duration such as 45s"), ("10", "takes a duration such as 45s"),
-        ("-5m", "takes a duration such as 45s"), ("5w", "takes a duration such as 45s"), ("2027-01-31T18:00:00", "takes a duration such as 45s"),
+        ("", "takes a duration such as 45s"), ("soon", "takes a duration such as 45s"),
+        ("10", "takes a duration such as 45s"),
+        ("-5m", "takes a duration such as 45s"), ("5w", "takes a duration such as 45s"),
+        ("2027-01-31T18:00:00", "takes a duration such as 45s"),
         ("0s", "from 1s to 36500d"), ("36501d", "from 1s to 36500d"),
         ("2027-01-15T07:59:59Z", "must be a time in the future"), ("2200-01-01", "at most 100 years"),
     ])
@@ -52,10 +60,13 @@ import WaterfallTestSupport
 
         // Then the list shows each key's scope, expiry and latest use
         let keys = try await service.keys().keys
-        #expect(keys == [
-            APIKey(name: "app", feeds: ["travel"], write: true, expires: expires, lastUsed: Date(timeIntervalSince1970: 1_800_000_060)),
-            APIKey(name: "dashboard", feeds: [], write: false, expires: nil, lastUsed: nil),
-        ])
+        #expect(
+            keys == [
+                APIKey(
+                    name: "app", feeds: ["travel"], write: true, expires: expires,
+                    lastUsed: Date(timeIntervalSince1970: 1_800_000_060)),
+                APIKey(name: "dashboard", feeds: [], write: false, expires: nil, lastUsed: nil),
+            ])
         #expect(keys[0].isExpired(at: expires) && !keys[0].isExpired(at: expires.addingTimeInterval(-1)))
         await #expect(try service.keyring().hasWriteKey(at: expires.addingTimeInterval(-1)))
         await #expect(try !service.keyring().hasWriteKey(at: expires))

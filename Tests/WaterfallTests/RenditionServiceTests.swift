@@ -1,6 +1,7 @@
 import Testing
 import WaterfallSync
 import WaterfallTestSupport
+
 @testable import Waterfall
 
 /// Placeholders and right-sized images (DESIGN section 16) through the service: what an import
@@ -38,26 +39,40 @@ import WaterfallTestSupport
         #expect(width > 160 && width <= 320)
         #expect(one.items.map(\.color) == ["#a0b1c2", "#102030", nil])
         #expect(one.items.map(\.placeholder) == ["1QcSHQRnh493V4dIh4eXh1h4kJUI", nil, nil])
-        #expect(one.items.map(\.url) == [
-            "https://x/a-320.jpg", "https://x/b/\(Int((one.items[1].frame.width).rounded(.up))).jpg", "https://x/c.jpg",
-        ])
-        #expect(two.items.map(\.url) == [
-            "https://x/a-640.jpg", "https://x/b/\(Int((two.items[1].frame.width * 2).rounded(.up))).jpg", "https://x/c.jpg",
-        ])
-        #expect(four.items.map(\.url) == ["https://x/a-1280.jpg", "https://x/b/\(Int((one.items[1].frame.width * 4).rounded(.up))).jpg", "https://x/c.jpg"])
+        #expect(
+            one.items.map(\.url) == [
+                "https://x/a-320.jpg", "https://x/b/\(Int((one.items[1].frame.width).rounded(.up))).jpg",
+                "https://x/c.jpg",
+            ])
+        #expect(
+            two.items.map(\.url) == [
+                "https://x/a-640.jpg", "https://x/b/\(Int((two.items[1].frame.width * 2).rounded(.up))).jpg",
+                "https://x/c.jpg",
+            ])
+        #expect(
+            four.items.map(\.url) == [
+                "https://x/a-1280.jpg", "https://x/b/\(Int((one.items[1].frame.width * 4).rounded(.up))).jpg",
+                "https://x/c.jpg",
+            ])
         #expect(one.choosingRenditions(dpr: 8).items[0].url == "https://x/a-1280.jpg")
 
         // And the viewport and the cover flow answer the same way
-        let viewport = try await catalog.service.viewport(feed: "f", layout: Self.layout(), y: 0, height: 2000).choosingRenditions(dpr: 3)
-        #expect(viewport.items.map(\.url) == [
-            "https://x/a-640.jpg", "https://x/b/\(Int((viewport.items[1].frame.width * 3).rounded(.up))).jpg", "https://x/c.jpg",
-        ])
+        let viewport = try await catalog.service.viewport(feed: "f", layout: Self.layout(), y: 0, height: 2000)
+            .choosingRenditions(dpr: 3)
+        #expect(
+            viewport.items.map(\.url) == [
+                "https://x/a-640.jpg", "https://x/b/\(Int((viewport.items[1].frame.width * 3).rounded(.up))).jpg",
+                "https://x/c.jpg",
+            ])
         #expect(viewport.items.map(\.color) == ["#a0b1c2", "#102030", nil])
         let cover = try await catalog.service.coverFlow(
             feed: "f", configuration: CoverFlowConfiguration(itemHeight: 300), x: 0, viewportWidth: 2000)
         #expect(cover.items[0].frame.width == 400)
         #expect(cover.items.map(\.url) == ["https://x/a-640.jpg", "https://x/b/400.jpg", "https://x/c.jpg"])
-        #expect(cover.choosingRenditions(dpr: 2).items.map(\.url) == ["https://x/a-1280.jpg", "https://x/b/800.jpg", "https://x/c.jpg"])
+        #expect(
+            cover.choosingRenditions(dpr: 2).items.map(\.url) == [
+                "https://x/a-1280.jpg", "https://x/b/800.jpg", "https://x/c.jpg",
+            ])
         #expect(cover.items.map(\.color) == ["#a0b1c2", "#102030", nil])
     }
 
@@ -76,8 +91,10 @@ import WaterfallTestSupport
 
         // Then the copy is kept, and its answers carry the same colours and urls
         #expect(geometry.report.map(\.feed) == ["f"])
-        await #expect(kept == (try catalog.service.page(feed: "f", layout: Self.layout(scale: 2), offset: 0, limit: 10)))
-        await #expect(keptBand == (try catalog.service.viewport(feed: "f", layout: Self.layout(scale: 2), y: 0, height: 900)))
+        await #expect(
+            kept == (try catalog.service.page(feed: "f", layout: Self.layout(scale: 2), offset: 0, limit: 10)))
+        await #expect(
+            keptBand == (try catalog.service.viewport(feed: "f", layout: Self.layout(scale: 2), y: 0, height: 900)))
         #expect(kept.items[0].color == "#a0b1c2")
     }
 
@@ -88,27 +105,36 @@ import WaterfallTestSupport
         try await catalog.importJSON(Self.feed)
         await #expect(try catalog.importJSON(Self.feed).unchanged == 3)
         // A colour given in upper case is the same colour
-        await #expect(try catalog.importJSON(Self.feed.replacingOccurrences(of: "#102030", with: "#102030".uppercased())).unchanged == 3)
+        await #expect(
+            try catalog.importJSON(Self.feed.replacingOccurrences(of: "#102030", with: "#102030".uppercased()))
+                .unchanged == 3)
 
         // When a's colour, b's template and c's placeholder change
         let changed = Self.feed
             .replacingOccurrences(of: "#A0B1C2", with: "#000000")
             .replacingOccurrences(of: "https://x/b/{width}.jpg", with: "https://y/b/{width}.jpg")
-            .replacingOccurrences(of: #""url": "https://x/c.jpg""#, with: #""url": "https://x/c.jpg", "placeholder": "abc""#)
+            .replacingOccurrences(
+                of: #""url": "https://x/c.jpg""#, with: #""url": "https://x/c.jpg", "placeholder": "abc""#)
         let summary = try await catalog.importJSON(changed)
 
         // Then all three are updated, in the change log too, and the page shows the new values
         #expect(summary.updated == 3 && summary.unchanged == 0)
-        await #expect(try catalog.service.changes(feed: "f", since: summary.revision - 1).changes.map(\.kind) == ["update", "update", "update"])
+        await #expect(
+            try catalog.service.changes(feed: "f", since: summary.revision - 1).changes.map(\.kind) == [
+                "update", "update", "update",
+            ])
         let page = try await catalog.service.page(feed: "f", layout: Self.layout(), offset: 0, limit: 10)
         #expect(page.items.map(\.color) == ["#000000", "#102030", nil])
         #expect(page.items[1].url?.hasPrefix("https://y/b/") == true)
         #expect(page.items[2].placeholder == "abc")
 
         // When the renditions are dropped again
-        let bare = try await catalog.importJSON(changed.replacingOccurrences(of: #""urlTemplate": "https://y/b/{width}.jpg""#, with: #""note": 1"#))
+        let bare = try await catalog.importJSON(
+            changed.replacingOccurrences(of: #""urlTemplate": "https://y/b/{width}.jpg""#, with: #""note": 1"#))
         #expect(bare.updated == 1)
-        await #expect(try catalog.service.page(feed: "f", layout: Self.layout(), offset: 0, limit: 10).items[1].url == "https://x/b.jpg")
+        await #expect(
+            try catalog.service.page(feed: "f", layout: Self.layout(), offset: 0, limit: 10).items[1].url
+                == "https://x/b.jpg")
     }
 
     @Test(arguments: TestEngine.all)
@@ -118,10 +144,13 @@ import WaterfallTestSupport
         let images = try await catalog.service.images(feed: "f", offset: 0, limit: 10).images
         #expect(images.map(\.color) == ["#a0b1c2", "#102030", nil])
         #expect(images.map(\.placeholder) == ["1QcSHQRnh493V4dIh4eXh1h4kJUI", nil, nil])
-        #expect(images[0].renditions == .list([
-            Rendition(width: 320, url: "https://x/a-320.jpg"), Rendition(width: 640, url: "https://x/a-640.jpg"),
-            Rendition(width: 1280, url: "https://x/a-1280.jpg"),
-        ]))
+        #expect(
+            images[0].renditions
+                == .list([
+                    Rendition(width: 320, url: "https://x/a-320.jpg"),
+                    Rendition(width: 640, url: "https://x/a-640.jpg"),
+                    Rendition(width: 1280, url: "https://x/a-1280.jpg"),
+                ]))
         #expect(images[1].renditions == .template("https://x/b/{width}.jpg"))
         #expect(images[2].renditions == nil)
         #expect(images.map(\.url) == ["https://x/a.jpg", "https://x/b.jpg", "https://x/c.jpg"])

@@ -1,24 +1,30 @@
 import Testing
 import WaterfallStore
 import WaterfallTestSupport
+
 @testable import Waterfall
 
 /// The section index of a layout (DESIGN section 14), from the database's layout cache and from
 /// a server's hot copy, on both engines.
 @Suite(.onOwnThreads(lane: .database)) struct SectionIndexTests {
-    static let phone = AnyLayoutConfiguration.waterfall(LayoutConfiguration(
-        columns: 2, width: 375, headerHeight: 44, footerHeight: 20,
-        headerInset: EdgeInsets(top: 4, left: 0, bottom: 6, right: 0), footerInset: EdgeInsets(top: 2, left: 0, bottom: 3, right: 0)))
+    static let phone = AnyLayoutConfiguration.waterfall(
+        LayoutConfiguration(
+            columns: 2, width: 375, headerHeight: 44, footerHeight: 20,
+            headerInset: EdgeInsets(top: 4, left: 0, bottom: 6, right: 0),
+            footerInset: EdgeInsets(top: 2, left: 0, bottom: 3, right: 0)))
 
     /// Twelve sections: ten declared (two of them empty, one with a unicode id), one named only
     /// by its images, and the unnamed one; images of all of them interleaved in the file.
     static func twelveSections(_ catalog: TestCatalog) async throws -> (declared: [String], counts: [String: Int]) {
-        let declared = ["2024-01", "2024-02", "2024-03", "leer", "2024-05", "日本 📷", "2024-07", "2024-08", "vide", "2024-10"]
+        let declared = [
+            "2024-01", "2024-02", "2024-03", "leer", "2024-05", "日本 📷", "2024-07", "2024-08", "vide", "2024-10",
+        ]
         var counts: [String: Int] = [:]
         var specs: [String] = []
         var random = SeededGenerator(seed: 12)
         for index in 0..<150 {
-            let section = (declared.filter { $0 != "leer" && $0 != "vide" } + ["späť", "-"]).randomElement(using: &random)!
+            let section = (declared.filter { $0 != "leer" && $0 != "vide" } + ["späť", "-"]).randomElement(
+                using: &random)!
             counts[section, default: 0] += 1
             let size = "\(Int.random(in: 50...900, using: &random))x\(Int.random(in: 50...900, using: &random))"
             let full = index % 17 == 0 ? "!" : ""
@@ -35,7 +41,8 @@ import WaterfallTestSupport
         let catalog = try TestCatalog(engine)
         let (declared, counts) = try await Self.twelveSections(catalog)
         _ = try await catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.phone)
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 30))
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(
+            HotGeometry(budget: 1 << 30))
 
         // When the index is asked for, from the cache and from a hot copy.
         let index = try await catalog.service.sectionIndex(feed: "f", layout: .named("phone"))
@@ -91,8 +98,10 @@ import WaterfallTestSupport
         // Given a short feed and a layout whose minimum content height is far below it.
         let catalog = try TestCatalog(engine)
         try await catalog.importFeed(["a@s1", "b@s1", "c@s2"], sections: ["s1", "s2", "s3"])
-        let tall = AnyLayoutConfiguration.waterfall(LayoutConfiguration(columns: 2, width: 300, minimumContentHeight: 5000))
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 30))
+        let tall = AnyLayoutConfiguration.waterfall(
+            LayoutConfiguration(columns: 2, width: 300, minimumContentHeight: 5000))
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(
+            HotGeometry(budget: 1 << 30))
 
         // When the index is asked for.
         let index = try await catalog.service.sectionIndex(feed: "f", layout: .inline(tall))
@@ -108,11 +117,13 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
-    func anEmptyFeedListsItsDeclaredSectionsAndAFeedOfTheUnnamedSectionOnlyIsOneSection(engine: TestEngine) async throws {
+    func anEmptyFeedListsItsDeclaredSectionsAndAFeedOfTheUnnamedSectionOnlyIsOneSection(engine: TestEngine) async throws
+    {
         let catalog = try TestCatalog(engine)
         // Given a feed that declares sections and holds no image.
         try await catalog.importFeed([], sections: ["a", "b"])
-        let layout = LayoutSource.inline(.justified(JustifiedConfiguration(width: 400, rowHeight: 100, headerHeight: 30)))
+        let layout = LayoutSource.inline(
+            .justified(JustifiedConfiguration(width: 400, rowHeight: 100, headerHeight: 30)))
         // Then each section is its chrome, at index 0.
         let empty = try await catalog.service.sectionIndex(feed: "f", layout: layout)
         #expect(empty.sections.map(\.section) == ["a", "b"])
@@ -145,7 +156,9 @@ import WaterfallTestSupport
     /// Without a hot copy the index comes from the cache's section extents, or, when the cache
     /// lacks one, from a pass over the feed: both give the same bounds, bit for bit.
     @Test(arguments: TestEngine.all, LayoutCacheTests.configurations)
-    func theCacheAndAPassOverTheFeedGiveTheSameBounds(engine: TestEngine, configuration: AnyLayoutConfiguration) async throws {
+    func theCacheAndAPassOverTheFeedGiveTheSameBounds(engine: TestEngine, configuration: AnyLayoutConfiguration)
+        async throws
+    {
         let catalog = try TestCatalog(engine, stride: 4)
         _ = try await Self.twelveSections(catalog)
         _ = try await catalog.service.move(feed: "f", id: "i40", to: .before("i3"))
@@ -154,7 +167,8 @@ import WaterfallTestSupport
         let service = catalog.service
         try await service.database.read { tx in
             let feed = try #require(try tx.feed(named: "f"))
-            try configuration.withEngine(BoundsComparison(service: service, feed: feed, key: configuration.canonicalJSON, tx: tx))
+            try configuration.withEngine(
+                BoundsComparison(service: service, feed: feed, key: configuration.canonicalJSON, tx: tx))
         }
     }
 

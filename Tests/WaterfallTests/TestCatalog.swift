@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WaterfallStore
-import WaterfallTestSupport
 import WaterfallSync
+import WaterfallTestSupport
+
 @testable import Waterfall
 
 /// A service over a fresh catalog of one engine, with helpers that speak in feed JSON and read
@@ -62,7 +63,8 @@ struct TestCatalog {
             var rest = Substring(spec)
             let full = rest.hasSuffix("!")
             if full { rest = rest.dropLast() }
-            var width = 300, height = 200
+            var width = 300
+            var height = 200
             if let colon = rest.lastIndex(of: ":") {
                 let size = rest[rest.index(after: colon)...].split(separator: "x")
                 width = Int(size[0])!
@@ -87,7 +89,9 @@ struct TestCatalog {
     }
 
     @discardableResult
-    func importJSON(_ json: String, mode: ImportMode = .snapshot, resetOrder: Bool = false) async throws -> ChangeSummary {
+    func importJSON(_ json: String, mode: ImportMode = .snapshot, resetOrder: Bool = false) async throws
+        -> ChangeSummary
+    {
         let document = try FeedDecoder().decode(Array(json.utf8), format: .json, source: "test.json")
         return try await service.importFeed(
             document, named: document.feed ?? "f", options: .init(mode: mode, resetOrder: resetOrder))

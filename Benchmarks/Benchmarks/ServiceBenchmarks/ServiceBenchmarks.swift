@@ -25,7 +25,8 @@ enum Fixture {
         for index in 0..<count {
             let (width, height) = sizes[(index &* 2_654_435_761) % sizes.count]
             if index > 0 { json += "," }
-            json += "{\"id\":\"img-\(index)\",\"width\":\(width),\"height\":\(height),\"url\":\"https://img.example.com/\(index).jpg\",\"section\":\"s\(index / 5_000)\"}"
+            json +=
+                "{\"id\":\"img-\(index)\",\"width\":\(width),\"height\":\(height),\"url\":\"https://img.example.com/\(index).jpg\",\"section\":\"s\(index / 5_000)\"}"
         }
         json += "]}"
         try! json.write(toFile: path, atomically: true, encoding: .utf8)
@@ -33,7 +34,8 @@ enum Fixture {
     }
 
     static let layout = LayoutSource.inline(.waterfall(LayoutConfiguration(columns: 3, width: 800, headerHeight: 44)))
-    static let justified = LayoutSource.inline(.justified(JustifiedConfiguration(width: 1_200, rowHeight: 220, headerHeight: 44)))
+    static let justified = LayoutSource.inline(
+        .justified(JustifiedConfiguration(width: 1_200, rowHeight: 220, headerHeight: 44)))
     static let coverFlow = CoverFlowConfiguration(itemHeight: 300)
 
     /// 1,000,000 images with warm caches of the cover flow, made once (the size for it),
@@ -58,10 +60,17 @@ enum Fixture {
 
     /// A layout whose sections differ (DESIGN section 14): every tenth section one column, every
     /// tenth from the fifth justified rows.
-    static let steered = LayoutSource.inline(.sectioned(try! SectionedConfiguration(
-        base: .waterfall(LayoutConfiguration(columns: 3, width: 414, headerHeight: 40)),
-        entries: (0..<20).map { ["section": .string("s\($0 * 10)"), "columns": .number(1)] }
-            + (0..<20).map { ["section": .string("s\($0 * 10 + 5)"), "kind": .string("justified"), "rowHeight": .number(150)] })))
+    static let steered = LayoutSource.inline(
+        .sectioned(
+            try! SectionedConfiguration(
+                base: .waterfall(LayoutConfiguration(columns: 3, width: 414, headerHeight: 40)),
+                entries: (0..<20).map { ["section": .string("s\($0 * 10)"), "columns": .number(1)] }
+                    + (0..<20).map {
+                        [
+                            "section": .string("s\($0 * 10 + 5)"), "kind": .string("justified"),
+                            "rowHeight": .number(150),
+                        ]
+                    })))
 
     /// The million-image feed served with a hot copy (DESIGN section 12), warm for `layout`
     /// and `steered`.
@@ -79,8 +88,12 @@ enum Fixture {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let slow = Benchmark.Configuration(metrics: [.wallClock, .cpuTotal, .peakMemoryResident], warmupIterations: 0, maxDuration: .seconds(30), maxIterations: 3)
-    let fast = Benchmark.Configuration(metrics: [.wallClock, .cpuTotal, .mallocCountTotal], warmupIterations: 3, maxDuration: .seconds(5), maxIterations: 200)
+    let slow = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .peakMemoryResident], warmupIterations: 0, maxDuration: .seconds(30),
+        maxIterations: 3)
+    let fast = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal], warmupIterations: 3, maxDuration: .seconds(5),
+        maxIterations: 200)
 
     Benchmark("import 200k into an empty database", configuration: slow) { benchmark in
         let service = try Fixture.fresh("import")
@@ -92,34 +105,46 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("page 100 at 99% depth, warm cache", configuration: fast) { benchmark in
         let service = try await Fixture.warm.value
         benchmark.startMeasurement()
-        blackHole(try await service.page(feed: "bench", layout: Fixture.layout, offset: Fixture.images * 99 / 100, limit: 100))
+        blackHole(
+            try await service.page(feed: "bench", layout: Fixture.layout, offset: Fixture.images * 99 / 100, limit: 100)
+        )
     }
 
     Benchmark("viewport 1000 points at 99% depth, warm cache", configuration: fast) { benchmark in
         let service = try await Fixture.warm.value
         let height = try await service.page(feed: "bench", layout: Fixture.layout, offset: 0, limit: 1).contentHeight
         benchmark.startMeasurement()
-        blackHole(try await service.viewport(feed: "bench", layout: Fixture.layout, y: height * 0.99, height: 1_000, pinOffset: 0))
+        blackHole(
+            try await service.viewport(
+                feed: "bench", layout: Fixture.layout, y: height * 0.99, height: 1_000, pinOffset: 0))
     }
 
     Benchmark("justified page 100 at 99% depth, warm cache", configuration: fast) { benchmark in
         let service = try await Fixture.warm.value
         benchmark.startMeasurement()
-        blackHole(try await service.page(feed: "bench", layout: Fixture.justified, offset: Fixture.images * 99 / 100, limit: 100))
+        blackHole(
+            try await service.page(
+                feed: "bench", layout: Fixture.justified, offset: Fixture.images * 99 / 100, limit: 100))
     }
 
     Benchmark("justified viewport 1000 points at 99% depth, warm cache", configuration: fast) { benchmark in
         let service = try await Fixture.warm.value
         let height = try await service.page(feed: "bench", layout: Fixture.justified, offset: 0, limit: 1).contentHeight
         benchmark.startMeasurement()
-        blackHole(try await service.viewport(feed: "bench", layout: Fixture.justified, y: height * 0.99, height: 1_000, pinOffset: 0))
+        blackHole(
+            try await service.viewport(
+                feed: "bench", layout: Fixture.justified, y: height * 0.99, height: 1_000, pinOffset: 0))
     }
 
     Benchmark("cover flow at 1M images, 99% along, warm cache", configuration: fast) { benchmark in
         let service = try await Fixture.million.value
-        let width = try await service.coverFlow(feed: "bench", configuration: Fixture.coverFlow, x: 0, viewportWidth: 1_000).contentWidth
+        let width = try await service.coverFlow(
+            feed: "bench", configuration: Fixture.coverFlow, x: 0, viewportWidth: 1_000
+        ).contentWidth
         benchmark.startMeasurement()
-        blackHole(try await service.coverFlow(feed: "bench", configuration: Fixture.coverFlow, x: width * 0.99, viewportWidth: 1_000))
+        blackHole(
+            try await service.coverFlow(
+                feed: "bench", configuration: Fixture.coverFlow, x: width * 0.99, viewportWidth: 1_000))
     }
 
     Benchmark("section index of 1M images in 200 sections, warm cache", configuration: fast) { benchmark in
@@ -141,7 +166,8 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try await service.sectionIndex(feed: "bench", layout: Fixture.steered))
     }
 
-    Benchmark("page 100 at 99% depth of 1M images, sections of mixed kinds, hot copy", configuration: fast) { benchmark in
+    Benchmark("page 100 at 99% depth of 1M images, sections of mixed kinds, hot copy", configuration: fast) {
+        benchmark in
         let service = try await Fixture.hotMillion.value
         benchmark.startMeasurement()
         blackHole(try await service.page(feed: "bench", layout: Fixture.steered, offset: 990_000, limit: 100))
@@ -162,6 +188,7 @@ let benchmarks: @Sendable () -> Void = {
         _ = try await service.page(feed: "bench", layout: Fixture.layout, offset: 0, limit: 1)
         _ = try await service.move(feed: "bench", id: "img-\(benchmark.currentIteration % 7 + 3)", to: .index(0))
         benchmark.startMeasurement()
-        blackHole(try await service.page(feed: "bench", layout: Fixture.layout, offset: Fixture.images - 100, limit: 100))
+        blackHole(
+            try await service.page(feed: "bench", layout: Fixture.layout, offset: Fixture.images - 100, limit: 100))
     }
 }

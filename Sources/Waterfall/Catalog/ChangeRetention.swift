@@ -32,17 +32,22 @@ public enum ChangeRetention: Sendable, Hashable {
         if digits, !text.isEmpty {
             guard let count = Int64(text), count >= Self.minimumRevisions else {
                 throw WaterfallError.invalidValue(
-                    .keepChanges, "takes a count of revisions of at least \(Self.minimumRevisions) (what a server's copy of a feed follows), or a duration such as 30d, got \(text.quoted).")
+                    .keepChanges,
+                    "takes a count of revisions of at least \(Self.minimumRevisions) (what a server's copy of a feed follows), or a duration such as 30d, got \(text.quoted)."
+                )
             }
             self = .revisions(count)
             return
         }
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
-        guard let unit = text.last.flatMap({ units[$0] }), text.count > 1, text.dropLast().allSatisfy({ ("0"..."9").contains($0) }),
-              let count = Int64(text.dropLast()), count > 0, count <= Self.longest / unit
+        guard let unit = text.last.flatMap({ units[$0] }), text.count > 1,
+            text.dropLast().allSatisfy({ ("0"..."9").contains($0) }),
+            let count = Int64(text.dropLast()), count > 0, count <= Self.longest / unit
         else {
             throw WaterfallError.invalidValue(
-                .keepChanges, "takes a count of revisions such as 100000 or a duration from 1s to 36500d such as 30d, got \(text.quoted).")
+                .keepChanges,
+                "takes a count of revisions such as 100000 or a duration from 1s to 36500d such as 30d, got \(text.quoted)."
+            )
         }
         self = .duration(seconds: count * unit)
     }

@@ -12,7 +12,10 @@ public struct ChangeSummary: Hashable, Sendable, Codable {
     /// 17); `nil`, and absent from the JSON, for every other import and edit.
     public var sectionFieldsIgnored: Int?
 
-    public init(feed: String, revision: Int64, inserted: Int = 0, updated: Int = 0, moved: Int = 0, removed: Int = 0, unchanged: Int = 0) {
+    public init(
+        feed: String, revision: Int64, inserted: Int = 0, updated: Int = 0, moved: Int = 0, removed: Int = 0,
+        unchanged: Int = 0
+    ) {
         self.feed = feed
         self.revision = revision
         self.inserted = inserted

@@ -3,15 +3,16 @@ extension String {
     /// characters escaped, so that hostile ids cannot garble a terminal. Every front end quotes
     /// what it echoes back this way.
     public var quoted: String {
-        var text = String(unicodeScalars.prefix(60).map { scalar -> String in
-            scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
-        }.joined())
+        var text = String(
+            unicodeScalars.prefix(60).map { scalar -> String in
+                scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
+            }.joined())
         if unicodeScalars.count > 60 { text += "…" }
         return "\"\(text)\""
     }
 }
 
-extension Optional<String> {
+extension String? {
     /// A section name for messages: quoted, or "the unnamed section".
     var sectionDescription: String {
         map { "section \($0.quoted)" } ?? "the unnamed section"
@@ -26,12 +27,12 @@ extension String {
     }
 }
 
-extension Optional<String> {
+extension String? {
     /// Whether both are `nil`, or both hold the same code points.
     func isExactly(_ other: String?) -> Bool {
         switch (self, other) {
         case (nil, nil): true
-        case let (left?, right?): left.isExactly(right)
+        case (let left?, let right?): left.isExactly(right)
         default: false
         }
     }

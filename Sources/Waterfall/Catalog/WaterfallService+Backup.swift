@@ -49,7 +49,9 @@ extension WaterfallService {
         }
         var isFolder: ObjCBool = false
         if files.fileExists(atPath: target, isDirectory: &isFolder) {
-            if isFolder.boolValue { throw .invalidValue(.backupTarget, "names a folder (\(target)); give the path of a file to write.") }
+            if isFolder.boolValue {
+                throw .invalidValue(.backupTarget, "names a folder (\(target)); give the path of a file to write.")
+            }
             if !replacing { throw .backupTargetExists(target) }
         }
         let folder = targetURL.deletingLastPathComponent()
@@ -64,7 +66,9 @@ extension WaterfallService {
         let feeds = try await perform {
             try await copying.copy(to: temporary, shownAs: target) { tx in
                 try tx.feedSummaries().map {
-                    FeedList.Feed(name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision, layouts: $0.layouts)
+                    FeedList.Feed(
+                        name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision,
+                        layouts: $0.layouts)
                 }
             }
         }
@@ -75,10 +79,14 @@ extension WaterfallService {
 
     /// Moves the finished copy at `temporary` to `target`: a rename over it when `replacing`,
     /// else a hard link that fails if `target` appeared meanwhile (then nothing is replaced).
-    private static func place(_ temporary: String, at target: String, replacing: Bool, shownAs name: String) throws(WaterfallError) {
+    private static func place(_ temporary: String, at target: String, replacing: Bool, shownAs name: String)
+        throws(WaterfallError)
+    {
         if replacing {
             for stale in [target + "-wal", target + "-shm"] where FileManager.default.fileExists(atPath: stale) {
-                guard unlink(stale) == 0 else { throw .cannotCreate("\(stale): cannot be removed: \(String(cString: strerror(errno))).") }
+                guard unlink(stale) == 0 else {
+                    throw .cannotCreate("\(stale): cannot be removed: \(String(cString: strerror(errno))).")
+                }
             }
             guard rename(temporary, target) == 0 else {
                 throw .cannotCreate("\(name): cannot be replaced: \(String(cString: strerror(errno))).")

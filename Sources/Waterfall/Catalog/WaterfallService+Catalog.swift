@@ -1,14 +1,17 @@
-import WaterfallSync
 import WaterfallStore
+import WaterfallSync
 
 extension WaterfallService {
     /// Every feed of the database with its counts, by name.
     public func feeds() async throws(WaterfallError) -> FeedList {
         try await perform {
             try await database.read { tx in
-                FeedList(feeds: try tx.feedSummaries().map {
-                    .init(name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision, layouts: $0.layouts)
-                })
+                FeedList(
+                    feeds: try tx.feedSummaries().map {
+                        .init(
+                            name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision,
+                            layouts: $0.layouts)
+                    })
             }
         }
     }
@@ -20,7 +23,8 @@ extension WaterfallService {
         return try await perform {
             try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
-                return try list(feed, from: offset, try tx.images(feedID: feed.id, offset: offset, limit: limit), limit: limit, tx)
+                return try list(
+                    feed, from: offset, try tx.images(feedID: feed.id, offset: offset, limit: limit), limit: limit, tx)
             }
         }
     }
@@ -40,22 +44,32 @@ extension WaterfallService {
             try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 guard feed.revision == cursor.revision else {
-                    throw WaterfallError.cursorExpired(feed: feed.name, revision: cursor.revision, current: feed.revision)
+                    throw WaterfallError.cursorExpired(
+                        feed: feed.name, revision: cursor.revision, current: feed.revision)
                 }
-                return try list(feed, from: cursor.index, try tx.images(feedID: feed.id, fromKey: cursor.key, limit: limit), limit: limit, tx)
+                return try list(
+                    feed, from: cursor.index, try tx.images(feedID: feed.id, fromKey: cursor.key, limit: limit),
+                    limit: limit, tx)
             }
         }
     }
 
     /// A slice of `feed`'s listing: `rows`, the images from index `offset`.
-    private func list(_ feed: FeedRecord, from offset: Int, _ rows: [ImageRecord], limit: Int, _ tx: any CatalogTransaction) throws -> ImageList {
-        let names = try tx.sections(ids: Array(Set(rows.map(\.sectionID)))).reduce(into: [Int64: String?]()) { $0[$1.id] = $1.name }
+    private func list(
+        _ feed: FeedRecord, from offset: Int, _ rows: [ImageRecord], limit: Int, _ tx: any CatalogTransaction
+    ) throws -> ImageList {
+        let names = try tx.sections(ids: Array(Set(rows.map(\.sectionID)))).reduce(into: [Int64: String?]()) {
+            $0[$1.id] = $1.name
+        }
         let next = offset + rows.count
         return ImageList(
             feed: feed.name, revision: feed.revision, totalItems: feed.imageCount,
             nextOffset: offset + limit < feed.imageCount ? offset + limit : nil,
-            nextCursor: next < feed.imageCount && rows.count == limit ? rows.last.map { ListingCursor(revision: feed.revision, index: next, key: $0.key + 1).token } : nil,
-            images: rows.enumerated().map { index, row in .init(row, index: offset + index, section: names[row.sectionID] ?? nil) })
+            nextCursor: next < feed.imageCount && rows.count == limit
+                ? rows.last.map { ListingCursor(revision: feed.revision, index: next, key: $0.key + 1).token } : nil,
+            images: rows.enumerated().map { index, row in
+                .init(row, index: offset + index, section: names[row.sectionID] ?? nil)
+            })
     }
 
     /// A feed's sections in order, with their titles and image counts (what headers show).

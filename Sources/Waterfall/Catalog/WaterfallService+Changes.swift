@@ -11,7 +11,9 @@ extension WaterfallService {
     /// whole. `nextSince` is the page's last revision while later rows exist, else absent.
     /// - Throws: ``WaterfallError`` `invalidValue` for a negative revision or a limit outside
     ///   1…100,000; `changesPruned` when rows after `revision` were pruned (`serve --keep-changes`).
-    public func changes(feed: String?, since revision: Int64, limit: Int? = nil) async throws(WaterfallError) -> ChangeList {
+    public func changes(feed: String?, since revision: Int64, limit: Int? = nil) async throws(WaterfallError)
+        -> ChangeList
+    {
         if revision < 0 {
             throw WaterfallError.invalidValue(.since, "must be a revision of 0 or more, got \(revision).")
         }
@@ -26,7 +28,9 @@ extension WaterfallService {
                 let (rows, nextSince) = try Self.changePage(of: feed.id, since: revision, limit: limit, tx)
                 return ChangeList(
                     feed: feed.name, revision: feed.revision, nextSince: nextSince,
-                    changes: rows.map { .init(revision: $0.revision, kind: $0.kind.rawValue, id: $0.externalID, section: $0.section) })
+                    changes: rows.map {
+                        .init(revision: $0.revision, kind: $0.kind.rawValue, id: $0.externalID, section: $0.section)
+                    })
             }
         }
     }
@@ -61,7 +65,8 @@ extension WaterfallService {
     /// for more than a tenth of a second, since pruning is worth no wait. A call that finds
     /// nothing to prune writes nothing. Returns the rows deleted.
     @discardableResult
-    public func pruneChanges(keeping retention: ChangeRetention, now: Date = Date()) async throws(WaterfallError) -> Int {
+    public func pruneChanges(keeping retention: ChangeRetention, now: Date = Date()) async throws(WaterfallError) -> Int
+    {
         try await perform {
             let due = try await database.read { tx in
                 try tx.feeds().filter { try Self.prunable($0, retention, now, tx) != nil }.map(\.name)
@@ -71,7 +76,9 @@ extension WaterfallService {
                 while true {
                     let batch = try await database.writeIfAvailable(.feed(name), within: 0.1) { tx -> Int in
                         // Read again under the lock: the feed may have moved on, or be gone.
-                        guard let feed = try tx.feed(named: name), let through = try Self.prunable(feed, retention, now, tx) else { return 0 }
+                        guard let feed = try tx.feed(named: name),
+                            let through = try Self.prunable(feed, retention, now, tx)
+                        else { return 0 }
                         return try tx.pruneChanges(feedID: feed.id, through: through, limit: Self.pruneBatch)
                     }
                     guard let batch else { break }
@@ -89,11 +96,15 @@ extension WaterfallService {
     private static func prunable(
         _ feed: FeedRecord, _ retention: ChangeRetention, _ now: Date, _ tx: any CatalogTransaction
     ) throws -> Int64? {
-        guard let through = try retention.prunableThrough(
-            revision: feed.revision, now: now, lastCommittedBefore: { try tx.lastRevision(feedID: feed.id, committedBefore: $0) })
+        guard
+            let through = try retention.prunableThrough(
+                revision: feed.revision, now: now,
+                lastCommittedBefore: { try tx.lastRevision(feedID: feed.id, committedBefore: $0) })
         else { return nil }
         if through > (try tx.changesFrom(feedID: feed.id)) { return through }
-        guard let oldest = try tx.changes(feedID: feed.id, since: 0, limit: 1).first, oldest.revision <= through else { return nil }
+        guard let oldest = try tx.changes(feedID: feed.id, since: 0, limit: 1).first, oldest.revision <= through else {
+            return nil
+        }
         return through
     }
 }

@@ -73,9 +73,10 @@ extension WaterfallService {
         if options.resetOrder && options.mode == .append {
             throw WaterfallError.conflictingValues(.resetOrder, .appendMode)
         }
-        let document = try perform { try FeedDecoder().decode(contentsOf: path, format: format, source: source) }
+        let document = try performNow { try FeedDecoder().decode(contentsOf: path, format: format, source: source) }
         if let named = document.feed, !named.isExactly(name) {
-            throw WaterfallError.invalidData("\(source): feed: the document names feed \(named.quoted), not \(name.quoted).")
+            throw WaterfallError.invalidData(
+                "\(source): feed: the document names feed \(named.quoted), not \(name.quoted).")
         }
         return try await importFeed(document, named: name, options: options)
     }

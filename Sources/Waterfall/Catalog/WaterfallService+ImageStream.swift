@@ -40,12 +40,15 @@ extension WaterfallService {
                 while true {
                     let rows = try tx.images(feedID: feed.id, fromKey: from, limit: Self.imageStreamBatch)
                     if !rows.isEmpty {
-                        try images(rows.map { row in
-                            defer { index += 1 }
-                            return ImageList.Image(row, index: index, section: names[row.sectionID] ?? nil)
-                        })
+                        try images(
+                            rows.map { row in
+                                defer { index += 1 }
+                                return ImageList.Image(row, index: index, section: names[row.sectionID] ?? nil)
+                            })
                     }
-                    guard rows.count == Self.imageStreamBatch, let last = rows.last?.key, last < Int64.max else { return }
+                    guard rows.count == Self.imageStreamBatch, let last = rows.last?.key, last < Int64.max else {
+                        return
+                    }
                     from = last + 1
                 }
             }

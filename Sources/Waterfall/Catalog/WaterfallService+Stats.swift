@@ -23,20 +23,25 @@ extension WaterfallService {
             let bytes = await database.storageSize()
             return try await database.read { tx in
                 let feeds = try tx.feedSummaries().map {
-                    FeedList.Feed(name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision, layouts: $0.layouts)
+                    FeedList.Feed(
+                        name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision,
+                        layouts: $0.layouts)
                 }
                 let layouts = try tx.cacheCoverage().map { coverage in
                     let isCoverFlow = coverage.configuration.hasPrefix(CoverFlowConfiguration.cacheKeyPrefix)
-                    let configuration = isCoverFlow ? nil : try? AnyLayoutConfiguration.fromCanonicalJSON(coverage.configuration)
+                    let configuration =
+                        isCoverFlow ? nil : try? AnyLayoutConfiguration.fromCanonicalJSON(coverage.configuration)
                     return LayoutCoverage(
                         feed: coverage.feed, layouts: coverage.names,
-                        kind: isCoverFlow ? "coverflow" : configuration?.kind.rawValue ?? "unknown", configuration: configuration,
+                        kind: isCoverFlow ? "coverflow" : configuration?.kind.rawValue ?? "unknown",
+                        configuration: configuration,
                         checkpoints: coverage.checkpoints,
                         expectedCheckpoints: configuration?.kind == .justified
                             ? nil : max(0, (coverage.feedImages - 1) / coverage.stride),
                         complete: coverage.isComplete)
                 }
-                return DatabaseStats(path: database.location, databaseBytes: bytes, feeds: feeds, layouts: layouts, hot: hot?.report)
+                return DatabaseStats(
+                    path: database.location, databaseBytes: bytes, feeds: feeds, layouts: layouts, hot: hot?.report)
             }
         }
     }

@@ -107,7 +107,9 @@ extension FieldDecoder {
             return try FieldValue.decode(type, text, name: decoder.name(key.stringValue))
         }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             throw FieldDecodingError("\(decoder.name(key.stringValue)) cannot be nested.")
         }
 
@@ -138,7 +140,8 @@ private struct FieldValue: Decoder, SingleValueDecodingContainer {
             // A layout's per-section overrides (DESIGN section 14): their JSON, as in a body.
             guard let value = try? JSONDecoder().decode(T.self, from: Data(text.utf8)) else {
                 throw FieldDecodingError(
-                    "\(name) takes the JSON list of the sections' own settings, e.g. [{\"section\":\"2024-05\",\"columns\":1}], got \(text.quoted).")
+                    "\(name) takes the JSON list of the sections' own settings, e.g. [{\"section\":\"2024-05\",\"columns\":1}], got \(text.quoted)."
+                )
             }
             return value
         default:
@@ -159,8 +162,9 @@ private struct FieldValue: Decoder, SingleValueDecodingContainer {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double.strict(String($0)) }
-        guard (parts.count == 1 || parts.count == 4), parts.allSatisfy({ $0 != nil }) else {
-            throw FieldDecodingError("\(name) takes one number or four comma-separated numbers (top,left,bottom,right), got \(text.quoted).")
+        guard parts.count == 1 || parts.count == 4, parts.allSatisfy({ $0 != nil }) else {
+            throw FieldDecodingError(
+                "\(name) takes one number or four comma-separated numbers (top,left,bottom,right), got \(text.quoted).")
         }
         let numbers = parts.map { $0! }
         return KeyedDecodingContainer(Members<Key>(numbers: numbers, name: name))
@@ -175,19 +179,25 @@ private struct FieldValue: Decoder, SingleValueDecodingContainer {
     func decodeNil() -> Bool { false }
 
     func decode(_ type: Bool.Type) throws -> Bool {
-        guard let value = Bool.strict(text) else { throw FieldDecodingError("\(name) must be true or false, got \(text.quoted).") }
+        guard let value = Bool.strict(text) else {
+            throw FieldDecodingError("\(name) must be true or false, got \(text.quoted).")
+        }
         return value
     }
 
     func decode(_ type: String.Type) throws -> String { text }
 
     func decode(_ type: Double.Type) throws -> Double {
-        guard let value = Double.strict(text) else { throw FieldDecodingError("\(name) must be a number, got \(text.quoted).") }
+        guard let value = Double.strict(text) else {
+            throw FieldDecodingError("\(name) must be a number, got \(text.quoted).")
+        }
         return value
     }
 
     func decode(_ type: Int.Type) throws -> Int {
-        guard let value = Int.strict(text) else { throw FieldDecodingError("\(name) must be a whole number, got \(text.quoted).") }
+        guard let value = Int.strict(text) else {
+            throw FieldDecodingError("\(name) must be a whole number, got \(text.quoted).")
+        }
         return value
     }
 
@@ -211,7 +221,9 @@ private struct FieldValue: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try narrow(decode(Int.self)) }
 
     private func narrow<T: FixedWidthInteger>(_ value: Int) throws -> T {
-        guard let narrowed = T(exactly: value) else { throw FieldDecodingError("\(name) is out of range, got \(text.quoted).") }
+        guard let narrowed = T(exactly: value) else {
+            throw FieldDecodingError("\(name) is out of range, got \(text.quoted).")
+        }
         return narrowed
     }
 
@@ -239,7 +251,9 @@ private struct FieldValue: Decoder, SingleValueDecodingContainer {
             return try number(key) as! T
         }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             throw FieldDecodingError("\(name).\(key.stringValue) cannot be nested.")
         }
 
@@ -248,7 +262,9 @@ private struct FieldValue: Decoder, SingleValueDecodingContainer {
         }
 
         func superDecoder() throws -> any Decoder { throw FieldDecodingError("\(name) cannot be nested.") }
-        func superDecoder(forKey key: Key) throws -> any Decoder { throw FieldDecodingError("\(name) cannot be nested.") }
+        func superDecoder(forKey key: Key) throws -> any Decoder {
+            throw FieldDecodingError("\(name) cannot be nested.")
+        }
     }
 }
 

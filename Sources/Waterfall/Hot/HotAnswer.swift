@@ -37,7 +37,8 @@ struct HotAnswer: Sendable {
 
     /// The answer to `question`, laid out from `geometry` and `engine`'s `layout` placed at it.
     init<Kind: StreamingLayoutKind>(
-        _ question: Question, engine: Kind, geometry: HotFeedGeometry, layout: HotLayout<Kind>, configuration: AnyLayoutConfiguration
+        _ question: Question, engine: Kind, geometry: HotFeedGeometry, layout: HotLayout<Kind>,
+        configuration: AnyLayoutConfiguration
     ) throws {
         self.geometry = geometry
         contentHeight = layout.contentHeight
@@ -120,23 +121,30 @@ struct HotAnswer: Sendable {
         guard geometry.count > 0 else {
             return (
                 (geometry.sections.count, 0),
-                LayoutRunner(engine: engine, sections: ids, variants: layout.variants, state: engine.initialState, ordinal: -1, nextIndex: 0))
+                LayoutRunner(
+                    engine: engine, sections: ids, variants: layout.variants, state: engine.initialState, ordinal: -1,
+                    nextIndex: 0)
+            )
         }
         let target = geometry.locate(index)
         if let checkpoint = layout.checkpoint(section: target.section, atOrBefore: target.local) {
             return (
                 (target.section, checkpoint.index),
                 LayoutRunner(
-                    engine: engine, sections: ids, variants: layout.variants, state: checkpoint.state, ordinal: target.section,
-                    nextIndex: geometry.start(of: target.section) + checkpoint.index))
+                    engine: engine, sections: ids, variants: layout.variants, state: checkpoint.state,
+                    ordinal: target.section,
+                    nextIndex: geometry.start(of: target.section) + checkpoint.index)
+            )
         }
         var first = target.section
         while first > 0 && geometry.sections[first - 1].keys.isEmpty { first -= 1 }
         return (
             (target.section, 0),
             LayoutRunner(
-                engine: engine, sections: ids, variants: layout.variants, state: engine.state(betweenSectionsAt: layout.origin(of: first)),
-                ordinal: first - 1, nextIndex: geometry.start(of: target.section)))
+                engine: engine, sections: ids, variants: layout.variants,
+                state: engine.state(betweenSectionsAt: layout.origin(of: first)),
+                ordinal: first - 1, nextIndex: geometry.start(of: target.section))
+        )
     }
 
     /// The band `[y, y + height)` laid out, and the indexes from its first image to its last.
@@ -156,7 +164,8 @@ struct HotAnswer: Sendable {
             } else {
                 let checkpoint = layout.checkpoint(section: first.section, atOrBefore: start)!
                 runner = LayoutRunner(
-                    engine: engine, sections: geometry.sectionIDs, variants: layout.variants, state: checkpoint.state, ordinal: first.section,
+                    engine: engine, sections: geometry.sectionIDs, variants: layout.variants, state: checkpoint.state,
+                    ordinal: first.section,
                     nextIndex: geometry.start(of: first.section) + checkpoint.index)
             }
             let lastPlan = layout.plans[last.section]
@@ -176,15 +185,18 @@ struct HotAnswer: Sendable {
 
     /// The header of every section `elements` show, pinned in the viewport at `y`.
     private static func pinnedHeaders<Kind: StreamingLayoutKind>(
-        of elements: [PlacedElement], y: Double, pinOffset: Double, _ engine: Kind, _ geometry: HotFeedGeometry, _ layout: HotLayout<Kind>
+        of elements: [PlacedElement], y: Double, pinOffset: Double, _ engine: Kind, _ geometry: HotFeedGeometry,
+        _ layout: HotLayout<Kind>
     ) -> [(sectionID: Int64, frame: Frame, isPinned: Bool)] {
         sectionIDs(of: elements).compactMap { id in
             guard let ordinal = geometry.ordinal(ofSection: id),
-                  let natural = engine.headerFrame(sectionStartY: layout.origin(of: ordinal), variant: layout.variant(of: ordinal))
+                let natural = engine.headerFrame(
+                    sectionStartY: layout.origin(of: ordinal), variant: layout.variant(of: ordinal))
             else { return nil }
             let sectionEnd = layout.plans[ordinal].sectionEnd + layout.shifts[ordinal]
             let pinned = engine.pinnedHeader(
-                natural: natural, sectionEnd: sectionEnd, viewportY: y, pinOffset: pinOffset, variant: layout.variant(of: ordinal))
+                natural: natural, sectionEnd: sectionEnd, viewportY: y, pinOffset: pinOffset,
+                variant: layout.variant(of: ordinal))
             return (id, pinned.frame, pinned.isPinned)
         }
     }
@@ -200,7 +212,8 @@ struct HotAnswer: Sendable {
             let shift = layout.shifts[ordinal]
             // Sections stack downwards: one that starts below the band ends the search.
             if plan.origin + shift >= y + height, first != nil { break }
-            for (chunk, band) in plan.bands.enumerated() where band.top + shift < y + height && band.bottom + shift > y {
+            for (chunk, band) in plan.bands.enumerated() where band.top + shift < y + height && band.bottom + shift > y
+            {
                 if first == nil { first = (ordinal, chunk) }
                 last = (ordinal, chunk)
             }

@@ -82,7 +82,8 @@ struct HotFeedGeometry {
                 throw WaterfallError.database("the catalog's image \(id.quoted) names a section that does not exist.")
             }
             sections[ordinal].keys.append(image.key)
-            sections[ordinal].items.append(LayoutItem(width: image.width, height: image.height, isFullSpan: image.isFullSpan))
+            sections[ordinal].items.append(
+                LayoutItem(width: image.width, height: image.height, isFullSpan: image.isFullSpan))
             sections[ordinal].idHashes.append(Self.hash(id))
         }
         self.sections = sections
@@ -102,7 +103,8 @@ struct HotFeedGeometry {
     /// The section ordinal and the index inside it of catalog index `index` (`0..<count`).
     func locate(_ index: Int) -> (section: Int, local: Int) {
         // The last section whose start is at or before `index` and that holds images.
-        var low = 0, high = sections.count
+        var low = 0
+        var high = sections.count
         while high - low > 1 {
             let middle = (low + high) / 2
             if starts[middle] <= index { low = middle } else { high = middle }
@@ -116,7 +118,8 @@ struct HotFeedGeometry {
     func index(ofKey key: Int64, inSection sectionID: Int64) -> Int? {
         guard let ordinal = ordinalByID[sectionID] else { return nil }
         let keys = sections[ordinal].keys
-        var low = 0, high = keys.count
+        var low = 0
+        var high = keys.count
         while low < high {
             let middle = (low + high) / 2
             if keys[middle] < key { low = middle + 1 } else { high = middle }
@@ -152,7 +155,9 @@ struct HotFeedGeometry {
         guard let ids = Self.changedIDs(changes) else { return nil }
         let sectionIDs = try tx.sectionIDs(feedID: feedID)
         let rows = try tx.images(feedID: feedID, externalIDs: ids)
-        return HotFollowReads(sectionIDs: sectionIDs, ids: ids, rows: rows, neighbours: try tx.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
+        return HotFollowReads(
+            sectionIDs: sectionIDs, ids: ids, rows: rows,
+            neighbours: try tx.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
     }
 
     /// ``followReads(to:_:)-(_,any CatalogTransaction)``, waiting for the database without
@@ -163,7 +168,8 @@ struct HotFeedGeometry {
         let sectionIDs = try await reads.sectionIDs(feedID: feedID)
         let rows = try await reads.images(feedID: feedID, externalIDs: ids)
         return HotFollowReads(
-            sectionIDs: sectionIDs, ids: ids, rows: rows, neighbours: try await reads.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
+            sectionIDs: sectionIDs, ids: ids, rows: rows,
+            neighbours: try await reads.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
     }
 
     /// The most change-log rows a follow reads: an image may be named by several (moved again
@@ -227,7 +233,8 @@ struct HotFeedGeometry {
     /// `false` when two images share it.
     private mutating func removeImage(hash: UInt64, lookingFirstIn likely: Int?) -> Bool {
         var found: (section: Int, index: Int)?
-        let order = likely.map { likely in [likely] + sections.indices.filter { $0 != likely } } ?? Array(sections.indices)
+        let order =
+            likely.map { likely in [likely] + sections.indices.filter { $0 != likely } } ?? Array(sections.indices)
         search: for ordinal in order {
             let hashes = sections[ordinal].idHashes
             var from = hashes.startIndex
@@ -250,14 +257,16 @@ struct HotFeedGeometry {
     private mutating func insert(_ row: ImageRecord, into ordinal: Int, hash: UInt64) {
         let low = Self.firstIndex(atOrAfter: row.key, in: sections[ordinal].keys)
         sections[ordinal].keys.insert(row.key, at: low)
-        sections[ordinal].items.insert(LayoutItem(width: row.width, height: row.height, isFullSpan: row.isFullSpan), at: low)
+        sections[ordinal].items.insert(
+            LayoutItem(width: row.width, height: row.height, isFullSpan: row.isFullSpan), at: low)
         sections[ordinal].idHashes.insert(hash, at: low)
         touch(ordinal)
     }
 
     /// The index of the first of `keys` (ascending) at or after `key`; `keys.count` if none.
     private static func firstIndex(atOrAfter key: Int64, in keys: [Int64]) -> Int {
-        var low = 0, high = keys.count
+        var low = 0
+        var high = keys.count
         while low < high {
             let middle = (low + high) / 2
             if keys[middle] < key { low = middle + 1 } else { high = middle }
@@ -288,7 +297,9 @@ struct HotFeedGeometry {
         let index = Self.firstIndex(atOrAfter: row.key, in: keys)
         guard index < keys.count, keys[index] == row.key else { return false }
         let before = index > 0 ? keys[index - 1] : sections[..<ordinal].last(where: { !$0.keys.isEmpty })?.keys.last
-        let after = index + 1 < keys.count ? keys[index + 1] : sections[(ordinal + 1)...].first(where: { !$0.keys.isEmpty })?.keys.first
+        let after =
+            index + 1 < keys.count
+            ? keys[index + 1] : sections[(ordinal + 1)...].first(where: { !$0.keys.isEmpty })?.keys.first
         return image.before == before && image.after == after
     }
 

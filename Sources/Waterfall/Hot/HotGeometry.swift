@@ -111,7 +111,8 @@ public final class HotGeometry: @unchecked Sendable {
                 return .ready((geometry, kept))
             }
             let layout = HotLayout(
-                engine: engine, stride: stride, placing: geometry, variants: try engine.variants(of: geometry.sectionIDs, tx: tx), keeping: kept)
+                engine: engine, stride: stride, placing: geometry,
+                variants: try engine.variants(of: geometry.sectionIDs, tx: tx), keeping: kept)
             entry.layouts[key] = (layout, layout.bytes)
             settle(entry, feedID: feed.id, keeping: key)
             return .ready((geometry, layout))
@@ -163,11 +164,13 @@ public final class HotGeometry: @unchecked Sendable {
     /// 14) takes the feed's `sections` (without them: `.needsSections`). Waits for the feed
     /// without blocking a thread; `nil` when nothing is kept of it.
     func readyAnswer(
-        _ question: HotAnswer.Question, feed: FeedRecord, configuration: AnyLayoutConfiguration, stride: Int, sections: [SectionRecord]?
+        _ question: HotAnswer.Question, feed: FeedRecord, configuration: AnyLayoutConfiguration, stride: Int,
+        sections: [SectionRecord]?
     ) async throws -> HotRead<HotAnswer>? {
         guard let entry = entry(of: feed) else { return nil }
         let work = ReadyHotAnswer(
-            owner: self, entry: entry, feed: feed, configuration: configuration, stride: stride, question: question, sections: sections)
+            owner: self, entry: entry, feed: feed, configuration: configuration, stride: stride, question: question,
+            sections: sections)
         return try await entry.withHold { try configuration.withEngine(work) }
     }
 
@@ -181,7 +184,9 @@ public final class HotGeometry: @unchecked Sendable {
     /// come while it runs wait for it (holding no thread), then look again. `false` when nobody
     /// can follow (no copy, one loading, one too far behind, one being followed to another
     /// revision): a transaction brings the copy, or loads it anew.
-    func follow(_ feed: FeedRecord, reading read: (HotFeedGeometry) async throws -> HotFollowReads?) async throws -> Bool {
+    func follow(_ feed: FeedRecord, reading read: (HotFeedGeometry) async throws -> HotFollowReads?) async throws
+        -> Bool
+    {
         guard let entry = entry(of: feed), let copy = await entry.withHold({ entry.geometry }) ?? nil else {
             return false
         }
@@ -197,8 +202,10 @@ public final class HotGeometry: @unchecked Sendable {
             defer { entry.endFollow() }
             guard let reads = try await read(copy) else { return true }
             _ = await entry.withHold {
-                if var followed = entry.geometry, followed.generation == copy.generation, followed.revision == copy.revision,
-                   followed.apply(reads, to: feed) {
+                if var followed = entry.geometry, followed.generation == copy.generation,
+                    followed.revision == copy.revision,
+                    followed.apply(reads, to: feed)
+                {
                     entry.geometry = followed
                     settle(entry, feedID: feed.id, keeping: nil)
                 }
@@ -278,7 +285,9 @@ private struct ReadyHotAnswer: EngineWork {
     /// an earlier one.
     private func placed<Kind: StreamingLayoutKind>(_ engine: Kind) -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> {
         let key = configuration.canonicalJSON
-        guard let geometry = entry.geometry, let kept = entry.layouts[key]?.layout as? HotLayout<Kind>, kept.stride == stride else {
+        guard let geometry = entry.geometry, let kept = entry.layouts[key]?.layout as? HotLayout<Kind>,
+            kept.stride == stride
+        else {
             return .notKept
         }
         if geometry.revision < feed.revision { return .behind }
@@ -286,7 +295,8 @@ private struct ReadyHotAnswer: EngineWork {
         if kept.places(geometry) { return .ready((geometry, kept)) }
         if engine.hasSectionVariants && sections == nil { return .needsSections }
         let layout = HotLayout(
-            engine: engine, stride: stride, placing: geometry, variants: engine.variants(of: geometry.sectionIDs, records: sections ?? []),
+            engine: engine, stride: stride, placing: geometry,
+            variants: engine.variants(of: geometry.sectionIDs, records: sections ?? []),
             keeping: kept)
         entry.layouts[key] = (layout, layout.bytes)
         owner.settle(entry, feedID: feed.id, keeping: key)
@@ -347,7 +357,9 @@ private final class HotFeedEntry {
     // Guarded by the hold.
     var geometry: HotFeedGeometry? {
         didSet {
-            let report = geometry.map { HotFeedReport(feed: name, revision: $0.revision, images: $0.count, bytes: $0.bytes) }
+            let report = geometry.map {
+                HotFeedReport(feed: name, revision: $0.revision, images: $0.count, bytes: $0.bytes)
+            }
             state.withLock { reported = report }
         }
     }

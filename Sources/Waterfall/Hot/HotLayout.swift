@@ -81,9 +81,11 @@ struct HotLayout<Kind: StreamingLayoutKind>: Sendable {
     /// sections have the engine's `variants`: each section's plan is taken from `kept` (this
     /// configuration's layout at an earlier revision) when it still holds, else laid out anew.
     init(engine: Kind, stride: Int, placing geometry: HotFeedGeometry, variants: [Int], keeping kept: HotLayout?) {
-        var kept = kept.flatMap { kept in
-            kept.generation == geometry.generation ? Dictionary(uniqueKeysWithValues: zip(kept.sectionIDs, kept.plans)) : nil
-        } ?? [:]
+        var kept =
+            kept.flatMap { kept in
+                kept.generation == geometry.generation
+                    ? Dictionary(uniqueKeysWithValues: zip(kept.sectionIDs, kept.plans)) : nil
+            } ?? [:]
         let exact = engine.shiftsExactly
         var y = engine.initialState.y
         var plans: [HotSectionPlan<Kind.State>] = []
@@ -94,7 +96,9 @@ struct HotLayout<Kind: StreamingLayoutKind>: Sendable {
         for (ordinal, section) in geometry.sections.enumerated() {
             let variant = variants.isEmpty ? 0 : variants[ordinal]
             var plan = kept.removeValue(forKey: section.id)
-            if let held = plan, held.version != section.version || held.variant != variant || (!exact && held.origin != y) {
+            if let held = plan,
+                held.version != section.version || held.variant != variant || (!exact && held.origin != y)
+            {
                 plan = nil
             }
             let laidOut = plan ?? Self.layOut(section, engine: engine, stride: stride, variant: variant, at: y)
@@ -131,7 +135,8 @@ struct HotLayout<Kind: StreamingLayoutKind>: Sendable {
     /// (the section is laid out from its start).
     func checkpoint(section ordinal: Int, atOrBefore local: Int) -> (index: Int, state: Kind.State)? {
         let checkpoints = plans[ordinal].checkpoints
-        var low = 0, high = checkpoints.count
+        var low = 0
+        var high = checkpoints.count
         while low < high {
             let middle = (low + high) / 2
             if checkpoints[middle].index <= local { low = middle + 1 } else { high = middle }
@@ -169,6 +174,7 @@ struct HotLayout<Kind: StreamingLayoutKind>: Sendable {
         end.footer.map(widen)
         bands.append(band)
         return HotSectionPlan(
-            version: section.version, variant: variant, origin: y, end: state.y, sectionEnd: end.sectionEnd, checkpoints: checkpoints, bands: bands)
+            version: section.version, variant: variant, origin: y, end: state.y, sectionEnd: end.sectionEnd,
+            checkpoints: checkpoints, bands: bands)
     }
 }

@@ -20,7 +20,8 @@ extension WaterfallService {
         // second try and the feed's id may have been given to a feed made anew.
         let mayBeAhead = hotCopyMayBeAhead || !database.reusesFeedIDs
         return try hot.placement(
-            feed: query.feed, engine: engine, key: query.configuration.canonicalJSON, stride: stride, mayBeAhead: mayBeAhead, tx)
+            feed: query.feed, engine: engine, key: query.configuration.canonicalJSON, stride: stride,
+            mayBeAhead: mayBeAhead, tx)
     }
 
     /// ``page(feed:layout:offset:limit:)`` from the hot copy, inside the read transaction that
@@ -32,7 +33,8 @@ extension WaterfallService {
     ) throws -> HotRead<LayoutPage> {
         try hotLookup(engine: engine, query, tx).flatMap { geometry, layout in
             let laidOut = try HotAnswer(
-                .page(offset: offset, limit: limit), engine: engine, geometry: geometry, layout: layout, configuration: query.configuration)
+                .page(offset: offset, limit: limit), engine: engine, geometry: geometry, layout: layout,
+                configuration: query.configuration)
             return try answer(laidOut, feed: query.feed, tx) { rows, labels in
                 page(laidOut, offset: offset, limit: limit, rows: rows, labels: labels, query)
             }
@@ -42,9 +44,11 @@ extension WaterfallService {
     /// The answer of `laidOut`, made by `make` from its rows and its sections' labels read in
     /// `tx`; `.notKept` when the rows are not what the copy holds (the copy is then dropped).
     private func answer<Answer>(
-        _ laidOut: HotAnswer, feed: FeedRecord, _ tx: any CatalogTransaction, _ make: ([ImageRecord], SectionLabels) -> Answer
+        _ laidOut: HotAnswer, feed: FeedRecord, _ tx: any CatalogTransaction,
+        _ make: ([ImageRecord], SectionLabels) -> Answer
     ) throws -> HotRead<Answer> {
-        let rows = try laidOut.firstKey.map { try tx.images(feedID: feed.id, fromKey: $0, limit: laidOut.rows.count) } ?? []
+        let rows =
+            try laidOut.firstKey.map { try tx.images(feedID: feed.id, fromKey: $0, limit: laidOut.rows.count) } ?? []
         guard laidOut.agrees(with: rows) else {
             hot?.forget(feedID: feed.id)
             return .notKept
@@ -54,10 +58,15 @@ extension WaterfallService {
 
     /// ``page(feed:layout:offset:limit:)``'s first way (of a valid slice): from a feed held in
     /// memory (``answerFromHeldFeed(feed:layout:_:finish:)``), or `nil`.
-    func pageFromHeldFeed(feed: String?, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError) -> LayoutPage? {
+    func pageFromHeldFeed(feed: String?, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError)
+        -> LayoutPage?
+    {
         guard (try? Self.validateSlice(offset: offset, limit: limit)) != nil else { return nil }
-        return try await answerFromHeldFeed(feed: feed, layout: layout, .page(offset: offset, limit: limit)) { service, reads, laidOut, query in
-            guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else { return nil }
+        return try await answerFromHeldFeed(feed: feed, layout: layout, .page(offset: offset, limit: limit)) {
+            service, reads, laidOut, query in
+            guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else {
+                return nil
+            }
             return service.page(laidOut, offset: offset, limit: limit, rows: rows, labels: labels, query)
         }
     }
@@ -70,7 +79,9 @@ extension WaterfallService {
         guard (try? Self.validateBand(y: y, height: height, pinOffset: pinOffset)) != nil else { return nil }
         let question = HotAnswer.Question.viewport(y: y, height: height, pinOffset: pinOffset)
         return try await answerFromHeldFeed(feed: feed, layout: layout, question) { service, reads, laidOut, query in
-            guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else { return nil }
+            guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else {
+                return nil
+            }
             return service.viewportPage(laidOut, y: y, height: height, rows: rows, labels: labels, query)
         }
     }
@@ -105,18 +116,23 @@ extension WaterfallService {
     /// way words.
     private func answerFromHeldFeed<Answer: Sendable>(
         feed name: String?, layout: LayoutSource, _ question: HotAnswer.Question,
-        finish: @escaping @Sendable (WaterfallService, any CatalogPageReads, HotAnswer, LayoutQuery) async throws -> Answer?
+        finish:
+            @escaping @Sendable (WaterfallService, any CatalogPageReads, HotAnswer, LayoutQuery) async throws -> Answer?
     ) async throws(WaterfallError) -> Answer? {
         guard let hot, let name else { return nil }
         let service = self
         do {
             let answer = try await database.readAwaitingStatements { reads -> Answer? in
-                guard let feed = try await reads.feed(named: name), (try? service.checkExpectedRevision(of: feed, named: name)) != nil else { return nil }
+                guard let feed = try await reads.feed(named: name),
+                    (try? service.checkExpectedRevision(of: feed, named: name)) != nil
+                else { return nil }
                 var record: NamedLayoutRecord?
                 if case .named(let layoutName) = layout {
                     record = try await reads.layout(feedID: feed.id, name: layoutName)
                 }
-                guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: record) else { return nil }
+                guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: record) else {
+                    return nil
+                }
                 var sections: [SectionRecord]?
                 var followed = false
                 // Each step at most once: follow, read the sections, lay out.
@@ -126,10 +142,14 @@ extension WaterfallService {
                         question, feed: feed, configuration: configuration, stride: service.stride, sections: read)
                     switch attempt ?? .notKept {
                     case .ready(let laidOut):
-                        return try await finish(service, reads, laidOut, LayoutQuery(feed: feed, name: layoutName, configuration: configuration))
+                        return try await finish(
+                            service, reads, laidOut,
+                            LayoutQuery(feed: feed, name: layoutName, configuration: configuration))
                     case .behind where !followed:
                         followed = true
-                        guard try await hot.follow(feed, reading: { copy in try await copy.followReads(to: feed, reads) }) else { return nil }
+                        guard
+                            try await hot.follow(feed, reading: { copy in try await copy.followReads(to: feed, reads) })
+                        else { return nil }
                     case .needsSections where sections == nil:
                         sections = try await reads.sections(feedID: feed.id)
                     default:
@@ -149,7 +169,9 @@ extension WaterfallService {
         of laidOut: HotAnswer, feed: FeedRecord, _ reads: any CatalogPageReads
     ) async throws -> ([ImageRecord], SectionLabels)? {
         var rows: [ImageRecord] = []
-        if let key = laidOut.firstKey { rows = try await reads.images(feedID: feed.id, fromKey: key, limit: laidOut.rows.count) }
+        if let key = laidOut.firstKey {
+            rows = try await reads.images(feedID: feed.id, fromKey: key, limit: laidOut.rows.count)
+        }
         guard laidOut.agrees(with: rows) else {
             hot?.forget(feedID: feed.id)
             return nil
@@ -162,10 +184,12 @@ extension WaterfallService {
     private func page(
         _ laidOut: HotAnswer, offset: Int, limit: Int, rows: [ImageRecord], labels: SectionLabels, _ query: LayoutQuery
     ) -> LayoutPage {
-        let parts = assemble(laidOut.elements, rows: rows, firstIndex: offset, labels: labels, scale: query.configuration.common.scale)
+        let parts = assemble(
+            laidOut.elements, rows: rows, firstIndex: offset, labels: labels, scale: query.configuration.common.scale)
         let total = laidOut.geometry.count
         return LayoutPage(
-            feed: query.feed.name, revision: query.feed.revision, layout: query.name, contentHeight: laidOut.contentHeight,
+            feed: query.feed.name, revision: query.feed.revision, layout: query.name,
+            contentHeight: laidOut.contentHeight,
             totalItems: total, nextOffset: offset + limit < total ? offset + limit : nil,
             items: parts.items, headers: parts.headers, footers: parts.footers, configuration: query.configuration)
     }
@@ -181,7 +205,8 @@ extension WaterfallService {
     ) throws -> HotRead<ViewportPage> {
         try hotLookup(engine: engine, query, tx).flatMap { geometry, layout in
             let laidOut = try HotAnswer(
-                .viewport(y: y, height: height, pinOffset: pinOffset), engine: engine, geometry: geometry, layout: layout,
+                .viewport(y: y, height: height, pinOffset: pinOffset), engine: engine, geometry: geometry,
+                layout: layout,
                 configuration: query.configuration)
             return try answer(laidOut, feed: query.feed, tx) { rows, labels in
                 viewportPage(laidOut, y: y, height: height, rows: rows, labels: labels, query)
@@ -192,16 +217,22 @@ extension WaterfallService {
     /// The viewport of the band `[y, y + height)`, laid out as `laidOut`, with its rows and its
     /// sections' labels.
     fileprivate func viewportPage(
-        _ laidOut: HotAnswer, y: Double, height: Double, rows: [ImageRecord], labels: SectionLabels, _ query: LayoutQuery
+        _ laidOut: HotAnswer, y: Double, height: Double, rows: [ImageRecord], labels: SectionLabels,
+        _ query: LayoutQuery
     ) -> ViewportPage {
-        var parts = assemble(laidOut.elements, rows: rows, firstIndex: laidOut.rows.lowerBound, labels: labels, scale: query.configuration.common.scale)
+        var parts = assemble(
+            laidOut.elements, rows: rows, firstIndex: laidOut.rows.lowerBound, labels: labels,
+            scale: query.configuration.common.scale)
         if let pinned = laidOut.pinnedHeaders {
             parts.headers = pinned.map { header in
-                PlacedSupplement(section: labels.name(header.sectionID), frame: header.frame, pinned: header.isPinned, title: labels.title(header.sectionID))
+                PlacedSupplement(
+                    section: labels.name(header.sectionID), frame: header.frame, pinned: header.isPinned,
+                    title: labels.title(header.sectionID))
             }
         }
         return ViewportPage(
-            feed: query.feed.name, revision: query.feed.revision, layout: query.name, contentHeight: laidOut.contentHeight,
+            feed: query.feed.name, revision: query.feed.revision, layout: query.name,
+            contentHeight: laidOut.contentHeight,
             totalItems: laidOut.geometry.count, y: y, height: height,
             items: parts.items, headers: parts.headers, footers: parts.footers, configuration: query.configuration)
     }

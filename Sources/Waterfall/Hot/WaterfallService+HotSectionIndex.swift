@@ -9,7 +9,8 @@ extension WaterfallService {
         engine: Kind, _ query: LayoutQuery, _ tx: any CatalogTransaction
     ) throws -> HotRead<SectionIndex> {
         try hotLookup(engine: engine, query, tx).flatMap { geometry, layout in
-            let laidOut = try HotAnswer(.sectionIndex, engine: engine, geometry: geometry, layout: layout, configuration: query.configuration)
+            let laidOut = try HotAnswer(
+                .sectionIndex, engine: engine, geometry: geometry, layout: layout, configuration: query.configuration)
             let records = try tx.sections(feedID: query.feed.id)
             return sectionIndex(laidOut, records: records, query).map { .ready($0) } ?? .notKept
         }
@@ -20,7 +21,8 @@ extension WaterfallService {
     func sectionIndex(_ laidOut: HotAnswer, records: [SectionRecord], _ query: LayoutQuery) -> SectionIndex? {
         let feed = query.feed
         let geometry = laidOut.geometry
-        guard records.count == geometry.sections.count, zip(records, geometry.sections).allSatisfy({ $0.id == $1.id }) else {
+        guard records.count == geometry.sections.count, zip(records, geometry.sections).allSatisfy({ $0.id == $1.id })
+        else {
             hot?.forget(feedID: feed.id)
             return nil
         }

@@ -35,7 +35,8 @@ struct DateSections: Sendable {
 
     /// The local date of an instant in the zone.
     func localDate(of milliseconds: Int64) -> (year: Int, month: Int, day: Int) {
-        TakenAt.civilDate(daysSinceEpoch: localDay(of: Self.seconds(milliseconds), offset: offset(at: Self.seconds(milliseconds))))
+        TakenAt.civilDate(
+            daysSinceEpoch: localDay(of: Self.seconds(milliseconds), offset: offset(at: Self.seconds(milliseconds))))
     }
 
     /// The id of the section of an image taken at `milliseconds` (`nil`: undated).
@@ -105,10 +106,14 @@ struct DateSections: Sendable {
             if let known = cache.offsets[utcDay] {
                 cache.lastOffset = known
             } else {
-                let start = utcDay * 86_400, end = start + 86_399
+                let start = utcDay * 86_400
+                let end = start + 86_399
                 let first = offset(at: start)
-                let transition = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: TimeInterval(start)))
-                let constant = first == offset(at: end) && (transition.map { $0.timeIntervalSince1970 > TimeInterval(end) } ?? true)
+                let transition = zone.nextDaylightSavingTimeTransition(
+                    after: Date(timeIntervalSince1970: TimeInterval(start)))
+                let constant =
+                    first == offset(at: end)
+                    && (transition.map { $0.timeIntervalSince1970 > TimeInterval(end) } ?? true)
                 cache.offsets[utcDay] = constant ? first : .some(nil)
                 cache.lastOffset = constant ? first : nil
             }
@@ -257,7 +262,9 @@ struct DateSections: Sendable {
                 packed.append(UInt64(bitPattern: newest &- taken[Int(image)]) << indexBits | UInt64(image))
             }
             packed.sort()
-            for (position, value) in zip(section, packed) { order[position] = Int32(truncatingIfNeeded: value & (1 << indexBits - 1)) }
+            for (position, value) in zip(section, packed) {
+                order[position] = Int32(truncatingIfNeeded: value & (1 << indexBits - 1))
+            }
         }
         return Derived(
             sectionNames: names, titles: names.map(title(of:)), sectionOfImage: sectionOfImage, order: order,

@@ -53,7 +53,8 @@ struct ImportPlanner {
         catalog: CatalogSnapshot, document: FeedDocument, mode: ImportMode, resetOrder: Bool,
         dates: (sections: DateSections, derived: DateSections.Derived)? = nil
     ) -> ImportPlan {
-        var planner = ImportPlanner(catalog: catalog, document: document, mode: mode, resetOrder: resetOrder, dates: dates)
+        var planner = ImportPlanner(
+            catalog: catalog, document: document, mode: mode, resetOrder: resetOrder, dates: dates)
         planner.listSectionsInFileOrder()
         planner.matchCatalogSections()
         if resetOrder {
@@ -120,11 +121,17 @@ struct ImportPlanner {
         for section in dates == nil ? document.declaredSections : [] {
             guard let slot = slotByName[ExactString(section.id)] else { continue }
             declaredTitle[slot] = section.title
-            if !inFile[slot] { inFile[slot] = true; fileOrder.append(slot) }
+            if !inFile[slot] {
+                inFile[slot] = true
+                fileOrder.append(slot)
+            }
         }
         for position in document.images.indices {
             let slot = slot(ofImage: imageIndex(at: position))
-            if !inFile[slot] { inFile[slot] = true; fileOrder.append(slot) }
+            if !inFile[slot] {
+                inFile[slot] = true
+                fileOrder.append(slot)
+            }
         }
     }
 
@@ -204,9 +211,10 @@ struct ImportPlanner {
             let isDeclared = mode == .append ? (isDeclaredNow || existing?.isDeclared == true) : isDeclaredNow
             let derivedTitle = entry.slot.flatMap { slot in dates.map { $0.derived.titles[slot] } }
             let title: String? = derivedTitle ?? entry.slot.flatMap { declaredTitle[$0] } ?? existing?.title
-            plan.sections.append(.init(
-                existing: existing, name: entry.slot.map { name(ofSlot: $0) } ?? existing?.name,
-                title: title, isDeclared: isDeclared))
+            plan.sections.append(
+                .init(
+                    existing: existing, name: entry.slot.map { name(ofSlot: $0) } ?? existing?.name,
+                    title: title, isDeclared: isDeclared))
             if let slot = entry.slot { finalIndexOfSlot[slot] = finalIndex }
             if let index = entry.existing { finalIndexOfExisting[index] = finalIndex }
         }
@@ -241,7 +249,8 @@ struct ImportPlanner {
     /// `--reset-order`: the file's image order (see ``resetEntries``).
     private mutating func adoptTheFilesImageOrder() {
         plan.entries = Self.resetEntries(
-            count: document.images.count, imageIndex: imageIndex(at:), slot: slot(ofImage:), finalIndexOfSlot: finalIndexOfSlot,
+            count: document.images.count, imageIndex: imageIndex(at:), slot: slot(ofImage:),
+            finalIndexOfSlot: finalIndexOfSlot,
             catalogIndexOfDocument: catalogIndexOfDocument,
             keepsSection: { finalSectionKeepingPlace($0) != nil }, catalog: catalog)
     }
@@ -290,8 +299,10 @@ struct ImportPlanner {
             emitChain(startingAt: firstOfSection[finalSection])
             for catalogIndex in kept[finalSection] {
                 let documentIndex = documentIndexOfCatalog[catalogIndex]
-                plan.entries.append(.init(source: .existing(catalogIndex), section: finalSection,
-                                          document: documentIndex, keepsKey: true))
+                plan.entries.append(
+                    .init(
+                        source: .existing(catalogIndex), section: finalSection,
+                        document: documentIndex, keepsKey: true))
                 if let documentIndex { emitChain(startingAt: nextAfterDocument[documentIndex]) }
             }
             for index in tails[finalSection] {
@@ -325,9 +336,11 @@ struct ImportPlanner {
             var next = 0
             let keptHere = kept[finalSection]
             func emitKept(_ catalogIndex: Int) {
-                plan.entries.append(.init(
-                    source: .existing(catalogIndex), section: finalSection, document: documentIndexOfCatalog[catalogIndex],
-                    keepsKey: true))
+                plan.entries.append(
+                    .init(
+                        source: .existing(catalogIndex), section: finalSection,
+                        document: documentIndexOfCatalog[catalogIndex],
+                        keepsKey: true))
             }
             for documentIndex in placed[finalSection] {
                 let date = images[documentIndex].takenAt
@@ -369,15 +382,19 @@ struct ImportPlanner {
     /// Whether the sections differ from the catalog's: created, dropped, reordered, retitled or
     /// (un)declared (a change even when no image moves).
     private mutating func noteWhetherSectionsChanged() {
-        plan.sectionsChanged = plan.sections.count != catalog.sections.count
+        plan.sectionsChanged =
+            plan.sections.count != catalog.sections.count
             || zip(plan.sections, catalog.sections).contains { planned, current in
                 planned.existing?.id != current.id || !planned.title.isExactly(current.title)
                     || planned.isDeclared != current.isDeclared
             }
     }
 
-    private static func placedEntry(_ documentIndex: Int, section: Int, _ catalogIndexOfDocument: IndexMap) -> ImportPlan.Entry {
-        let source: ImportPlan.Source = catalogIndexOfDocument[documentIndex].map { .existing($0) } ?? .new(documentIndex)
+    private static func placedEntry(_ documentIndex: Int, section: Int, _ catalogIndexOfDocument: IndexMap)
+        -> ImportPlan.Entry
+    {
+        let source: ImportPlan.Source =
+            catalogIndexOfDocument[documentIndex].map { .existing($0) } ?? .new(documentIndex)
         return .init(source: source, section: section, document: documentIndex, keepsKey: false)
     }
 
@@ -399,7 +416,8 @@ struct ImportPlanner {
         entries.reserveCapacity(count)
         for (finalSection, documentIndices) in bySection.enumerated() {
             for documentIndex in documentIndices {
-                let source: ImportPlan.Source = catalogIndexOfDocument[documentIndex].map { .existing($0) } ?? .new(documentIndex)
+                let source: ImportPlan.Source =
+                    catalogIndexOfDocument[documentIndex].map { .existing($0) } ?? .new(documentIndex)
                 entries.append(.init(source: source, section: finalSection, document: documentIndex, keepsKey: false))
             }
         }
@@ -416,10 +434,11 @@ struct ImportPlanner {
 
     /// The entries of a longest strictly increasing subsequence of `keys`. O(n log n).
     static func longestIncreasingRun(_ items: [(entry: Int, key: Int64)]) -> [Int] {
-        var tailIndex: [Int] = []          // index into items of the smallest tail of each length
+        var tailIndex: [Int] = []  // index into items of the smallest tail of each length
         var parent = [Int](repeating: -1, count: items.count)
         for (index, item) in items.enumerated() {
-            var low = 0, high = tailIndex.count
+            var low = 0
+            var high = tailIndex.count
             while low < high {
                 let middle = (low + high) / 2
                 if items[tailIndex[middle]].key < item.key { low = middle + 1 } else { high = middle }

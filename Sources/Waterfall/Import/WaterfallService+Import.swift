@@ -47,11 +47,12 @@ extension WaterfallService {
         if let progress {
             decoder.progress = { bytes, total in progress(.reading(bytes: bytes, totalBytes: total)) }
         }
-        let document = try perform { try decoder.decode(contentsOf: path, format: FeedFormat(path: path)) }
+        let document = try performNow { try decoder.decode(contentsOf: path, format: FeedFormat(path: path)) }
         var fileName: String?
         if path != "-" {
             let base = path.split(separator: "/").last.map(String.init) ?? path
-            fileName = base.split(separator: ".", omittingEmptySubsequences: false).count > 1
+            fileName =
+                base.split(separator: ".", omittingEmptySubsequences: false).count > 1
                 ? base.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
                 : base
         }
@@ -64,14 +65,16 @@ extension WaterfallService {
     /// Imports an already decoded feed under `name` (DESIGN section 4), in one transaction.
     /// Importing the same document twice changes nothing the second time.
     public func importFeed(
-        _ document: FeedDocument, named name: String, options: ImportOptions, progress: (@Sendable (ImportProgress) -> Void)? = nil
+        _ document: FeedDocument, named name: String, options: ImportOptions,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws(WaterfallError) -> ChangeSummary {
         try Self.validateName(name, .feedName)
         if options.resetOrder && options.mode == .append {
             throw WaterfallError.conflictingValues(.resetOrder, .appendMode)
         }
         if let zone = options.timeZone, TimeZoneName.zone(named: zone) == nil {
-            throw WaterfallError.invalidValue(.timeZone, "must be an IANA time zone name such as Europe/Paris or UTC, got \(zone.quoted).")
+            throw WaterfallError.invalidValue(
+                .timeZone, "must be an IANA time zone name such as Europe/Paris or UTC, got \(zone.quoted).")
         }
         return try await perform {
             try await database.write(.feed(name)) { tx in
@@ -90,20 +93,28 @@ extension WaterfallService {
                 }
                 func applier(over catalog: CatalogSnapshot) -> ImportApplier {
                     let plan = ImportPlanner.plan(
-                        catalog: catalog, document: document, mode: options.mode, resetOrder: options.resetOrder, dates: dates)
-                    return ImportApplier(tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
+                        catalog: catalog, document: document, mode: options.mode, resetOrder: options.resetOrder,
+                        dates: dates)
+                    return ImportApplier(
+                        tx: tx, feed: feed, catalog: catalog, document: document, plan: plan, progress: progress)
                 }
                 // An append into date sections plans against the images it can move or sit
                 // beside, not the whole feed; a gap too narrow for it renumbers the whole feed,
                 // which only a plan of the whole feed can do.
                 let datedAppend = options.mode == .append && feed.imageCount > 0 ? dates?.derived : nil
-                var planned = applier(over: try datedAppend.map { try CatalogSnapshot.touchedByAppend(to: feed, of: document, derived: $0, tx) }
-                    ?? CatalogSnapshot.whole(feed, tx))
+                var planned = applier(
+                    over: try datedAppend.map {
+                        try CatalogSnapshot.touchedByAppend(to: feed, of: document, derived: $0, tx)
+                    }
+                        ?? CatalogSnapshot.whole(feed, tx))
                 if datedAppend != nil && planned.renumbers {
                     planned = applier(over: try CatalogSnapshot.whole(feed, tx))
                 }
-                var summary = try tx.withBulkWriteMemory(pageCacheKiB: 4_096) { try planned.apply(feedCreated: created) }
-                let sectionBy = dates?.sections.sectionBy.rawValue, zone = dates?.sections.zoneName
+                var summary = try tx.withBulkWriteMemory(pageCacheKiB: 4_096) {
+                    try planned.apply(feedCreated: created)
+                }
+                let sectionBy = dates?.sections.sectionBy.rawValue
+                let zone = dates?.sections.zoneName
                 if feed.sectionBy != sectionBy || feed.timeZone != zone {
                     try tx.setSectioning(feedID: feed.id, sectionBy: sectionBy, timeZone: zone)
                 }
@@ -119,19 +130,24 @@ extension WaterfallService {
     /// option, else the file's `sectionBy`, else what the feed remembers; the zone likewise,
     /// else UTC. A zone given where no date sections are made is refused rather than ignored.
     static func dateSections(options: ImportOptions, document: FeedDocument, feed: FeedRecord) throws -> DateSections? {
-        let sectionBy = options.sectionBy ?? document.sectionBy ?? feed.sectionBy.flatMap(SectionBy.init(rawValue:)) ?? .feedSections
+        let sectionBy =
+            options.sectionBy ?? document.sectionBy ?? feed.sectionBy.flatMap(SectionBy.init(rawValue:))
+            ?? .feedSections
         guard sectionBy != .feedSections else {
             if let zone = options.timeZone {
-                throw WaterfallError.invalidValue(.timeZone, "\(zone.quoted) needs date sections: give a section-by of day, month or year too.")
+                throw WaterfallError.invalidValue(
+                    .timeZone, "\(zone.quoted) needs date sections: give a section-by of day, month or year too.")
             }
             if let zone = document.timeZone {
-                throw WaterfallError.invalidData("timeZone: \(zone.quoted) needs date sections: give sectionBy \"day\", \"month\" or \"year\" too.")
+                throw WaterfallError.invalidData(
+                    "timeZone: \(zone.quoted) needs date sections: give sectionBy \"day\", \"month\" or \"year\" too.")
             }
             return nil
         }
         let zone = options.timeZone ?? document.timeZone ?? feed.timeZone ?? "UTC"
         guard let sections = DateSections(sectionBy: sectionBy, zoneName: zone) else {
-            throw WaterfallError.invalidValue(.timeZone, "must be an IANA time zone name such as Europe/Paris or UTC, got \(zone.quoted).")
+            throw WaterfallError.invalidValue(
+                .timeZone, "must be an IANA time zone name such as Europe/Paris or UTC, got \(zone.quoted).")
         }
         return sections
     }
@@ -166,7 +182,8 @@ struct ImportApplier {
     private var isFirstImport: Bool { catalog.images.isEmpty }
 
     init(
-        tx: any CatalogTransaction, feed: FeedRecord, catalog: CatalogSnapshot, document: FeedDocument, plan: ImportPlan,
+        tx: any CatalogTransaction, feed: FeedRecord, catalog: CatalogSnapshot, document: FeedDocument,
+        plan: ImportPlan,
         progress: (@Sendable (ImportProgress) -> Void)?
     ) {
         self.tx = tx
@@ -267,7 +284,9 @@ struct ImportApplier {
 
     /// "Existing images get the new sizes, url and title but keep their place" (unless placed
     /// anew: a move).
-    private mutating func classifyExisting(_ current: ImageRecord, entry: ImportPlan.Entry, at index: Int, sectionName: String?) {
+    private mutating func classifyExisting(
+        _ current: ImageRecord, entry: ImportPlan.Entry, at index: Int, sectionName: String?
+    ) {
         let sectionID = sectionIDs[entry.section]
         if current.key != keys[index] || current.sectionID != sectionID {
             rekeys.append((current.key, keys[index], sectionID))
@@ -293,7 +312,9 @@ struct ImportApplier {
             updated.renditions = fileImage.renditions?.storedText
         }
         if !updated.isExactly(current) {
-            if updated.width != current.width || updated.height != current.height || updated.isFullSpan != current.isFullSpan {
+            if updated.width != current.width || updated.height != current.height
+                || updated.isFullSpan != current.isFullSpan
+            {
                 touch(keys[index])
                 touch(current.key)
             }
@@ -332,7 +353,9 @@ struct ImportApplier {
         func makeBatch() {
             places.removeAll(keepingCapacity: true)
             while places.count < Self.batchSize, nextEntry < plan.entries.count {
-                if case .new(let documentIndex) = plan.entries[nextEntry].source { places.append((documentIndex, nextEntry)) }
+                if case .new(let documentIndex) = plan.entries[nextEntry].source {
+                    places.append((documentIndex, nextEntry))
+                }
                 nextEntry += 1
             }
             // File order: one sort of plain numbers, the document index above the place.
@@ -343,16 +366,20 @@ struct ImportApplier {
                 let place = Int(packed & 0xFFFF_FFFF)
                 let (documentIndex, entryIndex) = places[place]
                 let image = document.images[documentIndex]
-                (batch + place).initialize(to: ImageRecord(
-                    key: keys[entryIndex], externalID: image.id, sectionID: sectionIDs[plan.entries[entryIndex].section],
-                    width: image.width, height: image.height, isFullSpan: image.span == .full, url: image.url,
-                    title: image.title, takenAt: image.takenAt, placeholder: image.placeholder, color: image.color,
-                    renditions: image.renditions?.storedText))
+                (batch + place).initialize(
+                    to: ImageRecord(
+                        key: keys[entryIndex], externalID: image.id,
+                        sectionID: sectionIDs[plan.entries[entryIndex].section],
+                        width: image.width, height: image.height, isFullSpan: image.span == .full, url: image.url,
+                        title: image.title, takenAt: image.takenAt, placeholder: image.placeholder, color: image.color,
+                        renditions: image.renditions?.storedText))
             }
             precondition(!places.isEmpty, "the store asked for more rows than the plan inserts")
             (batchCount, nextInBatch) = (places.count, 0)
         }
-        try tx.insertImages(feedID: feed.id, count: total, beforeIndexing: progress.map { report in { report(.indexing) } }) {
+        try tx.insertImages(
+            feedID: feed.id, count: total, beforeIndexing: progress.map { report in { report(.indexing) } }
+        ) {
             if let progress, written % 50_000 == 0 { progress(.writing(rows: written, totalRows: total)) }
             written += 1
             if nextInBatch == batchCount { makeBatch() }
@@ -384,15 +411,17 @@ struct ImportApplier {
         for (index, section) in plan.sections.enumerated() {
             guard let existing = section.existing else { continue }
             if !existing.title.isExactly(section.title) || existing.isDeclared != section.isDeclared {
-                try tx.updateSection(SectionRecord(
-                    id: existing.id, name: existing.name, title: section.title,
-                    position: positions[index], isDeclared: section.isDeclared))
+                try tx.updateSection(
+                    SectionRecord(
+                        id: existing.id, name: existing.name, title: section.title,
+                        position: positions[index], isDeclared: section.isDeclared))
             }
         }
         guard plan.sectionsChanged else { return }
-        let firstChanged = zip(plan.sections.indices, plan.sections).first { index, section in
-            index >= catalog.sections.count || section.existing?.id != catalog.sections[index].id
-        }?.0 ?? min(plan.sections.count, catalog.sections.count)
+        let firstChanged =
+            zip(plan.sections.indices, plan.sections).first { index, section in
+                index >= catalog.sections.count || section.existing?.id != catalog.sections[index].id
+            }?.0 ?? min(plan.sections.count, catalog.sections.count)
         if let entry = plan.entries.firstIndex(where: { $0.section >= firstChanged }) { touch(keys[entry]) }
         let oldIDs = Set(catalog.sections.dropFirst(firstChanged).map(\.id))
         if let image = catalog.images.first(where: { oldIDs.contains($0.sectionID) }) { touch(image.key) }

@@ -20,7 +20,8 @@ public enum KeyExpiry {
             date = now.addingTimeInterval(seconds)
         } else if let time = time(text) {
             guard time > now else {
-                throw WaterfallError.invalidValue(.expires, "must be a time in the future, got \(text.quoted) (it is \(format(now)) now).")
+                throw WaterfallError.invalidValue(
+                    .expires, "must be a time in the future, got \(text.quoted) (it is \(format(now)) now).")
             }
             guard time.timeIntervalSince(now) <= longest else {
                 throw WaterfallError.invalidValue(.expires, "must be at most 100 years from now, got \(text.quoted).")
@@ -29,21 +30,25 @@ public enum KeyExpiry {
         } else {
             throw WaterfallError.invalidValue(
                 .expires,
-                "takes a duration such as 45s, 30m, 12h or 90d, or an ISO 8601 time such as 2027-01-31T18:00:00Z, got \(text.quoted).")
+                "takes a duration such as 45s, 30m, 12h or 90d, or an ISO 8601 time such as 2027-01-31T18:00:00Z, got \(text.quoted)."
+            )
         }
         return Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.up))
     }
 
     /// `N` followed by `s`, `m`, `h` or `d`, in seconds; nil for anything else.
     private static func duration(_ text: String) -> TimeInterval? {
-        guard let unit = text.last, let count = Int(text.dropLast()), text.dropLast().allSatisfy(\.isASCIIDigit) else { return nil }
-        let seconds: Int = switch unit {
-        case "s": 1
-        case "m": 60
-        case "h": 3_600
-        case "d": 86_400
-        default: 0
+        guard let unit = text.last, let count = Int(text.dropLast()), text.dropLast().allSatisfy(\.isASCIIDigit) else {
+            return nil
         }
+        let seconds: Int =
+            switch unit {
+            case "s": 1
+            case "m": 60
+            case "h": 3_600
+            case "d": 86_400
+            default: 0
+            }
         guard seconds > 0, count <= Int(longest) else { return seconds > 0 ? longest + 1 : nil }
         return TimeInterval(count * seconds)
     }
@@ -53,7 +58,8 @@ public enum KeyExpiry {
         // A date alone is exactly `YYYY-MM-DD` (the date formatter would take a time without a
         // zone after it, and read it as midnight).
         let formats: [ISO8601DateFormatter.Options] =
-            text.utf8.count == 10 ? [[.withFullDate]] : [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds]]
+            text.utf8.count == 10
+            ? [[.withFullDate]] : [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds]]
         for options in formats {
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = options

@@ -104,15 +104,19 @@ extension WaterfallService {
     /// is stored. `feeds` empty means every feed (a feed may be named before it exists);
     /// `expires` nil means it never expires (``KeyExpiry`` reads `--expires`).
     /// - Throws: ``WaterfallError`` `keyExists`, or `invalidValue` for a bad name.
-    public func addKey(name: String, feeds: [String], canWrite: Bool, expires: Date? = nil) async throws(WaterfallError) -> String {
+    public func addKey(name: String, feeds: [String], canWrite: Bool, expires: Date? = nil) async throws(WaterfallError)
+        -> String
+    {
         try Self.validateName(name, .keyName)
         for feed in feeds { try Self.validateName(feed, .feedName) }
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let secret = "wf_" + bytes.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-        }.joined()
+        let secret =
+            "wf_"
+            + bytes.map { byte in
+                let digits = Array("0123456789abcdef")
+                return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+            }.joined()
         let record = APIKeyRecord(
             name: name, secretSHA256: Array(SHA256.hash(data: Array(secret.utf8))), canWrite: canWrite, feeds: feeds,
             expiresAt: expires.map { Int64($0.timeIntervalSince1970.rounded(.up)) })
@@ -128,12 +132,13 @@ extension WaterfallService {
     public func keys() async throws(WaterfallError) -> APIKeyList {
         try await perform {
             try await database.read { tx in
-                APIKeyList(keys: try tx.apiKeys().map { key in
-                    APIKey(
-                        name: key.name, feeds: key.feeds, write: key.canWrite,
-                        expires: key.expiresAt.map { Date(timeIntervalSince1970: TimeInterval($0)) },
-                        lastUsed: key.lastUsedAt.map { Date(timeIntervalSince1970: TimeInterval($0)) })
-                })
+                APIKeyList(
+                    keys: try tx.apiKeys().map { key in
+                        APIKey(
+                            name: key.name, feeds: key.feeds, write: key.canWrite,
+                            expires: key.expiresAt.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+                            lastUsed: key.lastUsedAt.map { Date(timeIntervalSince1970: TimeInterval($0)) })
+                    })
             }
         }
     }

@@ -31,7 +31,10 @@ private struct WarmSink: LayoutSink {
 
     /// The band so far, (0, 0) when nothing was placed; then starts a new band.
     mutating func takeBand() -> (top: Double, bottom: Double) {
-        defer { top = .infinity; bottom = -.infinity }
+        defer {
+            top = .infinity
+            bottom = -.infinity
+        }
         return top <= bottom ? (top, bottom) : (0, 0)
     }
 }
@@ -69,7 +72,10 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
     /// Loads (and if needed completes) the cached layout of `engine`'s configuration, stored
     /// under `key` (its canonical JSON). Reads O(stride) rows when the cache is up to date;
     /// otherwise scans the feed from the last valid checkpoint on.
-    init(tx: any CatalogTransaction, feed: FeedRecord, name: String?, engine: Kind, key: String, stride defaultStride: Int) throws {
+    init(
+        tx: any CatalogTransaction, feed: FeedRecord, name: String?, engine: Kind, key: String,
+        stride defaultStride: Int
+    ) throws {
         self.feed = feed
         self.name = name
         self.engine = engine
@@ -92,9 +98,10 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
             let index = runner.nextIndex
             if index >= previous + stride && runner.state.pendingCount == 0 {
                 let band = sink.takeBand()
-                checkpoints.append(CheckpointRecord(
-                    index: index, key: image.key, sectionID: runner.openSectionID!,
-                    state: runner.state.serialized(), bandTop: band.top, bandBottom: band.bottom))
+                checkpoints.append(
+                    CheckpointRecord(
+                        index: index, key: image.key, sectionID: runner.openSectionID!,
+                        state: runner.state.serialized(), bandTop: band.top, bandBottom: band.bottom))
                 previous = index
             }
             try runner.place(image, into: &sink)
@@ -113,21 +120,26 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
 
     /// The checkpoint with the greatest index not above `index` (`nil`: start from the top).
     func checkpoint(atOrBelow index: Int, _ tx: any CatalogTransaction) throws -> CheckpointRecord? {
-        try lastComputedCheckpoint { $0.index <= index } ?? entry.flatMap { try tx.checkpoint(cacheID: $0.id, atOrBelow: index) }
+        try lastComputedCheckpoint { $0.index <= index }
+            ?? entry.flatMap { try tx.checkpoint(cacheID: $0.id, atOrBelow: index) }
     }
 
     /// The checkpoint with the greatest order key not above `key` (`nil`: start from the top):
     /// checkpoints' keys grow with their indexes.
     func checkpoint(atOrBelowKey key: Int64, _ tx: any CatalogTransaction) throws -> CheckpointRecord? {
-        try lastComputedCheckpoint { $0.key <= key } ?? entry.flatMap { try tx.checkpoint(cacheID: $0.id, atOrBelowKey: key) }
+        try lastComputedCheckpoint { $0.key <= key }
+            ?? entry.flatMap { try tx.checkpoint(cacheID: $0.id, atOrBelowKey: key) }
     }
 
     /// The last of the checkpoints this query computed that `isAtOrBelow` holds for (they hold
     /// for a prefix: indexes and keys grow together), by binary search; `nil` when it holds for
     /// none, and the stored checkpoints, all before them, answer.
     private func lastComputedCheckpoint(_ isAtOrBelow: (CheckpointRecord) -> Bool) -> CheckpointRecord? {
-        guard let checkpoints = update?.checkpoints, let first = checkpoints.first, isAtOrBelow(first) else { return nil }
-        var low = 0, high = checkpoints.count
+        guard let checkpoints = update?.checkpoints, let first = checkpoints.first, isAtOrBelow(first) else {
+            return nil
+        }
+        var low = 0
+        var high = checkpoints.count
         while high - low > 1 {
             let middle = (low + high) / 2
             if isAtOrBelow(checkpoints[middle]) { low = middle } else { high = middle }
@@ -137,7 +149,9 @@ struct CachedLayout<Kind: StreamingLayoutKind> {
 
     /// Every chunk of the layout with the band it occupies, in index order: the chunks
     /// `[previous checkpoint, checkpoint)`, then the tail `[last checkpoint, end]`.
-    func chunks(_ tx: any CatalogTransaction) throws -> [(start: Int, end: Int, top: Double, bottom: Double, isTail: Bool)] {
+    func chunks(_ tx: any CatalogTransaction) throws -> [(
+        start: Int, end: Int, top: Double, bottom: Double, isTail: Bool
+    )] {
         // The stored checkpoints come in index order, and those this query computed follow
         // them: they start after the greatest stored one.
         let stored = try entry.map { try tx.checkpointBands(cacheID: $0.id) } ?? []
@@ -176,7 +190,8 @@ extension WaterfallService {
     func save(_ update: CacheUpdate?) async {
         guard let update else { return }
         _ = try? await database.writeIfAvailable(.feed(update.feedName), within: 0.5) { tx in
-            let entry = try tx.makeCacheEntry(feedID: update.feedID, configuration: update.configuration, stride: update.stride)
+            let entry = try tx.makeCacheEntry(
+                feedID: update.feedID, configuration: update.configuration, stride: update.stride)
             return try tx.saveLayoutCache(
                 cacheID: entry.id, feedID: update.feedID, revision: update.revision,
                 checkpoints: update.checkpoints, sections: update.sections, end: update.end)
@@ -184,7 +199,9 @@ extension WaterfallService {
     }
 
     /// The configuration (and name) a layout source stands for, for one feed.
-    func resolveLayout(_ source: LayoutSource, feed: FeedRecord, _ tx: any CatalogTransaction) throws -> (name: String?, configuration: AnyLayoutConfiguration) {
+    func resolveLayout(_ source: LayoutSource, feed: FeedRecord, _ tx: any CatalogTransaction) throws -> (
+        name: String?, configuration: AnyLayoutConfiguration
+    ) {
         var record: NamedLayoutRecord?
         if case .named(let name) = source { record = try tx.layout(feedID: feed.id, name: name) }
         return try source.resolved(feed: feed, record: record)
@@ -194,7 +211,9 @@ extension WaterfallService {
 extension LayoutSource {
     /// The configuration (and name) the source stands for in `feed`, whose layout of the
     /// source's name is `record` (read for a named source only).
-    func resolved(feed: FeedRecord, record: NamedLayoutRecord?) throws -> (name: String?, configuration: AnyLayoutConfiguration) {
+    func resolved(feed: FeedRecord, record: NamedLayoutRecord?) throws -> (
+        name: String?, configuration: AnyLayoutConfiguration
+    ) {
         switch self {
         case .inline(let configuration):
             try configuration.validate()

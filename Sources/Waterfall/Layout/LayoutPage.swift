@@ -41,7 +41,9 @@ public struct PlacedImage: Hashable, Sendable, Encodable {
     /// The sizes the image is served at (not part of the JSON: `url` is the one chosen).
     public var renditions: Renditions? = nil
 
-    enum CodingKeys: String, FrameCodingKeys { case index, id, section, x, y, width, height, url, takenAt, placeholder, color }
+    enum CodingKeys: String, FrameCodingKeys {
+        case index, id, section, x, y, width, height, url, takenAt, placeholder, color
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -73,7 +75,8 @@ public enum DevicePixelRatio {
     /// - Throws: ``WaterfallError`` `usage` naming `dpr`.
     public static func validate(_ dpr: Double) throws(WaterfallError) {
         guard dpr.isFinite, dpr > 0, dpr <= maximum else {
-            throw WaterfallError.invalidValue(.dpr, "must be a number of device pixels a point above 0 and at most 8, got \(dpr).")
+            throw WaterfallError.invalidValue(
+                .dpr, "must be a number of device pixels a point above 0 and at most 8, got \(dpr).")
         }
     }
 }
@@ -143,7 +146,9 @@ public struct LayoutPage: Hashable, Sendable, Encodable {
     /// The configuration used (not part of the JSON).
     public var configuration: AnyLayoutConfiguration
 
-    enum CodingKeys: String, CodingKey { case feed, revision, layout, contentHeight, totalItems, nextOffset, items, headers, footers }
+    enum CodingKeys: String, CodingKey {
+        case feed, revision, layout, contentHeight, totalItems, nextOffset, items, headers, footers
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -173,7 +178,9 @@ public struct ViewportPage: Hashable, Sendable, Encodable {
     public var footers: [PlacedSupplement]
     public var configuration: AnyLayoutConfiguration
 
-    enum CodingKeys: String, CodingKey { case feed, revision, layout, contentHeight, totalItems, y, height, items, headers, footers }
+    enum CodingKeys: String, CodingKey {
+        case feed, revision, layout, contentHeight, totalItems, y, height, items, headers, footers
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

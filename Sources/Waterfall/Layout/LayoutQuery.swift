@@ -15,6 +15,7 @@ extension CachedLayout {
     /// The cache of `query`'s layout, as ``init(tx:feed:name:engine:key:stride:)`` opens it.
     init(tx: any CatalogTransaction, query: LayoutQuery, engine: Kind, stride: Int) throws {
         try self.init(
-            tx: tx, feed: query.feed, name: query.name, engine: engine, key: query.configuration.canonicalJSON, stride: stride)
+            tx: tx, feed: query.feed, name: query.name, engine: engine, key: query.configuration.canonicalJSON,
+            stride: stride)
     }
 }

@@ -42,17 +42,22 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
     /// Starts before the first section, or resumes from `checkpoint`.
     init(engine: Kind, sections: [Int64], variants: [Int], checkpoint: CheckpointRecord?) throws {
         guard let checkpoint else {
-            self.init(engine: engine, sections: sections, variants: variants, state: engine.initialState, ordinal: -1, nextIndex: 0)
+            self.init(
+                engine: engine, sections: sections, variants: variants, state: engine.initialState, ordinal: -1,
+                nextIndex: 0)
             return
         }
         guard let ordinal = sections.firstIndex(of: checkpoint.sectionID) else {
-            throw WaterfallError.database("the layout cache refers to a section that no longer exists; run the command again.")
+            throw WaterfallError.database(
+                "the layout cache refers to a section that no longer exists; run the command again.")
         }
         let state = try Kind.State(serialized: checkpoint.state)
         guard engine.canResume(from: state) else {
             throw WaterfallError.database("the layout cache holds a state of another layout; run the command again.")
         }
-        self.init(engine: engine, sections: sections, variants: variants, state: state, ordinal: ordinal, nextIndex: checkpoint.index)
+        self.init(
+            engine: engine, sections: sections, variants: variants, state: state, ordinal: ordinal,
+            nextIndex: checkpoint.index)
     }
 
     /// Resumes from a state held in memory (a server's hot layout): `state` is the state before
@@ -80,7 +85,9 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
     /// Places the next image (closing and opening sections on the way).
     mutating func place(_ image: ImageGeometry, into sink: inout some LayoutSink) throws {
         guard let target = ordinalByID[image.sectionID], target >= openOrdinal else {
-            throw WaterfallError.database("the catalog's order is inconsistent at image index \(nextIndex); re-import the feed with --reset-order.")
+            throw WaterfallError.database(
+                "the catalog's order is inconsistent at image index \(nextIndex); re-import the feed with --reset-order."
+            )
         }
         if target != openOrdinal {
             if openOrdinal >= 0 && state.isSectionOpen { close(owner: nextIndex - 1, untilKey: image.key, into: &sink) }
@@ -92,7 +99,8 @@ struct LayoutRunner<Kind: StreamingLayoutKind> {
         }
         let first = nextIndex - state.imagesInSection
         let sectionID = image.sectionID
-        engine.append(LayoutItem(width: image.width, height: image.height, isFullSpan: image.isFullSpan), &state) { index, frame in
+        engine.append(LayoutItem(width: image.width, height: image.height, isFullSpan: image.isFullSpan), &state) {
+            index, frame in
             sink.place(PlacedElement(kind: .item, frame: frame, sectionID: sectionID, owner: first + index))
         }
         nextIndex += 1

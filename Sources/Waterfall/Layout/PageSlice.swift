@@ -36,7 +36,9 @@ public struct PageSlice: Hashable, Sendable {
         }
         if let page, page * (pageSize ?? Self.defaultPageSize) > WaterfallService.maximumOffset {
             throw .invalidValue(
-                .page, "\(page) of \(pageSize ?? Self.defaultPageSize) images starts past the largest offset, \(WaterfallService.maximumOffset).")
+                .page,
+                "\(page) of \(pageSize ?? Self.defaultPageSize) images starts past the largest offset, \(WaterfallService.maximumOffset)."
+            )
         }
         try WaterfallService.validateSlice(offset: offset ?? 0, limit: limit ?? Self.defaultPageSize)
     }

@@ -95,8 +95,10 @@ extension SectionIndex {
             let y = bounds.starts[ordinal]
             let end = ordinal + 1 < bounds.starts.count ? bounds.starts[ordinal + 1] : bounds.end
             let count = counts(ordinal)
-            sections.append(Section(
-                section: record.name, title: record.title ?? record.name, index: index, count: count, y: y, height: end - y))
+            sections.append(
+                Section(
+                    section: record.name, title: record.title ?? record.name, index: index, count: count, y: y,
+                    height: end - y))
             index += count
         }
         self.init(

@@ -23,7 +23,9 @@ public struct CoverFlowImage: Hashable, Sendable, Encodable {
     /// Pixel width (not part of the JSON): a URL template's largest width.
     public var pixelWidth: Int32 = 0
 
-    enum CodingKeys: String, FrameCodingKeys { case index, id, section, x, y, width, height, scale, url, placeholder, color }
+    enum CodingKeys: String, FrameCodingKeys {
+        case index, id, section, x, y, width, height, scale, url, placeholder, color
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -83,16 +85,20 @@ extension WaterfallService {
     public func coverFlow(
         feed: String?, configuration: CoverFlowConfiguration, x: Double, viewportWidth: Double
     ) async throws(WaterfallError) -> CoverFlowPage {
-        guard x.isFinite, abs(x) <= 1e15 else { throw WaterfallError.invalidValue(.x, "must be a finite number of points, got \(x).") }
-        guard viewportWidth.isFinite, viewportWidth > 0, viewportWidth <= 1e12 else {
-            throw WaterfallError.invalidValue(.viewportWidth, "must be a number of points above 0, got \(viewportWidth).")
+        guard x.isFinite, abs(x) <= 1e15 else {
+            throw WaterfallError.invalidValue(.x, "must be a finite number of points, got \(x).")
         }
-        let layout = try perform { try CoverFlowLayout(configuration) }
-        let stream = try perform { try CoverFlowStream(configuration) }
+        guard viewportWidth.isFinite, viewportWidth > 0, viewportWidth <= 1e12 else {
+            throw WaterfallError.invalidValue(
+                .viewportWidth, "must be a number of points above 0, got \(viewportWidth).")
+        }
+        let layout = try performNow { try CoverFlowLayout(configuration) }
+        let stream = try performNow { try CoverFlowStream(configuration) }
         let (page, update) = try await perform {
             try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
-                let cache = try CachedLayout(tx: tx, feed: feed, name: nil, engine: stream, key: configuration.cacheKey, stride: stride)
+                let cache = try CachedLayout(
+                    tx: tx, feed: feed, name: nil, engine: stream, key: configuration.cacheKey, stride: stride)
                 let chunks = try cache.chunks(tx)
                 let end = x + viewportWidth
                 // The chunks that meet [x, end); when none does (the viewport is before, after or
@@ -104,8 +110,10 @@ extension WaterfallService {
                 last = min(chunks.count - 1, last + 1)
                 let start = chunks[first].start == 0 ? nil : try cache.checkpoint(atOrBelow: chunks[first].start, tx)
                 let from = start?.index ?? 0
-                let rows = try tx.images(feedID: feed.id, fromKey: start?.key ?? Int64.min, limit: chunks[last].end - from)
-                var runner = try LayoutRunner(engine: stream, sections: cache.sections, variants: cache.variants, checkpoint: start)
+                let rows = try tx.images(
+                    feedID: feed.id, fromKey: start?.key ?? Int64.min, limit: chunks[last].end - from)
+                var runner = try LayoutRunner(
+                    engine: stream, sections: cache.sections, variants: cache.variants, checkpoint: start)
                 var sink = CoverFlowSink(target: x + viewportWidth / 2, x: x, end: end)
                 for row in rows { try runner.place(row.geometry, into: &sink) }
                 let labels = try SectionLabels(sink.visible.lazy.map { index, _ in rows[index - from].sectionID }, tx)
@@ -120,8 +128,10 @@ extension WaterfallService {
                     return item
                 }
                 let page = CoverFlowPage(
-                    feed: feed.name, revision: feed.revision, contentWidth: cache.end.contentHeight, x: x, viewportWidth: viewportWidth,
-                    snapOffset: sink.nearest.map { $0.frame.midX - viewportWidth / 2 } ?? x, totalItems: cache.end.totalItems, items: items)
+                    feed: feed.name, revision: feed.revision, contentWidth: cache.end.contentHeight, x: x,
+                    viewportWidth: viewportWidth,
+                    snapOffset: sink.nearest.map { $0.frame.midX - viewportWidth / 2 } ?? x,
+                    totalItems: cache.end.totalItems, items: items)
                 return (page, cache.update)
             }
         }

@@ -38,14 +38,17 @@ extension WaterfallService {
     /// Returns whether a layout of that name existed.
     /// - Throws: ``WaterfallError`` `usage` for a bad name or configuration.
     @discardableResult
-    public func addLayout(feed: String?, name: String, configuration: AnyLayoutConfiguration) async throws(WaterfallError) -> Bool {
+    public func addLayout(feed: String?, name: String, configuration: AnyLayoutConfiguration)
+        async throws(WaterfallError) -> Bool
+    {
         try Self.validateName(name, .layoutName)
-        try perform { try configuration.validate() }
+        try performNow { try configuration.validate() }
         return try await perform {
             try await database.write(.feed(named: feed)) { tx in
                 let feed = try resolveFeed(feed, tx)
                 let existed = try tx.layout(feedID: feed.id, name: name) != nil
-                try tx.saveLayout(feedID: feed.id, NamedLayoutRecord(name: name, configuration: configuration.canonicalJSON))
+                try tx.saveLayout(
+                    feedID: feed.id, NamedLayoutRecord(name: name, configuration: configuration.canonicalJSON))
                 return existed
             }
         }
@@ -57,7 +60,8 @@ extension WaterfallService {
             try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 return try tx.layouts(feedID: feed.id).map {
-                    NamedLayout(name: $0.name, configuration: try AnyLayoutConfiguration.fromCanonicalJSON($0.configuration))
+                    NamedLayout(
+                        name: $0.name, configuration: try AnyLayoutConfiguration.fromCanonicalJSON($0.configuration))
                 }
             }
         }
@@ -102,7 +106,8 @@ extension WaterfallService {
         if let update {
             try await perform {
                 try await database.write(.feed(update.feedName)) { tx in
-                    let entry = try tx.makeCacheEntry(feedID: update.feedID, configuration: update.configuration, stride: update.stride)
+                    let entry = try tx.makeCacheEntry(
+                        feedID: update.feedID, configuration: update.configuration, stride: update.stride)
                     _ = try tx.saveLayoutCache(
                         cacheID: entry.id, feedID: update.feedID, revision: update.revision,
                         checkpoints: update.checkpoints, sections: update.sections, end: update.end)
@@ -112,8 +117,10 @@ extension WaterfallService {
         let coverage = try await stats().layouts
         let key = configuration.canonicalJSON
         return coverage.first { $0.feed == feedName && $0.configuration?.canonicalJSON == key }
-            ?? LayoutCoverage(feed: feedName, layouts: name.map { [$0] } ?? [], kind: configuration.kind.rawValue, configuration: configuration,
-                              checkpoints: 0, expectedCheckpoints: 0, complete: false)
+            ?? LayoutCoverage(
+                feed: feedName, layouts: name.map { [$0] } ?? [], kind: configuration.kind.rawValue,
+                configuration: configuration,
+                checkpoints: 0, expectedCheckpoints: 0, complete: false)
     }
 }
 

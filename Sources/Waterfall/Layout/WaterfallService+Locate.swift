@@ -32,7 +32,9 @@ public struct LocatedImage: Hashable, Sendable, Encodable {
     /// When the image was taken, RFC 3339 in UTC; absent from the JSON when unknown.
     public var takenAt: String?
 
-    enum CodingKeys: String, CodingKey { case feed, revision, layout, id, index, section, frame, offset, limit, takenAt }
+    enum CodingKeys: String, CodingKey {
+        case feed, revision, layout, id, index, section, frame, offset, limit, takenAt
+    }
     enum FrameKeys: String, FrameCodingKeys { case x, y, width, height }
 
     public func encode(to encoder: any Encoder) throws {
@@ -72,10 +74,14 @@ extension WaterfallService {
             guard let image = try service.image(of: target, in: query.feed, tx) else { return nil }
             return try query.configuration.withEngine(LocateWork(service: service, query: query, image: image, tx: tx))
                 .map { frame, update in
-                    (LocatedImage(
-                        feed: query.feed.name, revision: query.feed.revision, layout: query.name, id: image.externalID,
-                        index: frame.index, section: frame.section, frame: frame.frame, offset: frame.index - frame.index % limit,
-                        limit: limit, takenAt: image.takenAt.map(TakenAt.string(milliseconds:))), update)
+                    (
+                        LocatedImage(
+                            feed: query.feed.name, revision: query.feed.revision, layout: query.name,
+                            id: image.externalID,
+                            index: frame.index, section: frame.section, frame: frame.frame,
+                            offset: frame.index - frame.index % limit,
+                            limit: limit, takenAt: image.takenAt.map(TakenAt.string(milliseconds:))), update
+                    )
                 }
         }
     }
@@ -94,11 +100,14 @@ extension WaterfallService {
         // Two read transactions: a write between them moves the band with the image, and the
         // viewport says the revision it shows.
         let located = try await locate(feed: feed, layout: layout, .id(anchor), limit: 1)
-        return try await viewport(feed: feed, layout: layout, y: located.frame.y - anchorY, height: height, pinOffset: pinOffset)
+        return try await viewport(
+            feed: feed, layout: layout, y: located.frame.y - anchorY, height: height, pinOffset: pinOffset)
     }
 
     /// The image `target` names in `feed`, read in `tx`.
-    private func image(of target: LocateTarget, in feed: FeedRecord, _ tx: any CatalogTransaction) throws -> ImageRecord? {
+    private func image(of target: LocateTarget, in feed: FeedRecord, _ tx: any CatalogTransaction) throws
+        -> ImageRecord?
+    {
         switch target {
         case .id(let id):
             guard let image = try tx.image(feedID: feed.id, externalID: id) else {
@@ -108,11 +117,14 @@ extension WaterfallService {
         case .date(let text):
             let zoneName = feed.timeZone ?? "UTC"
             guard let zone = TimeZoneName.zone(named: zoneName) else {
-                throw WaterfallError.database("feed \(feed.name.quoted) names a time zone this system does not know, \(zoneName.quoted).")
+                throw WaterfallError.database(
+                    "feed \(feed.name.quoted) names a time zone this system does not know, \(zoneName.quoted).")
             }
             guard let moment = TakenAt.milliseconds(localMoment: text, in: zone) else {
                 throw WaterfallError.invalidValue(
-                    .date, "must be a date YYYY-MM-DD or a date and time YYYY-MM-DDTHH:MM (in the feed's time zone, \(zoneName)), got \(text.quoted).")
+                    .date,
+                    "must be a date YYYY-MM-DD or a date and time YYYY-MM-DDTHH:MM (in the feed's time zone, \(zoneName)), got \(text.quoted)."
+                )
             }
             guard let key = try tx.firstKey(sectionIDs: tx.sectionIDs(feedID: feed.id), takenAtOrBefore: moment) else {
                 throw WaterfallError.nothingTakenBy(feed: feed.name, date: text)
@@ -150,7 +162,8 @@ private struct LocateWork: EngineWork {
         let cache = try CachedLayout(tx: tx, query: query, engine: engine, stride: service.stride)
         let (page, update) = try service.page(of: cache, query, offset: try index(in: cache), limit: 1, tx)
         guard let item = placed(page) else {
-            throw WaterfallError.database("the layout cache placed another image at the index of \(image.externalID.quoted).")
+            throw WaterfallError.database(
+                "the layout cache placed another image at the index of \(image.externalID.quoted).")
         }
         return (item, update)
     }
@@ -165,7 +178,8 @@ private struct LocateWork: EngineWork {
             let keys = try tx.keys(feedID: query.feed.id, atOrAbove: from, limit: batch)
             if let last = keys.last, last >= image.key {
                 // Keys come in order: the image's is the first at or above its own.
-                var low = 0, high = keys.count - 1
+                var low = 0
+                var high = keys.count - 1
                 while low < high {
                     let middle = (low + high) / 2
                     if keys[middle] < image.key { low = middle + 1 } else { high = middle }

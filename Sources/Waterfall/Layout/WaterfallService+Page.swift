@@ -1,6 +1,6 @@
-import WaterfallSync
 import WaterfallLayout
 import WaterfallStore
+import WaterfallSync
 
 /// Keeps what a page or a viewport shows.
 struct CollectingSink: LayoutSink {
@@ -29,11 +29,16 @@ extension WaterfallService {
     /// rest of the last image's row), and completes the cache first (and stores it) when not.
     /// - Throws: ``WaterfallError``: `usage` for a bad slice or configuration, `invalidData` for
     ///   an unknown feed or layout.
-    public func page(feed: String?, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError) -> LayoutPage {
+    public func page(feed: String?, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError)
+        -> LayoutPage
+    {
         try Self.validateSlice(offset: offset, limit: limit)
-        if let held = try await pageFromHeldFeed(feed: feed, layout: layout, offset: offset, limit: limit) { return held }
+        if let held = try await pageFromHeldFeed(feed: feed, layout: layout, offset: offset, limit: limit) {
+            return held
+        }
         return try await readLayoutAnswer(feed: feed, layout: layout, what: "page") { service, query, tx in
-            try query.configuration.withEngine(PageWork(service: service, query: query, offset: offset, limit: limit, tx: tx))
+            try query.configuration.withEngine(
+                PageWork(service: service, query: query, offset: offset, limit: limit, tx: tx))
         }
     }
 
@@ -45,7 +50,10 @@ extension WaterfallService {
     /// - Parameter what: the answer's name, for the error when every try met a newer copy.
     func readLayoutAnswer<Answer: Sendable>(
         feed: String?, layout: LayoutSource, what: String,
-        _ answer: @escaping @Sendable (WaterfallService, LayoutQuery, any CatalogTransaction) throws -> (Answer, CacheUpdate?)?
+        _ answer:
+            @escaping @Sendable (WaterfallService, LayoutQuery, any CatalogTransaction) throws -> (
+                Answer, CacheUpdate?
+            )?
     ) async throws(WaterfallError) -> Answer {
         for attempt in 0..<3 {
             var tried = self
@@ -73,7 +81,9 @@ extension WaterfallService {
     fileprivate func pageOfKind(
         engine: some StreamingLayoutKind, _ query: LayoutQuery, offset: Int, limit: Int, _ tx: any CatalogTransaction
     ) throws -> (LayoutPage, CacheUpdate?) {
-        try page(of: CachedLayout(tx: tx, query: query, engine: engine, stride: stride), query, offset: offset, limit: limit, tx)
+        try page(
+            of: CachedLayout(tx: tx, query: query, engine: engine, stride: stride), query, offset: offset, limit: limit,
+            tx)
     }
 
     /// ``pageOfKind(engine:_:offset:limit:_:)`` of a cached layout loaded already.
@@ -83,7 +93,8 @@ extension WaterfallService {
         let feed = query.feed
         let start = try cache.checkpoint(atOrBelow: offset, tx)
         let from = start?.index ?? 0
-        var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, variants: cache.variants, checkpoint: start)
+        var runner = try LayoutRunner(
+            engine: cache.engine, sections: cache.sections, variants: cache.variants, checkpoint: start)
         let range = offset..<(offset + limit)
         let expected = max(0, min(range.upperBound, cache.end.totalItems) - offset)
         var sink = CollectingSink { range.contains($0.owner) }
@@ -109,7 +120,8 @@ extension WaterfallService {
             wanted = max(64, limit)
         }
         let labels = try SectionLabels(sink.elements.lazy.map(\.sectionID), tx)
-        let parts = assemble(sink.elements, rows: rows, firstIndex: from, labels: labels, scale: query.configuration.common.scale)
+        let parts = assemble(
+            sink.elements, rows: rows, firstIndex: from, labels: labels, scale: query.configuration.common.scale)
         let page = LayoutPage(
             feed: feed.name, revision: feed.revision, layout: query.name, contentHeight: cache.end.contentHeight,
             totalItems: cache.end.totalItems,
@@ -127,12 +139,15 @@ extension WaterfallService {
         feed: String?, layout: LayoutSource, y: Double, height: Double, pinOffset: Double? = nil
     ) async throws(WaterfallError) -> ViewportPage {
         try Self.validateBand(y: y, height: height, pinOffset: pinOffset)
-        if let held = try await viewportFromHeldFeed(feed: feed, layout: layout, y: y, height: height, pinOffset: pinOffset) {
+        if let held = try await viewportFromHeldFeed(
+            feed: feed, layout: layout, y: y, height: height, pinOffset: pinOffset)
+        {
             return held
         }
         return try await readLayoutAnswer(feed: feed, layout: layout, what: "viewport") { service, query, tx in
-            try query.configuration.withEngine(ViewportWork(
-                service: service, query: query, y: y, height: height, pinOffset: pinOffset, tx: tx))
+            try query.configuration.withEngine(
+                ViewportWork(
+                    service: service, query: query, y: y, height: height, pinOffset: pinOffset, tx: tx))
         }
     }
 
@@ -165,7 +180,8 @@ extension WaterfallService {
         if let first = matched.first, let last = matched.last {
             let start = first.start == 0 ? nil : try cache.checkpoint(atOrBelow: first.start, tx)
             from = start?.index ?? 0
-            var runner = try LayoutRunner(engine: cache.engine, sections: cache.sections, variants: cache.variants, checkpoint: start)
+            var runner = try LayoutRunner(
+                engine: cache.engine, sections: cache.sections, variants: cache.variants, checkpoint: start)
             var sink = CollectingSink { $0.frame.meetsBand(y: y, height: height) }
             rows = try tx.images(feedID: feed.id, fromKey: start?.key ?? Int64.min, limit: last.end - from)
             for row in rows { try runner.place(row.geometry, into: &sink) }
@@ -173,7 +189,8 @@ extension WaterfallService {
             elements = sink.elements
         }
         let labels = try SectionLabels(elements.lazy.map(\.sectionID), tx)
-        var parts = assemble(elements, rows: rows, firstIndex: from, labels: labels, scale: query.configuration.common.scale)
+        var parts = assemble(
+            elements, rows: rows, firstIndex: from, labels: labels, scale: query.configuration.common.scale)
         if let pinOffset, query.configuration.hasHeaders {
             var visible: [Int64] = []
             var seen: Set<Int64> = []
@@ -182,7 +199,7 @@ extension WaterfallService {
             parts.headers = visible.compactMap { id in
                 let variant = cache.variant(of: id)
                 guard let extent = extents[id],
-                      let natural = cache.engine.headerFrame(sectionStartY: extent.startY, variant: variant)
+                    let natural = cache.engine.headerFrame(sectionStartY: extent.startY, variant: variant)
                 else { return nil }
                 let pinned = cache.engine.pinnedHeader(
                     natural: natural, sectionEnd: extent.endY, viewportY: y, pinOffset: pinOffset, variant: variant)
@@ -212,14 +229,20 @@ extension WaterfallService {
                 let row = rows[element.owner - firstIndex]
                 var item = PlacedImage(
                     index: element.owner, id: row.externalID, section: section, frame: element.frame, url: row.url,
-                    takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), title: row.title, pixelWidth: Int(row.width), pixelHeight: Int(row.height),
-                    placeholder: row.placeholder, color: row.color, renditions: row.renditions.flatMap(Renditions.init(storedText:)))
+                    takenAt: row.takenAt.map(TakenAt.string(milliseconds:)), title: row.title,
+                    pixelWidth: Int(row.width), pixelHeight: Int(row.height),
+                    placeholder: row.placeholder, color: row.color,
+                    renditions: row.renditions.flatMap(Renditions.init(storedText:)))
                 item.chooseRendition(dpr: Double(scale))
                 items.append(item)
             case .header:
-                headers.append(PlacedSupplement(section: section, frame: element.frame, pinned: false, title: labels.title(element.sectionID)))
+                headers.append(
+                    PlacedSupplement(
+                        section: section, frame: element.frame, pinned: false, title: labels.title(element.sectionID)))
             case .footer:
-                footers.append(PlacedSupplement(section: section, frame: element.frame, pinned: nil, title: labels.title(element.sectionID)))
+                footers.append(
+                    PlacedSupplement(
+                        section: section, frame: element.frame, pinned: nil, title: labels.title(element.sectionID)))
             }
         }
         return (items, headers, footers)

@@ -7,7 +7,7 @@ extension SectionIndex {
     /// `nil` when `records` are not the index's sections.
     func dated(records: [SectionRecord], ranges: [Int64: ClosedRange<Int64>]) -> SectionIndex? {
         guard records.count == sections.count,
-              zip(records, sections).allSatisfy({ $0.name.isExactly($1.section) })
+            zip(records, sections).allSatisfy({ $0.name.isExactly($1.section) })
         else { return nil }
         var index = self
         for (ordinal, record) in records.enumerated() {
@@ -22,7 +22,9 @@ extension SectionIndex {
 extension WaterfallService {
     /// Adds the sections' dates to `index`, read in `tx`, the transaction that made it (so the
     /// sections are the same). Two index seeks a section.
-    func addingSectionDates(to index: SectionIndex, feed: FeedRecord, _ tx: any CatalogTransaction) throws -> SectionIndex {
+    func addingSectionDates(to index: SectionIndex, feed: FeedRecord, _ tx: any CatalogTransaction) throws
+        -> SectionIndex
+    {
         let records = try tx.sections(feedID: feed.id)
         let ranges = try tx.takenAtRanges(sectionIDs: records.map(\.id))
         guard let dated = index.dated(records: records, ranges: ranges) else {

@@ -43,7 +43,8 @@ extension WaterfallService {
             throw WaterfallError.database("the feed's sections changed while its section index was read; try again.")
         }
         let counts = try tx.imageCounts(feedID: feed.id)
-        let bounds = try cachedBounds(cache, tx) ?? laidOutBounds(engine: engine, sections: cache.sections, feed: feed, tx)
+        let bounds =
+            try cachedBounds(cache, tx) ?? laidOutBounds(engine: engine, sections: cache.sections, feed: feed, tx)
         let index = SectionIndex(
             feed: feed, layout: query.name, configuration: query.configuration, contentHeight: cache.end.contentHeight,
             records: records, counts: { counts[records[$0].id] ?? 0 }, bounds: bounds)
@@ -53,7 +54,9 @@ extension WaterfallService {
     /// Where the sections begin and the last ends, from the cache's section extents (the end
     /// below the last one's footer, placed by the engine as closing the section places it);
     /// `nil` when the cache lacks the extent of a section.
-    func cachedBounds(_ cache: CachedLayout<some StreamingLayoutKind>, _ tx: any CatalogTransaction) throws -> SectionBounds? {
+    func cachedBounds(_ cache: CachedLayout<some StreamingLayoutKind>, _ tx: any CatalogTransaction) throws
+        -> SectionBounds?
+    {
         let extents = try cache.extents(of: cache.sections, tx)
         var starts: [Double] = []
         starts.reserveCapacity(cache.sections.count)
@@ -61,7 +64,10 @@ extension WaterfallService {
             guard let extent = extents[id] else { return nil }
             starts.append(extent.startY)
         }
-        let end = cache.sections.last.map { cache.engine.footer(below: extents[$0]!.endY, variant: cache.variant(of: $0)).end }
+        let end =
+            cache.sections.last.map {
+                cache.engine.footer(below: extents[$0]!.endY, variant: cache.variant(of: $0)).end
+            }
             ?? cache.engine.initialState.y
         return SectionBounds(starts: starts, end: end)
     }
@@ -70,7 +76,8 @@ extension WaterfallService {
     func laidOutBounds<Kind: StreamingLayoutKind>(
         engine: Kind, sections: [Int64], feed: FeedRecord, _ tx: any CatalogTransaction
     ) throws -> SectionBounds {
-        var runner = try LayoutRunner(engine: engine, sections: sections, variants: try engine.variants(of: sections, tx: tx), checkpoint: nil)
+        var runner = try LayoutRunner(
+            engine: engine, sections: sections, variants: try engine.variants(of: sections, tx: tx), checkpoint: nil)
         var sink = SectionStartSink()
         try tx.scanGeometry(feedID: feed.id, fromKey: Int64.min) { image in
             try runner.place(image, into: &sink)

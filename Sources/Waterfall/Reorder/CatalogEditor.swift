@@ -82,7 +82,8 @@ struct CatalogEditor {
                 upper = try tx.key(feedID: feed.id, after: neighbour)
             }
         }
-        let staysInPlace = sectionID == image.sectionID
+        let staysInPlace =
+            sectionID == image.sectionID
             && (lower.map { $0 < image.key } ?? true) && (upper.map { image.key < $0 } ?? true)
         if staysInPlace {
             unchanged += 1
@@ -132,7 +133,8 @@ struct CatalogEditor {
     private mutating func checkStaysInItsDateSection(_ image: ImageRecord, to sectionID: Int64, place: String) throws {
         guard let sectionBy = feed.sectionBy, sectionID != image.sectionID else { return }
         throw WaterfallError.moveAcrossDateSections(
-            feed: feed.name, id: image.externalID, from: try sectionName(image.sectionID), to: try sectionName(sectionID),
+            feed: feed.name, id: image.externalID, from: try sectionName(image.sectionID),
+            to: try sectionName(sectionID),
             sectionBy: sectionBy, place: place)
     }
 

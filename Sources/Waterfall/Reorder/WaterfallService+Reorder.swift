@@ -5,7 +5,9 @@ extension WaterfallService {
     /// Moves one image: before or after another image (into that image's section), or to an
     /// index inside its own section. With `dryRun`, reports what would change and writes nothing.
     /// - Throws: ``WaterfallError`` `invalidData` for an unknown id or an index outside the section.
-    public func move(feed: String?, id: String, to target: MoveTarget, dryRun: Bool = false) async throws(WaterfallError) -> ChangeSummary {
+    public func move(feed: String?, id: String, to target: MoveTarget, dryRun: Bool = false)
+        async throws(WaterfallError) -> ChangeSummary
+    {
         try await perform {
             let body = { @Sendable (tx: any CatalogTransaction) throws -> ChangeSummary in
                 var editor = CatalogEditor(tx: tx, feed: try resolveFeed(feed, tx))
@@ -43,7 +45,7 @@ extension WaterfallService {
     /// Reads, validates and applies a reorder file: all of it in one transaction, or none of it.
     /// The feed is the file's `feed` field, else `feed`, else the database's only feed.
     public func reorder(contentsOf path: String, feed: String?) async throws(WaterfallError) -> ChangeSummary {
-        let document = try perform { try ReorderDecoder().decode(contentsOf: path) }
+        let document = try performNow { try ReorderDecoder().decode(contentsOf: path) }
         let source = path == "-" ? "<stdin>" : path
         return try await reorder(document, feed: feed, source: source)
     }
@@ -80,10 +82,13 @@ extension WaterfallService {
     /// one, must equal `feed`. With `dryRun`, reports what would change and writes nothing.
     /// - Throws: ``WaterfallError`` `invalidData` for a bad document or one naming another feed,
     ///   `unknownFeed`, `unknownImage`, `moveOntoItself`, `indexOutsideSection`.
-    public func reorder(_ bytes: [UInt8], source: String, feed: String, dryRun: Bool = false) async throws(WaterfallError) -> ChangeSummary {
-        let document = try perform { try ReorderDecoder().decode(bytes, source: source) }
+    public func reorder(_ bytes: [UInt8], source: String, feed: String, dryRun: Bool = false)
+        async throws(WaterfallError) -> ChangeSummary
+    {
+        let document = try performNow { try ReorderDecoder().decode(bytes, source: source) }
         if let named = document.feed, !named.isExactly(feed) {
-            throw WaterfallError.invalidData("\(source): feed: the document names feed \(named.quoted), not \(feed.quoted).")
+            throw WaterfallError.invalidData(
+                "\(source): feed: the document names feed \(named.quoted), not \(feed.quoted).")
         }
         return try await reorder(document, feed: feed, source: source, dryRun: dryRun)
     }

@@ -62,7 +62,7 @@ public struct CanonicalReader {
     mutating func literal(_ text: String) -> Bool {
         let expected = text.utf8
         guard bytes.count - position >= expected.count,
-              bytes[position..<position + expected.count].elementsEqual(expected)
+            bytes[position..<position + expected.count].elementsEqual(expected)
         else { return false }
         position += expected.count
         return true
@@ -72,7 +72,8 @@ public struct CanonicalReader {
     mutating func token() -> String? {
         let start = position
         while position < bytes.count, bytes[position] != UInt8(ascii: ","), bytes[position] != UInt8(ascii: "}"),
-              bytes[position] != UInt8(ascii: "\"") {
+            bytes[position] != UInt8(ascii: "\"")
+        {
             position += 1
         }
         return position > start ? String(decoding: bytes[start..<position], as: UTF8.self) : nil
@@ -111,13 +112,16 @@ extension Double {
 extension EdgeInsets {
     /// `{"bottom":…,"left":…,"right":…,"top":…}`: the sides in key order.
     public func writeCanonical(to text: inout String) {
-        text += #"{"bottom":\#(canonicalNumber(bottom)),"left":\#(canonicalNumber(left)),"right":\#(canonicalNumber(right)),"top":\#(canonicalNumber(top))}"#
+        text +=
+            #"{"bottom":\#(canonicalNumber(bottom)),"left":\#(canonicalNumber(left)),"right":\#(canonicalNumber(right)),"top":\#(canonicalNumber(top))}"#
     }
 
     public static func readCanonical(_ reader: inout CanonicalReader) -> EdgeInsets? {
-        guard reader.literal(#"{"bottom":"#), let bottom = reader.number(), reader.literal(#","left":"#), let left = reader.number(),
-              reader.literal(#","right":"#), let right = reader.number(), reader.literal(#","top":"#), let top = reader.number(),
-              reader.literal("}")
+        guard reader.literal(#"{"bottom":"#), let bottom = reader.number(), reader.literal(#","left":"#),
+            let left = reader.number(),
+            reader.literal(#","right":"#), let right = reader.number(), reader.literal(#","top":"#),
+            let top = reader.number(),
+            reader.literal("}")
         else { return nil }
         return EdgeInsets(top: top, left: left, bottom: bottom, right: right)
     }

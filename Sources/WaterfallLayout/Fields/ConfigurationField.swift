@@ -143,24 +143,30 @@ public enum FieldRange: Hashable, Sendable {
         switch self {
         case .wholeNumbers, .oneOf:
             guard let whole = Int(exactly: value) else {
-                throw LayoutConfigurationError(field: field, message: "\(name) must be a whole number, got \(format(value)).")
+                throw LayoutConfigurationError(
+                    field: field, message: "\(name) must be a whole number, got \(format(value)).")
             }
             try check(whole, field: field, name: name)
         case .length:
             guard value >= 0, value <= maximum else {
-                throw LayoutConfigurationError(field: field, message: "\(name) must be a number from 0 to 1000000 points, got \(format(value)).")
+                throw LayoutConfigurationError(
+                    field: field, message: "\(name) must be a number from 0 to 1000000 points, got \(format(value)).")
             }
         case .positiveLength:
             guard value > 0, value <= maximum else {
-                throw LayoutConfigurationError(field: field, message: "\(name) must be greater than 0 and at most 1000000 points, got \(format(value)).")
+                throw LayoutConfigurationError(
+                    field: field,
+                    message: "\(name) must be greater than 0 and at most 1000000 points, got \(format(value)).")
             }
         case .fraction:
             guard value >= 0, value <= 1 else {
-                throw LayoutConfigurationError(field: field, message: "\(name) must be a number from 0 to 1, got \(format(value)).")
+                throw LayoutConfigurationError(
+                    field: field, message: "\(name) must be a number from 0 to 1, got \(format(value)).")
             }
         case .nonNegative:
             guard value >= 0, value.isFinite else {
-                throw LayoutConfigurationError(field: field, message: "\(name) must be a finite number of 0 or more, got \(format(value)).")
+                throw LayoutConfigurationError(
+                    field: field, message: "\(name) must be a finite number of 0 or more, got \(format(value)).")
             }
         }
     }
@@ -171,11 +177,14 @@ public enum FieldRange: Hashable, Sendable {
         case .wholeNumbers(let range):
             guard range.contains(value) else {
                 throw LayoutConfigurationError(
-                    field: field, message: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value).")
+                    field: field,
+                    message:
+                        "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value).")
             }
         case .oneOf(let values):
             guard values.contains(value) else {
-                throw LayoutConfigurationError(field: field, message: "\(name) must be \(Self.list(values.map(String.init))), got \(value).")
+                throw LayoutConfigurationError(
+                    field: field, message: "\(name) must be \(Self.list(values.map(String.init))), got \(value).")
             }
         case .length, .positiveLength, .fraction, .nonNegative:
             try check(Double(value), field: field, name: name)

@@ -23,7 +23,8 @@ public struct LayoutParameter: Sendable {
         if kinds.count == 1 { notes.append("\(kinds[0].title) only") }
         let requiredByAll = requiredBy.count == LayoutKind.allCases.count
         if !requiredBy.isEmpty, sayingRequired || !requiredByAll {
-            notes.append(requiredBy == kinds ? "required" : "required for \(requiredBy.map(\.title).joined(separator: ", "))")
+            notes.append(
+                requiredBy == kinds ? "required" : "required for \(requiredBy.map(\.title).joined(separator: ", "))")
         }
         return notes
     }
@@ -38,8 +39,10 @@ public struct LayoutParameter: Sendable {
     public static let all: [LayoutParameter] = {
         var byKey: [String: [(LayoutKind, FieldSummary)]] = [:]
         var order: [String] = []
-        for (kind, fields) in [(LayoutKind.waterfall, LayoutConfiguration.fields.map(FieldSummary.init)),
-                               (.justified, JustifiedConfiguration.fields.map(FieldSummary.init))] {
+        for (kind, fields) in [
+            (LayoutKind.waterfall, LayoutConfiguration.fields.map(FieldSummary.init)),
+            (.justified, JustifiedConfiguration.fields.map(FieldSummary.init)),
+        ] {
             for field in fields {
                 if byKey[field.key] == nil { order.append(field.key) }
                 byKey[field.key, default: []].append((kind, field))
@@ -49,10 +52,12 @@ public struct LayoutParameter: Sendable {
             let owners = byKey[key]!
             var field = owners[0].1
             for (kind, other) in owners.dropFirst() where other.help != owners[0].1.help {
-                field.help += " \(kind.title.prefix(1).uppercased() + kind.title.dropFirst()): \(other.help.prefix(1).lowercased())\(other.help.dropFirst())"
+                field.help +=
+                    " \(kind.title.prefix(1).uppercased() + kind.title.dropFirst()): \(other.help.prefix(1).lowercased())\(other.help.dropFirst())"
             }
             field.defaultValue = owners.lazy.compactMap(\.1.defaultValue).first
-            return LayoutParameter(field: field, kinds: owners.map(\.0), requiredBy: owners.filter { $0.1.defaultValue == nil }.map(\.0))
+            return LayoutParameter(
+                field: field, kinds: owners.map(\.0), requiredBy: owners.filter { $0.1.defaultValue == nil }.map(\.0))
         }
     }()
 }

@@ -1,5 +1,5 @@
 #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-    internal import _Builtin_intrinsics.intel
+internal import _Builtin_intrinsics.intel
 #endif
 
 /// How a justified layout snaps lengths to the pixel grid, DESIGN's
@@ -88,8 +88,8 @@ struct FastGrid<Scale: PixelGrid>: JustifiedGrid {
 @inline(__always)
 func truncatedInRange(_ value: Double) -> Double {
     #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-        Double(_mm_cvttsd_si64(_mm_set_sd(value)))
+    Double(_mm_cvttsd_si64(_mm_set_sd(value)))
     #else
-        Double(Int64(value))
+    Double(Int64(value))
     #endif
 }

@@ -36,7 +36,8 @@ extension JustifiedLayout {
         _ state: inout JustifiedState
     ) -> Int {
         precondition(state.isSectionOpen, "append called with no open section")
-        precondition(frames.count >= state.pendingItems.count + items.count, "frames is shorter than the images to place")
+        precondition(
+            frames.count >= state.pendingItems.count + items.count, "frames is shorter than the images to place")
         guard let input = items.baseAddress, let output = frames.baseAddress, !items.isEmpty else { return 0 }
         var written = 0
         var next = 0
@@ -160,11 +161,13 @@ extension JustifiedLayout {
         while index &+ 1 < count {
             let first = input[index]
             let second = input[index &+ 1]
-            let quotients = SIMD2(Double(first.width), Double(second.width))
+            let quotients =
+                SIMD2(Double(first.width), Double(second.width))
                 / SIMD2(Double(first.height), Double(second.height))
             aspects[index] = quotients[0]
             aspects[index &+ 1] = quotients[1]
-            banners |= unsafeBitCast(first.isFullSpan, to: UInt8.self) | unsafeBitCast(second.isFullSpan, to: UInt8.self)
+            banners |=
+                unsafeBitCast(first.isFullSpan, to: UInt8.self) | unsafeBitCast(second.isFullSpan, to: UInt8.self)
             sizesBelowOne |= Self.belowOne(first) | Self.belowOne(second)
             index &+= 2
         }
@@ -196,7 +199,8 @@ extension JustifiedLayout {
             let pendingCount = index &- rowStart
             if input[index].isFullSpan {
                 if pendingCount > 0 {
-                    rules.lastRow(aspects + (rowStart &- base), pendingCount, sum, &rowTop, &previous, output + written, grid)
+                    rules.lastRow(
+                        aspects + (rowStart &- base), pendingCount, sum, &rowTop, &previous, output + written, grid)
                     written &+= pendingCount
                 }
                 output[written] = rules.banner(input[index], &rowTop, &previous)
@@ -218,7 +222,9 @@ extension JustifiedLayout {
             case .gather:
                 sum = candidate
             case .closeCandidate:
-                rules.close(aspects + (rowStart &- base), pendingCount &+ 1, candidate, &rowTop, &previous, output + written, grid)
+                rules.close(
+                    aspects + (rowStart &- base), pendingCount &+ 1, candidate, &rowTop, &previous, output + written,
+                    grid)
                 written &+= pendingCount &+ 1
                 rowStart = index
                 sum = 0
@@ -283,15 +289,19 @@ extension JustifiedLayout {
             case .gather:
                 sum = candidate
             case .closeCandidate:
-                rules.closeInPairs(aspects + (rowStart &- base), pendingCount &+ 1, candidate, &rowTop, &previous, output + written, grid)
+                rules.closeInPairs(
+                    aspects + (rowStart &- base), pendingCount &+ 1, candidate, &rowTop, &previous, output + written,
+                    grid)
                 written &+= pendingCount &+ 1
                 rowStart = index
                 sum = 0
             case .closePending:
-                rules.closeInPairs(aspects + (rowStart &- base), pendingCount, sum, &rowTop, &previous, output + written, grid)
+                rules.closeInPairs(
+                    aspects + (rowStart &- base), pendingCount, sum, &rowTop, &previous, output + written, grid)
                 written &+= pendingCount
                 if aspect >= minimum {
-                    rules.closeInPairs(aspects + (index &- 1 &- base), 1, aspect, &rowTop, &previous, output + written, grid)
+                    rules.closeInPairs(
+                        aspects + (index &- 1 &- base), 1, aspect, &rowTop, &previous, output + written, grid)
                     written &+= 1
                     rowStart = index
                     sum = 0

@@ -93,7 +93,8 @@ public struct JustifiedFeedLayout: Sendable {
         let chrome = configuration.chrome
         return bands.viewport(
             items: items(meeting: y, height: height), y: y, height: height, pinOffset: pinOffset,
-            hasHeaders: chrome.headerHeight > 0) { _ in chrome }
+            hasHeaders: chrome.headerHeight > 0
+        ) { _ in chrome }
     }
 
     /// The index of the section holding global image `item`. O(log sections).
@@ -103,8 +104,6 @@ public struct JustifiedFeedLayout: Sendable {
 
     /// Global indices of the images meeting the band, ascending.
     private func items(meeting y: Double, height: Double) -> [Int] {
-        var found: [Int] = []
-        itemIndex.forEach(meeting: y, height: height, frame: { itemFrames[$0] }) { found.append($0) }
-        return found
+        itemIndex.indices(meeting: y, height: height, frame: { itemFrames[$0] })
     }
 }

@@ -179,7 +179,8 @@ public struct JustifiedLayout: Sendable {
     /// from the top of a viewport at `viewportY`: the same formula as
     /// ``SectionChrome/pinnedHeader(natural:sectionEnd:viewportY:pinOffset:)``. O(1).
     public func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double) -> PinnedHeader {
-        configuration.chrome.pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
+        configuration.chrome.pinnedHeader(
+            natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
     }
 
     /// Places the state's pending row as a last row and empties it.
@@ -188,7 +189,8 @@ public struct JustifiedLayout: Sendable {
     ) {
         withPendingRow(&state, first: first, emit) { aspects, count, state, frames in
             rules.lastRow(
-                aspects, count, state.pendingAspectSum, &state.rowTop, &state.previousRowHeight, frames, rules.exactGrid)
+                aspects, count, state.pendingAspectSum, &state.rowTop, &state.previousRowHeight, frames, rules.exactGrid
+            )
         }
     }
 

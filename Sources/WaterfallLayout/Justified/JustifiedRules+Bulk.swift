@@ -40,7 +40,9 @@ extension JustifiedRules {
 
     /// ``isWorse(_:_:_:)`` with the ideal sums read from `ideals`; `pendingCount >= 1`.
     @inline(__always)
-    func isWorse(_ candidate: Double, _ pendingSum: Double, _ pendingCount: Int, _ ideals: UnsafePointer<Double>) -> Bool {
+    func isWorse(_ candidate: Double, _ pendingSum: Double, _ pendingCount: Int, _ ideals: UnsafePointer<Double>)
+        -> Bool
+    {
         guard pendingCount < Self.idealSumCount else { return isWorse(candidate, pendingSum, pendingCount) }
         return abs(candidate - ideals[pendingCount]) > abs(pendingSum - ideals[pendingCount &- 1])
     }

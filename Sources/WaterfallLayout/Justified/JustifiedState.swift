@@ -192,7 +192,9 @@ extension JustifiedState {
         guard tag == Self.serializationTag else {
             throw LayoutStateDecodingError(
                 offset: 0,
-                message: "these bytes are not a justified layout state (first byte \(tag), expected \(Self.serializationTag)).")
+                message:
+                    "these bytes are not a justified layout state (first byte \(tag), expected \(Self.serializationTag))."
+            )
         }
         let version = try reader.byte(what: "version")
         guard version == Self.serializationVersion else {
@@ -228,7 +230,9 @@ extension JustifiedState {
         guard reader.remaining == 0 else {
             throw LayoutStateDecodingError(
                 offset: reader.offset,
-                message: "justified layout state has \(reader.remaining) unexpected bytes after its end at byte \(reader.offset).")
+                message:
+                    "justified layout state has \(reader.remaining) unexpected bytes after its end at byte \(reader.offset)."
+            )
         }
         self.init(
             y: y, rowTop: rowTop, previousRowHeight: previousRowHeight, pendingItems: items,

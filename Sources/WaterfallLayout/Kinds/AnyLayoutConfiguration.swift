@@ -148,8 +148,9 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
         case .justified: base = .justified(try JustifiedConfiguration(from: decoder))
         }
         let sections = AnyKey(stringValue: "sections")
-        guard all.contains(sections), let entries = try all.decodeIfPresent([[String: ConfigurationValue]].self, forKey: sections),
-              !entries.isEmpty
+        guard all.contains(sections),
+            let entries = try all.decodeIfPresent([[String: ConfigurationValue]].self, forKey: sections),
+            !entries.isEmpty
         else {
             self = base
             return
@@ -171,7 +172,9 @@ public enum AnyLayoutConfiguration: Hashable, Codable, Sendable {
         case .sectioned(let configuration):
             try configuration.base.encode(to: encoder)
             var container = encoder.container(keyedBy: AnyKey.self)
-            try container.encode(configuration.overrides.map { ConfigurationValue.object($0.json) }, forKey: AnyKey(stringValue: "sections"))
+            try container.encode(
+                configuration.overrides.map { ConfigurationValue.object($0.json) },
+                forKey: AnyKey(stringValue: "sections"))
         }
     }
 }

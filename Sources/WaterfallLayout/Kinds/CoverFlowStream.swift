@@ -29,7 +29,9 @@ public struct CoverFlowStream: StreamingLayoutKind {
 
     public func headerFrame(sectionStartY: Double) -> Frame? { nil }
 
-    public func append(_ item: LayoutItem, _ state: inout CoverFlowState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) {
+    public func append(
+        _ item: LayoutItem, _ state: inout CoverFlowState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void
+    ) {
         let previous = state.previousMaxX.map { Frame(x: $0, y: 0, width: 0, height: 0) }
         let frame = layout.nextFrame(after: previous, item: item)
         state.previousMaxX = frame.maxX
@@ -48,7 +50,9 @@ public struct CoverFlowStream: StreamingLayoutKind {
         return items.count
     }
 
-    public func closeSection(_ state: inout CoverFlowState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) -> SectionEnd {
+    public func closeSection(_ state: inout CoverFlowState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void)
+        -> SectionEnd
+    {
         state.isSectionOpen = false
         state.imagesInSection = 0
         return SectionEnd(footer: nil, sectionEnd: 0)
@@ -118,7 +122,8 @@ public struct CoverFlowState: ResumableLayoutState {
         }
         let version = try reader.byte(what: "version")
         guard version == Self.serializationVersion else {
-            throw LayoutStateDecodingError(offset: 1, message: "cover flow state version \(version) is not supported (expected version 1).")
+            throw LayoutStateDecodingError(
+                offset: 1, message: "cover flow state version \(version) is not supported (expected version 1).")
         }
         let flags = try reader.byte(what: "flags")
         guard flags & ~3 == 0 else {
@@ -128,7 +133,8 @@ public struct CoverFlowState: ResumableLayoutState {
         isSectionOpen = flags & 1 == 1
         imagesInSection = try reader.count(what: "imagesInSection")
         guard reader.remaining == 0 else {
-            throw LayoutStateDecodingError(offset: reader.offset, message: "cover flow state has \(reader.remaining) bytes too many.")
+            throw LayoutStateDecodingError(
+                offset: reader.offset, message: "cover flow state has \(reader.remaining) bytes too many.")
         }
     }
 }

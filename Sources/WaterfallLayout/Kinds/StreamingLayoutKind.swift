@@ -102,7 +102,8 @@ public protocol StreamingLayoutKind: Sendable {
     func footer(below sectionEnd: Double, variant: Int) -> (frame: Frame?, end: Double)
 
     /// ``pinnedHeader(natural:sectionEnd:viewportY:pinOffset:)`` for a section of the given variant.
-    func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double, variant: Int) -> PinnedHeader
+    func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double, variant: Int)
+        -> PinnedHeader
 }
 
 /// A layout of one kind and configuration: every section is variant 0.
@@ -125,7 +126,9 @@ extension StreamingLayoutKind {
         footer(below: sectionEnd)
     }
 
-    public func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double, variant: Int) -> PinnedHeader {
+    public func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double, variant: Int)
+        -> PinnedHeader
+    {
         pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
     }
 }

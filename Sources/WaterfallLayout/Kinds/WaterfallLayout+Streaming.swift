@@ -15,7 +15,9 @@ extension LayoutState: ResumableLayoutState {
 
 extension WaterfallLayout: StreamingLayoutKind {
     /// Places `item` (``place(_:_:)``) and reports its frame at once.
-    public func append(_ item: LayoutItem, _ state: inout LayoutState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) {
+    public func append(
+        _ item: LayoutItem, _ state: inout LayoutState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void
+    ) {
         let index = state.imagesInSection
         emit(index, place(item, &state))
     }
@@ -30,7 +32,9 @@ extension WaterfallLayout: StreamingLayoutKind {
     }
 
     /// Closes the section (``closeSection(_:)``); nothing is pending, so nothing is reported.
-    public func closeSection(_ state: inout LayoutState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) -> SectionEnd {
+    public func closeSection(_ state: inout LayoutState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void)
+        -> SectionEnd
+    {
         closeSection(&state)
     }
 

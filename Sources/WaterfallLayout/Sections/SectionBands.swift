@@ -28,7 +28,7 @@ struct SectionBands: Sendable {
     /// their natural positions and the footers that meet it. O(log sections + answer).
     func viewport(items: [Int], y: Double, height: Double) -> Viewport {
         var headers: [ViewportHeader] = []
-        headerIndex.forEach(meeting: y, height: height, frame: { sections[$0].header! }) { section in
+        for section in headerIndex.indices(meeting: y, height: height, frame: { sections[$0].header! }) {
             headers.append(ViewportHeader(section: section, frame: sections[section].header!, isPinned: false))
         }
         return Viewport(items: items, headers: headers, footers: footers(meeting: y, height: height))
@@ -40,12 +40,13 @@ struct SectionBands: Sendable {
     /// `hasHeaders` false: no section has one, and none is looked for.
     /// O(log sections + answer × log answer).
     func viewport(
-        items: [Int], y: Double, height: Double, pinOffset: Double, hasHeaders: Bool, chrome: (_ section: Int) -> SectionChrome
+        items: [Int], y: Double, height: Double, pinOffset: Double, hasHeaders: Bool,
+        chrome: (_ section: Int) -> SectionChrome
     ) -> Viewport {
         let footers = footers(meeting: y, height: height)
         guard hasHeaders else { return Viewport(items: items, headers: [], footers: footers) }
         var touched: [Int] = []
-        headerIndex.forEach(meeting: y, height: height, frame: { sections[$0].header! }) { touched.append($0) }
+        touched += headerIndex.indices(meeting: y, height: height, frame: { sections[$0].header! })
         touched += footers
         // Items are ascending, and so are the sections' ranges: walk both together.
         var section = 0
@@ -66,9 +67,7 @@ struct SectionBands: Sendable {
     }
 
     private func footers(meeting y: Double, height: Double) -> [Int] {
-        var footers: [Int] = []
-        footerIndex.forEach(meeting: y, height: height, frame: { sections[$0].footer! }) { footers.append($0) }
-        return footers
+        footerIndex.indices(meeting: y, height: height, frame: { sections[$0].footer! })
     }
 
     /// The index of the section holding global image `item`. O(log sections).

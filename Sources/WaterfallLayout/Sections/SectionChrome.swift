@@ -42,7 +42,8 @@ public struct SectionChrome: Hashable, Sendable {
         var header: Frame?
         if headerHeight > 0 {
             y += headerInset.top
-            header = Frame(x: headerInset.left, y: y, width: width - headerInset.left - headerInset.right, height: headerHeight)
+            header = Frame(
+                x: headerInset.left, y: y, width: width - headerInset.left - headerInset.right, height: headerHeight)
             y += headerHeight + headerInset.bottom
         }
         y += sectionInset.top
@@ -62,7 +63,8 @@ public struct SectionChrome: Hashable, Sendable {
     public func footer(below sectionEnd: Double) -> (frame: Frame?, end: Double) {
         guard footerHeight > 0 else { return (nil, sectionEnd) }
         let y = sectionEnd + footerInset.top
-        let frame = Frame(x: footerInset.left, y: y, width: width - footerInset.left - footerInset.right, height: footerHeight)
+        let frame = Frame(
+            x: footerInset.left, y: y, width: width - footerInset.left - footerInset.right, height: footerHeight)
         return (frame, y + (footerHeight + footerInset.bottom))
     }
 
@@ -81,8 +83,10 @@ public struct SectionChrome: Hashable, Sendable {
     /// Whether every vertical length of the chrome is a multiple of half a point (see
     /// ``StreamingLayoutKind/shiftsExactly``).
     var isOnHalfPointGrid: Bool {
-        [sectionInset.top, sectionInset.bottom, headerHeight, footerHeight, headerInset.top, headerInset.bottom,
-         footerInset.top, footerInset.bottom].allSatisfy(isHalfPointMultiple)
+        [
+            sectionInset.top, sectionInset.bottom, headerHeight, footerHeight, headerInset.top, headerInset.bottom,
+            footerInset.top, footerInset.bottom,
+        ].allSatisfy(isHalfPointMultiple)
     }
 }
 

@@ -68,9 +68,13 @@ public struct SectionOverride: Hashable, Sendable {
             }
             guard !own.contains(key) else { continue }
             if let owner = LayoutKind.allCases.first(where: { AnyLayoutConfiguration.keys(of: $0).contains(key) }) {
-                throw refuse(key, "does not apply to a \(kind.rawValue) section: remove it, or give kind \(owner.rawValue).")
+                throw refuse(
+                    key, "does not apply to a \(kind.rawValue) section: remove it, or give kind \(owner.rawValue).")
             }
-            throw refuse(key, "is not a setting of a \(kind.rawValue) section; it takes \(own.subtracting(["sections", "width", "scale"]).sorted().joined(separator: ", ")).")
+            throw refuse(
+                key,
+                "is not a setting of a \(kind.rawValue) section; it takes \(own.subtracting(["sections", "width", "scale"]).sorted().joined(separator: ", "))."
+            )
         }
     }
 
@@ -83,7 +87,8 @@ public struct SectionOverride: Hashable, Sendable {
         var merged = inherited
         merged["kind"] = nil
         if kind != base {
-            let shared = AnyLayoutConfiguration.keys(of: .waterfall).intersection(AnyLayoutConfiguration.keys(of: .justified))
+            let shared = AnyLayoutConfiguration.keys(of: .waterfall).intersection(
+                AnyLayoutConfiguration.keys(of: .justified))
             merged = merged.filter { shared.contains($0.key) }
         }
         merged.merge(fields) { _, given in given }
@@ -92,13 +97,16 @@ public struct SectionOverride: Hashable, Sendable {
             let data = try JSONEncoder().encode(merged)
             return try JSONDecoder().decode(AnyLayoutConfiguration.self, from: data)
         } catch DecodingError.keyNotFound(let key, _) {
-            throw refuse(key.stringValue, "is required: a \(kind.rawValue) section in a \(base.rawValue) layout must give it.")
+            throw refuse(
+                key.stringValue, "is required: a \(kind.rawValue) section in a \(base.rawValue) layout must give it.")
         } catch DecodingError.typeMismatch(let type, let context) {
             throw refuse(context.codingPath.map(\.stringValue).joined(separator: "."), "must be \(describe(type)).")
         } catch DecodingError.valueNotFound(let type, let context) {
             throw refuse(context.codingPath.map(\.stringValue).joined(separator: "."), "must be \(describe(type)).")
         } catch DecodingError.dataCorrupted(let context) {
-            throw refuse(context.codingPath.map(\.stringValue).joined(separator: "."), "is not valid: \(context.debugDescription)")
+            throw refuse(
+                context.codingPath.map(\.stringValue).joined(separator: "."),
+                "is not valid: \(context.debugDescription)")
         } catch {
             throw refuse("section", "does not describe a section's configuration (\(error)).")
         }
@@ -117,7 +125,7 @@ extension AnyLayoutConfiguration {
     public var fieldValues: [String: ConfigurationValue] {
         // A configuration holds finite numbers and plain values only, which always encode.
         guard let data = try? JSONEncoder().encode(self),
-              let values = try? JSONDecoder().decode([String: ConfigurationValue].self, from: data)
+            let values = try? JSONDecoder().decode([String: ConfigurationValue].self, from: data)
         else { return [:] }
         return values
     }

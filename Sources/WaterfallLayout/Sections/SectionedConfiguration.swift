@@ -41,7 +41,8 @@ public struct SectionedConfiguration: Hashable, Sendable {
     ///   the first entry at fault: a missing or second override of a section, a field its kind
     ///   refuses, `width` or `scale`, a value of the wrong type, or a field another kind needs
     ///   and the override does not give.
-    public init(base: AnyLayoutConfiguration, entries: [[String: ConfigurationValue]]) throws(LayoutConfigurationError) {
+    public init(base: AnyLayoutConfiguration, entries: [[String: ConfigurationValue]]) throws(LayoutConfigurationError)
+    {
         var overrides: [SectionOverride] = []
         var first: [String: Int] = [:]
         let inherited = base.fieldValues
@@ -81,7 +82,8 @@ extension SectionedConfiguration: Codable {
     public init(from decoder: any Decoder) throws {
         guard case .sectioned(let configuration) = try AnyLayoutConfiguration(from: decoder) else {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "a layout with sections needs sections."))
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "a layout with sections needs sections."))
         }
         self = configuration
     }

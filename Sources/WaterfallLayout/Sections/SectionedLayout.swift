@@ -80,7 +80,9 @@ public struct SectionedLayout: StreamingLayoutKind {
         chromes[variant].headerFrame(sectionStartY: sectionStartY)
     }
 
-    public func append(_ item: LayoutItem, _ state: inout SectionedState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) {
+    public func append(
+        _ item: LayoutItem, _ state: inout SectionedState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void
+    ) {
         switch engines[state.variant] {
         case .waterfall(let engine): state.withWaterfall { engine.append(item, &$0, emit) }
         case .justified(let engine): state.withJustified { engine.append(item, &$0, emit) }
@@ -97,7 +99,9 @@ public struct SectionedLayout: StreamingLayoutKind {
         }
     }
 
-    public func closeSection(_ state: inout SectionedState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void) -> SectionEnd {
+    public func closeSection(_ state: inout SectionedState, _ emit: (_ indexInSection: Int, _ frame: Frame) -> Void)
+        -> SectionEnd
+    {
         switch engines[state.variant] {
         case .waterfall(let engine): state.withWaterfall { engine.closeSection(&$0, emit) }
         case .justified(let engine): state.withJustified { engine.closeSection(&$0, emit) }
@@ -122,8 +126,11 @@ public struct SectionedLayout: StreamingLayoutKind {
         chromes[0].pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
     }
 
-    public func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double, variant: Int) -> PinnedHeader {
-        chromes[variant].pinnedHeader(natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
+    public func pinnedHeader(natural: Frame, sectionEnd: Double, viewportY: Double, pinOffset: Double, variant: Int)
+        -> PinnedHeader
+    {
+        chromes[variant].pinnedHeader(
+            natural: natural, sectionEnd: sectionEnd, viewportY: viewportY, pinOffset: pinOffset)
     }
 
     /// Exact when every variant's is: a section moved down lays out as it would have there.
@@ -156,8 +163,10 @@ enum SectionEngine: Sendable {
     /// This engine's state between sections at `y`, for a section of `variant`.
     func state(betweenSectionsAt y: Double, variant: Int) -> SectionedState {
         switch self {
-        case .waterfall(let engine): SectionedState(variant: variant, inner: .waterfall(engine.state(betweenSectionsAt: y)))
-        case .justified(let engine): SectionedState(variant: variant, inner: .justified(engine.state(betweenSectionsAt: y)))
+        case .waterfall(let engine):
+            SectionedState(variant: variant, inner: .waterfall(engine.state(betweenSectionsAt: y)))
+        case .justified(let engine):
+            SectionedState(variant: variant, inner: .justified(engine.state(betweenSectionsAt: y)))
         }
     }
 }
@@ -188,7 +197,9 @@ public struct SectionedState: ResumableLayoutState {
     /// arrays stay uniquely referenced and are not copied on every image).
     /// Precondition: the section is a waterfall's.
     mutating func withWaterfall<R>(_ body: (inout LayoutState) -> R) -> R {
-        guard case .waterfall(var state) = inner else { preconditionFailure("a state of another kind than its section's engine") }
+        guard case .waterfall(var state) = inner else {
+            preconditionFailure("a state of another kind than its section's engine")
+        }
         inner = .moving
         defer { inner = .waterfall(state) }
         return body(&state)
@@ -196,7 +207,9 @@ public struct SectionedState: ResumableLayoutState {
 
     /// ``withWaterfall(_:)`` for a justified section.
     mutating func withJustified<R>(_ body: (inout JustifiedState) -> R) -> R {
-        guard case .justified(var state) = inner else { preconditionFailure("a state of another kind than its section's engine") }
+        guard case .justified(var state) = inner else {
+            preconditionFailure("a state of another kind than its section's engine")
+        }
         inner = .moving
         defer { inner = .justified(state) }
         return body(&state)
@@ -217,7 +230,8 @@ public struct SectionedState: ResumableLayoutState {
     public var pendingCount: Int { read(\.pendingCount, \.pendingCount) }
 
     public func shifted(by dy: Double) -> SectionedState {
-        SectionedState(variant: variant, inner: read({ .waterfall($0.shifted(by: dy)) }, { .justified($0.shifted(by: dy)) }))
+        SectionedState(
+            variant: variant, inner: read({ .waterfall($0.shifted(by: dy)) }, { .justified($0.shifted(by: dy)) }))
     }
 
     /// The byte that starts every serialized sectioned state (`S`).
@@ -240,11 +254,15 @@ public struct SectionedState: ResumableLayoutState {
         let tag = try reader.byte(what: "tag")
         guard tag == Self.serializationTag else {
             throw LayoutStateDecodingError(
-                offset: 0, message: "these bytes are not a sectioned layout state (first byte \(tag), expected \(Self.serializationTag)).")
+                offset: 0,
+                message:
+                    "these bytes are not a sectioned layout state (first byte \(tag), expected \(Self.serializationTag))."
+            )
         }
         let variant = try reader.varint(what: "variant")
         guard variant < 1 << 20 else {
-            throw LayoutStateDecodingError(offset: 1, message: "sectioned layout state variant \(variant) is out of range.")
+            throw LayoutStateDecodingError(
+                offset: 1, message: "sectioned layout state variant \(variant) is out of range.")
         }
         let rest = reader.bytes[reader.offset...]
         if rest.first == JustifiedState.serializationTag {

@@ -38,7 +38,9 @@ final class EventHub: Sendable {
 
     convenience init(runner: ServiceRunner) {
         let watcher = try? runner.service.makeChangeWatcher()
-        self.init(databaseVersion: { try watcher?.version() }, feedRevisions: { try await runner.run { try await $0.feedRevisions() } })
+        self.init(
+            databaseVersion: { try watcher?.version() },
+            feedRevisions: { try await runner.run { try await $0.feedRevisions() } })
     }
 
     /// A hub that looks at the database through `databaseVersion` and `feedRevisions`.
@@ -88,7 +90,7 @@ final class EventHub: Sendable {
             state.stopped = true
             return (all, poller)
         }
-        continuations.forEach { $0.finish() }
+        for continuation in continuations { continuation.finish() }
         poller?.cancel()
     }
 

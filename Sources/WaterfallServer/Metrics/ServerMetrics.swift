@@ -49,8 +49,10 @@ final class ServerMetrics: Sendable {
             .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
         ]
         self.factory = factory
-        keptHits = CoreMetrics.Counter(label: "waterfall_kept_answers_total", dimensions: [("result", "hit")], factory: factory)
-        keptMisses = CoreMetrics.Counter(label: "waterfall_kept_answers_total", dimensions: [("result", "miss")], factory: factory)
+        keptHits = CoreMetrics.Counter(
+            label: "waterfall_kept_answers_total", dimensions: [("result", "hit")], factory: factory)
+        keptMisses = CoreMetrics.Counter(
+            label: "waterfall_kept_answers_total", dimensions: [("result", "miss")], factory: factory)
         openStreams = Meter(label: "waterfall_event_streams_open", dimensions: [], factory: factory)
         openStreams.set(0)
         hotBytes = Meter(label: "waterfall_hot_geometry_bytes", dimensions: [], factory: factory)
@@ -65,7 +67,8 @@ final class ServerMetrics: Sendable {
             let labels = RequestLabels(route: route, method: method, status: status)
             if let counter = counters[labels] { return counter }
             let counter = CoreMetrics.Counter(
-                label: "waterfall_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))],
+                label: "waterfall_http_requests_total",
+                dimensions: [("route", route), ("method", method), ("status", String(status))],
                 factory: factory)
             counters[labels] = counter
             return counter
@@ -75,7 +78,8 @@ final class ServerMetrics: Sendable {
             let labels = DurationLabels(route: route, method: method)
             if let timer = timers[labels] { return timer }
             let timer = CoreMetrics.Timer(
-                label: "waterfall_http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory)
+                label: "waterfall_http_request_duration_seconds", dimensions: [("route", route), ("method", method)],
+                factory: factory)
             timers[labels] = timer
             return timer
         }
@@ -97,7 +101,8 @@ final class ServerMetrics: Sendable {
     func write(kind: String) {
         let counter = writes.withLockedValue { counters in
             if let counter = counters[kind] { return counter }
-            let counter = CoreMetrics.Counter(label: "waterfall_writes_total", dimensions: [("kind", kind)], factory: factory)
+            let counter = CoreMetrics.Counter(
+                label: "waterfall_writes_total", dimensions: [("kind", kind)], factory: factory)
             counters[kind] = counter
             return counter
         }

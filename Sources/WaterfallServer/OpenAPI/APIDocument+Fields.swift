@@ -11,16 +11,21 @@ extension APIDocument {
     static func fieldParameters() -> [(key: String, value: JSONValue)] {
         // A cover-flow field of a layout's key (`sectionInset`, `scale`) shares its parameter,
         // which then says what it means there too.
-        let coverFlow = Dictionary(CoverFlowConfiguration.fields.map { ($0.key, FieldSummary($0)) }) { first, _ in first }
+        let coverFlow = Dictionary(CoverFlowConfiguration.fields.map { ($0.key, FieldSummary($0)) }) { first, _ in first
+        }
         var entries = LayoutParameter.all.map { parameter in
             (componentName(parameter.key), layoutParameter(parameter, coverFlow: coverFlow[parameter.key]))
         }
         let layoutKeys = Set(LayoutParameter.all.map(\.key))
         for field in CoverFlowConfiguration.fields where !layoutKeys.contains(field.key) {
             let summary = FieldSummary(field)
-            entries.append((componentName(field.key), parameter(
-                field.key, description: field.help.withNotes(formNotes(summary)), required: field.isRequired,
-                schema: parameterSchema(summary), example: example(summary))))
+            entries.append(
+                (
+                    componentName(field.key),
+                    parameter(
+                        field.key, description: field.help.withNotes(formNotes(summary)), required: field.isRequired,
+                        schema: parameterSchema(summary), example: example(summary))
+                ))
         }
         for query in QueryParameter.all {
             entries.append((query.component, queryParameter(query)))
@@ -68,20 +73,26 @@ extension APIDocument {
 
     private static func queryParameter(_ query: QueryParameter) -> JSONValue {
         var schema: [(key: String, value: JSONValue)] = [("type", .string(query.type.rawValue))]
-        if let minimum = query.minimum { schema.append((query.exclusiveMinimum ? "exclusiveMinimum" : "minimum", number(minimum))) }
+        if let minimum = query.minimum {
+            schema.append((query.exclusiveMinimum ? "exclusiveMinimum" : "minimum", number(minimum)))
+        }
         if let maximum = query.maximum { schema.append(("maximum", number(maximum))) }
         if let value = query.defaultValue {
-            let typed: JSONValue = switch query.type {
-            case .boolean: .bool(value == "true")
-            case .string: .string(value)
-            case .integer, .number: .number(value)
-            }
+            let typed: JSONValue =
+                switch query.type {
+                case .boolean: .bool(value == "true")
+                case .string: .string(value)
+                case .integer, .number: .number(value)
+                }
             schema.append(("default", typed))
         }
-        return parameter(query.name, description: query.help, required: query.isRequired, schema: .object(schema), example: nil)
+        return parameter(
+            query.name, description: query.help, required: query.isRequired, schema: .object(schema), example: nil)
     }
 
-    private static func parameter(_ name: String, description: String, required: Bool, schema: JSONValue, example: String?) -> JSONValue {
+    private static func parameter(
+        _ name: String, description: String, required: Bool, schema: JSONValue, example: String?
+    ) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("name", .string(name)), ("in", .string("query")), ("description", .string(description)),
         ]
@@ -116,7 +127,9 @@ extension APIDocument {
                 schema.append(("enum", .array(values.map { .number(String($0)) })))
             case let range?:
                 let bounds = range.bounds
-                if let minimum = bounds.minimum { schema.append((bounds.exclusiveMinimum ? "exclusiveMinimum" : "minimum", number(minimum))) }
+                if let minimum = bounds.minimum {
+                    schema.append((bounds.exclusiveMinimum ? "exclusiveMinimum" : "minimum", number(minimum)))
+                }
                 if let maximum = bounds.maximum { schema.append(("maximum", number(maximum))) }
             case nil:
                 break
@@ -143,7 +156,8 @@ extension APIDocument {
         case .bool(let flag): .bool(flag)
         case .null: .null
         case .array(let values): .array(values.map(json))
-        case .object(let members): .object(["top", "left", "bottom", "right"].compactMap { key in members[key].map { (key, json($0)) } })
+        case .object(let members):
+            .object(["top", "left", "bottom", "right"].compactMap { key in members[key].map { (key, json($0)) } })
         }
     }
 }
@@ -153,36 +167,57 @@ extension APIDocument {
     /// sent (only the required ones required), and of a section's override.
     static func configurationSchemas() -> [(key: String, value: JSONValue)] {
         let sectionsStored = JSONValue.object([
-            ("type", .string("array")), ("items", .ref("#/components/schemas/SectionOverride")), ("minItems", .number("1")),
-            ("description", .string("Per-section overrides, in the order given (DESIGN section 14); absent when there are none.")),
+            ("type", .string("array")), ("items", .ref("#/components/schemas/SectionOverride")),
+            ("minItems", .number("1")),
+            (
+                "description",
+                .string("Per-section overrides, in the order given (DESIGN section 14); absent when there are none.")
+            ),
         ])
         let sectionsSent = JSONValue.object([
             ("type", .string("array")), ("items", .ref("#/components/schemas/SectionOverride")),
-            ("description", .string("Per-section overrides, in the order given (DESIGN section 14); an empty list is the same as none.")),
+            (
+                "description",
+                .string(
+                    "Per-section overrides, in the order given (DESIGN section 14); an empty list is the same as none.")
+            ),
         ])
         let waterfall = LayoutConfiguration.fields.map(FieldSummary.init)
         let justified = JustifiedConfiguration.fields.map(FieldSummary.init)
         let justifiedKind = JSONValue.object([("type", .string("string")), ("const", .string("justified"))])
         return [
-            ("LayoutConfiguration", configurationSchema(
-                "A waterfall layout's configuration in its canonical form: every field present, lengths in points. A waterfall is the default kind, so its form has no `kind` key (as before kinds existed).",
-                kind: nil, fields: waterfall, sections: sectionsStored, input: false)),
-            ("LayoutConfigurationInput", configurationSchema(
-                "A waterfall configuration as sent: `kind` absent or `waterfall`; only the fields without a default are required, a missing or null field takes its default, and an unknown field (or one of justified rows) is a 422. The section insets must leave room for the columns (`width - sectionInset.left - sectionInset.right - (columns - 1) * columnSpacing` above 0), else 422.",
-                kind: (.object([("type", .string("string")), ("const", .string("waterfall"))]), required: false),
-                fields: waterfall, sections: sectionsSent, input: true)),
-            ("JustifiedConfiguration", configurationSchema(
-                "A justified-rows layout's configuration in its canonical form (DESIGN section 8): `kind` first, every field present, lengths in points.",
-                kind: (justifiedKind, required: true), fields: justified, sections: sectionsStored, input: false)),
-            ("JustifiedConfigurationInput", configurationSchema(
-                "A justified-rows configuration as sent: `kind` is `justified`; only the fields without a default are required, a missing or null field takes its default, and an unknown field (or `columns` or `order`) is a 422. The section insets must leave a content width above 0, else 422.",
-                kind: (justifiedKind, required: true), fields: justified, sections: sectionsSent, input: true)),
+            (
+                "LayoutConfiguration",
+                configurationSchema(
+                    "A waterfall layout's configuration in its canonical form: every field present, lengths in points. A waterfall is the default kind, so its form has no `kind` key (as before kinds existed).",
+                    kind: nil, fields: waterfall, sections: sectionsStored, input: false)
+            ),
+            (
+                "LayoutConfigurationInput",
+                configurationSchema(
+                    "A waterfall configuration as sent: `kind` absent or `waterfall`; only the fields without a default are required, a missing or null field takes its default, and an unknown field (or one of justified rows) is a 422. The section insets must leave room for the columns (`width - sectionInset.left - sectionInset.right - (columns - 1) * columnSpacing` above 0), else 422.",
+                    kind: (.object([("type", .string("string")), ("const", .string("waterfall"))]), required: false),
+                    fields: waterfall, sections: sectionsSent, input: true)
+            ),
+            (
+                "JustifiedConfiguration",
+                configurationSchema(
+                    "A justified-rows layout's configuration in its canonical form (DESIGN section 8): `kind` first, every field present, lengths in points.",
+                    kind: (justifiedKind, required: true), fields: justified, sections: sectionsStored, input: false)
+            ),
+            (
+                "JustifiedConfigurationInput",
+                configurationSchema(
+                    "A justified-rows configuration as sent: `kind` is `justified`; only the fields without a default are required, a missing or null field takes its default, and an unknown field (or `columns` or `order`) is a 422. The section insets must leave a content width above 0, else 422.",
+                    kind: (justifiedKind, required: true), fields: justified, sections: sectionsSent, input: true)
+            ),
             ("SectionOverride", sectionOverrideSchema()),
         ]
     }
 
     private static func configurationSchema(
-        _ description: String, kind: (schema: JSONValue, required: Bool)?, fields: [FieldSummary], sections: JSONValue, input: Bool
+        _ description: String, kind: (schema: JSONValue, required: Bool)?, fields: [FieldSummary], sections: JSONValue,
+        input: Bool
     ) -> JSONValue {
         var properties: [(key: String, value: JSONValue)] = []
         var required: [String] = []
@@ -215,15 +250,22 @@ extension APIDocument {
         for parameter in LayoutParameter.all where parameter.key != "width" && parameter.key != "scale" {
             var schema = fieldSchema(parameter.field, input: false)
             if parameter.key == "minimumContentHeight", case .object(var members) = schema {
-                members.append(("description", .string("Accepted, without effect: the content height is the layout's.")))
+                members.append(
+                    ("description", .string("Accepted, without effect: the content height is the layout's.")))
                 schema = .object(members)
             }
             properties.append((parameter.key, schema))
         }
         return .object([
             ("type", .string("object")),
-            ("description", .string("One section's own settings (DESIGN section 14): `section` names the section by its catalog id (it may not exist yet), and any field of either kind but `width` and `scale` may follow, `kind` included. An override of the layout's kind inherits every field it does not set from the layout; one of the other kind inherits the shared fields (insets, header, footer, caption, spacing) and must give the rest (`columns` for a waterfall, `rowHeight` for justified rows). Two overrides of one section, `width`, `scale`, or a field its kind refuses are a 422 naming the JSON path (`sections[2].columns`). Kept as given, in the order given.")),
-            ("properties", .object(properties)), ("required", .array([.string("section")])), ("additionalProperties", .bool(false)),
+            (
+                "description",
+                .string(
+                    "One section's own settings (DESIGN section 14): `section` names the section by its catalog id (it may not exist yet), and any field of either kind but `width` and `scale` may follow, `kind` included. An override of the layout's kind inherits every field it does not set from the layout; one of the other kind inherits the shared fields (insets, header, footer, caption, spacing) and must give the rest (`columns` for a waterfall, `rowHeight` for justified rows). Two overrides of one section, `width`, `scale`, or a field its kind refuses are a 422 naming the JSON path (`sections[2].columns`). Kept as given, in the order given."
+                )
+            ),
+            ("properties", .object(properties)), ("required", .array([.string("section")])),
+            ("additionalProperties", .bool(false)),
         ])
     }
 }

@@ -35,7 +35,9 @@ extension APIDocument {
         ]
         if let description = doc.description { operation.append(("description", .string(description))) }
         operation.append(("tags", .array(doc.tags.map { .string($0) })))
-        if route.access == .open && !doc.problems.statuses.contains(.unauthorized) { operation.append(("security", .array([]))) }
+        if route.access == .open && !doc.problems.statuses.contains(.unauthorized) {
+            operation.append(("security", .array([])))
+        }
         let parameters = doc.parameters.filter { $0.location != .path }
         if !parameters.isEmpty { operation.append(("parameters", references(parameters))) }
         if let body = doc.body { operation.append(("requestBody", requestBody(body))) }
@@ -68,22 +70,29 @@ extension APIDocument {
             case .component(let name, let component):
                 (name, .ref("#/components/headers/\(component)"))
             case .text(let name, let description):
-                (name, .object([("description", .string(description)), ("schema", .object([("type", .string("string"))]))]))
+                (
+                    name,
+                    .object([("description", .string(description)), ("schema", .object([("type", .string("string"))]))])
+                )
             }
         }
         headers.append(("X-Request-ID", .ref("#/components/headers/RequestID")))
-        var members: [(key: String, value: JSONValue)] = [("description", .string(response.description)), ("headers", .object(headers))]
+        var members: [(key: String, value: JSONValue)] = [
+            ("description", .string(response.description)), ("headers", .object(headers)),
+        ]
         if !response.content.isEmpty { members.append(("content", content(response.content))) }
         return .object(members)
     }
 
     private static func content(_ content: [ContentDoc]) -> JSONValue {
-        .object(content.map { entry in
-            let schema: JSONValue = switch entry.schema {
-            case .component(let name): .ref("#/components/schemas/\(name)")
-            case .text: .object([("type", .string("string"))])
-            }
-            return (entry.mediaType, .object([("schema", schema)]))
-        })
+        .object(
+            content.map { entry in
+                let schema: JSONValue =
+                    switch entry.schema {
+                    case .component(let name): .ref("#/components/schemas/\(name)")
+                    case .text: .object([("type", .string("string"))])
+                    }
+                return (entry.mediaType, .object([("schema", schema)]))
+            })
     }
 }

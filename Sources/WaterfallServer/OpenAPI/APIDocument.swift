@@ -8,7 +8,8 @@
 /// and ``regenerateCommand`` writes the file again.
 public enum APIDocument {
     /// The command, run at the repository's root, that writes `openapi.json` again.
-    public static let regenerateCommand = "swift run waterfall openapi --output Sources/WaterfallServer/Assets/openapi.json"
+    public static let regenerateCommand =
+        "swift run waterfall openapi --output Sources/WaterfallServer/Assets/openapi.json"
 
     /// The document as pretty-printed JSON: the skeleton's keys in their order, with `paths`
     /// (in the route table's order) before `components`. The same routes and skeleton always
@@ -52,7 +53,8 @@ public enum APIDocument {
     /// The skeleton's components with the generated parameters and schemas after its own.
     private static func components(_ skeleton: JSONValue) -> JSONValue {
         var sections = skeleton.members ?? []
-        for (name, generated) in [("parameters", generatedParameters()), ("schemas", generatedSchemas())] where !generated.isEmpty {
+        for (name, generated) in [("parameters", generatedParameters()), ("schemas", generatedSchemas())]
+        where !generated.isEmpty {
             var entries = sections.first { $0.key == name }?.value.members ?? []
             for entry in generated {
                 precondition(

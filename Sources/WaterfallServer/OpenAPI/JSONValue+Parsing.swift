@@ -40,9 +40,15 @@ private struct JSONParser {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         default: return try number()
         }
     }
@@ -134,7 +140,8 @@ private struct JSONParser {
     }
 
     private mutating func hexQuad() throws(JSONParsingError) -> UInt32 {
-        guard index + 4 <= bytes.endIndex, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+        guard index + 4 <= bytes.endIndex,
+            let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
         else { throw fault("\\u needs four hexadecimal digits") }
         index += 4
         return value

@@ -16,7 +16,10 @@ extension JSONValue {
         case .number(let literal): text += literal
         case .string(let value): Self.write(string: value, to: &text)
         case .array(let elements):
-            guard !elements.isEmpty else { text += "[]"; return }
+            guard !elements.isEmpty else {
+                text += "[]"
+                return
+            }
             let inner = indent + "  "
             text += "[\n"
             for (position, element) in elements.enumerated() {
@@ -26,7 +29,10 @@ extension JSONValue {
             }
             text += indent + "]"
         case .object(let members):
-            guard !members.isEmpty else { text += "{}"; return }
+            guard !members.isEmpty else {
+                text += "{}"
+                return
+            }
             let inner = indent + "  "
             text += "{\n"
             for (position, member) in members.enumerated() {

@@ -112,9 +112,13 @@ struct ContentDoc: Sendable {
     let schema: Schema
 
     /// `application/json`, of the schema named `component`.
-    static func json(_ component: String) -> ContentDoc { ContentDoc(mediaType: "application/json", schema: .component(component)) }
+    static func json(_ component: String) -> ContentDoc {
+        ContentDoc(mediaType: "application/json", schema: .component(component))
+    }
     /// Newline-delimited JSON, each line of the schema named `component`.
-    static func ndjson(_ component: String) -> ContentDoc { ContentDoc(mediaType: "application/x-ndjson", schema: .component(component)) }
+    static func ndjson(_ component: String) -> ContentDoc {
+        ContentDoc(mediaType: "application/x-ndjson", schema: .component(component))
+    }
     /// Plain text of `mediaType`.
     static func text(_ mediaType: String) -> ContentDoc { ContentDoc(mediaType: mediaType, schema: .text) }
 }
@@ -134,7 +138,8 @@ struct ResponseDoc: Sendable {
         /// `Cache-Control: no-cache` of the gallery's files.
         static let noCache = Header.text(
             name: "Cache-Control",
-            description: "Always `no-cache`: revalidated on every load, so that a new binary's page never runs an old script.")
+            description:
+                "Always `no-cache`: revalidated on every load, so that a new binary's page never runs an old script.")
     }
 
     let status: Int
@@ -148,7 +153,9 @@ struct ResponseDoc: Sendable {
     }
 
     /// 200 with a body in either of two media types, as the request's `Accept` says.
-    static func ok(_ description: String, _ content: ContentDoc, _ other: ContentDoc, headers: [Header] = []) -> ResponseDoc {
+    static func ok(_ description: String, _ content: ContentDoc, _ other: ContentDoc, headers: [Header] = [])
+        -> ResponseDoc
+    {
         ResponseDoc(status: 200, description: description, headers: headers, content: [content, other])
     }
 

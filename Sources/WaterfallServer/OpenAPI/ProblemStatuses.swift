@@ -57,7 +57,9 @@ struct ProblemStatuses: Sendable, ExpressibleByArrayLiteral {
     /// In the order of their status codes, as the document lists them.
     var sorted: [ProblemStatus] { statuses.sorted() }
 
-    static func + (lhs: ProblemStatuses, rhs: ProblemStatuses) -> ProblemStatuses { ProblemStatuses(lhs.statuses.union(rhs.statuses)) }
+    static func + (lhs: ProblemStatuses, rhs: ProblemStatuses) -> ProblemStatuses {
+        ProblemStatuses(lhs.statuses.union(rhs.statuses))
+    }
     static func - (lhs: ProblemStatuses, rhs: ProblemStatuses) -> ProblemStatuses {
         ProblemStatuses(lhs.statuses.subtracting(rhs.statuses))
     }
@@ -84,5 +86,6 @@ extension ProblemStatuses {
     static let feedWrite: ProblemStatuses = feedStream + [.preconditionFailed, .insufficientStorage]
     /// A write to one feed with a body: as above, and the body may be too large, of another
     /// media type, or wrong.
-    static let feedUpload: ProblemStatuses = feedWrite + [.contentTooLarge, .unsupportedMediaType, .unprocessableContent]
+    static let feedUpload: ProblemStatuses =
+        feedWrite + [.contentTooLarge, .unsupportedMediaType, .unprocessableContent]
 }

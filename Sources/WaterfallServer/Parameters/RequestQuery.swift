@@ -15,8 +15,11 @@ struct RequestQuery {
         var values: [String: String] = [:]
         for pair in (request.uri.query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = PercentDecoding.decode(parts[0]), let value = PercentDecoding.decode(parts.count > 1 ? parts[1] : "") else {
-                throw Problem.badRequest("the query parameter \(String(pair).quoted) is not valid percent-encoded UTF-8.")
+            guard let name = PercentDecoding.decode(parts[0]),
+                let value = PercentDecoding.decode(parts.count > 1 ? parts[1] : "")
+            else {
+                throw Problem.badRequest(
+                    "the query parameter \(String(pair).quoted) is not valid percent-encoded UTF-8.")
             }
             if values.updateValue(value, forKey: name) != nil {
                 throw Problem.badRequest("the query parameter \(name.quoted) is given more than once.")
@@ -37,19 +40,25 @@ struct RequestQuery {
 
     mutating func int(_ name: String) throws(Problem) -> Int? {
         guard let text = string(name) else { return nil }
-        guard let value = Int.strict(text) else { throw Problem.badRequest("\(name) must be a whole number, got \(text.quoted).") }
+        guard let value = Int.strict(text) else {
+            throw Problem.badRequest("\(name) must be a whole number, got \(text.quoted).")
+        }
         return value
     }
 
     mutating func double(_ name: String) throws(Problem) -> Double? {
         guard let text = string(name) else { return nil }
-        guard let value = Double.strict(text) else { throw Problem.badRequest("\(name) must be a number, got \(text.quoted).") }
+        guard let value = Double.strict(text) else {
+            throw Problem.badRequest("\(name) must be a number, got \(text.quoted).")
+        }
         return value
     }
 
     mutating func bool(_ name: String) throws(Problem) -> Bool? {
         guard let text = string(name) else { return nil }
-        guard let value = Bool.strict(text) else { throw Problem.badRequest("\(name) must be true or false, got \(text.quoted).") }
+        guard let value = Bool.strict(text) else {
+            throw Problem.badRequest("\(name) must be true or false, got \(text.quoted).")
+        }
         return value
     }
 
@@ -76,7 +85,8 @@ struct RequestQuery {
         let unknown = values.keys.filter { !used.contains($0) }.sorted()
         guard let first = unknown.first else { return }
         let accepted = used.sorted().joined(separator: ", ")
-        throw Problem.badRequest("unknown query parameter \(first.quoted); this route takes \(accepted.isEmpty ? "none" : accepted).")
+        throw Problem.badRequest(
+            "unknown query parameter \(first.quoted); this route takes \(accepted.isEmpty ? "none" : accepted).")
     }
 }
 
@@ -89,7 +99,9 @@ enum PercentDecoding {
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return nil
+                }
                 bytes.append(high << 4 | low)
             } else {
                 bytes.append(byte)

@@ -14,9 +14,14 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/events", "streamEvents",
             OperationDoc(
                 "The feed's changes as Server-Sent Events", tags: ["images"],
-                description: #"One `change` event per revision after `since` (or `Last-Event-ID`), then live as the feed moves on, whoever writes it (this server, another instance of it, the command line). Each event: `id:` the revision, `event: change`, `data:` `{"revision", "changes": [{"revision", "kind", "id", "section"}]}`. A `: heartbeat` comment comes every 15 s. The stream ends when the feed is removed, or when the server shuts down, after a last `: shutting down` comment: reconnect (to this server once it is back, or another instance) with `Last-Event-ID`, and nothing is missed."#,
+                description:
+                    #"One `change` event per revision after `since` (or `Last-Event-ID`), then live as the feed moves on, whoever writes it (this server, another instance of it, the command line). Each event: `id:` the revision, `event: change`, `data:` `{"revision", "changes": [{"revision", "kind", "id", "section"}]}`. A `: heartbeat` comment comes every 15 s. The stream ends when the feed is removed, or when the server shuts down, after a last `: shutting down` comment: reconnect (to this server once it is back, or another instance) with `Last-Event-ID`, and nothing is missed."#,
                 parameters: [.feed, .query("Since"), .header("LastEventID")],
-                responses: [.ok("The stream.", ContentDoc(mediaType: "text/event-stream", schema: .component("ServerSentEvent")))],
+                responses: [
+                    .ok(
+                        "The stream.", ContentDoc(mediaType: "text/event-stream", schema: .component("ServerSentEvent"))
+                    )
+                ],
                 problems: .feedStream + [.gone])
         ) { request, path, server in
             var query = try RequestQuery(request)
@@ -25,7 +30,8 @@ extension APIRoutes {
             if since < 0 { throw WaterfallError.invalidValue(.since, "must be a revision of 0 or more, got \(since).") }
             if let lastEventID = request.headers[.lastEventID] {
                 guard let revision = Int64(lastEventID.trimmingSpaces), revision >= 0 else {
-                    throw Problem.badRequest("Last-Event-ID must be a revision of 0 or more, got \(lastEventID.quoted).")
+                    throw Problem.badRequest(
+                        "Last-Event-ID must be a revision of 0 or more, got \(lastEventID.quoted).")
                 }
                 since = revision
             }
@@ -37,22 +43,26 @@ extension APIRoutes {
             let (runner, hub, metrics) = (server.runner, server.hub, server.runner.metrics)
             let signals = hub.subscribe(feed: feed)
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
-            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                var stream = EventStream(feed: feed, since: start, runner: runner, hub: hub)
-                metrics.eventStream(opened: true)
-                defer { metrics.eventStream(opened: false) }
-                // SIGTERM ends every stream, so that draining the server does not wait for them,
-                // with a last comment that tells the client to reconnect.
-                let stopping = NIOLockedValueBox(false)
-                try? await withGracefulShutdownHandler {
-                    try await stream.run(signals, into: &writer)
-                } onGracefulShutdown: {
-                    stopping.withLockedValue { $0 = true }
-                    hub.stop()
-                }
-                if stopping.withLockedValue({ $0 }) { try await writer.write(ByteBuffer(string: ": shutting down\n\n")) }
-                try await writer.finish(nil)
-            })
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody { writer in
+                    var stream = EventStream(feed: feed, since: start, runner: runner, hub: hub)
+                    metrics.eventStream(opened: true)
+                    defer { metrics.eventStream(opened: false) }
+                    // SIGTERM ends every stream, so that draining the server does not wait for them,
+                    // with a last comment that tells the client to reconnect.
+                    let stopping = NIOLockedValueBox(false)
+                    try? await withGracefulShutdownHandler {
+                        try await stream.run(signals, into: &writer)
+                    } onGracefulShutdown: {
+                        stopping.withLockedValue { $0 = true }
+                        hub.stop()
+                    }
+                    if stopping.withLockedValue({ $0 }) {
+                        try await writer.write(ByteBuffer(string: ": shutting down\n\n"))
+                    }
+                    try await writer.finish(nil)
+                })
         }
     ]
 }
@@ -71,13 +81,6 @@ private struct EventStream {
     struct RevisionEvent: Encodable {
         let revision: Int64
         let changes: [ChangeList.Change]
-    }
-
-    init(feed: String, since: Int64, runner: ServiceRunner, hub: EventHub) {
-        self.feed = feed
-        self.since = since
-        self.runner = runner
-        self.hub = hub
     }
 
     mutating func run(_ signals: AsyncStream<EventHub.Signal>, into writer: inout any ResponseBodyWriter) async throws {
@@ -118,7 +121,8 @@ private struct EventStream {
         while start < list.changes.endIndex {
             let revision = list.changes[start].revision
             let end = list.changes[start...].firstIndex { $0.revision != revision } ?? list.changes.endIndex
-            let data = try StableJSON.bytes(of: RevisionEvent(revision: revision, changes: Array(list.changes[start..<end])))
+            let data = try StableJSON.bytes(
+                of: RevisionEvent(revision: revision, changes: Array(list.changes[start..<end])))
             buffer.writeString("id: \(revision)\nevent: change\ndata: ")
             buffer.writeBytes(data)
             buffer.writeString("\n\n")

@@ -40,11 +40,13 @@ extension APIRoutes {
             .put, "/v1/feeds/{feed}", "importFeed",
             OperationDoc(
                 "Import (sync) a feed", tags: ["feeds"],
-                description: "Creates the feed when it does not exist. A rejected body changes nothing; importing the same body twice changes nothing the second time (no revision bump).",
+                description:
+                    "Creates the feed when it does not exist. A rejected body changes nothing; importing the same body twice changes nothing the second time (no revision bump).",
                 parameters: [.feed, .query("Mode"), .query("ResetOrder")] + ParameterGroup.writePreconditions,
                 body: RequestBodyDoc(
                     description: "A feed file (JSON), or NDJSON with one image object per line.",
-                    .json("FeedDocument"), ContentDoc(mediaType: "application/x-ndjson", schema: .component("FeedLines"))),
+                    .json("FeedDocument"),
+                    ContentDoc(mediaType: "application/x-ndjson", schema: .component("FeedLines"))),
                 responses: [
                     .ok("The feed existed; what the import changed.", .json("ChangeSummary")),
                     .created("The feed was created; what the import inserted.", .json("ChangeSummary")),
@@ -68,7 +70,8 @@ extension APIRoutes {
                     contentsOf: body.path, format: format, source: "request body", named: feed, options: options)
                 return (summary, !existed)
             }
-            return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), status: created ? .created : .ok, to: request)
+            return .json(
+                ByteBuffer(bytes: try StableJSON.document(of: summary)), status: created ? .created : .ok, to: request)
         },
         Route(
             .delete, "/v1/feeds/{feed}", "deleteFeed",
@@ -88,25 +91,31 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/images", "listImages",
             OperationDoc(
                 "A slice of the catalog order, or all of it as lines", tags: ["images"],
-                description: #"With `Accept: application/x-ndjson`, the whole catalog at one revision, read in one transaction and written as it is read (constant memory on the server): a first line `{"feed", "revision", "totalItems"}`, then one image a line, in catalog order, each as `images` lists it (`offset`, `limit` and `cursor` are refused). Paged, each answer with more to come carries `nextCursor`: `cursor=` lists on from it as of the same revision, or answers 410 (with the feed's `revision` now) once anything was committed to the feed since. At most two such streams run at once on a server; a third is a 503 with `Retry-After`. A stream still running when a shutting-down server's grace ends is cut: the connection closes before the body's end."#,
+                description:
+                    #"With `Accept: application/x-ndjson`, the whole catalog at one revision, read in one transaction and written as it is read (constant memory on the server): a first line `{"feed", "revision", "totalItems"}`, then one image a line, in catalog order, each as `images` lists it (`offset`, `limit` and `cursor` are refused). Paged, each answer with more to come carries `nextCursor`: `cursor=` lists on from it as of the same revision, or answers 410 (with the feed's `revision` now) once anything was committed to the feed since. At most two such streams run at once on a server; a third is a 503 with `Retry-After`. A stream still running when a shutting-down server's grace ends is cut: the connection closes before the body's end."#,
                 parameters: [.feed, .query("Offset"), .query("Limit"), .query("Cursor"), .ifNoneMatch],
                 responses: [.ok("The images.", .json("ImageList"), .ndjson("ImageLine"), headers: [.eTag])],
                 problems: .feedRead + [.gone, .serviceUnavailable])
         ) { request, path, server in
-            if ImageStreamRoute.asksForLines(request) { return try await ImageStreamRoute.stream(request, path, server) }
+            if ImageStreamRoute.asksForLines(request) {
+                return try await ImageStreamRoute.stream(request, path, server)
+            }
             var query = try RequestQuery(request)
             let offset = try query.int(.offset)
             let limit = try query.int(.limit) ?? PageSlice.defaultPageSize
             let cursor = query.string(.cursor)
             try query.finish()
-            if cursor != nil && offset != nil { throw Problem.badRequest("cursor and offset cannot be given together.") }
+            if cursor != nil && offset != nil {
+                throw Problem.badRequest("cursor and offset cannot be given together.")
+            }
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
-                let answer = if let cursor {
-                    try await service.images(feed: feed, cursor: cursor, limit: limit)
-                } else {
-                    try await service.images(feed: feed, offset: offset ?? 0, limit: limit)
-                }
+                let answer =
+                    if let cursor {
+                        try await service.images(feed: feed, cursor: cursor, limit: limit)
+                    } else {
+                        try await service.images(feed: feed, offset: offset ?? 0, limit: limit)
+                    }
                 return (try StableJSON.document(of: answer), answer.revision)
             }.response(to: request)
         },
@@ -117,7 +126,11 @@ extension APIRoutes {
                 description: "All of the body is applied in one transaction, or none of it.",
                 parameters: [.feed, .query("DryRun")] + ParameterGroup.writePreconditions,
                 body: RequestBodyDoc(.json("ReorderDocument")),
-                responses: [.ok("What the reorder changed (with dryRun, what it would change; nothing is written).", .json("ChangeSummary"))],
+                responses: [
+                    .ok(
+                        "What the reorder changed (with dryRun, what it would change; nothing is written).",
+                        .json("ChangeSummary"))
+                ],
                 problems: .feedUpload + [.conflict])
         ) { request, path, server in
             var query = try RequestQuery(request)
@@ -127,7 +140,10 @@ extension APIRoutes {
             let expected = try EntityTags.expectedRevision(of: request)
             let bytes = try await RequestBodyBytes.collect(request.body, limit: server.limits.maximumBodyBytes)
             let feed = path["feed"]
-            let summary = try await server.runner.write { try await $0.expecting(revision: expected).reorder(bytes, source: "request body", feed: feed, dryRun: dryRun) }
+            let summary = try await server.runner.write {
+                try await $0.expecting(revision: expected).reorder(
+                    bytes, source: "request body", feed: feed, dryRun: dryRun)
+            }
             return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), to: request)
         },
         Route(
@@ -141,7 +157,9 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let (feed, id) = (path["feed"], path["id"])
             let expected = try EntityTags.expectedRevision(of: request)
-            let summary = try await server.runner.write { try await $0.expecting(revision: expected).remove(feed: feed, ids: [id]) }
+            let summary = try await server.runner.write {
+                try await $0.expecting(revision: expected).remove(feed: feed, ids: [id])
+            }
             return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), to: request)
         },
         Route(
@@ -163,7 +181,8 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/changes", "listChanges",
             OperationDoc(
                 "The change log after a revision, whole or a page of whole revisions", tags: ["images"],
-                description: "With `limit`, the revisions after `since` whose changes add up to at most `limit`, never part of a revision (a first revision of more changes comes whole), and `nextSince`, the revision to ask from next, while more follow. 410 when the changes after `since` were pruned (`serve --keep-changes`): the problem's `oldestSince` is the oldest revision to ask from, after listing the feed again.",
+                description:
+                    "With `limit`, the revisions after `since` whose changes add up to at most `limit`, never part of a revision (a first revision of more changes comes whole), and `nextSince`, the revision to ask from next, while more follow. 410 when the changes after `since` were pruned (`serve --keep-changes`): the problem's `oldestSince` is the oldest revision to ask from, after listing the feed again.",
                 parameters: [.feed, .query("Since"), .query("ChangeLimit"), .ifNoneMatch],
                 responses: [.ok("The changes.", .json("ChangeList"), headers: [.eTag])],
                 problems: .changeLogRead)
@@ -196,7 +215,9 @@ extension FeedFormat {
     /// The format a request body's `Content-Type` names: JSON (`application/json`, or none
     /// given) or, where lines are allowed, NDJSON (`application/x-ndjson`, `application/jsonl`).
     init(contentType: String?, allowsLines: Bool = true) throws(Problem) {
-        let mediaType = contentType?.split(separator: ";").first.map { $0.filter { $0 != " " && $0 != "\t" }.lowercased() }
+        let mediaType = contentType?.split(separator: ";").first.map {
+            $0.filter { $0 != " " && $0 != "\t" }.lowercased()
+        }
         switch mediaType {
         case nil, "application/json":
             self = .json
@@ -206,7 +227,9 @@ extension FeedFormat {
                 return
             }
             let accepted = allowsLines ? "application/json or application/x-ndjson" : "application/json"
-            throw Problem(.unsupportedMediaType, "the body's Content-Type \(other.quoted) is not one this route reads; send \(accepted).")
+            throw Problem(
+                .unsupportedMediaType,
+                "the body's Content-Type \(other.quoted) is not one this route reads; send \(accepted).")
         }
     }
 }

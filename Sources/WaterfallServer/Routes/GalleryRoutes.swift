@@ -22,7 +22,9 @@ extension APIRoutes {
                 problems: .open)
         ) { request, _, _ in
             try RequestQuery(request).finish()
-            return .asset(GalleryFiles.page, type: "text/html; charset=utf-8", extra: [GalleryHeaders.contentSecurityPolicy: GalleryHeaders.policy])
+            return .asset(
+                GalleryFiles.page, type: "text/html; charset=utf-8",
+                extra: [GalleryHeaders.contentSecurityPolicy: GalleryHeaders.policy])
         },
         Route(
             .get, "/gallery.css", "getGalleryStyles", access: .open,
@@ -83,7 +85,9 @@ private enum GalleryFiles {
         for file in Assets.files(in: "gallery") where file.name.hasSuffix(".js") {
             modules[file.name] = ByteBuffer(string: file.text)
         }
-        precondition(modules[fieldDefaultsName] == nil, "Assets/gallery/\(fieldDefaultsName) is written by the server, not compiled in")
+        precondition(
+            modules[fieldDefaultsName] == nil,
+            "Assets/gallery/\(fieldDefaultsName) is written by the server, not compiled in")
         modules[fieldDefaultsName] = ByteBuffer(string: fieldDefaults)
         return modules
     }()
@@ -102,7 +106,8 @@ private enum GalleryFiles {
         encoder.outputFormatting = [.sortedKeys]
         // Plain numbers, words and insets: always encodable.
         let json = (try? encoder.encode(defaults)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return "// Written by the server from its field tables: the default of every layout field.\nexport const FIELD_DEFAULTS = \(json);\n"
+        return
+            "// Written by the server from its field tables: the default of every layout field.\nexport const FIELD_DEFAULTS = \(json);\n"
     }
 }
 
@@ -119,7 +124,9 @@ extension Response {
     /// A file of the gallery: revalidated on every load (`no-cache`), so that a new binary's
     /// page is never mixed with an old script.
     fileprivate static func asset(_ body: ByteBuffer, type: String, extra: HTTPFields = [:]) -> Response {
-        var headers: HTTPFields = [.contentType: type, .cacheControl: "no-cache", GalleryHeaders.contentTypeOptions: "nosniff"]
+        var headers: HTTPFields = [
+            .contentType: type, .cacheControl: "no-cache", GalleryHeaders.contentTypeOptions: "nosniff",
+        ]
         headers.append(contentsOf: extra)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }

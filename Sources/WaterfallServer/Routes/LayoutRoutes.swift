@@ -52,18 +52,22 @@ extension APIRoutes {
         ) { request, path, server in
             try RequestQuery(request).finish()
             _ = try FeedFormat(contentType: request.headers[.contentType], allowsLines: false)
-            let bytes = try await RequestBodyBytes.collect(request.body, limit: min(server.limits.maximumBodyBytes, 1 << 20))
+            let bytes = try await RequestBodyBytes.collect(
+                request.body, limit: min(server.limits.maximumBodyBytes, 1 << 20))
             let configuration = try AnyLayoutConfiguration(body: bytes)
             let (feed, name) = (path["feed"], path["name"])
             let expected = try EntityTags.expectedRevision(of: request)
             let existed = try await server.runner.write { service in
                 do {
-                    return try await service.expecting(revision: expected).addLayout(feed: feed, name: name, configuration: configuration)
+                    return try await service.expecting(revision: expected).addLayout(
+                        feed: feed, name: name, configuration: configuration)
                 } catch WaterfallError.invalidConfiguration(let error) {
                     throw Problem(.unprocessableContent, "request body: \(error.message)")
                 }
             }
-            return .json(ByteBuffer(bytes: try StableJSON.document(of: configuration)), status: existed ? .ok : .created, to: request)
+            return .json(
+                ByteBuffer(bytes: try StableJSON.document(of: configuration)), status: existed ? .ok : .created,
+                to: request)
         },
         Route(
             .delete, "/v1/feeds/{feed}/layouts/{name}", "deleteLayout",
@@ -76,7 +80,9 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let (feed, name) = (path["feed"], path["name"])
             let expected = try EntityTags.expectedRevision(of: request)
-            try await server.runner.write { try await $0.expecting(revision: expected).removeLayout(feed: feed, name: name) }
+            try await server.runner.write {
+                try await $0.expecting(revision: expected).removeLayout(feed: feed, name: name)
+            }
             return .noContent()
         },
     ]
@@ -96,7 +102,8 @@ extension AnyLayoutConfiguration {
             if let unknown = given.first(where: { !keys.contains($0) }) {
                 throw Problem(
                     .unprocessableContent,
-                    "request body: unknown key \(unknown.quoted); a \(kind.rawValue) configuration has \(keys.sorted().joined(separator: ", ")).")
+                    "request body: unknown key \(unknown.quoted); a \(kind.rawValue) configuration has \(keys.sorted().joined(separator: ", "))."
+                )
             }
         } catch let problem as Problem {
             throw problem
@@ -109,7 +116,9 @@ extension AnyLayoutConfiguration {
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             throw Problem(.unprocessableContent, "request body: \(context.path): \(context.debugDescription)")
         } catch let DecodingError.dataCorrupted(context) {
-            throw Problem(.unprocessableContent, "request body: \(context.codingPath.isEmpty ? "" : context.path + ": ")\(context.debugDescription)")
+            throw Problem(
+                .unprocessableContent,
+                "request body: \(context.codingPath.isEmpty ? "" : context.path + ": ")\(context.debugDescription)")
         } catch {
             throw Problem(.unprocessableContent, "request body: not a layout configuration (\(error)).")
         }

@@ -9,7 +9,8 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/layouts/{name}/page", "getLayoutPage",
             OperationDoc(
                 "A page of frames of a named layout", tags: ["queries"],
-                description: "Give either `offset` and `limit`, or `page` and `pageSize`; mixing the two styles is a 400.",
+                description:
+                    "Give either `offset` and `limit`, or `page` and `pageSize`; mixing the two styles is a 400.",
                 parameters: [.feed, .layoutName] + ParameterGroup.pageSlice + [.ifNoneMatch],
                 responses: [.ok("The page.", .json("Page"), headers: [.eTag])],
                 problems: .feedRead)
@@ -30,7 +31,8 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/layouts/{name}/locate", "getLayoutLocate",
             OperationDoc(
                 "Where an image is in a named layout", tags: ["queries"],
-                description: "By `id`, or by `date` (the first image, in catalog order, taken at or before that moment in the feed's time zone): the image's catalog index, section and frame, and the offset of the page of `limit` images that holds it, so that a client keeps its place across a reload, a deep link, a change of column count or an insert above it. The same JSON as `waterfall locate --json`. An unknown id, or a date before every dated image, is a 404.",
+                description:
+                    "By `id`, or by `date` (the first image, in catalog order, taken at or before that moment in the feed's time zone): the image's catalog index, section and frame, and the offset of the page of `limit` images that holds it, so that a client keeps its place across a reload, a deep link, a change of column count or an insert above it. The same JSON as `waterfall locate --json`. An unknown id, or a date before every dated image, is a 404.",
                 parameters: [.feed, .layoutName] + ParameterGroup.locate + [.ifNoneMatch],
                 responses: [.ok("Where the image is.", .json("Location"), headers: [.eTag])],
                 problems: .feedRead)
@@ -41,7 +43,8 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/locate", "getLocate",
             OperationDoc(
                 "Where an image is in an inline layout", tags: ["queries"],
-                description: "As `/v1/feeds/{feed}/layouts/{name}/locate`, for a layout configuration (of either kind) given inline as query parameters named like its JSON keys; the answer's `layout` is null.",
+                description:
+                    "As `/v1/feeds/{feed}/layouts/{name}/locate`, for a layout configuration (of either kind) given inline as query parameters named like its JSON keys; the answer's `layout` is null.",
                 parameters: [.feed] + ParameterGroup.locate + ParameterGroup.inlineLayout + [.ifNoneMatch],
                 responses: [.ok("Where the image is.", .json("Location"), headers: [.eTag])],
                 problems: .feedRead)
@@ -52,7 +55,8 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/layouts/{name}/sections", "getLayoutSectionIndex",
             OperationDoc(
                 "The section index of a named layout", tags: ["queries"],
-                description: "Every section of the feed in catalog order, empty ones included, with the catalog index of its first image (of the next image when it is empty), its image count, where it begins (`y`, above its header) and how tall it is down to where the next section begins (below its footer): what a timeline scrubber needs. The same JSON as `waterfall sections --layout NAME --json`. Answered from the server's in-memory copy of the feed without reading an image row, else from the layout cache.",
+                description:
+                    "Every section of the feed in catalog order, empty ones included, with the catalog index of its first image (of the next image when it is empty), its image count, where it begins (`y`, above its header) and how tall it is down to where the next section begins (below its footer): what a timeline scrubber needs. The same JSON as `waterfall sections --layout NAME --json`. Answered from the server's in-memory copy of the feed without reading an image row, else from the layout cache.",
                 parameters: [.feed, .layoutName, .ifNoneMatch],
                 responses: [.ok("The section index.", .json("SectionIndex"), headers: [.eTag])],
                 problems: .feedRead)
@@ -65,7 +69,8 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/section-index", "getSectionIndex",
             OperationDoc(
                 "The section index of an inline layout", tags: ["queries"],
-                description: #"The section index of a layout given inline as query parameters named like its JSON keys (of either kind), as `/v1/feeds/{feed}/layouts/{name}/sections` answers it for a named layout: every section of the feed in catalog order, empty ones included, with the catalog index of its first image, its image count, where it begins (`y`) and how tall it is. The web gallery's scrubber reads it for its "fit the window" layouts."#,
+                description:
+                    #"The section index of a layout given inline as query parameters named like its JSON keys (of either kind), as `/v1/feeds/{feed}/layouts/{name}/sections` answers it for a named layout: every section of the feed in catalog order, empty ones included, with the catalog index of its first image, its image count, where it begins (`y`) and how tall it is. The web gallery's scrubber reads it for its "fit the window" layouts."#,
                 parameters: [.feed] + ParameterGroup.inlineLayout + [.ifNoneMatch],
                 responses: [.ok("The section index.", .json("SectionIndex"), headers: [.eTag])],
                 problems: .feedRead)
@@ -79,7 +84,8 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/page", "getPage",
             OperationDoc(
                 "A page of frames of an inline layout", tags: ["queries"],
-                description: "The layout configuration (of either kind) is given inline as query parameters named like its JSON keys; the answer's `layout` is null. Give either `offset` and `limit`, or `page` and `pageSize`; mixing the two styles is a 400.",
+                description:
+                    "The layout configuration (of either kind) is given inline as query parameters named like its JSON keys; the answer's `layout` is null. Give either `offset` and `limit`, or `page` and `pageSize`; mixing the two styles is a 400.",
                 parameters: [.feed] + ParameterGroup.pageSlice + ParameterGroup.inlineLayout + [.ifNoneMatch],
                 responses: [.ok("The page.", .json("Page"), headers: [.eTag])],
                 problems: .feedRead)
@@ -90,7 +96,8 @@ extension APIRoutes {
             .get, "/v1/feeds/{feed}/viewport", "getViewport",
             OperationDoc(
                 "What a band of an inline layout shows", tags: ["queries"],
-                description: "The layout configuration (of either kind) is given inline as query parameters named like its JSON keys; the answer's `layout` is null.",
+                description:
+                    "The layout configuration (of either kind) is given inline as query parameters named like its JSON keys; the answer's `layout` is null.",
                 parameters: [.feed] + ParameterGroup.viewportBand + ParameterGroup.inlineLayout + [.ifNoneMatch],
                 responses: [.ok("The viewport.", .json("Viewport"), headers: [.eTag])],
                 problems: .feedRead)
@@ -121,7 +128,8 @@ extension APIRoutes {
             }
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
-                var answer = try await service.coverFlow(feed: feed, configuration: configuration, x: x, viewportWidth: viewportWidth)
+                var answer = try await service.coverFlow(
+                    feed: feed, configuration: configuration, x: x, viewportWidth: viewportWidth)
                 if let dpr { answer = answer.choosingRenditions(dpr: dpr) }
                 return (try StableJSON.document(of: answer), answer.revision)
             }.response(to: request)
@@ -130,7 +138,9 @@ extension APIRoutes {
 
     /// `…/page`: the slice from `offset`/`limit` or `page`/`pageSize`; an inline layout's
     /// configuration from the parameters named like its JSON keys.
-    private static func page(_ request: Request, _ path: PathParameters, layout: LayoutSource?, _ runner: ServiceRunner) async throws -> Response {
+    private static func page(_ request: Request, _ path: PathParameters, layout: LayoutSource?, _ runner: ServiceRunner)
+        async throws -> Response
+    {
         let feed = path["feed"]
         var query = try RequestQuery(request)
         let slice = PageSlice(
@@ -152,7 +162,9 @@ extension APIRoutes {
 
     /// `…/locate`: where an image is, by `id` or `date`; an inline layout's configuration from
     /// the parameters named like its JSON keys.
-    private static func locate(_ request: Request, _ path: PathParameters, layout: LayoutSource?, _ runner: ServiceRunner) async throws -> Response {
+    private static func locate(
+        _ request: Request, _ path: PathParameters, layout: LayoutSource?, _ runner: ServiceRunner
+    ) async throws -> Response {
         let feed = path["feed"]
         var query = try RequestQuery(request)
         let id = query.string(.id)
@@ -186,7 +198,9 @@ extension APIRoutes {
     }
 
     /// `…/viewport`: the band `y`, `height`; pinned headers with `pinHeaders=true` or a `pinOffset`.
-    private static func viewport(_ request: Request, _ path: PathParameters, layout: LayoutSource?, _ runner: ServiceRunner) async throws -> Response {
+    private static func viewport(
+        _ request: Request, _ path: PathParameters, layout: LayoutSource?, _ runner: ServiceRunner
+    ) async throws -> Response {
         let feed = path["feed"]
         var query = try RequestQuery(request)
         let y = try query.double(.y)
@@ -208,9 +222,15 @@ extension APIRoutes {
             (try StableJSON.document(of: dpr.map(viewport.choosingRenditions(dpr:)) ?? viewport), viewport.revision)
         }
         if let anchor {
-            guard y == nil else { throw Problem.badRequest("y and anchor cannot be given together: the anchor decides where the band starts.") }
+            guard y == nil else {
+                throw Problem.badRequest(
+                    "y and anchor cannot be given together: the anchor decides where the band starts.")
+            }
             return try await runner.answer(for: request, path) { service in
-                try await encoded(service.viewport(feed: feed, layout: source, anchor: anchor, anchorY: anchorY ?? 0, height: height, pinOffset: pin))
+                try await encoded(
+                    service.viewport(
+                        feed: feed, layout: source, anchor: anchor, anchorY: anchorY ?? 0, height: height,
+                        pinOffset: pin))
             }.response(to: request)
         }
         guard anchorY == nil else { throw Problem.badRequest("anchorY goes with anchor.") }

@@ -31,7 +31,8 @@ extension APIRoutes {
             .get, "/v1/access", "getAccess", access: .open,
             OperationDoc(
                 "What the caller may do here", tags: ["service"],
-                description: "The caller's key and what it allows, so that a client offers only that (the gallery turns moves off for a read-only key). 401 when a key is needed and none was sent, or the key is unknown or expired (the detail then says when it expired).",
+                description:
+                    "The caller's key and what it allows, so that a client offers only that (the gallery turns moves off for a read-only key). 401 when a key is needed and none was sent, or the key is unknown or expired (the detail then says when it expired).",
                 responses: [.ok("What the caller may do.", .json("Access"))],
                 problems: .keyed)
         ) { request, _, server in
@@ -44,14 +45,18 @@ extension APIRoutes {
             .get, "/metrics", "getMetrics", access: .readAll,
             OperationDoc(
                 "The server's metrics, in Prometheus' text format", tags: ["service"],
-                description: #"Counters and histograms of this server process since it started (swift-metrics with swift-prometheus), with the same access as `/v1/stats`: `waterfall_http_requests_total{route, method, status}` (route the route template, `-` for none), `waterfall_http_request_duration_seconds{route, method}` (a histogram of the time to the answer's head, 0.1 ms to 10 s), `waterfall_kept_answers_total{result="hit"|"miss"}`, `waterfall_event_streams_open` and `waterfall_writes_total{kind}` (kind the write's operationId)."#,
+                description:
+                    #"Counters and histograms of this server process since it started (swift-metrics with swift-prometheus), with the same access as `/v1/stats`: `waterfall_http_requests_total{route, method, status}` (route the route template, `-` for none), `waterfall_http_request_duration_seconds{route, method}` (a histogram of the time to the answer's head, 0.1 ms to 10 s), `waterfall_kept_answers_total{result="hit"|"miss"}`, `waterfall_event_streams_open` and `waterfall_writes_total{kind}` (kind the write's operationId)."#,
                 responses: [.ok("The metrics, in the Prometheus text exposition format 0.0.4.", .text("text/plain"))],
                 problems: .databaseRead)
         ) { request, _, server in
             try RequestQuery(request).finish()
             return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: server.runner.metrics.exposition(hot: server.runner.service.hot?.report ?? []))))
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        bytes: server.runner.metrics.exposition(hot: server.runner.service.hot?.report ?? []))))
         },
         Route(
             .get, "/v1/stats", "getStats", access: .readAll,
@@ -63,7 +68,9 @@ extension APIRoutes {
         ) { request, _, server in
             try RequestQuery(request).finish()
             // Not kept: the file's size changes without a commit (WAL checkpoints).
-            return .json(ByteBuffer(bytes: try await server.runner.run { try await StableJSON.document(of: try $0.stats()) }), to: request)
+            return .json(
+                ByteBuffer(bytes: try await server.runner.run { try await StableJSON.document(of: try $0.stats()) }),
+                to: request)
         },
     ]
 }

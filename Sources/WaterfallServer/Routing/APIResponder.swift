@@ -22,12 +22,16 @@ struct APIResponder: HTTPResponder {
             if route.method == request.method || isHead {
                 context.notes.route = route.pattern
                 if route.access != .open {
-                    let caller = if let known = context.caller { known } else { try await gatekeeper.caller(of: request) }
+                    let caller =
+                        if let known = context.caller { known } else { try await gatekeeper.caller(of: request) }
                     context.notes.key = caller.keyName
-                    parameters.scope = try gatekeeper.admit(caller, access: route.access, feed: parameters.values["feed"])
+                    parameters.scope = try gatekeeper.admit(
+                        caller, access: route.access, feed: parameters.values["feed"])
                 }
                 let response = try await route.handler(request, parameters, services)
-                if route.access == .write && response.status.kind == .successful { metrics.write(kind: route.operationID) }
+                if route.access == .write && response.status.kind == .successful {
+                    metrics.write(kind: route.operationID)
+                }
                 return isHead ? Response(status: response.status, headers: response.headers) : response
             }
             allowed.append(route.method)
@@ -38,7 +42,8 @@ struct APIResponder: HTTPResponder {
         if allowed.contains(.get) { allowed.append(.head) }
         let methods = allowed.map(\.rawValue).joined(separator: ", ")
         throw Problem(
-            .methodNotAllowed, "\(request.uri.path.quoted) does not take \(request.method.rawValue); it takes \(methods).",
+            .methodNotAllowed,
+            "\(request.uri.path.quoted) does not take \(request.method.rawValue); it takes \(methods).",
             headers: [.allow: methods])
     }
 }

@@ -14,13 +14,16 @@ struct AccessLog: RouterMiddleware {
 
     let logger: Logger
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         var response = try await next(request, context)
         let level = Self.level(of: response.status)
         guard logger.logLevel <= level else { return response }
         let line = Line(
-            method: request.method.rawValue, route: context.notes.route, status: Int(response.status.code), key: context.notes.key,
+            method: request.method.rawValue, route: context.notes.route, status: Int(response.status.code),
+            key: context.notes.key,
             requestID: context.requestID, start: start, level: level)
         if let length = response.body.contentLength {
             line.write(to: logger, bytes: length)
@@ -63,15 +66,17 @@ struct AccessLog: RouterMiddleware {
             let elapsed = (ContinuousClock.now - start).components
             let milliseconds = Double(elapsed.seconds) * 1_000 + Double(elapsed.attoseconds) / 1e15
             let route = route ?? "-"
-            logger.log(level: level, "\(method) \(route) \(status)", metadata: [
-                "request_id": .string(requestID),
-                "method": .string(method),
-                "route": .string(route),
-                "status": .stringConvertible(status),
-                "bytes": .stringConvertible(bytes),
-                "duration_ms": .stringConvertible((milliseconds * 1_000).rounded() / 1_000),
-                "key": .string(key ?? "-"),
-            ])
+            logger.log(
+                level: level, "\(method) \(route) \(status)",
+                metadata: [
+                    "request_id": .string(requestID),
+                    "method": .string(method),
+                    "route": .string(route),
+                    "status": .stringConvertible(status),
+                    "bytes": .stringConvertible(bytes),
+                    "duration_ms": .stringConvertible((milliseconds * 1_000).rounded() / 1_000),
+                    "key": .string(key ?? "-"),
+                ])
         }
     }
 }

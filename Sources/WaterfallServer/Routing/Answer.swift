@@ -29,7 +29,8 @@ struct Answer: Sendable {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
         }
         let digest = String(hash, radix: 16)
-        entityTag = "\"" + (revision.map { "\($0)-" } ?? "") + String(repeating: "0", count: 16 - digest.count) + digest + "\""
+        entityTag =
+            "\"" + (revision.map { "\($0)-" } ?? "") + String(repeating: "0", count: 16 - digest.count) + digest + "\""
     }
 
     /// The tag of the document in `coding`.
@@ -79,11 +80,16 @@ enum EntityTags {
         if tags.contains("*") { return nil }
         for tag in tags {
             let inner = tag.dropFirst().dropLast()
-            if tag.hasPrefix("\""), tag.hasSuffix("\""), let dash = inner.firstIndex(of: "-"), let revision = Int64(inner[..<dash]) {
+            if tag.hasPrefix("\""), tag.hasSuffix("\""), let dash = inner.firstIndex(of: "-"),
+                let revision = Int64(inner[..<dash])
+            {
                 return revision
             }
         }
-        throw Problem(.preconditionFailed, "If-Match \(value.quoted) names no revision of this feed; send an ETag this server gave, or X-Feed-Revision.")
+        throw Problem(
+            .preconditionFailed,
+            "If-Match \(value.quoted) names no revision of this feed; send an ETag this server gave, or X-Feed-Revision."
+        )
     }
 }
 

@@ -42,15 +42,19 @@ final class Gatekeeper: Sendable {
         guard let secret = Self.bearer(request.headers[.authorization]) else { return .anonymous }
         guard let grant = keyring.grant(forSecret: secret) else {
             return .refused(
-                Problem(.unauthorized, "the API key is not one of this server's.", headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""]),
+                Problem(
+                    .unauthorized, "the API key is not one of this server's.",
+                    headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""]),
                 key: nil)
         }
         let now = Date()
         if let expires = grant.expires, expires <= now {
             return .refused(
                 Problem(
-                    .unauthorized, "the API key \(grant.name.quoted) expired at \(KeyExpiry.format(expires)); ask for a new one (`waterfall key add`).",
-                    headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\", error_description=\"the key expired\""]),
+                    .unauthorized,
+                    "the API key \(grant.name.quoted) expired at \(KeyExpiry.format(expires)); ask for a new one (`waterfall key add`).",
+                    headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\", error_description=\"the key expired\""]
+                ),
                 key: grant.name)
         }
         usage.note(grant.name, at: now)
@@ -71,16 +75,23 @@ final class Gatekeeper: Sendable {
         case .anonymous:
             if access == .read && publicRead { return .all }
             throw Problem(
-                .unauthorized, "this server needs an API key: send Authorization: Bearer SECRET.", headers: [.wwwAuthenticate: "Bearer"])
+                .unauthorized, "this server needs an API key: send Authorization: Bearer SECRET.",
+                headers: [.wwwAuthenticate: "Bearer"])
         case .refused(let problem, _):
             throw problem
         case .key(let grant):
             if let feed, !grant.covers(feed) { throw WaterfallError.unknownFeed(feed) }
             if access == .write && !grant.canWrite {
-                throw Problem(.forbidden, "the API key \(grant.name.quoted) may read but not write; writes need a key made with write access.")
+                throw Problem(
+                    .forbidden,
+                    "the API key \(grant.name.quoted) may read but not write; writes need a key made with write access."
+                )
             }
             if access == .readAll && grant.feeds != nil {
-                throw Problem(.forbidden, "the API key \(grant.name.quoted) covers some feeds only; this route answers about the whole database.")
+                throw Problem(
+                    .forbidden,
+                    "the API key \(grant.name.quoted) covers some feeds only; this route answers about the whole database."
+                )
             }
             return caller.scope
         }
@@ -98,7 +109,8 @@ final class Gatekeeper: Sendable {
             _ = try admit(caller, access: .read, feed: nil)
             return CallerAccess(key: nil, feeds: nil, write: false, expires: nil)
         case .key(let grant):
-            return CallerAccess(key: grant.name, feeds: grant.feeds.map { $0.sorted() }, write: grant.canWrite, expires: grant.expires)
+            return CallerAccess(
+                key: grant.name, feeds: grant.feeds.map { $0.sorted() }, write: grant.canWrite, expires: grant.expires)
         }
     }
 

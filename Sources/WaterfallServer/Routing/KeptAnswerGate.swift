@@ -12,7 +12,9 @@ struct KeptAnswerGate: RouterMiddleware {
     let gatekeeper: Gatekeeper
     let metrics: ServerMetrics
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard request.method == .get else { return try await next(request, context) }
         var context = context
         let caller = try await gatekeeper.caller(of: request)
@@ -20,7 +22,7 @@ struct KeptAnswerGate: RouterMiddleware {
         context.notes.key = caller.keyName
         // A listing streamed as lines is never kept, and the JSON kept under its URI is not it.
         guard !ImageStreamRoute.asksForLines(request),
-              let kept = runner.keptAnswer(for: KeptAnswerKey(target: request.uri.description, scope: caller.scope))
+            let kept = runner.keptAnswer(for: KeptAnswerKey(target: request.uri.description, scope: caller.scope))
         else {
             return try await next(request, context)
         }

@@ -7,7 +7,9 @@ import Waterfall
 struct ProblemMapping: RouterMiddleware {
     typealias Context = EdgeContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch {

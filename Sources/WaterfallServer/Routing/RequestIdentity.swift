@@ -11,7 +11,9 @@ struct RequestIdentity: RouterMiddleware {
 
     private let ids = RequestIDs()
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         context.requestID = Self.accepted(request.headers[.requestID]) ?? ids.next()
         var response = try await next(request, context)
@@ -22,7 +24,8 @@ struct RequestIdentity: RouterMiddleware {
     /// `value` when it is an id this server takes from a client: 1 to 128 characters from `!`
     /// to `~` (no space, no control character, nothing beyond ASCII); else nil.
     static func accepted(_ value: String?) -> String? {
-        guard let value, (1...128).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
+        guard let value, (1...128).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else { return nil }
         return value
     }
 }

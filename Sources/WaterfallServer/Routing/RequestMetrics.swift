@@ -8,7 +8,9 @@ struct RequestMetrics: RouterMiddleware {
 
     let metrics: ServerMetrics
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         metrics.request(

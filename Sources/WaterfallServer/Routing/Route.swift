@@ -38,21 +38,30 @@ struct Route: Sendable {
     /// A route for `pattern`, written as in the OpenAPI document: `/v1/feeds/{feed}`.
     /// `access` defaults to what the method does: reads for GET, writes for anything else.
     init(
-        _ method: HTTPRequest.Method, _ pattern: String, _ operationID: String, access: Access? = nil, _ doc: OperationDoc,
+        _ method: HTTPRequest.Method, _ pattern: String, _ operationID: String, access: Access? = nil,
+        _ doc: OperationDoc,
         _ handler: @escaping @Sendable (Request, PathParameters, RouteServices) async throws -> Response
     ) {
         self.method = method
         self.access = access ?? (method == .get ? .read : .write)
         // The root, `/`, is one empty segment, as the responder splits a request's path.
-        self.segments = pattern == "/" ? [.literal("")] : pattern.split(separator: "/").map { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
-        }
-        self.pattern = pattern == "/" ? "/" : "/" + segments.map { segment in
-            switch segment {
-            case .literal(let text): text
-            case .parameter(let name): "{\(name)}"
+        self.segments =
+            pattern == "/"
+            ? [.literal("")]
+            : pattern.split(separator: "/").map { part in
+                part.hasPrefix("{") && part.hasSuffix("}")
+                    ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
             }
-        }.joined(separator: "/")
+        self.pattern =
+            pattern == "/"
+            ? "/"
+            : "/"
+                + segments.map { segment in
+                    switch segment {
+                    case .literal(let text): text
+                    case .parameter(let name): "{\(name)}"
+                    }
+                }.joined(separator: "/")
         self.operationID = operationID
         self.doc = doc
         self.handler = handler
@@ -72,7 +81,8 @@ struct Route: Sendable {
             case .parameter(let name):
                 guard !part.isEmpty else { return nil }
                 guard let value = PercentDecoding.decode(part) else {
-                    throw Problem.badRequest("the path's \(name) \(String(part).quoted) is not valid percent-encoded UTF-8.")
+                    throw Problem.badRequest(
+                        "the path's \(name) \(String(part).quoted) is not valid percent-encoded UTF-8.")
                 }
                 parameters.values[name] = value
             }

@@ -21,7 +21,9 @@ struct ShutdownGrace: RouterMiddleware {
 
     let clock: ShutdownClock
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         // A read has no body to wait for and ends within the database's own timeouts; racing it
         // against the grace (a task group of two tasks, one awaiting the service lifecycle's
         // shutdown) halved the requests a second of `/healthz`. Reads go straight on; a read
@@ -54,7 +56,9 @@ struct ShutdownGrace: RouterMiddleware {
 
     /// The next child's outcome; once the grace has ended, a handler's failure (the
     /// cancellation that ended it, or what it caused) is the 503 of a request cut short.
-    private func nextOutcome(_ group: inout ThrowingTaskGroup<Outcome, any Error>, graceEnded: Bool) async throws -> Outcome? {
+    private func nextOutcome(_ group: inout ThrowingTaskGroup<Outcome, any Error>, graceEnded: Bool) async throws
+        -> Outcome?
+    {
         do {
             return try await group.next()
         } catch let error where graceEnded || clock.graceHasEnded {

@@ -44,7 +44,8 @@ enum ImageStreamRoute {
     }
 
     static func stream(_ request: Request, _ path: PathParameters, _ services: RouteServices) async throws -> Response {
-        let runner = services.runner, shutdown = services.shutdown
+        let runner = services.runner
+        let shutdown = services.shutdown
         try RequestQuery(request).finish()
         let admitted = running.withLockedValue { count in
             guard count < maximumStreams else { return false }
@@ -52,7 +53,9 @@ enum ImageStreamRoute {
             return true
         }
         guard admitted else {
-            throw Problem(.serviceUnavailable, "\(maximumStreams) listings are streaming already; try again shortly.", headers: [.retryAfter: "5"])
+            throw Problem(
+                .serviceUnavailable, "\(maximumStreams) listings are streaming already; try again shortly.",
+                headers: [.retryAfter: "5"])
         }
         let feed = path["feed"]
         let channel = BatchChannel(capacity: capacity)
@@ -79,35 +82,39 @@ enum ImageStreamRoute {
         // answer's status is sent.
         let head: ByteBuffer
         do {
-            guard let first = try await channel.next() else { throw Problem(.internalServerError, "the listing ended before its first line.") }
+            guard let first = try await channel.next() else {
+                throw Problem(.internalServerError, "the listing ended before its first line.")
+            }
             head = first
         } catch {
             channel.close()
             throw error
         }
         let headers: HTTPFields = [.contentType: "application/x-ndjson", .cacheControl: "no-cache"]
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            // The grace's end stops the reader, whose next send fails, so `next()` below throws.
-            let graceWatch = Task {
-                do {
-                    try await shutdown.graceEnded()
-                    channel.close()
-                } catch {}
-            }
-            defer { graceWatch.cancel() }
-            do {
-                try await writer.write(head)
-                while let batch = try await channel.next() {
-                    if shutdown.graceHasEnded { throw BatchChannel.Stop.closed }
-                    try await writer.write(batch)
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                // The grace's end stops the reader, whose next send fails, so `next()` below throws.
+                let graceWatch = Task {
+                    do {
+                        try await shutdown.graceEnded()
+                        channel.close()
+                    } catch {}
                 }
-            } catch {
+                defer { graceWatch.cancel() }
+                do {
+                    try await writer.write(head)
+                    while let batch = try await channel.next() {
+                        if shutdown.graceHasEnded { throw BatchChannel.Stop.closed }
+                        try await writer.write(batch)
+                    }
+                } catch {
+                    channel.close()
+                    _ = await reader.result
+                    throw error
+                }
                 channel.close()
-                _ = await reader.result
-                throw error
-            }
-            channel.close()
-            try await writer.finish(nil)
-        })
+                try await writer.finish(nil)
+            })
     }
 }

@@ -59,7 +59,9 @@ public struct PostgresCatalog: CatalogStore {
     }
 
     /// The numbered files of `Migrations/postgres/`, compiled in by the EmbedMigrations plugin.
-    static let migrations = EmbeddedPostgresMigrations.all.map { (identifier: String($0.name.dropLast(4)), sql: $0.text) }
+    static let migrations = EmbeddedPostgresMigrations.all.map {
+        (identifier: String($0.name.dropLast(4)), sql: $0.text)
+    }
 
     /// Creates or migrates the schema, under ``migrationLock``; refuses a foreign or newer one.
     private static func migrate(_ session: PostgresSession) throws(StoreError) {
@@ -69,24 +71,36 @@ public struct PostgresCatalog: CatalogStore {
             // Another instance may be migrating, and a migration may build indexes over millions
             // of rows: bulk work (``StatementLength``).
             try session.execute("SELECT pg_advisory_xact_lock($1)", .int(migrationLock), length: .bulk)
-            let hasTable = try session.scalar(Bool.self, "SELECT to_regclass('waterfall_migrations') IS NOT NULL") ?? false
+            let hasTable =
+                try session.scalar(Bool.self, "SELECT to_regclass('waterfall_migrations') IS NOT NULL") ?? false
             if !hasTable {
-                let tables = try session.scalar(Int64.self, """
-                    SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()
-                    """) ?? 0
+                let tables =
+                    try session.scalar(
+                        Int64.self,
+                        """
+                        SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()
+                        """) ?? 0
                 if tables > 0 {
-                    throw StoreError(.cannotOpen, "\(name) is not a Waterfall database (its schema holds \(tables) tables of something else); nothing was changed. Give --db an empty database.")
+                    throw StoreError(
+                        .cannotOpen,
+                        "\(name) is not a Waterfall database (its schema holds \(tables) tables of something else); nothing was changed. Give --db an empty database."
+                    )
                 }
                 try session.execute("CREATE TABLE waterfall_migrations (identifier TEXT PRIMARY KEY)")
             }
-            let applied = Set(try session.rows("SELECT identifier FROM waterfall_migrations").map { try $0.decode(String.self) })
+            let applied = Set(
+                try session.rows("SELECT identifier FROM waterfall_migrations").map { try $0.decode(String.self) })
             let known = Set(migrations.map(\.identifier))
             if !applied.isSubset(of: known) {
-                throw StoreError(.cannotOpen, "\(name) was written by a newer version of Waterfall (its schema has migrations this version does not know); upgrade waterfall to open it.")
+                throw StoreError(
+                    .cannotOpen,
+                    "\(name) was written by a newer version of Waterfall (its schema has migrations this version does not know); upgrade waterfall to open it."
+                )
             }
             for migration in migrations where !applied.contains(migration.identifier) {
                 for statement in statements(of: migration.sql) { try session.execute(statement, length: .bulk) }
-                try session.execute("INSERT INTO waterfall_migrations (identifier) VALUES ($1)", .text(migration.identifier))
+                try session.execute(
+                    "INSERT INTO waterfall_migrations (identifier) VALUES ($1)", .text(migration.identifier))
             }
             try session.execute("COMMIT")
         } catch let error as StoreError {
@@ -94,7 +108,8 @@ public struct PostgresCatalog: CatalogStore {
             throw error
         } catch {
             _ = try? session.execute("ROLLBACK")
-            throw StoreError(.cannotOpen, "\(name): cannot be opened as a Waterfall database: \(PostgresSession.reason(error)).")
+            throw StoreError(
+                .cannotOpen, "\(name): cannot be opened as a Waterfall database: \(PostgresSession.reason(error)).")
         }
     }
 
@@ -147,7 +162,9 @@ public struct PostgresCatalog: CatalogStore {
         }
     }
 
-    public func write<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+    public func write<T: Sendable>(
+        _ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T {
         try await pool.onThread {
             try writeTransaction(scope, lockTimeout: Self.lockTimeout, commits: true, body)
         }
@@ -158,11 +175,13 @@ public struct PostgresCatalog: CatalogStore {
     /// cache saves of every reader that re-laid a feed out after a move) would each go before a
     /// write that came after them, and a move would wait for dozens of them.
     public func writeIfAvailable<T: Sendable>(
-        _ scope: WriteScope, within timeout: TimeInterval, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+        _ scope: WriteScope, within timeout: TimeInterval,
+        _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
     ) async throws -> T? {
         try await pool.onThread { [pool] in
             try pool.withSession { session in
-                try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: true) { () throws -> T? in
+                try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: true) {
+                    () throws -> T? in
                     guard try Self.lock(scope, waits: false, session) else { return nil }
                     return try writing(session, notifies: false, body)
                 }
@@ -170,7 +189,9 @@ public struct PostgresCatalog: CatalogStore {
         }
     }
 
-    public func dryRun<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+    public func dryRun<T: Sendable>(
+        _ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T {
         try await pool.onThread {
             try writeTransaction(scope, lockTimeout: Self.lockTimeout, commits: false, body)
         }
@@ -195,8 +216,10 @@ public struct PostgresCatalog: CatalogStore {
         switch (scope, waits) {
         case (.catalog, true): rows = try session.rows(PostgresStatement.LockCatalog.self, .int32(writeLock))
         case (.catalog, false): rows = try session.rows(PostgresStatement.TryLockCatalog.self, .int32(writeLock))
-        case (_, true): rows = try session.rows(PostgresStatement.LockScope.self, .int32(writeLock), .text(lockName(scope)))
-        case (_, false): rows = try session.rows(PostgresStatement.TryLockScope.self, .int32(writeLock), .text(lockName(scope)))
+        case (_, true):
+            rows = try session.rows(PostgresStatement.LockScope.self, .int32(writeLock), .text(lockName(scope)))
+        case (_, false):
+            rows = try session.rows(PostgresStatement.TryLockScope.self, .int32(writeLock), .text(lockName(scope)))
         }
         guard !waits else { return true }
         let (catalog, own) = try rows[0].decode((Bool, Bool).self)
@@ -210,7 +233,8 @@ public struct PostgresCatalog: CatalogStore {
     ) throws -> T {
         try pool.withWriterSession { session in
             try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: commits) {
-                try session.execute("SELECT set_config('lock_timeout', $1, true)", .text("\(max(1, Int(lockTimeout * 1000)))ms"))
+                try session.execute(
+                    "SELECT set_config('lock_timeout', $1, true)", .text("\(max(1, Int(lockTimeout * 1000)))ms"))
                 _ = try Self.lock(scope, waits: true, session)
                 try session.execute("SELECT set_config('lock_timeout', '0', true)")
                 return try writing(session, notifies: true, body)
@@ -224,7 +248,9 @@ public struct PostgresCatalog: CatalogStore {
     /// watcher of the commit when `notifies`: not for a best-effort write (a layout cache saved,
     /// a key's last use), which changes no answer, and would retire every instance's kept
     /// answers for nothing (DESIGN section 15).
-    private func writing<T>(_ session: PostgresSession, notifies: Bool, _ body: (any CatalogTransaction) throws -> T) throws -> T {
+    private func writing<T>(_ session: PostgresSession, notifies: Bool, _ body: (any CatalogTransaction) throws -> T)
+        throws -> T
+    {
         let result = try body(PostgresTransaction(session: session, location: pool.settings.displayName))
         if notifies { try session.execute(PostgresChangeWatcher.notify) }
         return result
@@ -232,7 +258,9 @@ public struct PostgresCatalog: CatalogStore {
 
     /// Runs `body` between `begin` and `COMMIT` (or `ROLLBACK`); rolls back whenever anything
     /// fails, and turns server failures into ``StoreError``s.
-    private func transaction<T>(_ session: PostgresSession, begin: String, commits: Bool, _ body: () throws -> T) throws -> T {
+    private func transaction<T>(_ session: PostgresSession, begin: String, commits: Bool, _ body: () throws -> T) throws
+        -> T
+    {
         do {
             try session.execute(begin)
             let result = try body()
@@ -246,7 +274,8 @@ public struct PostgresCatalog: CatalogStore {
 
     /// A server's failure as a ``StoreError``; any other error as it is.
     private static func storeError(_ error: any Error, location: String) -> any Error {
-        error is PSQLError || error is PostgresDecodingError ? StoreError(postgresError: error, location: location) : error
+        error is PSQLError || error is PostgresDecodingError
+            ? StoreError(postgresError: error, location: location) : error
     }
 
     /// The schema the catalog's tables live in: the connection's `current_schema()`, `public`
@@ -255,7 +284,8 @@ public struct PostgresCatalog: CatalogStore {
     public func schemaName() async throws -> String {
         do {
             return try await pool.onThread { [pool] in
-                try pool.withSession { session in try session.scalar(String.self, "SELECT current_schema()") } ?? "public"
+                try pool.withSession { session in try session.scalar(String.self, "SELECT current_schema()") }
+                    ?? "public"
             }
         } catch {
             throw Self.storeError(error, location: pool.settings.displayName)

@@ -64,7 +64,9 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
                     defer { Task { try? await connection.close() } }
                     // The catalog's schema, as the writers' notifications name it.
                     var schema = ""
-                    for try await row in try await connection.query("SELECT coalesce(current_schema(), '')", logger: logger) {
+                    for try await row in try await connection.query(
+                        "SELECT coalesce(current_schema(), '')", logger: logger)
+                    {
                         schema = try row.decode(String.self)
                     }
                     try await connection.listen(on: Self.channel) { [schema] notifications in
@@ -78,7 +80,8 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
                         try await withThrowingTaskGroup(of: Void.self) { group in
                             group.addTask {
                                 // (An empty payload: a writer from before payloads named the schema.)
-                                for try await notification in notifications where notification.payload == schema || notification.payload.isEmpty {
+                                for try await notification in notifications
+                                where notification.payload == schema || notification.payload.isEmpty {
                                     count.withLockedValue { $0 += 1 }
                                 }
                             }

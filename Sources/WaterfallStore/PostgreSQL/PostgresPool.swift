@@ -151,11 +151,14 @@ final class PostgresPool: Sendable {
         for attempt in 0..<2 {
             let client = writer ? set.writer : set.readers
             let loops: any EventLoopGroup = writer ? PostgresSession.writerLoop : PostgresSession.eventLoops
-            switch try lease(client, on: loops, stuck: { [self] in
-                // Only when a connection could be lent (the pool is not merely busy).
-                guard attempt == 0, health.withLockedValue({ $0[keyPath: lent] }) < capacity else { return false }
-                return true
-            }, lent: lent, body) {
+            switch try lease(
+                client, on: loops,
+                stuck: { [self] in
+                    // Only when a connection could be lent (the pool is not merely busy).
+                    guard attempt == 0, health.withLockedValue({ $0[keyPath: lent] }) < capacity else { return false }
+                    return true
+                }, lent: lent, body)
+            {
             case .done(let value):
                 return value
             case .stuck:
@@ -198,7 +201,12 @@ final class PostgresPool: Sendable {
         // does it alone.
         let settled = NIOLockedValueBox(false)
         @Sendable func settle(_ result: Result<PostgresConnection, any Error>) -> Bool {
-            guard !settled.withLockedValue({ done in defer { done = true }; return done }) else { return false }
+            guard
+                !settled.withLockedValue({ done in
+                    defer { done = true }
+                    return done
+                })
+            else { return false }
             leased.completeWith(result)
             return true
         }
@@ -219,8 +227,10 @@ final class PostgresPool: Sendable {
         defer { returned.succeed(()) }
         let arrived = DispatchSemaphore(value: 0)
         leased.futureResult.whenComplete { _ in arrived.signal() }
-        if arrived.wait(timeout: .now() + .milliseconds(Int(Self.stuckAfter.nanoseconds / 1_000_000))) == .timedOut, stuck(),
-           settle(.failure(CancellationError())) {
+        if arrived.wait(timeout: .now() + .milliseconds(Int(Self.stuckAfter.nanoseconds / 1_000_000))) == .timedOut,
+            stuck(),
+            settle(.failure(CancellationError()))
+        {
             timeout.cancel()
             task.cancel()
             return .stuck
@@ -289,7 +299,8 @@ final class PostgresPool: Sendable {
             var configuration = try settings.configuration()
             configuration.options.connectTimeout = .seconds(Self.probeTimeout)
             let connection = try PostgresConnection.connect(
-                on: PostgresSession.eventLoops.next(), configuration: configuration, id: 3, logger: PostgresSession.quietLogger
+                on: PostgresSession.eventLoops.next(), configuration: configuration, id: 3,
+                logger: PostgresSession.quietLogger
             ).wait()
             try? connection.close().wait()
             return nil
@@ -314,7 +325,8 @@ final class PostgresPool: Sendable {
 
     /// The failure of a transaction while the server cannot be reached.
     private func unavailable(_ reason: String) -> StoreError {
-        StoreError(.unavailable, "\(settings.displayName): PostgreSQL cannot be reached (\(reason)); try again in a moment.")
+        StoreError(
+            .unavailable, "\(settings.displayName): PostgreSQL cannot be reached (\(reason)); try again in a moment.")
     }
 
     /// Runs `body` with a connection of a server's pool for reads, waiting for the connection
@@ -323,9 +335,13 @@ final class PostgresPool: Sendable {
     /// its connection, as the blocking path does.
     /// - Throws: what `body` throws; ``StoreError`` `busy` when no connection comes free within
     ///   ``leaseTimeout``.
-    func withSessionAwaitingStatements<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T? {
+    func withSessionAwaitingStatements<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T)
+        async throws -> T?
+    {
         // While the server is down, the blocking path tries it and replaces the pools.
-        guard let readers = clients.withLockedValue({ $0?.readers }), !health.withLockedValue({ $0.down }) else { return nil }
+        guard let readers = clients.withLockedValue({ $0?.readers }), !health.withLockedValue({ $0.down }) else {
+            return nil
+        }
         let leased = NIOLockedValueBox(false)
         return try await withThrowingTaskGroup(of: LeaseOutcome<T>.self) { [settings, outages] group in
             group.addTask {
@@ -357,7 +373,10 @@ final class PostgresPool: Sendable {
     /// The failure of a transaction that waited ``leaseTimeout`` for a connection.
     private var noConnectionCameFree: StoreError {
         let seconds = Self.leaseTimeout.nanoseconds / 1_000_000_000
-        return StoreError(.busy, "\(settings.displayName): no connection to PostgreSQL came free within \(seconds) seconds (every one busy, or the server not answering); nothing was written.")
+        return StoreError(
+            .busy,
+            "\(settings.displayName): no connection to PostgreSQL came free within \(seconds) seconds (every one busy, or the server not answering); nothing was written."
+        )
     }
 
     /// Closes every connection, waiting up to five seconds for a server's pool to say goodbye.

@@ -91,7 +91,8 @@ final class PostgresSession: @unchecked Sendable {
     static let writerLoop: any EventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     private init(
-        connection: PostgresConnection, settings: PostgresSettings, logger: Logger, ownsConnection: Bool, preparesStatements: Bool,
+        connection: PostgresConnection, settings: PostgresSettings, logger: Logger, ownsConnection: Bool,
+        preparesStatements: Bool,
         outages: @escaping @Sendable () -> Int = { 0 }
     ) {
         self.connection = connection
@@ -105,9 +106,12 @@ final class PostgresSession: @unchecked Sendable {
     /// A session on a connection leased from a pool, which the pool closes, not the session
     /// (but for a connection given up at a statement's deadline, which the pool then replaces).
     /// - Parameter outages: the pool's count of reports that the server cannot be reached.
-    static func leased(_ connection: PostgresConnection, _ settings: PostgresSettings, outages: @escaping @Sendable () -> Int) -> PostgresSession {
+    static func leased(
+        _ connection: PostgresConnection, _ settings: PostgresSettings, outages: @escaping @Sendable () -> Int
+    ) -> PostgresSession {
         PostgresSession(
-            connection: connection, settings: settings, logger: quietLogger, ownsConnection: false, preparesStatements: true, outages: outages)
+            connection: connection, settings: settings, logger: quietLogger, ownsConnection: false,
+            preparesStatements: true, outages: outages)
     }
 
     /// Whether a statement outlived its deadline: the connection is closed, and takes no more.
@@ -130,9 +134,13 @@ final class PostgresSession: @unchecked Sendable {
             let connection = try PostgresConnection.connect(
                 on: eventLoops.next(), configuration: configuration, id: 1, logger: quietLogger
             ).wait()
-            return PostgresSession(connection: connection, settings: settings, logger: quietLogger, ownsConnection: true, preparesStatements: false)
+            return PostgresSession(
+                connection: connection, settings: settings, logger: quietLogger, ownsConnection: true,
+                preparesStatements: false)
         } catch let error as PSQLError where error.code == .connectionError {
-            throw StoreError(.cannotOpen, "\(settings.displayName): no PostgreSQL server answers at \(settings.host):\(settings.port).")
+            throw StoreError(
+                .cannotOpen,
+                "\(settings.displayName): no PostgreSQL server answers at \(settings.host):\(settings.port).")
         } catch {
             throw StoreError(.cannotOpen, "\(settings.displayName): cannot connect: \(Self.reason(error)).")
         }
@@ -160,7 +168,9 @@ final class PostgresSession: @unchecked Sendable {
     /// `$1…`, prepared on this connection the first time and executed by name afterwards, and
     /// returns its rows.
     /// On a connection of the session's own (a command's), it runs as a one-off statement.
-    func rows<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: PostgresValue...) throws -> [PostgresRow] {
+    func rows<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: PostgresValue...) throws
+        -> [PostgresRow]
+    {
         try prepared(statement, values)
     }
 
@@ -175,7 +185,9 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Runs a request's statement like ``rows(_:_:)-(Statement.Type,_)``, waiting for its answer
     /// without blocking a thread.
-    func rowsAwaitingAnswer<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: PostgresValue...) async throws -> [PostgresRow] {
+    func rowsAwaitingAnswer<Statement: PostgresRequestStatement>(
+        _ statement: Statement.Type, _ values: PostgresValue...
+    ) async throws -> [PostgresRow] {
         try await preparedAwaitingAnswer(statement, values)
     }
 
@@ -184,7 +196,9 @@ final class PostgresSession: @unchecked Sendable {
         _ = try await answer(.brief) { query(sql, []) }.get()
     }
 
-    private func prepared<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: [PostgresValue]) throws -> [PostgresRow] {
+    private func prepared<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: [PostgresValue])
+        throws -> [PostgresRow]
+    {
         try preparedAnswer(statement, values).wait()
     }
 
@@ -211,7 +225,9 @@ final class PostgresSession: @unchecked Sendable {
                 do {
                     var received: [PostgresRow] = []
                     let prepared = PreparedRequestStatement<Statement>(bindings: Self.bindings(values))
-                    for try await row in try await self.connection.execute(prepared, logger: self.logger) { received.append(row) }
+                    for try await row in try await self.connection.execute(prepared, logger: self.logger) {
+                        received.append(row)
+                    }
                     rows.succeed(received)
                 } catch {
                     rows.fail(error)
@@ -221,7 +237,9 @@ final class PostgresSession: @unchecked Sendable {
         }
     }
 
-    private func run(_ sql: String, _ values: [PostgresValue], _ length: StatementLength = .brief) throws -> PostgresQueryResult {
+    private func run(_ sql: String, _ values: [PostgresValue], _ length: StatementLength = .brief) throws
+        -> PostgresQueryResult
+    {
         try answer(length) { query(sql, values) }.wait()
     }
 
@@ -232,7 +250,8 @@ final class PostgresSession: @unchecked Sendable {
     /// The deadline is kept on the connection's event loop, so the answer settles in time
     /// whatever becomes of the statement's own future (a connection that died without a word
     /// may never complete it, even once closed).
-    private func answer<T: Sendable>(_ length: StatementLength, _ send: () -> EventLoopFuture<T>) -> EventLoopFuture<T> {
+    private func answer<T: Sendable>(_ length: StatementLength, _ send: () -> EventLoopFuture<T>) -> EventLoopFuture<T>
+    {
         let loop = connection.eventLoop
         if let failure = broken.withLockedValue({ $0 }) { return loop.makeFailedFuture(failure) }
         let deadlines = settings.deadlines
@@ -243,7 +262,10 @@ final class PostgresSession: @unchecked Sendable {
         let settled = NIOLockedValueBox(false)
         /// Whether the caller is the first to settle the answer (it then settles it alone).
         @Sendable func claim() -> Bool {
-            settled.withLockedValue { done in defer { done = true }; return !done }
+            settled.withLockedValue { done in
+                defer { done = true }
+                return !done
+            }
         }
         let sent = send()
         let watch = loop.scheduleRepeatedTask(initialDelay: deadlines.brief, delay: deadlines.brief) { [self] watch in
@@ -252,10 +274,13 @@ final class PostgresSession: @unchecked Sendable {
             guard expired || outages() != outagesBefore else { return }
             watch.cancel()
             guard claim() else { return }
-            let reason = expired
+            let reason =
+                expired
                 ? "no answer to a statement within \(Self.seconds(limit)) s"
                 : "no answer to a statement begun before the server was reported unreachable"
-            let failure = StoreError(.unavailable, "\(settings.displayName): PostgreSQL cannot be reached (\(reason)); try again in a moment.")
+            let failure = StoreError(
+                .unavailable,
+                "\(settings.displayName): PostgreSQL cannot be reached (\(reason)); try again in a moment.")
             broken.withLockedValue { $0 = failure }
             // PostgresNIO fails what is pending on the connection, and a pool replaces it.
             let _: EventLoopFuture<Void> = connection.close()
@@ -310,7 +335,8 @@ final class PostgresSession: @unchecked Sendable {
     static func isConnectionLoss(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError else { return false }
         switch error.code {
-        case .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed, .clientClosedConnection: return true
+        case .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed, .clientClosedConnection:
+            return true
         default: return false
         }
     }
@@ -330,7 +356,8 @@ extension StoreError {
             if PostgresSession.isConnectionLoss(error) {
                 self.init(.unavailable, "\(location): PostgreSQL cannot be reached (\(reason)); try again in a moment.")
             } else {
-                self.init(.cannotWrite, "\(location): the connection to PostgreSQL failed (\(reason)); nothing was written.")
+                self.init(
+                    .cannotWrite, "\(location): the connection to PostgreSQL failed (\(reason)); nothing was written.")
             }
             return
         }
@@ -339,15 +366,21 @@ extension StoreError {
             // Shut down, crashed, or starting up: back in a moment.
             self.init(.unavailable, "\(location): PostgreSQL cannot be reached (\(reason)); try again in a moment.")
         case "55P03", "40001", "40P01", "57014":
-            self.init(.busy, "\(location): another writer kept the catalog locked for more than \(Int(SQLiteCatalog.busyTimeout)) seconds; nothing was written.")
+            self.init(
+                .busy,
+                "\(location): another writer kept the catalog locked for more than \(Int(SQLiteCatalog.busyTimeout)) seconds; nothing was written."
+            )
         case "53100":
             self.init(.diskFull, "\(location): the database server's disk is full; nothing was written.")
         case "25006", "42501":
             self.init(.cannotWrite, "\(location): the database cannot be written (\(reason)); nothing was written.")
         case let state where state.hasPrefix("23"):
-            self.init(.invalidRequest, "\(location): the change breaks a rule of the catalog (\(reason)); nothing was written.")
+            self.init(
+                .invalidRequest,
+                "\(location): the change breaks a rule of the catalog (\(reason)); nothing was written.")
         case let state where state.hasPrefix("08") || state.hasPrefix("57"):
-            self.init(.cannotWrite, "\(location): the connection to PostgreSQL failed (\(reason)); nothing was written.")
+            self.init(
+                .cannotWrite, "\(location): the connection to PostgreSQL failed (\(reason)); nothing was written.")
         default:
             self.init(.cannotWrite, "\(location): PostgreSQL error \(state) (\(reason)); nothing was written.")
         }

@@ -26,7 +26,9 @@ struct PostgresSettings: Sendable {
         var text = "postgres://\(username)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database ?? username)"
         var query: [String] = []
         if requiresTLS { query.append("sslmode=require") }
-        if let options { query.append("options=\(options.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")") }
+        if let options {
+            query.append("options=\(options.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+        }
         if !query.isEmpty { text += "?" + query.joined(separator: "&") }
         return text
     }
@@ -35,13 +37,18 @@ struct PostgresSettings: Sendable {
     /// - Throws: ``StoreError`` `cannotOpen` naming what is wrong with the URL.
     init(url: String) throws(StoreError) {
         func invalid(_ what: String) -> StoreError {
-            StoreError(.cannotOpen, "\(Self.redacted(url)) is not a usable PostgreSQL URL: \(what); expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.")
+            StoreError(
+                .cannotOpen,
+                "\(Self.redacted(url)) is not a usable PostgreSQL URL: \(what); expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE."
+            )
         }
         guard let components = URLComponents(string: url), let scheme = components.scheme,
-              scheme == "postgres" || scheme == "postgresql"
+            scheme == "postgres" || scheme == "postgresql"
         else { throw invalid("it cannot be read as a URL") }
         guard let host = components.host, !host.isEmpty else { throw invalid("it names no host") }
-        guard let user = components.user?.removingPercentEncoding, !user.isEmpty else { throw invalid("it names no user") }
+        guard let user = components.user?.removingPercentEncoding, !user.isEmpty else {
+            throw invalid("it names no user")
+        }
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         port = components.port ?? 5432
         guard (1...65_535).contains(port) else { throw invalid("port \(port) is outside 1…65535") }
@@ -55,7 +62,8 @@ struct PostgresSettings: Sendable {
             case ("sslmode", "disable"): requiresTLS = false
             case ("sslmode", "require"), ("sslmode", "verify-full"): requiresTLS = true
             case ("sslmode", let value):
-                throw invalid("sslmode \(value.map { "'\($0)'" } ?? "without a value") is not supported (use disable or require)")
+                throw invalid(
+                    "sslmode \(value.map { "'\($0)'" } ?? "without a value") is not supported (use disable or require)")
             case ("options", let value): options = value
             case ("application_name", _), ("connect_timeout", _): break
             default: throw invalid("the parameter '\(item.name)' is not supported (sslmode and options are)")
@@ -106,7 +114,7 @@ struct PostgresSettings: Sendable {
     /// `url` with any password replaced by `***`, for messages about a URL that cannot be read.
     static func redacted(_ url: String) -> String {
         guard let at = url.lastIndex(of: "@"), let schemeEnd = url.range(of: "://")?.upperBound,
-              schemeEnd <= at, let colon = url[schemeEnd..<at].firstIndex(of: ":")
+            schemeEnd <= at, let colon = url[schemeEnd..<at].firstIndex(of: ":")
         else { return url }
         return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
     }

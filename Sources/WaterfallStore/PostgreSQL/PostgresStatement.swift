@@ -28,7 +28,9 @@ enum PostgresStatement {
             ORDER BY s.n LIMIT 1
             """
     }
-    enum FirstKeyTakenAtOrBefore: PostgresRequestStatement { static let sql = SharedSQL.firstKeyTakenAtOrBefore.postgres }
+    enum FirstKeyTakenAtOrBefore: PostgresRequestStatement {
+        static let sql = SharedSQL.firstKeyTakenAtOrBefore.postgres
+    }
     enum SectionsByID: PostgresRequestStatement {
         static let sql = "SELECT \(SharedSQL.sectionColumns) FROM section WHERE id = ANY($1::bigint[])"
     }
@@ -45,7 +47,8 @@ enum PostgresStatement {
             """
     }
     enum ImagesByIDs: PostgresRequestStatement {
-        static let sql = "SELECT \(SharedSQL.imageColumns) FROM image WHERE feed_id = $1 AND external_id = ANY($2::text[])"
+        static let sql =
+            "SELECT \(SharedSQL.imageColumns) FROM image WHERE feed_id = $1 AND external_id = ANY($2::text[])"
     }
     /// Each key's neighbours: two index seeks a key, in one round trip.
     enum NeighbourKeys: PostgresRequestStatement {

@@ -5,11 +5,13 @@ extension PostgresTransaction {
     private static let imageColumns = SharedSQL.imageColumns
 
     public func image(feedID: Int64, externalID: String) throws -> ImageRecord? {
-        try session.rows(PostgresStatement.ImageByID.self, .int(feedID), .text(externalID)).first.map(ImageRecord.init(postgres:))
+        try session.rows(PostgresStatement.ImageByID.self, .int(feedID), .text(externalID)).first.map(
+            ImageRecord.init(postgres:))
     }
 
     public func image(feedID: Int64, key: Int64) throws -> ImageRecord? {
-        try session.rows(PostgresStatement.ImageByKey.self, .int(feedID), .int(key)).first.map(ImageRecord.init(postgres:))
+        try session.rows(PostgresStatement.ImageByKey.self, .int(feedID), .int(key)).first.map(
+            ImageRecord.init(postgres:))
     }
 
     /// Read in batches along the primary key, so that no result holds the whole feed twice.
@@ -25,11 +27,13 @@ extension PostgresTransaction {
     }
 
     public func images(feedID: Int64, fromKey key: Int64, limit: Int) throws -> [ImageRecord] {
-        try session.rows(PostgresStatement.ImagesFromKey.self, .int(feedID), .int(key), .int(Int64(limit))).map(ImageRecord.init(postgres:))
+        try session.rows(PostgresStatement.ImagesFromKey.self, .int(feedID), .int(key), .int(Int64(limit))).map(
+            ImageRecord.init(postgres:))
     }
 
     public func images(feedID: Int64, offset: Int, limit: Int) throws -> [ImageRecord] {
-        try session.rows(PostgresStatement.ImagesFromOffset.self, .int(feedID), .int(Int64(limit)), .int(Int64(offset))).map(ImageRecord.init(postgres:))
+        try session.rows(PostgresStatement.ImagesFromOffset.self, .int(feedID), .int(Int64(limit)), .int(Int64(offset)))
+            .map(ImageRecord.init(postgres:))
     }
 
     /// Reads batches that grow from 512 rows (a page needs a few hundred) to 16,384 (a rebuild
@@ -41,7 +45,9 @@ extension PostgresTransaction {
             let rows = try session.rows(PostgresStatement.GeometryFromKey.self, .int(feedID), .int(from), .int(limit))
             for row in rows {
                 let (key, section, width, height, fullSpan) = try row.decode((Int64, Int64, Int32, Int32, Bool).self)
-                if try !body(ImageGeometry(key: key, sectionID: section, width: width, height: height, isFullSpan: fullSpan)) {
+                if try !body(
+                    ImageGeometry(key: key, sectionID: section, width: width, height: height, isFullSpan: fullSpan))
+                {
                     return
                 }
                 from = key + 1
@@ -55,13 +61,16 @@ extension PostgresTransaction {
         var from = Int64.min
         var limit: Int64 = 512
         while true {
-            let rows = try session.rows("""
+            let rows = try session.rows(
+                """
                 SELECT sort_key, section_id, width, height, full_span, external_id FROM image
                 WHERE feed_id = $1 AND sort_key >= $2 ORDER BY sort_key LIMIT $3
                 """, .int(feedID), .int(from), .int(limit))
             for row in rows {
-                let (key, section, width, height, fullSpan, id) = try row.decode((Int64, Int64, Int32, Int32, Bool, String).self)
-                try body(ImageGeometry(key: key, sectionID: section, width: width, height: height, isFullSpan: fullSpan), id)
+                let (key, section, width, height, fullSpan, id) = try row.decode(
+                    (Int64, Int64, Int32, Int32, Bool, String).self)
+                try body(
+                    ImageGeometry(key: key, sectionID: section, width: width, height: height, isFullSpan: fullSpan), id)
                 from = key + 1
             }
             guard rows.count == limit else { return }
@@ -71,7 +80,8 @@ extension PostgresTransaction {
 
     public func images(feedID: Int64, externalIDs: [String]) throws -> [ImageRecord] {
         guard !externalIDs.isEmpty else { return [] }
-        return try session.rows(PostgresStatement.ImagesByIDs.self, .int(feedID), .texts(externalIDs)).map(ImageRecord.init(postgres:))
+        return try session.rows(PostgresStatement.ImagesByIDs.self, .int(feedID), .texts(externalIDs)).map(
+            ImageRecord.init(postgres:))
     }
 
     public func neighbourKeys(feedID: Int64, of keys: [Int64]) throws -> [Int64: NeighbourKeys] {
@@ -82,7 +92,8 @@ extension PostgresTransaction {
     public func images(feedID: Int64, keys: [Int64]) throws -> [ImageRecord] {
         guard !keys.isEmpty else { return [] }
         return try session.rows(
-            "SELECT \(SharedSQL.imageColumns) FROM image WHERE feed_id = $1 AND sort_key = ANY($2::bigint[])", .int(feedID), .ints(keys)
+            "SELECT \(SharedSQL.imageColumns) FROM image WHERE feed_id = $1 AND sort_key = ANY($2::bigint[])",
+            .int(feedID), .ints(keys)
         ).map(ImageRecord.init(postgres:))
     }
 
@@ -109,11 +120,15 @@ extension PostgresTransaction {
     }
 
     public func keys(feedID: Int64, atOrBelow key: Int64, limit: Int) throws -> [Int64] {
-        try session.rows(PostgresStatement.KeysAtOrBelow.self, .int(feedID), .int(key), .int(Int64(limit))).map { try $0.decode(Int64.self) }
+        try session.rows(PostgresStatement.KeysAtOrBelow.self, .int(feedID), .int(key), .int(Int64(limit))).map {
+            try $0.decode(Int64.self)
+        }
     }
 
     public func keys(feedID: Int64, atOrAbove key: Int64, limit: Int) throws -> [Int64] {
-        try session.rows(PostgresStatement.KeysAtOrAbove.self, .int(feedID), .int(key), .int(Int64(limit))).map { try $0.decode(Int64.self) }
+        try session.rows(PostgresStatement.KeysAtOrAbove.self, .int(feedID), .int(key), .int(Int64(limit))).map {
+            try $0.decode(Int64.self)
+        }
     }
 
     public func key(sectionID: Int64, index: Int) throws -> Int64? {
@@ -121,18 +136,24 @@ extension PostgresTransaction {
     }
 
     public func index(sectionID: Int64, key: Int64) throws -> Int {
-        Int(try session.scalar(Int64.self, "SELECT count(*) FROM image WHERE section_id = $1 AND sort_key < $2", .int(sectionID), .int(key)) ?? 0)
+        Int(
+            try session.scalar(
+                Int64.self, "SELECT count(*) FROM image WHERE section_id = $1 AND sort_key < $2", .int(sectionID),
+                .int(key)) ?? 0)
     }
 
     /// Sends the rows in batches of ``batch``, each one `INSERT … SELECT FROM unnest(…)` of
     /// column arrays in PostgreSQL's binary format: one round trip per batch, not per row.
-    public func insertImages(feedID: Int64, count: Int, beforeIndexing: (() -> Void)?, _ next: () throws -> ImageRecord) throws {
+    public func insertImages(feedID: Int64, count: Int, beforeIndexing: (() -> Void)?, _ next: () throws -> ImageRecord)
+        throws
+    {
         var batch = ImageColumns(capacity: min(count, Self.batch))
         var sent = 0
         while sent < count {
             batch.removeAll()
             for _ in 0..<min(Self.batch, count - sent) { batch.append(try next()) }
-            try session.execute("""
+            try session.execute(
+                """
                 INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title, taken_at,
                                    placeholder, color, renditions)
                 SELECT $1, k, e, s, w, h, f, CASE WHEN un THEN NULL ELSE u END, CASE WHEN tn THEN NULL ELSE t END,
@@ -146,7 +167,8 @@ extension PostgresTransaction {
                 .int(feedID), .ints(batch.keys), .texts(batch.ids), .ints(batch.sections), .int32s(batch.widths),
                 .int32s(batch.heights), .bools(batch.fullSpans), .texts(batch.urls), .bools(batch.urlIsNull),
                 .texts(batch.titles), .bools(batch.titleIsNull), .ints(batch.takenAts), .bools(batch.takenAtIsNull),
-                .texts(batch.placeholders), .bools(batch.placeholderIsNull), .texts(batch.colors), .bools(batch.colorIsNull),
+                .texts(batch.placeholders), .bools(batch.placeholderIsNull), .texts(batch.colors),
+                .bools(batch.colorIsNull),
                 .texts(batch.renditions), .bools(batch.renditionsIsNull), length: .bulk)
             sent += batch.keys.count
         }
@@ -161,7 +183,8 @@ extension PostgresTransaction {
             while batch.keys.count < Self.batch, let image = iterator.next() { batch.append(image) }
             done = batch.keys.count < Self.batch
             guard !batch.keys.isEmpty else { return }
-            try session.execute("""
+            try session.execute(
+                """
                 UPDATE image SET width = r.w, height = r.h, full_span = r.f,
                        url = CASE WHEN r.un THEN NULL ELSE r.u END, title = CASE WHEN r.tn THEN NULL ELSE r.t END,
                        taken_at = CASE WHEN r.dn THEN NULL ELSE r.d END,
@@ -174,8 +197,10 @@ extension PostgresTransaction {
                 """,
                 .int(feedID), .ints(batch.keys), .int32s(batch.widths), .int32s(batch.heights), .bools(batch.fullSpans),
                 .texts(batch.urls), .bools(batch.urlIsNull), .texts(batch.titles), .bools(batch.titleIsNull),
-                .ints(batch.takenAts), .bools(batch.takenAtIsNull), .texts(batch.placeholders), .bools(batch.placeholderIsNull),
-                .texts(batch.colors), .bools(batch.colorIsNull), .texts(batch.renditions), .bools(batch.renditionsIsNull), length: .bulk)
+                .ints(batch.takenAts), .bools(batch.takenAtIsNull), .texts(batch.placeholders),
+                .bools(batch.placeholderIsNull),
+                .texts(batch.colors), .bools(batch.colorIsNull), .texts(batch.renditions),
+                .bools(batch.renditionsIsNull), length: .bulk)
         }
     }
 
@@ -199,7 +224,8 @@ extension PostgresTransaction {
         }
         for start in stride(from: 0, to: moves.count, by: Self.batch) {
             let slice = moves[start..<min(moves.count, start + Self.batch)]
-            try session.execute("""
+            try session.execute(
+                """
                 UPDATE image SET sort_key = m.t, section_id = CASE WHEN m.keep THEN image.section_id ELSE m.s END
                 FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bool[]) AS m(f, t, s, keep)
                 WHERE image.feed_id = $1 AND image.sort_key = -m.f
@@ -298,7 +324,8 @@ private struct ImageColumns {
 extension ImageRecord {
     init(postgres row: PostgresRow) throws {
         let (key, id, section, width, height, fullSpan, url, title, takenAt, placeholder, color, renditions) =
-            try row.decode((Int64, String, Int64, Int32, Int32, Bool, String?, String?, Int64?, String?, String?, String?).self)
+            try row.decode(
+                (Int64, String, Int64, Int32, Int32, Bool, String?, String?, Int64?, String?, String?, String?).self)
         self.init(
             key: key, externalID: id, sectionID: section, width: width, height: height,
             isFullSpan: fullSpan, url: url, title: title, takenAt: takenAt,

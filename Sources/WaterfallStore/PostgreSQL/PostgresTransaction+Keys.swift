@@ -6,11 +6,14 @@ extension PostgresTransaction {
     public func apiKeys() throws -> [APIKeyRecord] {
         var keys: [Int64: APIKeyRecord] = [:]
         var order: [Int64] = []
-        let sql = "SELECT id, name, secret_sha256, can_write, expires_at, last_used_at FROM api_key ORDER BY name COLLATE \"C\""
+        let sql =
+            "SELECT id, name, secret_sha256, can_write, expires_at, last_used_at FROM api_key ORDER BY name COLLATE \"C\""
         for row in try session.rows(sql) {
-            let (id, name, hash, canWrite, expiresAt, lastUsedAt) = try row.decode((Int64, String, ByteBuffer, Bool, Int64?, Int64?).self)
+            let (id, name, hash, canWrite, expiresAt, lastUsedAt) = try row.decode(
+                (Int64, String, ByteBuffer, Bool, Int64?, Int64?).self)
             keys[id] = APIKeyRecord(
-                name: name, secretSHA256: Array(buffer: hash), canWrite: canWrite, feeds: [], expiresAt: expiresAt, lastUsedAt: lastUsedAt)
+                name: name, secretSHA256: Array(buffer: hash), canWrite: canWrite, feeds: [], expiresAt: expiresAt,
+                lastUsedAt: lastUsedAt)
             order.append(id)
         }
         for row in try session.rows("SELECT key_id, feed_name FROM api_key_feed ORDER BY feed_name COLLATE \"C\"") {
@@ -25,10 +28,13 @@ extension PostgresTransaction {
     }
 
     public func insertAPIKey(_ key: APIKeyRecord) throws -> Bool {
-        guard let id = try session.scalar(Int64.self, """
-            INSERT INTO api_key (name, secret_sha256, can_write, expires_at) VALUES ($1, $2, $3, $4)
-            ON CONFLICT (name) DO NOTHING RETURNING id
-            """, .text(key.name), .bytes(key.secretSHA256), .bool(key.canWrite), .optionalInt(key.expiresAt))
+        guard
+            let id = try session.scalar(
+                Int64.self,
+                """
+                INSERT INTO api_key (name, secret_sha256, can_write, expires_at) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (name) DO NOTHING RETURNING id
+                """, .text(key.name), .bytes(key.secretSHA256), .bool(key.canWrite), .optionalInt(key.expiresAt))
         else { return false }
         let feeds = Array(Set(key.feeds))
         if !feeds.isEmpty {
@@ -44,6 +50,7 @@ extension PostgresTransaction {
 
     public func recordAPIKeyUse(named name: String, at time: Int64) throws {
         _ = try session.execute(
-            "UPDATE api_key SET last_used_at = $1 WHERE name = $2 AND (last_used_at IS NULL OR last_used_at < $1)", .int(time), .text(name))
+            "UPDATE api_key SET last_used_at = $1 WHERE name = $2 AND (last_used_at IS NULL OR last_used_at < $1)",
+            .int(time), .text(name))
     }
 }

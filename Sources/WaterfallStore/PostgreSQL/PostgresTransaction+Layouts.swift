@@ -6,24 +6,29 @@ extension PostgresTransaction {
     // MARK: Named layouts
 
     public func layouts(feedID: Int64) throws -> [NamedLayoutRecord] {
-        try session.rows("SELECT name, configuration FROM layout WHERE feed_id = $1 ORDER BY name COLLATE \"C\"", .int(feedID)).map {
+        try session.rows(
+            "SELECT name, configuration FROM layout WHERE feed_id = $1 ORDER BY name COLLATE \"C\"", .int(feedID)
+        ).map {
             let (name, configuration) = try $0.decode((String, String).self)
             return NamedLayoutRecord(name: name, configuration: configuration)
         }
     }
 
     public func layout(feedID: Int64, name: String) throws -> NamedLayoutRecord? {
-        try session.rows(PostgresStatement.LayoutByName.self, .int(feedID), .text(name)).first.map(NamedLayoutRecord.init(postgres:))
+        try session.rows(PostgresStatement.LayoutByName.self, .int(feedID), .text(name)).first.map(
+            NamedLayoutRecord.init(postgres:))
     }
 
     public func saveLayout(feedID: Int64, _ layout: NamedLayoutRecord) throws {
-        try session.execute(SharedSQL.saveLayout.postgres, .int(feedID), .text(layout.name), .text(layout.configuration))
+        try session.execute(
+            SharedSQL.saveLayout.postgres, .int(feedID), .text(layout.name), .text(layout.configuration))
     }
 
     public func removeLayout(feedID: Int64, name: String) throws -> Bool {
         guard let layout = try layout(feedID: feedID, name: name) else { return false }
         try session.execute(SharedSQL.deleteLayout.postgres, .int(feedID), .text(name))
-        try session.execute("""
+        try session.execute(
+            """
             DELETE FROM layout_cache WHERE feed_id = $1 AND configuration = $2
               AND NOT EXISTS (SELECT 1 FROM layout WHERE feed_id = $1 AND configuration = $2)
             """, .int(feedID), .text(layout.configuration))
@@ -33,18 +38,22 @@ extension PostgresTransaction {
     // MARK: The layout cache
 
     public func cacheEntry(feedID: Int64, configuration: String) throws -> LayoutCacheRecord? {
-        try session.rows(PostgresStatement.CacheEntry.self, .int(feedID), .text(configuration)).first.map(LayoutCacheRecord.init(postgres:))
+        try session.rows(PostgresStatement.CacheEntry.self, .int(feedID), .text(configuration)).first.map(
+            LayoutCacheRecord.init(postgres:))
     }
 
     public func makeCacheEntry(feedID: Int64, configuration: String, stride: Int) throws -> LayoutCacheRecord {
         if let entry = try cacheEntry(feedID: feedID, configuration: configuration) { return entry }
-        let id = try session.scalar(Int64.self, """
+        let id = try session.scalar(
+            Int64.self,
+            """
             INSERT INTO layout_cache (feed_id, configuration, stride) VALUES ($1, $2, $3) RETURNING id
             """, .int(feedID), .text(configuration), .int(Int64(stride)))!
         // The entries no named layout uses, beyond the most recently useful: this one, then
         // those up to date, then by the revision they were last brought to, then the newest
         // (the SQLite engine's order).
-        try session.execute("""
+        try session.execute(
+            """
             DELETE FROM layout_cache WHERE id IN (
                 SELECT c.id FROM layout_cache c JOIN feed f ON f.id = c.feed_id
                 WHERE c.feed_id = $1
@@ -57,18 +66,23 @@ extension PostgresTransaction {
     }
 
     public func checkpoint(cacheID: Int64, atOrBelow index: Int) throws -> CheckpointRecord? {
-        try session.rows(PostgresStatement.CheckpointAtOrBelow.self, .int(cacheID), .int(Int64(index))).first.map { row in
-            let (index, key, section, state, top, bottom) = try row.decode((Int64, Int64, Int64, ByteBuffer, Double, Double).self)
+        try session.rows(PostgresStatement.CheckpointAtOrBelow.self, .int(cacheID), .int(Int64(index))).first.map {
+            row in
+            let (index, key, section, state, top, bottom) = try row.decode(
+                (Int64, Int64, Int64, ByteBuffer, Double, Double).self)
             return CheckpointRecord(
-                index: Int(index), key: key, sectionID: section, state: Array(buffer: state), bandTop: top, bandBottom: bottom)
+                index: Int(index), key: key, sectionID: section, state: Array(buffer: state), bandTop: top,
+                bandBottom: bottom)
         }
     }
 
     public func checkpoint(cacheID: Int64, atOrBelowKey key: Int64) throws -> CheckpointRecord? {
         try session.rows(PostgresStatement.CheckpointAtOrBelowKey.self, .int(cacheID), .int(key)).first.map { row in
-            let (index, key, section, state, top, bottom) = try row.decode((Int64, Int64, Int64, ByteBuffer, Double, Double).self)
+            let (index, key, section, state, top, bottom) = try row.decode(
+                (Int64, Int64, Int64, ByteBuffer, Double, Double).self)
             return CheckpointRecord(
-                index: Int(index), key: key, sectionID: section, state: Array(buffer: state), bandTop: top, bandBottom: bottom)
+                index: Int(index), key: key, sectionID: section, state: Array(buffer: state), bandTop: top,
+                bandBottom: bottom)
         }
     }
 
@@ -79,7 +93,9 @@ extension PostgresTransaction {
         }
     }
 
-    public func sectionExtents(cacheID: Int64, sectionIDs: some Collection<Int64>) throws -> [Int64: SectionExtentRecord] {
+    public func sectionExtents(cacheID: Int64, sectionIDs: some Collection<Int64>) throws -> [Int64:
+        SectionExtentRecord]
+    {
         var result: [Int64: SectionExtentRecord] = [:]
         guard !sectionIDs.isEmpty else { return result }
         for row in try session.rows(PostgresStatement.SectionExtents.self, .int(cacheID), .ints(Array(sectionIDs))) {
@@ -94,23 +110,29 @@ extension PostgresTransaction {
         checkpoints: [CheckpointRecord], sections: [SectionExtentRecord], end: LayoutEndRecord?
     ) throws -> Bool {
         let current = try session.scalar(Int64.self, SharedSQL.feedRevision.postgres, .int(feedID))
-        let exists = try session.scalar(Bool.self, "SELECT EXISTS (SELECT 1 FROM layout_cache WHERE id = $1)", .int(cacheID)) ?? false
+        let exists =
+            try session.scalar(Bool.self, "SELECT EXISTS (SELECT 1 FROM layout_cache WHERE id = $1)", .int(cacheID))
+            ?? false
         guard current == revision, exists else { return false }
         for start in stride(from: 0, to: checkpoints.count, by: Self.batch) {
             let slice = checkpoints[start..<min(checkpoints.count, start + Self.batch)]
-            try session.execute("""
+            try session.execute(
+                """
                 INSERT INTO layout_checkpoint (cache_id, idx, sort_key, section_id, state, band_top, band_bottom)
                 SELECT $1, i, k, s, st, t, b
                 FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bytea[], $6::float8[], $7::float8[]) AS c(i, k, s, st, t, b)
                 ON CONFLICT (cache_id, idx) DO UPDATE SET sort_key = excluded.sort_key, section_id = excluded.section_id,
                     state = excluded.state, band_top = excluded.band_top, band_bottom = excluded.band_bottom
                 """,
-                .int(cacheID), .ints(slice.map { Int64($0.index) }), .ints(slice.map(\.key)), .ints(slice.map(\.sectionID)),
-                .byteas(slice.map { ByteBuffer(bytes: $0.state) }), .doubles(slice.map(\.bandTop)), .doubles(slice.map(\.bandBottom)),
+                .int(cacheID), .ints(slice.map { Int64($0.index) }), .ints(slice.map(\.key)),
+                .ints(slice.map(\.sectionID)),
+                .byteas(slice.map { ByteBuffer(bytes: $0.state) }), .doubles(slice.map(\.bandTop)),
+                .doubles(slice.map(\.bandBottom)),
                 length: .bulk)
         }
         if !sections.isEmpty {
-            try session.execute("""
+            try session.execute(
+                """
                 INSERT INTO layout_section (cache_id, section_id, until_key, start_y, end_y)
                 SELECT $1, s, u, a, b FROM unnest($2::bigint[], $3::bigint[], $4::float8[], $5::float8[]) AS e(s, u, a, b)
                 ON CONFLICT (cache_id, section_id) DO UPDATE SET until_key = excluded.until_key,
@@ -120,7 +142,9 @@ extension PostgresTransaction {
                 .doubles(sections.map(\.startY)), .doubles(sections.map(\.endY)))
         }
         if let end {
-            try session.execute(SharedSQL.saveLayoutEnd.postgres, .int(end.revision), .int(Int64(end.totalItems)), .double(end.contentHeight), .double(end.tailTop),
+            try session.execute(
+                SharedSQL.saveLayoutEnd.postgres, .int(end.revision), .int(Int64(end.totalItems)),
+                .double(end.contentHeight), .double(end.tailTop),
                 .double(end.tailBottom), .int(cacheID))
         }
         return true
@@ -129,7 +153,8 @@ extension PostgresTransaction {
     /// A cache's checkpoints are taken in catalog order, so their keys grow with their index:
     /// the checkpoints from the first one at `key` or later to the end go, as on SQLite.
     public func invalidateLayouts(feedID: Int64, fromKey key: Int64) throws {
-        try session.execute("""
+        try session.execute(
+            """
             DELETE FROM layout_checkpoint p USING (
                 SELECT c.id, (SELECT min(idx) FROM layout_checkpoint WHERE cache_id = c.id AND sort_key >= $2) AS first
                 FROM layout_cache c WHERE c.feed_id = $1) f
@@ -139,7 +164,8 @@ extension PostgresTransaction {
     }
 
     public func cacheCoverage() throws -> [LayoutCacheCoverage] {
-        try session.rows("""
+        try session.rows(
+            """
             SELECT feed.name, layout_cache.configuration, layout_cache.stride,
                    (SELECT count(*) FROM layout_checkpoint WHERE cache_id = layout_cache.id),
                    layout_cache.end_revision IS NOT DISTINCT FROM feed.revision,
@@ -148,7 +174,8 @@ extension PostgresTransaction {
                      WHERE layout.feed_id = feed.id AND layout.configuration = layout_cache.configuration)
             FROM layout_cache JOIN feed ON feed.id = layout_cache.feed_id
             ORDER BY feed.name COLLATE "C", layout_cache.id
-            """).map { row in
+            """
+        ).map { row in
             let (feed, configuration, stride, checkpoints, complete, images, names) =
                 try row.decode((String, String, Int32, Int64, Bool, Int64, [String]?).self)
             return LayoutCacheCoverage(

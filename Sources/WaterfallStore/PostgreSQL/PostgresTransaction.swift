@@ -17,7 +17,8 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func feeds() throws -> [FeedRecord] {
-        try session.rows("SELECT \(SharedSQL.feedColumns) FROM feed ORDER BY name COLLATE \"C\"").map(FeedRecord.init(postgres:))
+        try session.rows("SELECT \(SharedSQL.feedColumns) FROM feed ORDER BY name COLLATE \"C\"").map(
+            FeedRecord.init(postgres:))
     }
 
     public func feedSummaries() throws -> [FeedSummary] {
@@ -37,7 +38,8 @@ public struct PostgresTransaction: CatalogTransaction {
 
     private static func feedSummary(_ row: PostgresRow) throws -> FeedSummary {
         let (name, revision, images, sections, layouts) = try row.decode((String, Int64, Int64, Int64, Int64).self)
-        return FeedSummary(name: name, revision: revision, images: Int(images), sections: Int(sections), layouts: Int(layouts))
+        return FeedSummary(
+            name: name, revision: revision, images: Int(images), sections: Int(sections), layouts: Int(layouts))
     }
 
     public func feedRevisions() throws -> [String: Int64] {
@@ -64,8 +66,10 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func bumpRevision(feedID: Int64) throws -> Int64 {
-        let revision = try session.scalar(Int64.self, "UPDATE feed SET revision = revision + 1 WHERE id = $1 RETURNING revision", .int(feedID))!
-        try session.execute("""
+        let revision = try session.scalar(
+            Int64.self, "UPDATE feed SET revision = revision + 1 WHERE id = $1 RETURNING revision", .int(feedID))!
+        try session.execute(
+            """
             INSERT INTO revision_time (feed_id, revision, committed_at) VALUES ($1, $2, extract(epoch FROM now())::bigint)
             ON CONFLICT (feed_id, revision) DO UPDATE SET committed_at = excluded.committed_at
             """, .int(feedID), .int(revision))
@@ -85,10 +89,12 @@ public struct PostgresTransaction: CatalogTransaction {
         feedID: Int64, revision: Int64, _ changes: [(kind: ChangeKind, externalID: String, section: String?)]
     ) throws {
         guard !changes.isEmpty else { return }
-        var seq = try session.scalar(Int64.self, SharedSQL.nextChangeSequence.postgres, .int(feedID), .int(revision)) ?? 0
+        var seq =
+            try session.scalar(Int64.self, SharedSQL.nextChangeSequence.postgres, .int(feedID), .int(revision)) ?? 0
         for start in stride(from: 0, to: changes.count, by: Self.batch) {
             let slice = changes[start..<min(changes.count, start + Self.batch)]
-            try session.execute("""
+            try session.execute(
+                """
                 INSERT INTO change (feed_id, revision, seq, kind, external_id, section)
                 SELECT $1, $2, $3 + ordinality - 1, kind, external_id, CASE WHEN unnamed THEN NULL ELSE section END
                 FROM unnest($4::text[], $5::text[], $6::text[], $7::bool[]) WITH ORDINALITY AS c(kind, external_id, section, unnamed)
@@ -101,7 +107,8 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws {
-        try session.execute("""
+        try session.execute(
+            """
             INSERT INTO change (feed_id, revision, seq, kind, external_id, section)
             SELECT image.feed_id, $1, image.sort_key, 'insert', image.external_id, section.name
             FROM image JOIN section ON section.id = image.section_id
@@ -110,11 +117,13 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func changes(feedID: Int64, since revision: Int64, limit: Int) throws -> [ChangeRecord] {
-        try session.rows(PostgresStatement.ChangesSince.self, .int(feedID), .int(revision), .int(Int64(limit))).map(ChangeRecord.init(postgres:))
+        try session.rows(PostgresStatement.ChangesSince.self, .int(feedID), .int(revision), .int(Int64(limit))).map(
+            ChangeRecord.init(postgres:))
     }
 
     public func changes(feedID: Int64, since revision: Int64, through last: Int64) throws -> [ChangeRecord] {
-        try session.rows(SharedSQL.changesBetween.postgres, .int(feedID), .int(revision), .int(last)).map(ChangeRecord.init(postgres:))
+        try session.rows(SharedSQL.changesBetween.postgres, .int(feedID), .int(revision), .int(last)).map(
+            ChangeRecord.init(postgres:))
     }
 
     public func changesFrom(feedID: Int64) throws -> Int64 {
@@ -128,7 +137,8 @@ public struct PostgresTransaction: CatalogTransaction {
     public func pruneChanges(feedID: Int64, through revision: Int64, limit: Int) throws -> Int {
         _ = try session.execute(SharedSQL.raiseChangesFrom.postgres, .int(revision), .int(feedID), .int(revision))
         let deleted = try session.execute(
-            SharedSQL.pruneChanges.postgres, .int(feedID), .int(feedID), .int(revision), .int(Int64(limit)), length: .bulk)
+            SharedSQL.pruneChanges.postgres, .int(feedID), .int(feedID), .int(revision), .int(Int64(limit)),
+            length: .bulk)
         _ = try session.execute(SharedSQL.pruneRevisionTimes.postgres, .int(feedID), .int(revision))
         return deleted
     }
@@ -155,8 +165,12 @@ public struct PostgresTransaction: CatalogTransaction {
         try sections(ids: [id]).first
     }
 
-    public func insertSection(feedID: Int64, name: String?, title: String?, position: Int64, isDeclared: Bool) throws -> Int64 {
-        try session.scalar(Int64.self, """
+    public func insertSection(feedID: Int64, name: String?, title: String?, position: Int64, isDeclared: Bool) throws
+        -> Int64
+    {
+        try session.scalar(
+            Int64.self,
+            """
             INSERT INTO section (feed_id, name, title, position, declared) VALUES ($1, $2, $3, $4, $5) RETURNING id
             """, .int(feedID), .text(name), .text(title), .int(position), .bool(isDeclared))!
     }
@@ -171,8 +185,10 @@ public struct PostgresTransaction: CatalogTransaction {
     /// their final ones (one statement each).
     public func repositionSections(_ positions: [(id: Int64, position: Int64)]) throws {
         guard !positions.isEmpty else { return }
-        try session.execute("UPDATE section SET position = -1 - id WHERE id = ANY($1::bigint[])", .ints(positions.map(\.id)))
-        try session.execute("""
+        try session.execute(
+            "UPDATE section SET position = -1 - id WHERE id = ANY($1::bigint[])", .ints(positions.map(\.id)))
+        try session.execute(
+            """
             UPDATE section SET position = p.position
             FROM unnest($1::bigint[], $2::bigint[]) AS p(id, position) WHERE section.id = p.id
             """, .ints(positions.map(\.id)), .ints(positions.map(\.position)))
@@ -184,16 +200,20 @@ public struct PostgresTransaction: CatalogTransaction {
 
     @discardableResult
     public func deleteEmptyUndeclaredSections(feedID: Int64) throws -> [Int64] {
-        try session.rows("""
+        try session.rows(
+            """
             DELETE FROM section WHERE feed_id = $1 AND NOT declared
               AND NOT EXISTS (SELECT 1 FROM image WHERE image.section_id = section.id)
             RETURNING id
-            """, .int(feedID)).map { try $0.decode(Int64.self) }
+            """, .int(feedID)
+        ).map { try $0.decode(Int64.self) }
     }
 
     public func imageCounts(feedID: Int64) throws -> [Int64: Int] {
         var counts: [Int64: Int] = [:]
-        for row in try session.rows("SELECT section_id, count(*) FROM image WHERE feed_id = $1 GROUP BY section_id", .int(feedID)) {
+        for row in try session.rows(
+            "SELECT section_id, count(*) FROM image WHERE feed_id = $1 GROUP BY section_id", .int(feedID))
+        {
             let (section, count) = try row.decode((Int64, Int64).self)
             counts[section] = Int(count)
         }
@@ -219,7 +239,8 @@ public struct PostgresTransaction: CatalogTransaction {
         var ranges: [Int64: ClosedRange<Int64>] = [:]
         guard !sectionIDs.isEmpty else { return ranges }
         // One round trip: each section's two seeks of `image_section`, as subqueries.
-        let rows = try session.rows("""
+        let rows = try session.rows(
+            """
             SELECT s.id,
                    (SELECT sort_key FROM image WHERE section_id = s.id ORDER BY sort_key LIMIT 1),
                    (SELECT sort_key FROM image WHERE section_id = s.id ORDER BY sort_key DESC LIMIT 1)
@@ -234,9 +255,11 @@ public struct PostgresTransaction: CatalogTransaction {
 
     public func firstKey(sectionIDs: [Int64], takenAtOrBefore moment: Int64) throws -> Int64? {
         guard !sectionIDs.isEmpty,
-              let section = try session.scalar(Int64.self, PostgresStatement.FirstSectionTakenAtOrBefore.self, .ints(sectionIDs), .int(moment))
+            let section = try session.scalar(
+                Int64.self, PostgresStatement.FirstSectionTakenAtOrBefore.self, .ints(sectionIDs), .int(moment))
         else { return nil }
-        return try session.scalar(Int64.self, PostgresStatement.FirstKeyTakenAtOrBefore.self, .int(section), .int(moment))
+        return try session.scalar(
+            Int64.self, PostgresStatement.FirstKeyTakenAtOrBefore.self, .int(section), .int(moment))
     }
 
     /// PostgreSQL's memory is the server's: nothing to change in this process.
@@ -247,8 +270,10 @@ public struct PostgresTransaction: CatalogTransaction {
 
 extension FeedRecord {
     init(postgres row: PostgresRow) throws {
-        let (id, name, revision, count, sectionBy, timeZone) = try row.decode((Int64, String, Int64, Int64, String?, String?).self)
-        self.init(id: id, name: name, revision: revision, imageCount: Int(count), sectionBy: sectionBy, timeZone: timeZone)
+        let (id, name, revision, count, sectionBy, timeZone) = try row.decode(
+            (Int64, String, Int64, Int64, String?, String?).self)
+        self.init(
+            id: id, name: name, revision: revision, imageCount: Int(count), sectionBy: sectionBy, timeZone: timeZone)
     }
 }
 

@@ -18,10 +18,12 @@ enum DatabaseFile {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             var folderStatus = stat()
             if stat(folder, &folderStatus) != 0 || folderStatus.st_mode & S_IFMT != S_IFDIR {
-                throw StoreError(.cannotCreate, "\(path): cannot create the database: the folder \(folder) does not exist.")
+                throw StoreError(
+                    .cannotCreate, "\(path): cannot create the database: the folder \(folder) does not exist.")
             }
             if access(folder, W_OK) != 0 {
-                throw StoreError(.cannotCreate, "\(path): cannot create the database: the folder \(folder) is not writable.")
+                throw StoreError(
+                    .cannotCreate, "\(path): cannot create the database: the folder \(folder) is not writable.")
             }
             return true
         }
@@ -31,7 +33,8 @@ enum DatabaseFile {
         // A FIFO, socket or device would block or misbehave on open, and SQLite does not follow
         // symbolic links: only regular files are read.
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw StoreError(.cannotOpen, "\(path) is not a regular file, so not a database file; it was left untouched.")
+            throw StoreError(
+                .cannotOpen, "\(path) is not a regular file, so not a database file; it was left untouched.")
         }
         // Closing this descriptor drops every POSIX lock this process holds on the file, SQLite's
         // included: a process reads the header before it opens the file with SQLite, never while
@@ -59,7 +62,8 @@ enum DatabaseFile {
         if header.isEmpty { return true }  // an empty file is a new database
         let magic = Array("SQLite format 3\u{0}".utf8)
         guard header.count == 100, Array(header[0..<16]) == magic else {
-            throw StoreError(.cannotOpen, "\(path) is not a SQLite database, so not a Waterfall database; it was left untouched.")
+            throw StoreError(
+                .cannotOpen, "\(path) is not a SQLite database, so not a Waterfall database; it was left untouched.")
         }
         func bigEndian(_ offset: Int) -> UInt32 {
             header[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
@@ -68,6 +72,8 @@ enum DatabaseFile {
         let schemaCookie = bigEndian(40)
         if applicationID == SQLiteCatalog.applicationID { return false }
         if applicationID == 0 && schemaCookie == 0 { return true }  // SQLite file with no schema yet
-        throw StoreError(.cannotOpen, "\(path) is a SQLite database of another application, not a Waterfall database; it was left untouched.")
+        throw StoreError(
+            .cannotOpen,
+            "\(path) is a SQLite database of another application, not a Waterfall database; it was left untouched.")
     }
 }

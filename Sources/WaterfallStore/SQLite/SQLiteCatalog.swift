@@ -83,7 +83,9 @@ public struct SQLiteCatalog: CatalogStore {
             // every deleted row with zeros, a seventh of the instructions of a move (callgrind),
             // which deletes a few thousand layout checkpoints; Waterfall keeps nothing secret
             // in deleted rows (API keys are stored as hashes).
-            try RawStatement.execute(db, """
+            try RawStatement.execute(
+                db,
+                """
                 PRAGMA foreign_keys = ON;
                 PRAGMA secure_delete = OFF;
                 PRAGMA synchronous = NORMAL;
@@ -134,7 +136,8 @@ public struct SQLiteCatalog: CatalogStore {
         // in the server's resident memory as it reads them (a first load of a feed's geometry
         // reads them all), and the bound should be the server's.
         configuration.prepareDatabase { db in
-            try RawStatement.execute(db, "PRAGMA cache_size = -\(SQLiteCatalog.servingPageCacheKiB); PRAGMA mmap_size = 0")
+            try RawStatement.execute(
+                db, "PRAGMA cache_size = -\(SQLiteCatalog.servingPageCacheKiB); PRAGMA mmap_size = 0")
         }
         do {
             // A pool needs WAL: a file this process just created is still in rollback mode.
@@ -144,7 +147,8 @@ public struct SQLiteCatalog: CatalogStore {
             let pool = try DatabasePool(path: path, configuration: configuration)
             return SQLiteCatalog(writer: pool, path: path, switchesToWALAfterWrite: false)
         } catch let error as DatabaseError {
-            throw StoreError(.cannotOpen, "\(path): cannot be opened for serving: \(error.message ?? "\(error.resultCode)").")
+            throw StoreError(
+                .cannotOpen, "\(path): cannot be opened for serving: \(error.message ?? "\(error.resultCode)").")
         } catch {
             throw StoreError(.cannotOpen, "\(path): cannot be opened for serving: \(error).")
         }
@@ -184,16 +188,20 @@ public struct SQLiteCatalog: CatalogStore {
         // and the journal mode); only a database with pending migrations takes the write lock,
         // so that read commands never queue behind a writer just to open the file.
         let (applied, journalMode) = try readTransaction(writer) { db in
-            let hasTable = try RawStatement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'")
+            let hasTable =
+                try RawStatement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'")
                 .first { _ in true } ?? false
-            let applied = hasTable ? try RawStatement(db, "SELECT identifier FROM grdb_migrations").all { $0.string(0) ?? "" } : []
+            let applied =
+                hasTable
+                ? try RawStatement(db, "SELECT identifier FROM grdb_migrations").all { $0.string(0) ?? "" } : []
             return (Set(applied), try RawStatement(db, "PRAGMA journal_mode").first { $0.string(0) ?? "" } ?? "")
         }
         let known = Set(migrations.map(\.identifier))
         if !applied.isSubset(of: known) {
             throw StoreError(
                 .cannotOpen,
-                "\(path) was written by a newer version of Waterfall (its schema has migrations this version does not know); upgrade waterfall to open it.")
+                "\(path) was written by a newer version of Waterfall (its schema has migrations this version does not know); upgrade waterfall to open it."
+            )
         }
         if !known.isSubset(of: applied) { try migrator.migrate(writer) }
         return journalMode
@@ -272,7 +280,9 @@ public struct SQLiteCatalog: CatalogStore {
     /// Runs `body` in one write transaction: all of it is committed, or none of it. SQLite has
     /// one writer at a time, so `scope` changes nothing here.
     /// - Throws: what `body` throws (after rolling back); SQLite failures as ``StoreError``.
-    public func write<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+    public func write<T: Sendable>(
+        _ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T {
         try await writeTransaction(.commit, body)
     }
 
@@ -280,7 +290,8 @@ public struct SQLiteCatalog: CatalogStore {
     /// seconds, else does nothing and returns `nil`. For best-effort writes (the layout cache),
     /// which must not make a query wait for another process's long write.
     public func writeIfAvailable<T: Sendable>(
-        _ scope: WriteScope, within timeout: TimeInterval, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+        _ scope: WriteScope, within timeout: TimeInterval,
+        _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
     ) async throws -> T? {
         do {
             return try await writeTransaction(.commit, busyTimeout: timeout, body)
@@ -290,7 +301,9 @@ public struct SQLiteCatalog: CatalogStore {
     }
 
     /// Runs `body` in a write transaction that is always rolled back: what a write would do.
-    public func dryRun<T: Sendable>(_ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
+    public func dryRun<T: Sendable>(
+        _ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T {
         try await writeTransaction(.rollback, body)
     }
 
@@ -307,7 +320,9 @@ public struct SQLiteCatalog: CatalogStore {
                 try RawStatement.execute(db, "PRAGMA busy_timeout = \(Int(timeout * 1000))")
             }
             defer {
-                if timeout != nil { try? RawStatement.execute(db, "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1000))") }
+                if timeout != nil {
+                    try? RawStatement.execute(db, "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1000))")
+                }
             }
             // BEGIN and COMMIT without GRDB's SQL builder, as reads do (see readTransaction).
             let result = try Self.transaction(db, "BEGIN IMMEDIATE TRANSACTION", completion) {
@@ -352,17 +367,27 @@ extension StoreError {
         case .SQLITE_FULL:
             self.init(.diskFull, "\(file): the disk is full; nothing was written.")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            self.init(.busy, "\(file): another process kept the database locked for more than \(Int(SQLiteCatalog.busyTimeout)) seconds; nothing was written.")
+            self.init(
+                .busy,
+                "\(file): another process kept the database locked for more than \(Int(SQLiteCatalog.busyTimeout)) seconds; nothing was written."
+            )
         case .SQLITE_READONLY:
             self.init(.cannotWrite, "\(file): the database is read-only; nothing was written.")
         case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_PERM:
-            self.init(.cannotWrite, "\(file): input/output error (\(error.message ?? "\(error.resultCode)")); nothing was written.")
+            self.init(
+                .cannotWrite,
+                "\(file): input/output error (\(error.message ?? "\(error.resultCode)")); nothing was written.")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             self.init(.cannotOpen, "\(file): the database is damaged or not a database (\(error.message ?? "")).")
         case .SQLITE_CONSTRAINT:
-            self.init(.invalidRequest, "\(file): the change breaks a rule of the catalog (\(error.message ?? "constraint failed")); nothing was written.")
+            self.init(
+                .invalidRequest,
+                "\(file): the change breaks a rule of the catalog (\(error.message ?? "constraint failed")); nothing was written."
+            )
         default:
-            self.init(.cannotWrite, "\(file): SQLite error \(error.resultCode.rawValue) (\(error.message ?? "")); nothing was written.")
+            self.init(
+                .cannotWrite,
+                "\(file): SQLite error \(error.resultCode.rawValue) (\(error.message ?? "")); nothing was written.")
         }
     }
 }

@@ -45,8 +45,8 @@ public final class SQLiteChangeWatcher: ChangeWatcher, @unchecked Sendable {
         guard let handle = db.sqliteConnection else { return nil }
         var file: UnsafeMutablePointer<sqlite3_file>?
         guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
-              let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
-              let map = methods.pointee.xShmMap
+            let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
+            let map = methods.pointee.xShmMap
         else { return nil }
         var region: UnsafeMutableRawPointer?
         // Region 0, 32 KiB (the WAL-index page size), without extending the file.
@@ -60,7 +60,9 @@ public final class SQLiteChangeWatcher: ChangeWatcher, @unchecked Sendable {
         for _ in 0..<4 {
             var first = [UInt8](repeating: 0, count: Self.headerSize)
             var second = [UInt8](repeating: 0, count: Self.headerSize)
-            first.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: walIndex, count: Self.headerSize)) }
+            first.withUnsafeMutableBytes {
+                $0.copyMemory(from: UnsafeRawBufferPointer(start: walIndex, count: Self.headerSize))
+            }
             second.withUnsafeMutableBytes {
                 $0.copyMemory(from: UnsafeRawBufferPointer(start: walIndex + Self.headerSize, count: Self.headerSize))
             }

@@ -1,5 +1,5 @@
-import Foundation
 import CSQLiteSwitches
+import Foundation
 import GRDB
 
 extension SQLiteTransaction {
@@ -20,7 +20,8 @@ extension SQLiteTransaction {
     /// Every image of a feed, in catalog order. O(n): for imports, which compare whole feeds.
     public func allImages(feedID: Int64) throws -> [ImageRecord] {
         var result: [ImageRecord] = []
-        let statement = try RawStatement(db, "SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? ORDER BY sort_key")
+        let statement = try RawStatement(
+            db, "SELECT \(Self.imageColumns) FROM image WHERE feed_id = ? ORDER BY sort_key")
         statement.bind(1, feedID)
         while try statement.step() {
             result.append(ImageRecord(statement: statement))
@@ -58,7 +59,9 @@ extension SQLiteTransaction {
     /// Calls `body` with the geometry of every image from order key `key` on, in catalog order,
     /// until `body` returns `false`. One sequential range scan of the clustered image table.
     public func scanGeometry(feedID: Int64, fromKey key: Int64, _ body: (ImageGeometry) throws -> Bool) throws {
-        let statement = try RawStatement(db, """
+        let statement = try RawStatement(
+            db,
+            """
             SELECT sort_key, section_id, width, height, full_span FROM image
             WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key
             """)
@@ -78,7 +81,9 @@ extension SQLiteTransaction {
     }
 
     public func scanIdentifiedGeometry(feedID: Int64, _ body: (ImageGeometry, String) throws -> Void) throws {
-        let statement = try RawStatement(db, """
+        let statement = try RawStatement(
+            db,
+            """
             SELECT sort_key, section_id, width, height, full_span, external_id FROM image
             WHERE feed_id = ? ORDER BY sort_key
             """)
@@ -116,12 +121,15 @@ extension SQLiteTransaction {
     /// read (reading a million rows of the table was most of an append's time). Only a section
     /// whose count says it holds undated images too is read through the table.
     public func keysAndDates(sectionIDs: [Int64]) throws -> [Int64: [KeyAndDate]] {
-        let dated = try RawStatement(cached: db, """
+        let dated = try RawStatement(
+            cached: db,
+            """
             SELECT sort_key, taken_at FROM image INDEXED BY image_section_taken_at
             WHERE section_id = ? AND taken_at IS NOT NULL ORDER BY taken_at DESC
             """)
         let count = try RawStatement(cached: db, "SELECT count(*) FROM image WHERE section_id = ?")
-        let every = try RawStatement(cached: db, "SELECT sort_key, taken_at FROM image WHERE section_id = ? ORDER BY sort_key")
+        let every = try RawStatement(
+            cached: db, "SELECT sort_key, taken_at FROM image WHERE section_id = ? ORDER BY sort_key")
         var result: [Int64: [KeyAndDate]] = [:]
         for id in sectionIDs {
             dated.bind(1, id)
@@ -140,7 +148,8 @@ extension SQLiteTransaction {
 
     public func neighbourKeys(feedID: Int64, of keys: [Int64]) throws -> [Int64: NeighbourKeys] {
         try keys.reduce(into: [:]) { result, key in
-            result[key] = NeighbourKeys(before: try self.key(feedID: feedID, before: key), after: try self.key(feedID: feedID, after: key))
+            result[key] = NeighbourKeys(
+                before: try self.key(feedID: feedID, before: key), after: try self.key(feedID: feedID, after: key))
         }
     }
 
@@ -172,7 +181,9 @@ extension SQLiteTransaction {
     /// The index of the image at `key` inside its section: how many of the section's images sort
     /// before it. O(index).
     public func index(sectionID: Int64, key: Int64) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image WHERE section_id = ? AND sort_key < ?", arguments: [sectionID, key]) ?? 0
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM image WHERE section_id = ? AND sort_key < ?", arguments: [sectionID, key])
+            ?? 0
     }
 
     /// Inserts `count` images produced in order by `next` (non-generic, so that the per-row
@@ -185,13 +196,17 @@ extension SQLiteTransaction {
     /// a million scattered B-tree insertions. Such a load also runs as trusted rows (see
     /// ``withTrustedRows(_:)``): its rows were validated by the sync layer and reference the
     /// feed and sections of this transaction.
-    public func insertImages(feedID: Int64, count: Int, beforeIndexing: (() -> Void)?, _ next: () throws -> ImageRecord) throws {
+    public func insertImages(feedID: Int64, count: Int, beforeIndexing: (() -> Void)?, _ next: () throws -> ImageRecord)
+        throws
+    {
         guard count >= 20_000, try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM image)")! else {
             return try insertImageRows(feedID: feedID, count: count, next)
         }
-        let indexes = try Row.fetchAll(db, sql: """
-            SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'image' AND sql IS NOT NULL
-            """)
+        let indexes = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'image' AND sql IS NOT NULL
+                """)
         for index in indexes {
             try db.execute(sql: "DROP INDEX \(quotedIdentifier(index["name"]))")
         }
@@ -227,7 +242,9 @@ extension SQLiteTransaction {
 
     /// Inserts `count` images produced by `next` with one prepared statement.
     private func insertImageRows(feedID: Int64, count: Int, _ next: () throws -> ImageRecord) throws {
-        let insert = try RawStatement(db, """
+        let insert = try RawStatement(
+            db,
+            """
             INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title, taken_at,
                                placeholder, color, renditions)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -257,7 +274,9 @@ extension SQLiteTransaction {
     /// Rewrites the sizes, span, url, title, date, placeholder, colour and renditions of the
     /// image at `image.key`.
     public func updateImages(feedID: Int64, _ images: some Sequence<ImageRecord>) throws {
-        let update = try RawStatement(db, """
+        let update = try RawStatement(
+            db,
+            """
             UPDATE image SET width = ?, height = ?, full_span = ?, url = ?, title = ?, taken_at = ?,
                              placeholder = ?, color = ?, renditions = ?
             WHERE feed_id = ? AND sort_key = ?
@@ -298,7 +317,9 @@ extension SQLiteTransaction {
             park.bind(2, move.from)
             try park.run()
         }
-        let place = try RawStatement(db, """
+        let place = try RawStatement(
+            db,
+            """
             UPDATE image SET sort_key = ?, section_id = COALESCE(?, section_id) WHERE feed_id = ? AND sort_key = ?
             """)
         for move in moves {

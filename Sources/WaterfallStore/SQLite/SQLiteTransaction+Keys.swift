@@ -14,7 +14,10 @@ public struct APIKeyRecord: Hashable, Sendable {
     /// minute); nil: not used yet.
     public var lastUsedAt: Int64?
 
-    public init(name: String, secretSHA256: [UInt8], canWrite: Bool, feeds: [String], expiresAt: Int64? = nil, lastUsedAt: Int64? = nil) {
+    public init(
+        name: String, secretSHA256: [UInt8], canWrite: Bool, feeds: [String], expiresAt: Int64? = nil,
+        lastUsedAt: Int64? = nil
+    ) {
         self.name = name
         self.secretSHA256 = secretSHA256
         self.canWrite = canWrite
@@ -33,7 +36,8 @@ extension SQLiteTransaction {
         for row in try Row.fetchAll(db, sql: sql) {
             let id: Int64 = row[0]
             let hash: [UInt8] = Array((row[2] as Data?) ?? Data())
-            keys[id] = APIKeyRecord(name: row[1], secretSHA256: hash, canWrite: row[3], feeds: [], expiresAt: row[4], lastUsedAt: row[5])
+            keys[id] = APIKeyRecord(
+                name: row[1], secretSHA256: hash, canWrite: row[3], feeds: [], expiresAt: row[4], lastUsedAt: row[5])
             order.append(id)
         }
         for row in try Row.fetchAll(db, sql: "SELECT key_id, feed_name FROM api_key_feed ORDER BY feed_name") {
@@ -49,7 +53,9 @@ extension SQLiteTransaction {
 
     /// Stores a new key. Returns `false` when a key of that name exists (nothing is written).
     public func insertAPIKey(_ key: APIKeyRecord) throws -> Bool {
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM api_key WHERE name = ?)", arguments: [key.name]) == true {
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM api_key WHERE name = ?)", arguments: [key.name])
+            == true
+        {
             return false
         }
         try db.execute(

@@ -6,8 +6,10 @@ extension SQLiteTransaction {
 
     /// The named layouts of a feed, by name.
     public func layouts(feedID: Int64) throws -> [NamedLayoutRecord] {
-        try Row.fetchAll(db, sql: "SELECT name, configuration FROM layout WHERE feed_id = ? ORDER BY name", arguments: [feedID])
-            .map { NamedLayoutRecord(name: $0[0], configuration: $0[1]) }
+        try Row.fetchAll(
+            db, sql: "SELECT name, configuration FROM layout WHERE feed_id = ? ORDER BY name", arguments: [feedID]
+        )
+        .map { NamedLayoutRecord(name: $0[0], configuration: $0[1]) }
     }
 
     /// The named layout `name` of a feed, or `nil`.
@@ -28,10 +30,11 @@ extension SQLiteTransaction {
     public func removeLayout(feedID: Int64, name: String) throws -> Bool {
         guard let layout = try layout(feedID: feedID, name: name) else { return false }
         try db.execute(sql: SharedSQL.deleteLayout.sqlite, arguments: [feedID, name])
-        try db.execute(sql: """
-            DELETE FROM layout_cache WHERE feed_id = ? AND configuration = ?
-              AND NOT EXISTS (SELECT 1 FROM layout WHERE feed_id = ? AND configuration = ?)
-            """, arguments: [feedID, layout.configuration, feedID, layout.configuration])
+        try db.execute(
+            sql: """
+                DELETE FROM layout_cache WHERE feed_id = ? AND configuration = ?
+                  AND NOT EXISTS (SELECT 1 FROM layout WHERE feed_id = ? AND configuration = ?)
+                """, arguments: [feedID, layout.configuration, feedID, layout.configuration])
         return true
     }
 
@@ -39,7 +42,9 @@ extension SQLiteTransaction {
 
     /// The cache entry of a (feed, configuration), or `nil` when none was made yet.
     public func cacheEntry(feedID: Int64, configuration: String) throws -> LayoutCacheRecord? {
-        let statement = try RawStatement(cached: db, """
+        let statement = try RawStatement(
+            cached: db,
+            """
             SELECT id, configuration, stride, end_revision, total_items, content_height, tail_top, tail_bottom
             FROM layout_cache WHERE feed_id = ? AND configuration = ?
             """)
@@ -51,8 +56,9 @@ extension SQLiteTransaction {
     /// Creates the cache entry of a (feed, configuration), or returns the existing one.
     public func makeCacheEntry(feedID: Int64, configuration: String, stride: Int) throws -> LayoutCacheRecord {
         if let entry = try cacheEntry(feedID: feedID, configuration: configuration) { return entry }
-        try db.execute(sql: "INSERT INTO layout_cache (feed_id, configuration, stride) VALUES (?, ?, ?)",
-                       arguments: [feedID, configuration, stride])
+        try db.execute(
+            sql: "INSERT INTO layout_cache (feed_id, configuration, stride) VALUES (?, ?, ?)",
+            arguments: [feedID, configuration, stride])
         let id = db.lastInsertedRowID
         try evictUnnamedCacheEntries(feedID: feedID, keeping: id)
         return LayoutCacheRecord(id: id, configuration: configuration, stride: stride, end: nil)
@@ -65,14 +71,15 @@ extension SQLiteTransaction {
     /// and every write invalidates every entry of its feed, so without a bound both the file
     /// and the cost of a move would grow with each configuration ever asked for.
     func evictUnnamedCacheEntries(feedID: Int64, keeping id: Int64) throws {
-        try db.execute(sql: """
-            DELETE FROM layout_cache WHERE id IN (
-                SELECT c.id FROM layout_cache c JOIN feed f ON f.id = c.feed_id
-                WHERE c.feed_id = ?
-                  AND NOT EXISTS (SELECT 1 FROM layout l WHERE l.feed_id = c.feed_id AND l.configuration = c.configuration)
-                ORDER BY c.id = ? DESC, c.end_revision IS f.revision DESC, c.end_revision DESC, c.id DESC
-                LIMIT -1 OFFSET ?)
-            """, arguments: [feedID, id, LayoutCacheRecord.maximumUnnamedEntries])
+        try db.execute(
+            sql: """
+                DELETE FROM layout_cache WHERE id IN (
+                    SELECT c.id FROM layout_cache c JOIN feed f ON f.id = c.feed_id
+                    WHERE c.feed_id = ?
+                      AND NOT EXISTS (SELECT 1 FROM layout l WHERE l.feed_id = c.feed_id AND l.configuration = c.configuration)
+                    ORDER BY c.id = ? DESC, c.end_revision IS f.revision DESC, c.end_revision DESC, c.id DESC
+                    LIMIT -1 OFFSET ?)
+                """, arguments: [feedID, id, LayoutCacheRecord.maximumUnnamedEntries])
     }
 
     /// The checkpoint with the greatest index not above `index`, or `nil`.
@@ -98,16 +105,21 @@ extension SQLiteTransaction {
     }
 
     /// The start and end of the given sections in a cached layout.
-    public func sectionExtents(cacheID: Int64, sectionIDs: some Collection<Int64>) throws -> [Int64: SectionExtentRecord] {
+    public func sectionExtents(cacheID: Int64, sectionIDs: some Collection<Int64>) throws -> [Int64:
+        SectionExtentRecord]
+    {
         var result: [Int64: SectionExtentRecord] = [:]
-        let statement = try RawStatement(cached: db, """
+        let statement = try RawStatement(
+            cached: db,
+            """
             SELECT section_id, until_key, start_y, end_y FROM layout_section WHERE cache_id = ? AND section_id = ?
             """)
         statement.bind(1, cacheID)
         for id in sectionIDs {
             statement.bind(2, id)
             result[id] = try statement.first {
-                SectionExtentRecord(sectionID: $0.int64(0), untilKey: $0.int64(1), startY: $0.double(2), endY: $0.double(3))
+                SectionExtentRecord(
+                    sectionID: $0.int64(0), untilKey: $0.int64(1), startY: $0.double(2), endY: $0.double(3))
             }
         }
         return result
@@ -121,9 +133,13 @@ extension SQLiteTransaction {
         checkpoints: [CheckpointRecord], sections: [SectionExtentRecord], end: LayoutEndRecord?
     ) throws -> Bool {
         let current = try Int64.fetchOne(db, sql: SharedSQL.feedRevision.sqlite, arguments: [feedID])
-        let exists = try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM layout_cache WHERE id = ?", arguments: [cacheID]) ?? false
+        let exists =
+            try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM layout_cache WHERE id = ?", arguments: [cacheID])
+            ?? false
         guard current == revision, exists else { return false }
-        let saveCheckpoint = try RawStatement(db, """
+        let saveCheckpoint = try RawStatement(
+            db,
+            """
             INSERT OR REPLACE INTO layout_checkpoint (cache_id, idx, sort_key, section_id, state, band_top, band_bottom)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
@@ -137,7 +153,9 @@ extension SQLiteTransaction {
             saveCheckpoint.bind(7, checkpoint.bandBottom)
             try saveCheckpoint.run()
         }
-        let saveSection = try RawStatement(db, """
+        let saveSection = try RawStatement(
+            db,
+            """
             INSERT OR REPLACE INTO layout_section (cache_id, section_id, until_key, start_y, end_y) VALUES (?, ?, ?, ?, ?)
             """)
         for section in sections {
@@ -149,7 +167,9 @@ extension SQLiteTransaction {
             try saveSection.run()
         }
         if let end {
-            try db.execute(sql: SharedSQL.saveLayoutEnd.sqlite, arguments: [end.revision, end.totalItems, end.contentHeight, end.tailTop, end.tailBottom, cacheID])
+            try db.execute(
+                sql: SharedSQL.saveLayoutEnd.sqlite,
+                arguments: [end.revision, end.totalItems, end.contentHeight, end.tailTop, end.tailBottom, cacheID])
         }
         return true
     }
@@ -164,7 +184,9 @@ extension SQLiteTransaction {
     public func invalidateLayouts(feedID: Int64, fromKey key: Int64) throws {
         let caches = try RawStatement(db, "SELECT id FROM layout_cache WHERE feed_id = ?")
         caches.bind(1, feedID)
-        let first = try RawStatement(db, """
+        let first = try RawStatement(
+            db,
+            """
             SELECT idx FROM layout_checkpoint WHERE cache_id = ? AND sort_key >= ? ORDER BY idx LIMIT 1
             """)
         let delete = try RawStatement(db, "DELETE FROM layout_checkpoint WHERE cache_id = ? AND idx >= ?")
@@ -181,16 +203,19 @@ extension SQLiteTransaction {
 
     /// How much of every cached layout is valid.
     public func cacheCoverage() throws -> [LayoutCacheCoverage] {
-        try Row.fetchAll(db, sql: """
-            SELECT feed.name, layout_cache.configuration, layout_cache.stride,
-                   (SELECT COUNT(*) FROM layout_checkpoint WHERE cache_id = layout_cache.id),
-                   layout_cache.end_revision IS feed.revision,
-                   feed.image_count,
-                   (SELECT group_concat(name, char(31)) FROM layout
-                     WHERE layout.feed_id = feed.id AND layout.configuration = layout_cache.configuration)
-            FROM layout_cache JOIN feed ON feed.id = layout_cache.feed_id
-            ORDER BY feed.name, layout_cache.id
-            """).map { row in
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT feed.name, layout_cache.configuration, layout_cache.stride,
+                       (SELECT COUNT(*) FROM layout_checkpoint WHERE cache_id = layout_cache.id),
+                       layout_cache.end_revision IS feed.revision,
+                       feed.image_count,
+                       (SELECT group_concat(name, char(31)) FROM layout
+                         WHERE layout.feed_id = feed.id AND layout.configuration = layout_cache.configuration)
+                FROM layout_cache JOIN feed ON feed.id = layout_cache.feed_id
+                ORDER BY feed.name, layout_cache.id
+                """
+        ).map { row in
             LayoutCacheCoverage(
                 feed: row[0], configuration: row[1],
                 names: (row[6] as String?).map { $0.split(separator: "\u{1F}").map(String.init) } ?? [],
@@ -203,16 +228,20 @@ extension LayoutCacheRecord {
     init(statement: RawStatement) {
         self.init(
             id: statement.int64(0), configuration: statement.string(1) ?? "", stride: Int(statement.int64(2)),
-            end: statement.isNull(3) ? nil : LayoutEndRecord(
-                revision: statement.int64(3), totalItems: Int(statement.int64(4)), contentHeight: statement.double(5),
-                tailTop: statement.double(6), tailBottom: statement.double(7)))
+            end: statement.isNull(3)
+                ? nil
+                : LayoutEndRecord(
+                    revision: statement.int64(3), totalItems: Int(statement.int64(4)),
+                    contentHeight: statement.double(5),
+                    tailTop: statement.double(6), tailBottom: statement.double(7)))
     }
 }
 
 extension CheckpointRecord {
     init(statement: RawStatement) {
         self.init(
-            index: Int(statement.int64(0)), key: statement.int64(1), sectionID: statement.int64(2), state: statement.bytes(3),
+            index: Int(statement.int64(0)), key: statement.int64(1), sectionID: statement.int64(2),
+            state: statement.bytes(3),
             bandTop: statement.double(4), bandBottom: statement.double(5))
     }
 }

@@ -17,7 +17,8 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// Every feed, by name.
     public func feeds() throws -> [FeedRecord] {
-        try RawStatement(cached: db, "SELECT \(SharedSQL.feedColumns) FROM feed ORDER BY name").all(FeedRecord.init(statement:))
+        try RawStatement(cached: db, "SELECT \(SharedSQL.feedColumns) FROM feed ORDER BY name").all(
+            FeedRecord.init(statement:))
     }
 
     /// Every feed with its counts, by name.
@@ -73,9 +74,10 @@ public struct SQLiteTransaction: CatalogTransaction {
     public func bumpRevision(feedID: Int64) throws -> Int64 {
         try db.execute(sql: "UPDATE feed SET revision = revision + 1 WHERE id = ?", arguments: [feedID])
         let revision = try Int64.fetchOne(db, sql: SharedSQL.feedRevision.sqlite, arguments: [feedID])!
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO revision_time (feed_id, revision, committed_at) VALUES (?, ?, CAST(strftime('%s', 'now') AS INTEGER))
-            """, arguments: [feedID, revision])
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO revision_time (feed_id, revision, committed_at) VALUES (?, ?, CAST(strftime('%s', 'now') AS INTEGER))
+                """, arguments: [feedID, revision])
         return revision
     }
 
@@ -92,7 +94,9 @@ public struct SQLiteTransaction: CatalogTransaction {
         next.bind(1, feedID)
         next.bind(2, revision)
         var seq = try next.first { $0.int64(0) } ?? 0
-        let insert = try RawStatement(db, """
+        let insert = try RawStatement(
+            db,
+            """
             INSERT INTO change (feed_id, revision, seq, kind, external_id, section) VALUES (?, ?, ?, ?, ?, ?)
             """)
         for change in changes {
@@ -113,28 +117,31 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// Runs as trusted rows (``withTrustedRows(_:)``): every row names this transaction's feed.
     public func appendInsertChangesForWholeFeed(feedID: Int64, revision: Int64) throws {
         try withTrustedRows {
-            try db.execute(sql: """
-                INSERT INTO change (feed_id, revision, seq, kind, external_id, section)
-                SELECT image.feed_id, ?, image.sort_key, 'insert', image.external_id, section.name
-                FROM image JOIN section ON section.id = image.section_id
-                WHERE image.feed_id = ?
-                ORDER BY image.sort_key
-                """, arguments: [revision, feedID])
+            try db.execute(
+                sql: """
+                    INSERT INTO change (feed_id, revision, seq, kind, external_id, section)
+                    SELECT image.feed_id, ?, image.sort_key, 'insert', image.external_id, section.name
+                    FROM image JOIN section ON section.id = image.section_id
+                    WHERE image.feed_id = ?
+                    ORDER BY image.sort_key
+                    """, arguments: [revision, feedID])
         }
     }
 
     /// The change log of a feed after `revision`, oldest first: its first `limit` rows.
     public func changes(feedID: Int64, since revision: Int64, limit: Int) throws -> [ChangeRecord] {
-        try Row.fetchAll(db.cachedStatement(sql: SharedSQL.changesSince.sqlite), arguments: [feedID, revision, limit]).map {
-            ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
-        }
+        try Row.fetchAll(db.cachedStatement(sql: SharedSQL.changesSince.sqlite), arguments: [feedID, revision, limit])
+            .map {
+                ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
+            }
     }
 
     /// The change log of a feed after `revision` up to `last` (inclusive), oldest first.
     public func changes(feedID: Int64, since revision: Int64, through last: Int64) throws -> [ChangeRecord] {
-        try Row.fetchAll(db.cachedStatement(sql: SharedSQL.changesBetween.sqlite), arguments: [feedID, revision, last]).map {
-            ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
-        }
+        try Row.fetchAll(db.cachedStatement(sql: SharedSQL.changesBetween.sqlite), arguments: [feedID, revision, last])
+            .map {
+                ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
+            }
     }
 
     /// The oldest revision the feed's change log can be read from.
@@ -194,17 +201,21 @@ public struct SQLiteTransaction: CatalogTransaction {
     }
 
     /// Inserts a section and returns its id.
-    public func insertSection(feedID: Int64, name: String?, title: String?, position: Int64, isDeclared: Bool) throws -> Int64 {
-        try db.execute(sql: """
-            INSERT INTO section (feed_id, name, title, position, declared) VALUES (?, ?, ?, ?, ?)
-            """, arguments: [feedID, name, title, position, isDeclared])
+    public func insertSection(feedID: Int64, name: String?, title: String?, position: Int64, isDeclared: Bool) throws
+        -> Int64
+    {
+        try db.execute(
+            sql: """
+                INSERT INTO section (feed_id, name, title, position, declared) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [feedID, name, title, position, isDeclared])
         return db.lastInsertedRowID
     }
 
     /// Updates a section's title, position and declared flag.
     public func updateSection(_ section: SectionRecord) throws {
-        try db.execute(sql: SharedSQL.updateSection.sqlite,
-                       arguments: [section.title, section.position, section.isDeclared, section.id])
+        try db.execute(
+            sql: SharedSQL.updateSection.sqlite,
+            arguments: [section.title, section.position, section.isDeclared, section.id])
     }
 
     /// Gives sections new positions (the caller supplies a collision-free order).
@@ -226,10 +237,12 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// Deletes the sections of a feed that hold no image and are not declared; returns their ids.
     @discardableResult
     public func deleteEmptyUndeclaredSections(feedID: Int64) throws -> [Int64] {
-        let ids = try Int64.fetchAll(db, sql: """
-            SELECT id FROM section WHERE feed_id = ? AND declared = 0
-              AND NOT EXISTS (SELECT 1 FROM image WHERE image.section_id = section.id)
-            """, arguments: [feedID])
+        let ids = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT id FROM section WHERE feed_id = ? AND declared = 0
+                  AND NOT EXISTS (SELECT 1 FROM image WHERE image.section_id = section.id)
+                """, arguments: [feedID])
         for id in ids { try deleteSection(id: id) }
         return ids
     }
@@ -240,7 +253,9 @@ public struct SQLiteTransaction: CatalogTransaction {
         // Counted per section through `image_section` (section_id, sort_key): a range of the
         // index each, where `GROUP BY section_id` over the feed's rows sorted them all in a
         // temporary B-tree first (1M images in 200 sections: about 4 times slower).
-        let statement = try RawStatement(cached: db, """
+        let statement = try RawStatement(
+            cached: db,
+            """
             SELECT id, (SELECT COUNT(*) FROM image WHERE section_id = section.id) FROM section WHERE feed_id = ?
             """)
         statement.bind(1, feedID)
@@ -262,7 +277,7 @@ public struct SQLiteTransaction: CatalogTransaction {
         var ranges: [Int64: ClosedRange<Int64>] = [:]
         for id in sectionIDs {
             guard let earliest = try Int64.fetchOne(first, arguments: [id]),
-                  let latest = try Int64.fetchOne(last, arguments: [id])
+                let latest = try Int64.fetchOne(last, arguments: [id])
             else { continue }
             ranges[id] = earliest...latest
         }
@@ -276,7 +291,9 @@ public struct SQLiteTransaction: CatalogTransaction {
         for id in sectionIDs {
             first.bind(1, id)
             last.bind(1, id)
-            guard let lower = try first.first({ $0.int64(0) }), let upper = try last.first({ $0.int64(0) }) else { continue }
+            guard let lower = try first.first({ $0.int64(0) }), let upper = try last.first({ $0.int64(0) }) else {
+                continue
+            }
             ranges[id] = lower...upper
         }
         return ranges
@@ -299,7 +316,8 @@ public struct SQLiteTransaction: CatalogTransaction {
 extension FeedRecord {
     init(statement: RawStatement) {
         self.init(
-            id: statement.int64(0), name: statement.string(1) ?? "", revision: statement.int64(2), imageCount: Int(statement.int64(3)),
+            id: statement.int64(0), name: statement.string(1) ?? "", revision: statement.int64(2),
+            imageCount: Int(statement.int64(3)),
             sectionBy: statement.string(4), timeZone: statement.string(5))
     }
 }
@@ -324,7 +342,8 @@ extension SQLiteTransaction {
     ///   the end of a 1M-image import, measured with `/usr/bin/time`).
     public func withBulkWriteMemory<T>(pageCacheKiB: Int, _ body: () throws -> T) throws -> T {
         // Restored afterwards to what the connection had (a command's or a server's settings).
-        let cacheSize = try RawStatement(db, "PRAGMA cache_size").first { $0.int64(0) } ?? -Int64(SQLiteCatalog.pageCacheKiB)
+        let cacheSize =
+            try RawStatement(db, "PRAGMA cache_size").first { $0.int64(0) } ?? -Int64(SQLiteCatalog.pageCacheKiB)
         let mmapSize = try RawStatement(db, "PRAGMA mmap_size").first { $0.int64(0) } ?? Int64(SQLiteCatalog.mmapBytes)
         try RawStatement.execute(db, "PRAGMA cache_size = -\(max(1, pageCacheKiB)); PRAGMA mmap_size = 0")
         defer {

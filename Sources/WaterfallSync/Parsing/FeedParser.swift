@@ -27,7 +27,10 @@ struct FeedParser: ~Copyable {
     private var lastSection = -1
 
     private static let topLevelFields = FieldNames(["feed", "sections", "images", "sectionBy", "timeZone"])
-    private static let imageFields = FieldNames(["id", "width", "height", "url", "title", "section", "span", "takenAt", "placeholder", "color", "renditions", "urlTemplate"])
+    private static let imageFields = FieldNames([
+        "id", "width", "height", "url", "title", "section", "span", "takenAt", "placeholder", "color", "renditions",
+        "urlTemplate",
+    ])
     /// `imageFields`, held here so the per-image loop does not go through a lazy global.
     private let imageFields = FeedParser.imageFields
     private static let sectionFields = FieldNames(["id", "title"])
@@ -106,7 +109,8 @@ struct FeedParser: ~Copyable {
         }
         if images.isEmpty {
             let found = scanner.offset(of: scanner.pos) == 0 ? "an empty file" : "only blank lines"
-            throw SyncError(kind: .invalidData, message: "\(source): expected at least one image object, found \(found).")
+            throw SyncError(
+                kind: .invalidData, message: "\(source): expected at least one image object, found \(found).")
         }
     }
 
@@ -145,7 +149,9 @@ struct FeedParser: ~Copyable {
             if earlier >= 0 {
                 throw SyncError(
                     kind: .invalidData,
-                    message: "\(source): sections[\(declared.count)].id \(Display.quoted(id)) is a duplicate of sections[\(earlier)].id.")
+                    message:
+                        "\(source): sections[\(declared.count)].id \(Display.quoted(id)) is a duplicate of sections[\(earlier)].id."
+                )
             }
             declaredPositions[index] = Int32(declared.count)
             declared.append(FeedSection(id: id, title: title))
@@ -166,7 +172,7 @@ struct FeedParser: ~Copyable {
         }
         let string = try scanner.scanString(keep: limit)
         if string.length > 0, string.length <= limit, !string.hasControl, lastSection >= 0,
-           JSONBytes.equal(sectionNames[lastSection], string.bytes)
+            JSONBytes.equal(sectionNames[lastSection], string.bytes)
         {
             return Int32(lastSection)
         }
@@ -228,8 +234,9 @@ struct FeedParser: ~Copyable {
 
     private mutating func checkImageCount() throws(SyncError) {
         if images.count >= limits.imagesPerFeed {
-            throw .value(source, Place(container: .root, field: "images"),
-                         expected: "at most \(limits.imagesPerFeed) images", found: "more")
+            throw .value(
+                source, Place(container: .root, field: "images"),
+                expected: "at most \(limits.imagesPerFeed) images", found: "more")
         }
         if !hasReserved && images.count == 1024 { reserveImages() }
     }
@@ -273,13 +280,16 @@ struct FeedParser: ~Copyable {
             }
             switch field {
             case 0:
-                id = try scanner.readIdentifier(place.field("id"), limit: limits.idBytes, expected: FeedParser.idExpectation)
+                id = try scanner.readIdentifier(
+                    place.field("id"), limit: limits.idBytes, expected: FeedParser.idExpectation)
             case 1:
-                width = Int32(try scanner.readInteger(
-                    place.field("width"), in: 1...1_000_000, expected: FeedParser.sizeExpectation))
+                width = Int32(
+                    try scanner.readInteger(
+                        place.field("width"), in: 1...1_000_000, expected: FeedParser.sizeExpectation))
             case 2:
-                height = Int32(try scanner.readInteger(
-                    place.field("height"), in: 1...1_000_000, expected: FeedParser.sizeExpectation))
+                height = Int32(
+                    try scanner.readInteger(
+                        place.field("height"), in: 1...1_000_000, expected: FeedParser.sizeExpectation))
             case 3:
                 url = try scanner.readText(place.field("url"), limit: limits.urlBytes)
             case 4:
@@ -296,12 +306,16 @@ struct FeedParser: ~Copyable {
                 color = try readColor(place.field("color"))
             case 10:
                 if let list = try readRenditions(place.field("renditions"), depth: depth + 1) {
-                    if case .template = renditions { throw .value(source, place, expected: "renditions or urlTemplate", found: "both") }
+                    if case .template = renditions {
+                        throw .value(source, place, expected: "renditions or urlTemplate", found: "both")
+                    }
                     renditions = list
                 }
             case 11:
                 if let template = try readURLTemplate(place.field("urlTemplate")) {
-                    if case .list = renditions { throw .value(source, place, expected: "renditions or urlTemplate", found: "both") }
+                    if case .list = renditions {
+                        throw .value(source, place, expected: "renditions or urlTemplate", found: "both")
+                    }
                     renditions = template
                 }
             default:
@@ -312,9 +326,10 @@ struct FeedParser: ~Copyable {
         guard seen & 2 != 0 else { throw .missingField(source, place, "width") }
         guard seen & 4 != 0 else { throw .missingField(source, place, "height") }
         imageIDs.append(id)
-        images.append(FeedImage(
-            id: id, width: width, height: height, url: url, title: title, section: section, span: span,
-            takenAt: takenAt, placeholder: placeholder, color: color, renditions: renditions))
+        images.append(
+            FeedImage(
+                id: id, width: width, height: height, url: url, title: title, section: section, span: span,
+                takenAt: takenAt, placeholder: placeholder, color: color, renditions: renditions))
     }
 
     private mutating func readSpan(_ place: Place) throws(SyncError) -> Span {
@@ -325,7 +340,9 @@ struct FeedParser: ~Copyable {
 
     /// An image's `"takenAt"`: an RFC 3339 date-time with an offset (see ``TakenAt``), or null.
     private mutating func readTakenAt(_ place: Place) throws(SyncError) -> Int64? {
-        try readString(place, expected: "an RFC 3339 date-time with an offset such as \"2017-11-14T16:28:13+01:00\", or null") { string in
+        try readString(
+            place, expected: "an RFC 3339 date-time with an offset such as \"2017-11-14T16:28:13+01:00\", or null"
+        ) { string in
             string.isComplete ? TakenAt.milliseconds(parsing: string.bytes) : nil
         }
     }
@@ -333,8 +350,11 @@ struct FeedParser: ~Copyable {
     /// An image's `"placeholder"`: a ThumbHash or BlurHash, 1 to 64 printable ASCII
     /// characters (no spaces), or null.
     private mutating func readPlaceholder(_ place: Place) throws(SyncError) -> String? {
-        try readString(place, expected: "a ThumbHash or BlurHash of 1 to 64 printable ASCII characters without spaces, or null") { string in
-            string.isComplete && (1...64).contains(string.length) && string.bytes.allSatisfy { (0x21...0x7E).contains($0) } ? string.string : nil
+        try readString(
+            place, expected: "a ThumbHash or BlurHash of 1 to 64 printable ASCII characters without spaces, or null"
+        ) { string in
+            string.isComplete && (1...64).contains(string.length)
+                && string.bytes.allSatisfy { (0x21...0x7E).contains($0) } ? string.string : nil
         }
     }
 
@@ -342,7 +362,7 @@ struct FeedParser: ~Copyable {
     private mutating func readColor(_ place: Place) throws(SyncError) -> String? {
         try readString(place, expected: "a colour \"#rrggbb\" such as \"#a0b1c2\", or null") { string in
             guard string.length == 7, string.bytes[0] == UInt8(ascii: "#"),
-                  string.bytes.dropFirst().allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x46).contains($0 & 0xDF) })
+                string.bytes.dropFirst().allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x46).contains($0 & 0xDF) })
             else { return nil }
             return string.string.lowercased()
         }
@@ -353,7 +373,9 @@ struct FeedParser: ~Copyable {
     private mutating func readURLTemplate(_ place: Place) throws(SyncError) -> Renditions? {
         let expected: StaticString = "a URL containing \"{width}\", or null"
         guard let text = try scanner.readText(place, limit: limits.urlBytes) else { return nil }
-        guard text.contains(Renditions.widthPlaceholder), !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard text.contains(Renditions.widthPlaceholder),
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw .value(source, place, expected: "\(expected)", found: Display.quoted(text))
         }
         return .template(text)
@@ -381,11 +403,14 @@ struct FeedParser: ~Copyable {
                 switch field {
                 case 0:
                     if width != nil { throw .repeatedField(source, element, "width") }
-                    let value = Int32(try scanner.readInteger(
-                        place.element(renditions.count, field: "width"), in: 1...1_000_000, expected: FeedParser.sizeExpectation))
+                    let value = Int32(
+                        try scanner.readInteger(
+                            place.element(renditions.count, field: "width"), in: 1...1_000_000,
+                            expected: FeedParser.sizeExpectation))
                     if let previous = renditions.last, value <= previous.width {
-                        throw .value(source, place.element(renditions.count, field: "width"),
-                                     expected: "a width above \(previous.width) (widths strictly ascending)", found: "\(value)")
+                        throw .value(
+                            source, place.element(renditions.count, field: "width"),
+                            expected: "a width above \(previous.width) (widths strictly ascending)", found: "\(value)")
                     }
                     width = value
                 case 1:
@@ -421,8 +446,10 @@ struct FeedParser: ~Copyable {
 
     /// The feed's `"timeZone"`: an IANA time zone name (see ``TimeZoneName``), or null.
     private mutating func readTimeZone(_ place: Place) throws(SyncError) -> String? {
-        try readString(place, expected: "an IANA time zone name such as \"Europe/Paris\" or \"UTC\", or null") { string in
-            string.isComplete && !string.hasControl && TimeZoneName.zone(named: string.string) != nil ? string.string : nil
+        try readString(place, expected: "an IANA time zone name such as \"Europe/Paris\" or \"UTC\", or null") {
+            string in
+            string.isComplete && !string.hasControl && TimeZoneName.zone(named: string.string) != nil
+                ? string.string : nil
         }
     }
 
@@ -436,8 +463,9 @@ struct FeedParser: ~Copyable {
         case .string:
             let string = try scanner.scanString(keep: JSONScanner.displayBytes)
             if let value = parse(string) { return value }
-            throw .value(source, place, expected: "\(expected)",
-                         found: string.length == 0 ? "an empty string" : Display.quoted(string))
+            throw .value(
+                source, place, expected: "\(expected)",
+                found: string.length == 0 ? "an empty string" : Display.quoted(string))
         case .null:
             try scanner.scanLiteral("null")
             return nil
@@ -458,7 +486,8 @@ struct FeedParser: ~Copyable {
 
     private func duplicate(earlier: Int, later: Int, isNDJSON: Bool) -> SyncError {
         let id = Display.quoted(images[later].id)
-        let message = isNDJSON
+        let message =
+            isNDJSON
             ? "\(source): line \(imageLines[later]): id \(id) is a duplicate of the id on line \(imageLines[earlier])."
             : "\(source): images[\(later)].id \(id) is a duplicate of images[\(earlier)].id."
 

@@ -85,7 +85,8 @@ final class FileReader {
     static func checkSize(_ size: Int, maximumBytes: Int, name: String) throws(SyncError) {
         guard size <= maximumBytes else {
             throw SyncError(
-                kind: .invalidData, message: "\(name): expected a file of at most \(maximumBytes) bytes, found \(size) bytes.")
+                kind: .invalidData,
+                message: "\(name): expected a file of at most \(maximumBytes) bytes, found \(size) bytes.")
         }
     }
 

@@ -29,8 +29,9 @@ extension JSONScanner {
                 throw .value(source, place, expected: "\(expected)", found: Display.number(number))
             }
             guard number.textLength <= limit else {
-                throw .value(source, place, expected: "at most \(limit) bytes",
-                             found: "an integer of \(number.textLength) characters")
+                throw .value(
+                    source, place, expected: "at most \(limit) bytes",
+                    found: "an integer of \(number.textLength) characters")
             }
             if number.magnitude == 0 && !number.overflowed { return "0" }
             return String(decoding: number.text, as: UTF8.self)
@@ -44,7 +45,9 @@ extension JSONScanner {
 
     /// A name-like string (id, section id, feed name) already scanned: non-empty, within
     /// `limit` bytes, no control characters.
-    func checkedName(_ string: ScannedString, _ place: Place, limit: Int, expected: StaticString) throws(SyncError) -> String {
+    func checkedName(_ string: ScannedString, _ place: Place, limit: Int, expected: StaticString) throws(SyncError)
+        -> String
+    {
         if string.length == 0 {
             throw .value(source, place, expected: "\(expected)", found: "an empty string")
         }
@@ -81,7 +84,8 @@ extension JSONScanner {
         case .string:
             let string = try scanString(keep: limit)
             if string.length > limit {
-                throw .value(source, place, expected: "at most \(limit) bytes", found: "a string of \(string.length) bytes")
+                throw .value(
+                    source, place, expected: "at most \(limit) bytes", found: "a string of \(string.length) bytes")
             }
             if string.hasNUL {
                 throw .value(source, place, expected: "a string without NUL characters", found: Display.quoted(string))
@@ -96,7 +100,9 @@ extension JSONScanner {
     }
 
     /// A JSON integer (no fraction, no exponent) within `range`; `expected` describes it.
-    mutating func readInteger(_ place: Place, in range: ClosedRange<Int>, expected: StaticString) throws(SyncError) -> Int {
+    mutating func readInteger(_ place: Place, in range: ClosedRange<Int>, expected: StaticString) throws(SyncError)
+        -> Int
+    {
         let start = try valueStart(expected: expected)
         guard start == .number else { throw wrongValue(start, place, expected: expected) }
         let number = try scanNumber()

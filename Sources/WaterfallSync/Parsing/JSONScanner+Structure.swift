@@ -3,7 +3,7 @@ extension JSONScanner {
     /// parser ignore one; some Windows tools write it).
     mutating func skipByteOrderMark() throws(SyncError) {
         guard offset(of: pos) == 0, try ensure(3) >= 3,
-              base[pos] == 0xEF, base[pos + 1] == 0xBB, base[pos + 2] == 0xBF
+            base[pos] == 0xEF, base[pos + 1] == 0xBB, base[pos + 2] == 0xBF
         else { return }
         pos += 3
         lineStart = 3
@@ -121,7 +121,8 @@ struct FieldNames {
     func index(ofQuotedWord word: UInt64) -> Int? {
         quotedWords.withUnsafeBufferPointer { quotedWords in
             quotedMasks.withUnsafeBufferPointer { quotedMasks in
-                for index in 0..<quotedWords.count where quotedMasks[index] != 0 && word & quotedMasks[index] == quotedWords[index] {
+                for index in 0..<quotedWords.count
+                where quotedMasks[index] != 0 && word & quotedMasks[index] == quotedWords[index] {
                     return index
                 }
                 return nil
@@ -143,7 +144,9 @@ struct FieldNames {
         guard name.length > 8 else { return index(ofWord: FieldNames.pack(name.bytes), length: name.length) }
         guard name.isComplete else { return names.count }
         for (index, candidate) in names.enumerated() where lengths[index] == name.length {
-            if UnsafeBufferPointer(start: candidate.utf8Start, count: candidate.utf8CodeUnitCount).elementsEqual(name.bytes) {
+            if UnsafeBufferPointer(start: candidate.utf8Start, count: candidate.utf8CodeUnitCount).elementsEqual(
+                name.bytes)
+            {
                 return index
             }
         }

@@ -64,7 +64,8 @@ extension JSONScanner {
         }
         if index > pos && index < end && (base[pos] != UInt8(ascii: "0") || index == pos + 1) {
             let next = base[index]
-            let continues = next &- UInt8(ascii: "0") < 10 || next == UInt8(ascii: ".")
+            let continues =
+                next &- UInt8(ascii: "0") < 10 || next == UInt8(ascii: ".")
                 || next | 0x20 == UInt8(ascii: "e")
             if !continues {
                 let count = index - pos

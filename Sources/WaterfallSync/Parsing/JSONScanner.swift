@@ -68,8 +68,9 @@ struct JSONScanner: ~Copyable {
     private static func allocateScratch(_ limits: SyncLimits)
         -> (UnsafeMutablePointer<UInt8>, Int, UnsafeMutablePointer<UInt8>, Int)
     {
-        let longest = max(limits.idBytes, limits.sectionIdBytes, limits.feedNameBytes, limits.urlBytes,
-                          limits.titleBytes, JSONScanner.displayBytes, 64)
+        let longest = max(
+            limits.idBytes, limits.sectionIdBytes, limits.feedNameBytes, limits.urlBytes,
+            limits.titleBytes, JSONScanner.displayBytes, 64)
         let numbers = max(limits.idBytes, limits.sectionIdBytes, JSONScanner.displayBytes) + 1
         return (.allocate(capacity: longest + 8), longest, .allocate(capacity: numbers), numbers)
     }

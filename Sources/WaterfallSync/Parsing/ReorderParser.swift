@@ -44,14 +44,18 @@ struct ReorderParser: ~Copyable {
             if moves != nil || removals != nil {
                 throw SyncError(
                     kind: .invalidData,
-                    message: "\(source): expected either \"order\" or \"moves\" and \"remove\", found both \"order\" and \"\(moves != nil ? "moves" : "remove")\".")
+                    message:
+                        "\(source): expected either \"order\" or \"moves\" and \"remove\", found both \"order\" and \"\(moves != nil ? "moves" : "remove")\"."
+                )
             }
             return ReorderDocument(feed: feed, operations: .order(order))
         }
         guard moves != nil || removals != nil else {
             throw SyncError(
                 kind: .invalidData,
-                message: "\(source): expected an \"order\", \"moves\" or \"remove\" field in the top-level object, found none.")
+                message:
+                    "\(source): expected an \"order\", \"moves\" or \"remove\" field in the top-level object, found none."
+            )
         }
         return ReorderDocument(feed: feed, operations: .edits(moves: moves ?? [], removals: removals ?? []))
     }
@@ -76,7 +80,8 @@ struct ReorderParser: ~Copyable {
         if let (earlier, later) = finder.firstDuplicate(idAt: { ids[$0] }) {
             throw SyncError(
                 kind: .invalidData,
-                message: "\(source): \(name)[\(later)] \(Display.quoted(ids[later])) is a duplicate of \(name)[\(earlier)].")
+                message:
+                    "\(source): \(name)[\(later)] \(Display.quoted(ids[later])) is a duplicate of \(name)[\(earlier)].")
         }
         if nonEmpty && ids.isEmpty {
             throw .value(source, place, expected: "a non-empty array of ids", found: "an empty array")
@@ -114,17 +119,21 @@ struct ReorderParser: ~Copyable {
             switch field {
             case 0:
                 if id != nil { throw .repeatedField(source, place, name) }
-                id = try scanner.readIdentifier(place.field(name), limit: limits.idBytes, expected: ReorderParser.idExpectation)
+                id = try scanner.readIdentifier(
+                    place.field(name), limit: limits.idBytes, expected: ReorderParser.idExpectation)
             case 1, 2, 3:
                 if target != nil {
-                    let found = targetField.description == name.description
+                    let found =
+                        targetField.description == name.description
                         ? "two \"\(name)\" fields" : "both \"\(targetField)\" and \"\(name)\""
-                    throw .value(source, place, expected: "exactly one of \"before\", \"after\" or \"to\"", found: found)
+                    throw .value(
+                        source, place, expected: "exactly one of \"before\", \"after\" or \"to\"", found: found)
                 }
                 targetField = name
                 if field == 3 {
-                    target = .index(try scanner.readInteger(
-                        place.field(name), in: 0...Int.max, expected: "a non-negative integer"))
+                    target = .index(
+                        try scanner.readInteger(
+                            place.field(name), in: 0...Int.max, expected: "a non-negative integer"))
                 } else {
                     let other = try scanner.readIdentifier(
                         place.field(name), limit: limits.idBytes, expected: ReorderParser.idExpectation)!
@@ -140,7 +149,7 @@ struct ReorderParser: ~Copyable {
         }
         switch target {
         case .before(let other) where other.utf8.elementsEqual(id.utf8),
-             .after(let other) where other.utf8.elementsEqual(id.utf8):
+            .after(let other) where other.utf8.elementsEqual(id.utf8):
             throw SyncError(
                 kind: .moveOntoItself,
                 message: "\(source): \(place.description): cannot move \(Display.quoted(id)) \(targetField) itself.")

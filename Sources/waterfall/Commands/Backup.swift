@@ -16,7 +16,9 @@ extension WaterfallCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
-        @Option(help: ArgumentHelp("The file to write the copy to; it must not exist, unless --force is given.", valueName: "path"))
+        @Option(
+            help: ArgumentHelp(
+                "The file to write the copy to; it must not exist, unless --force is given.", valueName: "path"))
         var to: String
         @Flag(help: "Replace the file at --to if it exists.")
         var force = false
@@ -29,10 +31,14 @@ extension WaterfallCommand {
         func run() async throws {
             let report = try await database.open().backup(to: to, replacing: force)
             if output.json { return Terminal.printJSON(report) }
-            let feeds = report.feeds.isEmpty
+            let feeds =
+                report.feeds.isEmpty
                 ? "no feeds"
-                : report.feeds.map { "feed \(cell($0.name)) at revision \($0.revision) (\($0.images) images)" }.joined(separator: ", ")
-            Terminal.print("copied \(cell(report.from, limit: 200)) to \(cell(report.to, limit: 200)) (\(report.bytes / 1024) KiB): \(feeds)")
+                : report.feeds.map { "feed \(cell($0.name)) at revision \($0.revision) (\($0.images) images)" }.joined(
+                    separator: ", ")
+            Terminal.print(
+                "copied \(cell(report.from, limit: 200)) to \(cell(report.to, limit: 200)) (\(report.bytes / 1024) KiB): \(feeds)"
+            )
         }
     }
 }

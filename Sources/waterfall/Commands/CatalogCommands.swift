@@ -4,7 +4,8 @@ import Waterfall
 extension WaterfallCommand {
     /// `waterfall feeds`.
     struct Feeds: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "feeds", abstract: "List the feeds with their image, section and layout counts and revisions.")
+        static let configuration = CommandConfiguration(
+            commandName: "feeds", abstract: "List the feeds with their image, section and layout counts and revisions.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
@@ -23,39 +24,48 @@ extension WaterfallCommand {
 
     /// `waterfall images`.
     struct Images: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "images", abstract: "List a feed's images in catalog order.")
+        static let configuration = CommandConfiguration(
+            commandName: "images", abstract: "List a feed's images in catalog order.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
         @Option(parsing: .unconditional, help: "Index of the first image to list (default 0).")
         var offset: Int?
-        @Option(help: ArgumentHelp("Go on from a listing's nextCursor, as of its revision, instead of an offset.", valueName: "token"))
+        @Option(
+            help: ArgumentHelp(
+                "Go on from a listing's nextCursor, as of its revision, instead of an offset.", valueName: "token"))
         var cursor: String?
         @Option(parsing: .unconditional, help: "How many images to list, at most 100000.")
         var limit = 50
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
-            if cursor != nil && offset != nil { throw ValidationError("--cursor and --offset cannot be given together.") }
+            if cursor != nil && offset != nil {
+                throw ValidationError("--cursor and --offset cannot be given together.")
+            }
         }
 
         func run() async throws {
             let service = try database.open()
-            let list = if let cursor {
-                try await service.images(feed: feed.feed, cursor: cursor, limit: limit)
-            } else {
-                try await service.images(feed: feed.feed, offset: offset ?? 0, limit: limit)
-            }
+            let list =
+                if let cursor {
+                    try await service.images(feed: feed.feed, cursor: cursor, limit: limit)
+                } else {
+                    try await service.images(feed: feed.feed, offset: offset ?? 0, limit: limit)
+                }
             if output.json { return Terminal.printJSON(list) }
             var table = Table("INDEX", "ID", "SECTION", "WIDTH", "HEIGHT", "TITLE", rightAligned: [0, 3, 4])
             for image in list.images {
-                table.add("\(image.index)", cell(image.id), cell(image.section), "\(image.width)", "\(image.height)", cell(image.title))
+                table.add(
+                    "\(image.index)", cell(image.id), cell(image.section), "\(image.width)", "\(image.height)",
+                    cell(image.title))
             }
             Terminal.print(table.rendered)
             let first = list.images.first?.index ?? 0
             let shown = list.images.isEmpty ? "none" : "\(first)…\(first + list.images.count - 1)"
             let next = list.nextCursor.map { "; next: --cursor \($0)" } ?? ""
-            Terminal.print("feed \(cell(list.feed)), revision \(list.revision): images \(shown) of \(list.totalItems)\(next)")
+            Terminal.print(
+                "feed \(cell(list.feed)), revision \(list.revision): images \(shown) of \(list.totalItems)\(next)")
         }
     }
 
@@ -63,7 +73,8 @@ extension WaterfallCommand {
     struct Sections: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sections",
-            abstract: "List a feed's sections in order, with their titles and image counts; with a layout, its section index.",
+            abstract:
+                "List a feed's sections in order, with their titles and image counts; with a layout, its section index.",
             discussion: """
                 With --layout NAME (or configuration flags) it prints the layout's section index: every section \
                 with the catalog index of its first image, its image count, and where it begins (y) and how \
@@ -72,7 +83,8 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
-        @Option(help: ArgumentHelp("Print the section index of this layout saved with `layout add`.", valueName: "name"))
+        @Option(
+            help: ArgumentHelp("Print the section index of this layout saved with `layout add`.", valueName: "name"))
         var layout: String?
         @OptionGroup(title: "Layout configuration (for the section index of an inline layout)")
         var layoutConfiguration: ConfigurationOptions
@@ -110,15 +122,18 @@ extension WaterfallCommand {
 
     /// `waterfall changes --since R`.
     struct Changes: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "changes", abstract: "List what changed in a feed since a revision.")
+        static let configuration = CommandConfiguration(
+            commandName: "changes", abstract: "List what changed in a feed since a revision.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
         @Option(parsing: .unconditional, help: "List the changes after this revision.")
         var since: Int64
-        @Option(parsing: .unconditional, help: ArgumentHelp(
-            "List whole revisions of at most this many changes (a larger first revision whole), and the revision to go on from.",
-            valueName: "count"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "List whole revisions of at most this many changes (a larger first revision whole), and the revision to go on from.",
+                valueName: "count"))
         var limit: Int?
         @OptionGroup var output: OutputOptions
 
@@ -137,14 +152,16 @@ extension WaterfallCommand {
                 table.add("\(change.revision)", change.kind, cell(change.id), cell(change.section))
             }
             Terminal.print(table.rendered)
-            Terminal.print("feed \(cell(list.feed)) is at revision \(list.revision); \(list.changes.count) change\(list.changes.count == 1 ? "" : "s") since revision \(since)"
-                + (list.nextSince.map { "; more with --since \($0)" } ?? ""))
+            Terminal.print(
+                "feed \(cell(list.feed)) is at revision \(list.revision); \(list.changes.count) change\(list.changes.count == 1 ? "" : "s") since revision \(since)"
+                    + (list.nextSince.map { "; more with --since \($0)" } ?? ""))
         }
     }
 
     /// `waterfall stats`.
     struct Stats: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Show counts, revisions, layout cache coverage and the database's size.")
+        static let configuration = CommandConfiguration(
+            commandName: "stats", abstract: "Show counts, revisions, layout cache coverage and the database's size.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
@@ -162,13 +179,17 @@ extension WaterfallCommand {
             for layout in stats.layouts {
                 // A justified layout's checkpoints wait for row starts: their number is not
                 // known ahead, so its coverage is whether the end is current.
-                let cached = switch layout.expectedCheckpoints {
-                case nil, 0?: layout.complete ? "100%" : "0%"
-                case let expected?: "\(min(100, layout.checkpoints * 100 / expected))%" + (layout.complete ? "" : " (end stale)")
-                }
+                let cached =
+                    switch layout.expectedCheckpoints {
+                    case nil, 0?: layout.complete ? "100%" : "0%"
+                    case let expected?:
+                        "\(min(100, layout.checkpoints * 100 / expected))%" + (layout.complete ? "" : " (end stale)")
+                    }
                 caches.add(
-                    cell(layout.feed), layout.layouts.isEmpty ? "(inline)" : layout.layouts.map { cell($0) }.joined(separator: ","),
-                    layout.kind, layout.configuration?.shape ?? (layout.kind == "coverflow" ? "cover flow queries" : "?"),
+                    cell(layout.feed),
+                    layout.layouts.isEmpty ? "(inline)" : layout.layouts.map { cell($0) }.joined(separator: ","),
+                    layout.kind,
+                    layout.configuration?.shape ?? (layout.kind == "coverflow" ? "cover flow queries" : "?"),
                     layout.expectedCheckpoints.map { "\(layout.checkpoints)/\($0)" } ?? "\(layout.checkpoints)", cached)
             }
             Terminal.print(caches.rendered)
@@ -187,5 +208,7 @@ func printSectionIndex(_ index: SectionIndex) {
     }
     Terminal.print(table.rendered)
     let count = index.sections.count
-    Terminal.print("feed \(cell(index.feed)), revision \(index.revision), layout \(cell(index.layout ?? "(inline)")): \(count) section\(count == 1 ? "" : "s"), \(index.totalItems) images, content height \(points(index.contentHeight))")
+    Terminal.print(
+        "feed \(cell(index.feed)), revision \(index.revision), layout \(cell(index.layout ?? "(inline)")): \(count) section\(count == 1 ? "" : "s"), \(index.totalItems) images, content height \(points(index.contentHeight))"
+    )
 }

@@ -6,7 +6,8 @@ extension WaterfallCommand {
     struct CoverFlow: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "coverflow",
-            abstract: "Lay a feed out as a cover flow: the images visible at an offset, their scale, and the snapped offset.",
+            abstract:
+                "Lay a feed out as a cover flow: the images visible at an offset, their scale, and the snapped offset.",
             discussion: """
                 Images sit in one row, --item-height tall and as wide as their aspect ratio makes them, --spacing \
                 apart after the left inset. Visible images carry scale = 1 / (1 + |centerX - (x + V/2)| * factor); \
@@ -58,11 +59,14 @@ extension WaterfallCommand {
             if output.json { return Terminal.printJSON(page) }
             var table = Table("INDEX", "ID", "X", "Y", "WIDTH", "HEIGHT", "SCALE", rightAligned: [0, 2, 3, 4, 5, 6])
             for item in page.items {
-                table.add("\(item.index)", cell(item.id), points(item.frame.x), points(item.frame.y),
-                          points(item.frame.width), points(item.frame.height), String(format4(item.scale)))
+                table.add(
+                    "\(item.index)", cell(item.id), points(item.frame.x), points(item.frame.y),
+                    points(item.frame.width), points(item.frame.height), String(format4(item.scale)))
             }
             Terminal.print(table.rendered)
-            Terminal.print("feed \(cell(page.feed)): \(page.items.count) of \(page.totalItems) images visible at x \(points(x)); content width \(points(page.contentWidth)); snap offset \(points(page.snapOffset))")
+            Terminal.print(
+                "feed \(cell(page.feed)): \(page.items.count) of \(page.totalItems) images visible at x \(points(x)); content width \(points(page.contentWidth)); snap offset \(points(page.snapOffset))"
+            )
         }
     }
 }

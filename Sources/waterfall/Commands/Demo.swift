@@ -43,14 +43,17 @@ extension WaterfallCommand {
             let phone = AnyLayoutConfiguration.waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44))
             try await service.addLayout(feed: "coco-val2017", name: "phone", configuration: phone)
             // Justified rows too, for the gallery's kind switch and `page --layout rows`.
-            let rows = AnyLayoutConfiguration.justified(JustifiedConfiguration(width: 1024, rowHeight: 180, headerHeight: 44))
+            let rows = AnyLayoutConfiguration.justified(
+                JustifiedConfiguration(width: 1024, rowHeight: 180, headerHeight: 44))
             try await service.addLayout(feed: "coco-val2017", name: "rows", configuration: rows)
             let page = try await service.page(feed: "coco-val2017", layout: .named("phone"), offset: 0, limit: pageSize)
             let written = try writeAtomically(PageRenderer().render(page, format: .html), to: html)
             if output.json { return Terminal.printJSON(page) }
             Terminal.print("")
             printFrames(items: page.items, headers: page.headers, footers: page.footers)
-            Terminal.print("feed coco-val2017, layout phone (2 columns, 375 points): \(page.items.count) of \(page.totalItems) images, content height \(points(page.contentHeight)); database \(service.database.location ?? database.resolvedPath)")
+            Terminal.print(
+                "feed coco-val2017, layout phone (2 columns, 375 points): \(page.items.count) of \(page.totalItems) images, content height \(points(page.contentHeight)); database \(service.database.location ?? database.resolvedPath)"
+            )
             Terminal.print("wrote the page as HTML to \(written): open it in a browser")
             Terminal.print("next: waterfall page --layout phone --feed coco-val2017 --page 1 --page-size \(pageSize)")
         }
@@ -74,7 +77,8 @@ extension WaterfallCommand {
                 return candidate
             }
             throw WaterfallError.fileUnreadable(
-                "cannot find the sample feeds (coco-val2017.json) in \(candidates.prefix(3).joined(separator: ", ")) or the package folders above the executable; install with `make install` or give --samples DIR.")
+                "cannot find the sample feeds (coco-val2017.json) in \(candidates.prefix(3).joined(separator: ", ")) or the package folders above the executable; install with `make install` or give --samples DIR."
+            )
         }
     }
 }

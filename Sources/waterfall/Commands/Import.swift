@@ -24,19 +24,22 @@ extension WaterfallCommand {
         var append = false
         @Flag(help: "Drop user reorders and adopt the file's order, sections included.")
         var resetOrder = false
-        @Option(help: ArgumentHelp(
-            "Make sections from each image's takenAt by day, month or year (none: the file's own sections); overrides the file's sectionBy.",
-            valueName: "day|month|year|none"))
+        @Option(
+            help: ArgumentHelp(
+                "Make sections from each image's takenAt by day, month or year (none: the file's own sections); overrides the file's sectionBy.",
+                valueName: "day|month|year|none"))
         var sectionBy: SectionBy?
-        @Option(help: ArgumentHelp(
-            "The IANA time zone of date sections, such as Europe/Paris (default: the file's timeZone, else the feed's, else UTC).",
-            valueName: "zone"))
+        @Option(
+            help: ArgumentHelp(
+                "The IANA time zone of date sections, such as Europe/Paris (default: the file's timeZone, else the feed's, else UTC).",
+                valueName: "zone"))
         var timeZone: String?
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
             if append && resetOrder {
-                throw ValidationError("--reset-order adopts the whole file's order and cannot be combined with --append.")
+                throw ValidationError(
+                    "--reset-order adopts the whole file's order and cannot be combined with --append.")
             }
         }
 
@@ -83,12 +86,14 @@ func printSummary(_ summary: ChangeSummary, json: Bool, dryRun: Bool = false) {
         Terminal.printJSON(summary)
         return
     }
-    var counts = "\(summary.inserted) inserted, \(summary.updated) updated, \(summary.moved) moved, \(summary.removed) removed, \(summary.unchanged) unchanged"
+    var counts =
+        "\(summary.inserted) inserted, \(summary.updated) updated, \(summary.moved) moved, \(summary.removed) removed, \(summary.unchanged) unchanged"
     if let ignored = summary.sectionFieldsIgnored {
         counts += "; sections by date, \(ignored) section field\(ignored == 1 ? "" : "s") ignored"
     }
     if dryRun {
-        Terminal.print("dry run, nothing written: feed \(cell(summary.feed)) would be at revision \(summary.revision): \(counts)")
+        Terminal.print(
+            "dry run, nothing written: feed \(cell(summary.feed)) would be at revision \(summary.revision): \(counts)")
     } else {
         Terminal.print("feed \(cell(summary.feed)) at revision \(summary.revision): \(counts)")
     }

@@ -10,7 +10,8 @@ extension WaterfallCommand {
             subcommands: [Add.self, List.self, Remove.self, Warm.self])
 
         struct Add: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "add", abstract: "Save a layout configuration under a name (replacing one of that name).")
+            static let configuration = CommandConfiguration(
+                commandName: "add", abstract: "Save a layout configuration under a name (replacing one of that name).")
 
             @OptionGroup var database: DatabaseOptions
             @Argument(help: ArgumentHelp("The layout's name.", valueName: "name"))
@@ -23,13 +24,15 @@ extension WaterfallCommand {
             }
 
             func run() async throws {
-                let replaced = try await database.open().addLayout(feed: feed.feed, name: name, configuration: try configuration.configuration())
+                let replaced = try await database.open().addLayout(
+                    feed: feed.feed, name: name, configuration: try configuration.configuration())
                 Terminal.print("\(replaced ? "replaced" : "saved") layout \(cell(name))")
             }
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "list", abstract: "List a feed's named layouts.")
+            static let configuration = CommandConfiguration(
+                commandName: "list", abstract: "List a feed's named layouts.")
 
             @OptionGroup var database: DatabaseOptions
             @OptionGroup var feed: FeedOptions
@@ -47,7 +50,8 @@ extension WaterfallCommand {
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a named layout and its cache.")
+            static let configuration = CommandConfiguration(
+                commandName: "remove", abstract: "Remove a named layout and its cache.")
 
             @OptionGroup var database: DatabaseOptions
             @Argument(help: ArgumentHelp("The layout's name.", valueName: "name"))
@@ -61,7 +65,8 @@ extension WaterfallCommand {
         }
 
         struct Warm: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "warm", abstract: "Compute and store every checkpoint of a layout now.")
+            static let configuration = CommandConfiguration(
+                commandName: "warm", abstract: "Compute and store every checkpoint of a layout now.")
 
             @OptionGroup var database: DatabaseOptions
             @Argument(help: ArgumentHelp("The layout's name.", valueName: "name"))
@@ -72,7 +77,9 @@ extension WaterfallCommand {
             func run() async throws {
                 let coverage = try await database.open().warmLayout(feed: feed.feed, layout: .named(name))
                 if output.json { return Terminal.printJSON(coverage) }
-                Terminal.print("layout \(cell(name)) of feed \(cell(coverage.feed)): \(coverage.checkpoints) checkpoints, \(coverage.complete ? "complete" : "incomplete")")
+                Terminal.print(
+                    "layout \(cell(name)) of feed \(cell(coverage.feed)): \(coverage.checkpoints) checkpoints, \(coverage.complete ? "complete" : "incomplete")"
+                )
             }
         }
     }

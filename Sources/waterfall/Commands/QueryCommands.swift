@@ -18,7 +18,9 @@ extension WaterfallCommand {
 
         /// The plain values the flags give.
         var request: PageRequest {
-            PageRequest(database: database.path, feed: feed.feed, layout: layout.flags, slice: slice.flags, dpr: dpr, json: output.json)
+            PageRequest(
+                database: database.path, feed: feed.feed, layout: layout.flags, slice: slice.flags, dpr: dpr,
+                json: output.json)
         }
 
         func validate() throws {
@@ -93,7 +95,9 @@ struct PageRequest: FastLaneRequest {
         if json { return Terminal.printJSON(result) }
         printFrames(items: result.items, headers: result.headers, footers: result.footers)
         let next = result.nextOffset.map { "next offset \($0)" } ?? "last page"
-        Terminal.print("feed \(cell(result.feed)), revision \(result.revision), layout \(cell(result.layout ?? "(inline)")): \(result.items.count) of \(result.totalItems) images, content height \(points(result.contentHeight)), \(next)")
+        Terminal.print(
+            "feed \(cell(result.feed)), revision \(result.revision), layout \(cell(result.layout ?? "(inline)")): \(result.items.count) of \(result.totalItems) images, content height \(points(result.contentHeight)), \(next)"
+        )
     }
 
     static func kind(of name: Substring) -> FastLaneOptionKind? {
@@ -135,7 +139,9 @@ struct ViewportRequest: FastLaneRequest {
         if pinOffset != nil && !pinHeaders { throw ValidationError("--pin-offset goes with --pin-headers.") }
         try checkDPR(dpr)
         if !y.isFinite { throw ValidationError("--y must be a finite number, got \(y).") }
-        if !(height > 0) || !height.isFinite { throw ValidationError("--height must be a number above 0, got \(height).") }
+        if !(height > 0) || !height.isFinite {
+            throw ValidationError("--height must be a number above 0, got \(height).")
+        }
     }
 
     func run() async throws {
@@ -145,7 +151,9 @@ struct ViewportRequest: FastLaneRequest {
         if let dpr { result = result.choosingRenditions(dpr: dpr) }
         if json { return Terminal.printJSON(result) }
         printFrames(items: result.items, headers: result.headers, footers: result.footers)
-        Terminal.print("feed \(cell(result.feed)), revision \(result.revision): \(result.items.count) images meet y \(points(y))…\(points(y + height)) of content height \(points(result.contentHeight))")
+        Terminal.print(
+            "feed \(cell(result.feed)), revision \(result.revision): \(result.items.count) images meet y \(points(y))…\(points(y + height)) of content height \(points(result.contentHeight))"
+        )
     }
 
     static var requiredOptions: [Substring] { ["y", "height"] }
@@ -188,16 +196,19 @@ func checkDPR(_ dpr: Double?) throws {
 func printFrames(items: [PlacedImage], headers: [PlacedSupplement], footers: [PlacedSupplement]) {
     var table = Table("KIND", "INDEX", "ID", "SECTION", "X", "Y", "WIDTH", "HEIGHT", rightAligned: [1, 4, 5, 6, 7])
     for header in headers {
-        table.add(header.pinned == true ? "header (pinned)" : "header", "", "", cell(header.label),
-                  points(header.frame.x), points(header.frame.y), points(header.frame.width), points(header.frame.height))
+        table.add(
+            header.pinned == true ? "header (pinned)" : "header", "", "", cell(header.label),
+            points(header.frame.x), points(header.frame.y), points(header.frame.width), points(header.frame.height))
     }
     for item in items {
-        table.add("image", "\(item.index)", cell(item.id), cell(item.section),
-                  points(item.frame.x), points(item.frame.y), points(item.frame.width), points(item.frame.height))
+        table.add(
+            "image", "\(item.index)", cell(item.id), cell(item.section),
+            points(item.frame.x), points(item.frame.y), points(item.frame.width), points(item.frame.height))
     }
     for footer in footers {
-        table.add("footer", "", "", cell(footer.label),
-                  points(footer.frame.x), points(footer.frame.y), points(footer.frame.width), points(footer.frame.height))
+        table.add(
+            "footer", "", "", cell(footer.label),
+            points(footer.frame.x), points(footer.frame.y), points(footer.frame.width), points(footer.frame.height))
     }
     Terminal.print(table.rendered)
 }

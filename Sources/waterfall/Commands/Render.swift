@@ -29,7 +29,9 @@ extension WaterfallCommand {
         var height: Double?
         @Flag(help: "With --y: float section headers at the top of the band, as a plain-style table view does.")
         var pinHeaders = false
-        @Option(parsing: .unconditional, help: "With --pin-headers: pin headers this far below the top of the band (a navigation bar's height).")
+        @Option(
+            parsing: .unconditional,
+            help: "With --pin-headers: pin headers this far below the top of the band (a navigation bar's height).")
         var pinOffset: Double?
         @Option(help: ArgumentHelp("The file to write: FILE.html, FILE.htm or FILE.svg.", valueName: "file"))
         var out: String
@@ -39,9 +41,12 @@ extension WaterfallCommand {
         func validate() throws {
             let band = y != nil || height != nil || pinHeaders || pinOffset != nil
             if band && slice.isGiven {
-                throw ValidationError("give one of --page N [--page-size P], --offset O --limit L, or --y Y --height H, not several.")
+                throw ValidationError(
+                    "give one of --page N [--page-size P], --offset O --limit L, or --y Y --height H, not several.")
             }
-            if band && (y == nil || height == nil) { throw ValidationError("--y and --height go together (and --pin-headers needs them).") }
+            if band && (y == nil || height == nil) {
+                throw ValidationError("--y and --height go together (and --pin-headers needs them).")
+            }
             if pinOffset != nil && !pinHeaders { throw ValidationError("--pin-offset goes with --pin-headers.") }
             if let y, !y.isFinite { throw ValidationError("--y must be a finite number, got \(y).") }
             if let height, !(height > 0) || !height.isFinite {
@@ -64,11 +69,14 @@ extension WaterfallCommand {
                     feed: feed.feed, layout: source, y: y, height: height,
                     pinOffset: pinHeaders ? (pinOffset ?? 0) : nil)
                 text = renderer.render(viewport, format: format)
-                what = "viewport y \(points(y))…\(points(y + height)) of feed \(cell(viewport.feed)) (\(count(viewport.items.count, "image")), \(count(viewport.headers.count, "header")), \(count(viewport.footers.count, "footer")))"
+                what =
+                    "viewport y \(points(y))…\(points(y + height)) of feed \(cell(viewport.feed)) (\(count(viewport.items.count, "image")), \(count(viewport.headers.count, "header")), \(count(viewport.footers.count, "footer")))"
             } else {
-                let result = try await service.page(feed: feed.feed, layout: source, offset: slice.slice.offset, limit: slice.slice.limit)
+                let result = try await service.page(
+                    feed: feed.feed, layout: source, offset: slice.slice.offset, limit: slice.slice.limit)
                 text = renderer.render(result, format: format)
-                what = "\(slice.name) of feed \(cell(result.feed)) (\(result.items.count) of \(count(result.totalItems, "image")), \(count(result.headers.count, "header")), \(count(result.footers.count, "footer")))"
+                what =
+                    "\(slice.name) of feed \(cell(result.feed)) (\(result.items.count) of \(count(result.totalItems, "image")), \(count(result.headers.count, "header")), \(count(result.footers.count, "footer")))"
             }
             let path = try writeAtomically(text, to: out)
             Terminal.print("wrote \(what) as \(format == .html ? "HTML" : "SVG") to \(path)")

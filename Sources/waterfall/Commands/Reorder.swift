@@ -6,7 +6,9 @@ extension WaterfallCommand {
     struct Move: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "move",
-            abstract: "Move one image before or after another (into that image's section), or to an index in its own section.")
+            abstract:
+                "Move one image before or after another (into that image's section), or to an index in its own section."
+        )
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: ArgumentHelp("The id of the image to move.", valueName: "id"))
@@ -15,7 +17,9 @@ extension WaterfallCommand {
         var before: String?
         @Option(help: ArgumentHelp("Put the image right after this image, in its section.", valueName: "id"))
         var after: String?
-        @Option(parsing: .unconditional, help: ArgumentHelp("Put the image at this index (from 0) of its own section.", valueName: "n"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Put the image at this index (from 0) of its own section.", valueName: "n"))
         var to: Int?
         @Flag(help: "Show what would change without writing anything.")
         var dryRun = false
@@ -57,7 +61,8 @@ extension WaterfallCommand {
 
     /// `waterfall remove ID…`: delete images.
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove images by id (all of them, or none when one is unknown).")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove images by id (all of them, or none when one is unknown).")
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: ArgumentHelp("The ids of the images to remove.", valueName: "id"))
@@ -134,7 +139,9 @@ struct MoveRequest: FastLaneRequest {
 
     func run() async throws {
         try validate()
-        guard let id, let target: MoveTarget = before.map({ .before($0) }) ?? after.map({ .after($0) }) ?? to.map({ .index($0) }) else {
+        guard let id,
+            let target: MoveTarget = before.map({ .before($0) }) ?? after.map({ .after($0) }) ?? to.map({ .index($0) })
+        else {
             preconditionFailure("validate() guarantees an id and exactly one target")
         }
         let summary = try await OpenDatabases.open(path: DatabaseOptions.resolvedPath(database))

@@ -31,33 +31,45 @@ extension WaterfallCommand {
         var maxBody = "1G"
         @Flag(help: "Answer reads without an API key (writes still need one once the database has keys).")
         var publicRead = false
-        @Option(help: ArgumentHelp(
-            "Memory for feeds' geometry kept hot (28 bytes an image; a feed beyond it is served from the layout cache), in bytes or with K, M or G; 0 keeps none.",
-            valueName: "size"))
+        @Option(
+            help: ArgumentHelp(
+                "Memory for feeds' geometry kept hot (28 bytes an image; a feed beyond it is served from the layout cache), in bytes or with K, M or G; 0 keeps none.",
+                valueName: "size"))
         var hotMemory = "256M"
-        @Option(help: ArgumentHelp(
-            "How much of each feed's change log to keep: a count of revisions (at least 256) or a duration such as 30d, 12h; older changes are pruned, and asking for them answers 410.",
-            valueName: "revisions|duration"))
+        @Option(
+            help: ArgumentHelp(
+                "How much of each feed's change log to keep: a count of revisions (at least 256) or a duration such as 30d, 12h; older changes are pruned, and asking for them answers 410.",
+                valueName: "revisions|duration"))
         var keepChanges = "100000"
-        @Flag(help: ArgumentHelp(
-            "Serve a database without a write key on an address other machines can reach, to whoever reaches it.",
-            discussion: "Off loopback, serve refuses to start without a write key unless given this, and then warns as it starts."))
+        @Flag(
+            help: ArgumentHelp(
+                "Serve a database without a write key on an address other machines can reach, to whoever reaches it.",
+                discussion:
+                    "Off loopback, serve refuses to start without a write key unless given this, and then warns as it starts."
+            ))
         var allowAnonymous = false
-        @Option(help: ArgumentHelp(
-            "The least level of the log lines on standard error: trace, debug, info (every request), notice (requests refused or failed, the default), warning, error or critical.",
-            valueName: "level"))
+        @Option(
+            help: ArgumentHelp(
+                "The least level of the log lines on standard error: trace, debug, info (every request), notice (requests refused or failed, the default), warning, error or critical.",
+                valueName: "level"))
         var logLevel: Logger.Level = .notice
-        @Option(help: ArgumentHelp("How log lines are written: text, or json (one object a line).", valueName: "format"))
+        @Option(
+            help: ArgumentHelp("How log lines are written: text, or json (one object a line).", valueName: "format"))
         var logFormat: LogFormat = .text
-        @Option(parsing: .unconditional, help: ArgumentHelp(
-            "Seconds that SIGTERM lets requests in flight go on before one still receiving its body is answered 503; 0 or more.",
-            valueName: "seconds"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Seconds that SIGTERM lets requests in flight go on before one still receiving its body is answered 503; 0 or more.",
+                valueName: "seconds"))
         var shutdownGrace = "10"
 
         func validate() throws {
-            guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port).") }
+            guard (0...65_535).contains(port) else {
+                throw ValidationError("--port must be from 0 to 65535, got \(port).")
+            }
             guard Self.bytes(maxBody) != nil else {
-                throw ValidationError("--max-body takes a number of bytes from 1 to 64G, optionally with K, M or G, got \"\(maxBody)\".")
+                throw ValidationError(
+                    "--max-body takes a number of bytes from 1 to 64G, optionally with K, M or G, got \"\(maxBody)\".")
             }
             if host.isEmpty { throw ValidationError("--host must name an address, such as 127.0.0.1 or 0.0.0.0.") }
             do {
@@ -66,10 +78,14 @@ extension WaterfallCommand {
                 throw ValidationError(error.commandLineMessage)
             }
             guard hotMemory == "0" || Self.bytes(hotMemory) != nil else {
-                throw ValidationError("--hot-memory takes 0 or a number of bytes up to 64G, optionally with K, M or G, got \"\(hotMemory)\".")
+                throw ValidationError(
+                    "--hot-memory takes 0 or a number of bytes up to 64G, optionally with K, M or G, got \"\(hotMemory)\"."
+                )
             }
             guard Self.seconds(shutdownGrace) != nil else {
-                throw ValidationError("--shutdown-grace takes a number of seconds from 0 to 3600, such as 10 or 2.5, got \"\(shutdownGrace)\".")
+                throw ValidationError(
+                    "--shutdown-grace takes a number of seconds from 0 to 3600, such as 10 or 2.5, got \"\(shutdownGrace)\"."
+                )
             }
         }
 
@@ -92,17 +108,25 @@ extension WaterfallCommand {
             let keyring = try await service.keyring()
             if !ListeningAddress.isLoopback(host) && !keyring.hasWriteKey(at: Date()) {
                 guard allowAnonymous else {
-                    Terminal.error("waterfall: error: --host \(host) is reachable from other machines and the database has no write key, so anyone could change it; make one with `waterfall key add NAME --write`, or pass --allow-anonymous to serve it to anyone anyway.\n")
+                    Terminal.error(
+                        "waterfall: error: --host \(host) is reachable from other machines and the database has no write key, so anyone could change it; make one with `waterfall key add NAME --write`, or pass --allow-anonymous to serve it to anyone anyway.\n"
+                    )
                     throw ExitCode(64)
                 }
-                logger.warning("--allow-anonymous: --host \(host) is reachable from other machines and the database has no write key; while it has no key at all, anyone who reaches the server may read, write and delete every feed.")
+                logger.warning(
+                    "--allow-anonymous: --host \(host) is reachable from other machines and the database has no write key; while it has no key at all, anyone who reaches the server may read, write and delete every feed."
+                )
             } else if keyring.isEmpty {
-                logger.notice("the database has no API keys, so anyone who reaches the server may read and write; `waterfall key add` makes it ask for one.")
+                logger.notice(
+                    "the database has no API keys, so anyone who reaches the server may read and write; `waterfall key add` makes it ask for one."
+                )
             }
             let server = try WaterfallServer(service: service, configuration: configuration, logger: logger)
             let host = host
             try await server.run { port in
-                Terminal.print("waterfall: serving \(service.database.location ?? path) at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
+                Terminal.print(
+                    "waterfall: serving \(service.database.location ?? path) at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
+                )
             }
         }
 
@@ -122,7 +146,7 @@ extension WaterfallCommand {
         /// `10`, `2.5`, `0` as a duration, or nil for anything but a number of seconds from 0 to 3600.
         static func seconds(_ text: String) -> Duration? {
             guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(text),
-                  seconds.isFinite, (0...3600).contains(seconds)
+                seconds.isFinite, (0...3600).contains(seconds)
             else { return nil }
             return .milliseconds(Int64((seconds * 1000).rounded()))
         }

@@ -13,8 +13,11 @@ import Waterfall
 /// flag takes the next argument as its value even if it starts with a dash (`--width -1` is a
 /// width, refused with a sentence, not a missing value).
 struct ConfigurationOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Kind of layout: waterfall (columns) or justified (rows) (default waterfall).", valueName: "kind"),
-            completion: .list(LayoutKind.allCases.map(\.rawValue)))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Kind of layout: waterfall (columns) or justified (rows) (default waterfall).", valueName: "kind"),
+        completion: .list(LayoutKind.allCases.map(\.rawValue)))
     var kind: String?
 
     @Option(parsing: .unconditional, help: .layoutField("columns"))
@@ -56,7 +59,8 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: .layoutField("captionHeight"))
     var captionHeight: String?
 
-    @Option(name: .customLong("min-content-height"), parsing: .unconditional, help: .layoutField("minimumContentHeight"))
+    @Option(
+        name: .customLong("min-content-height"), parsing: .unconditional, help: .layoutField("minimumContentHeight"))
     var minimumContentHeight: String?
 
     @Option(parsing: .unconditional, help: .layoutField("order"), completion: .layoutField("order"))
@@ -65,9 +69,11 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: .layoutField("scale"))
     var scale: String?
 
-    @Option(name: .customLong("section"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "One section's own settings: its id, a colon, then settings as KEY=VALUE separated by commas (keys are the flags above without dashes); may be repeated. E.g. --section 2024-05:columns=1 --section 2024-06:kind=justified,row-height=150.",
-        valueName: "id:key=value,…"))
+    @Option(
+        name: .customLong("section"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "One section's own settings: its id, a colon, then settings as KEY=VALUE separated by commas (keys are the flags above without dashes); may be repeated. E.g. --section 2024-05:columns=1 --section 2024-06:kind=justified,row-height=150.",
+            valueName: "id:key=value,…"))
     var sections: [String] = []
 
     /// The flags' values by JSON key.
@@ -86,7 +92,8 @@ struct ConfigurationOptions: ParsableArguments {
 func flagValues(of options: some ParsableArguments) -> [String: String] {
     var values: [String: String] = [:]
     for child in Mirror(reflecting: options).children {
-        guard let label = child.label, let option = child.value as? Option<String?>, let value = option.wrappedValue else { continue }
+        guard let label = child.label, let option = child.value as? Option<String?>, let value = option.wrappedValue
+        else { continue }
         values[label.hasPrefix("_") ? String(label.dropFirst()) : label] = value
     }
     return values
@@ -208,12 +215,14 @@ struct LayoutFlags: Equatable {
     func source() throws -> LayoutSource {
         if let layout {
             if configuration.isGiven {
-                throw ValidationError("give either --layout NAME or configuration flags (--columns, --width, …), not both.")
+                throw ValidationError(
+                    "give either --layout NAME or configuration flags (--columns, --width, …), not both.")
             }
             return .named(layout)
         }
         if !configuration.isGiven {
-            throw ValidationError("a layout is needed: give --layout NAME, or --columns N --width W and other configuration flags.")
+            throw ValidationError(
+                "a layout is needed: give --layout NAME, or --columns N --width W and other configuration flags.")
         }
         return .inline(try configuration.configuration())
     }

@@ -5,9 +5,11 @@ import Waterfall
 
 /// `--db PATH`, shared by every command; accepted before or after the command name.
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .customLong("db"), help: ArgumentHelp(
-        "The catalog: an SQLite file, or a PostgreSQL database as postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (default: $WATERFALL_DB, else ./waterfall.sqlite).",
-        valueName: "path-or-url"))
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp(
+            "The catalog: an SQLite file, or a PostgreSQL database as postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (default: $WATERFALL_DB, else ./waterfall.sqlite).",
+            valueName: "path-or-url"))
     var path: String?
 
     /// The database path in effect.
@@ -20,7 +22,8 @@ struct DatabaseOptions: ParsableArguments {
 
     /// `path`, else `$WATERFALL_DB`, else ./waterfall.sqlite.
     static func resolvedPath(_ path: String?) -> String {
-        path ?? getenv("WATERFALL_DB").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "waterfall.sqlite"
+        path ?? getenv("WATERFALL_DB").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? "waterfall.sqlite"
     }
 }
 

@@ -19,8 +19,12 @@ enum SectionFlag {
         func refuse(_ sentence: String) -> ValidationError {
             ValidationError("--section \(text): \(sentence)")
         }
-        guard let equals = text.firstIndex(of: "="), let colon = text[..<equals].lastIndex(of: ":"), colon > text.startIndex else {
-            throw refuse("expected ID:KEY=VALUE,… (the section's id, a colon, then its settings), e.g. --section 2024-05:columns=1.")
+        guard let equals = text.firstIndex(of: "="), let colon = text[..<equals].lastIndex(of: ":"),
+            colon > text.startIndex
+        else {
+            throw refuse(
+                "expected ID:KEY=VALUE,… (the section's id, a colon, then its settings), e.g. --section 2024-05:columns=1."
+            )
         }
         var pairs: [(key: String, value: String)] = []
         for part in text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false) {
@@ -33,8 +37,11 @@ enum SectionFlag {
         var entry: [String: ConfigurationValue] = ["section": .string(String(text[..<colon]))]
         for (name, value) in pairs {
             guard let key = ConfigurationFlags.keysByFlag[Substring(name)] ?? (shapes[name] == nil ? nil : name) else {
-                let names = ConfigurationFlags.keysByFlag.filter { $0.value != "width" && $0.value != "scale" }.keys.sorted()
-                throw refuse("\(name.isEmpty ? "a setting" : "\"\(name)\"") is not a layout setting; a section takes \(names.joined(separator: ", ")).")
+                let names = ConfigurationFlags.keysByFlag.filter { $0.value != "width" && $0.value != "scale" }.keys
+                    .sorted()
+                throw refuse(
+                    "\(name.isEmpty ? "a setting" : "\"\(name)\"") is not a layout setting; a section takes \(names.joined(separator: ", "))."
+                )
             }
             guard entry[key] == nil else { throw refuse("\(name) is given twice.") }
             entry[key] = try read(value, as: shapes[key] ?? .number, refuse: refuse)
@@ -45,7 +52,8 @@ enum SectionFlag {
     /// `error`, about the entry at `sections[i]`, said of the `--section` argument it came from.
     static func sentence(_ error: LayoutConfigurationError, arguments: [String]) -> String {
         guard error.field.hasPrefix("sections["), let close = error.field.firstIndex(of: "]"),
-              let index = Int(error.field[error.field.index(error.field.startIndex, offsetBy: 9)..<close]), arguments.indices.contains(index)
+            let index = Int(error.field[error.field.index(error.field.startIndex, offsetBy: 9)..<close]),
+            arguments.indices.contains(index)
         else { return error.message }
         return "--section \(arguments[index]): \(error.message)"
     }
@@ -63,12 +71,17 @@ enum SectionFlag {
         switch shape {
         case .choice: return .string(text)
         case .insets:
-            let numbers = try text.split(separator: ",", omittingEmptySubsequences: false).map { try number(String($0), refuse: refuse) }
+            let numbers = try text.split(separator: ",", omittingEmptySubsequences: false).map {
+                try number(String($0), refuse: refuse)
+            }
             let names = ["top", "left", "bottom", "right"]
             guard numbers.count == 1 || numbers.count == 4 else {
                 throw refuse("insets are one number or four (top,left,bottom,right), got \"\(text)\".")
             }
-            return .object(Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, .number(numbers[numbers.count == 1 ? 0 : $0])) }))
+            return .object(
+                Dictionary(
+                    uniqueKeysWithValues: names.enumerated().map { ($1, .number(numbers[numbers.count == 1 ? 0 : $0])) }
+                ))
         case .integer, .number:
             return .number(try number(text, refuse: refuse))
         }

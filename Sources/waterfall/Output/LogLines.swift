@@ -10,6 +10,8 @@ enum LogFormat: String, CaseIterable, ExpressibleByArgument {
     case json
 }
 
+// swift-format-ignore: AvoidRetroactiveConformances
+// `--log-level` takes swift-log's own levels by their names; neither package declares this.
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 /// A swift-log handler that writes each entry as one line on standard error, as text or JSON.
@@ -31,7 +33,8 @@ struct LogLineHandler: LogHandler {
     func log(event: LogEvent) {
         var fields = metadata
         if let more = event.metadata { fields.merge(more) { $1 } }
-        let names = Self.leading.filter { fields[$0] != nil } + fields.keys.filter { !Self.leading.contains($0) }.sorted()
+        let names =
+            Self.leading.filter { fields[$0] != nil } + fields.keys.filter { !Self.leading.contains($0) }.sorted()
         let time = Self.timestamp()
         var line: String
         switch format {
@@ -39,7 +42,8 @@ struct LogLineHandler: LogHandler {
             line = "\(time) \(event.level) \(Self.oneLine(event.message.description))"
             for name in names { line += " \(name)=\(Self.textValue(fields[name]!.description))" }
         case .json:
-            line = "{\"time\":\(Self.jsonString(time)),\"level\":\(Self.jsonString(event.level.rawValue)),\"message\":\(Self.jsonString(event.message.description))"
+            line =
+                "{\"time\":\(Self.jsonString(time)),\"level\":\(Self.jsonString(event.level.rawValue)),\"message\":\(Self.jsonString(event.message.description))"
             for name in names { line += ",\(Self.jsonString(name)):\(Self.jsonValue(fields[name]!))" }
             line += "}"
         }
@@ -56,13 +60,18 @@ struct LogLineHandler: LogHandler {
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let milliseconds = Int(now.tv_nsec) / 1_000_000
         let fraction = String(repeating: "0", count: 3 - String(milliseconds).count) + String(milliseconds)
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
     }
 
     /// A value as text: bare when it is one word of visible characters, else quoted with its
     /// quotes, backslashes and control characters escaped (one line, whatever a key's name holds).
     static func textValue(_ text: String) -> String {
-        let bare = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "\\" && $0 != "=" }
+        let bare =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "\\" && $0 != "="
+            }
         return bare ? text : jsonString(text)
     }
 
@@ -101,7 +110,9 @@ struct LogLineHandler: LogHandler {
             return jsonString(convertible.description)
         case .array(let values): return "[" + values.map(jsonValue).joined(separator: ",") + "]"
         case .dictionary(let fields):
-            return "{" + fields.sorted { $0.key < $1.key }.map { "\(jsonString($0.key)):\(jsonValue($0.value))" }.joined(separator: ",") + "}"
+            return "{"
+                + fields.sorted { $0.key < $1.key }.map { "\(jsonString($0.key)):\(jsonValue($0.value))" }.joined(
+                    separator: ",") + "}"
         }
     }
 }

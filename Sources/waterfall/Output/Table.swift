@@ -65,9 +65,10 @@ private func format3(_ value: Double) -> String {
 /// A cell for text that came from a feed: control characters escaped, long text shortened.
 func cell(_ text: String?, limit: Int = 40) -> String {
     guard let text else { return "—" }
-    var shown = String(text.unicodeScalars.prefix(limit).map { scalar -> String in
-        scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
-    }.joined())
+    var shown = String(
+        text.unicodeScalars.prefix(limit).map { scalar -> String in
+            scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
+        }.joined())
     if text.unicodeScalars.count > limit { shown += "…" }
     return shown
 }
@@ -78,8 +79,8 @@ extension Unicode.Scalar {
     fileprivate var isWide: Bool {
         switch value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-             0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
-             0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+            0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
             true
         default:
             properties.isEmojiPresentation

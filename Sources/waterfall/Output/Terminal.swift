@@ -37,9 +37,10 @@ enum Terminal {
     /// Prints `message` as one line on standard error and exits with `status`.
     static func fail(_ message: String, status: Int32) -> Never {
         // One line, whatever the message quotes (a path or an id with a line break in it).
-        let line = String(message.unicodeScalars.map { scalar -> String in
-            scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
-        }.joined())
+        let line = String(
+            message.unicodeScalars.map { scalar -> String in
+                scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
+            }.joined())
         error("waterfall: error: \(line)\n")
         exit(status)
     }

@@ -25,10 +25,14 @@ extension WaterfallError {
     /// input, 73 the database cannot be created, 74 it cannot be opened, read or written, 1 other.
     var exitStatus: Int32 {
         switch self {
-        case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration, .backupTargetExists,
-             .backupNeedsPgDump: 64
-        case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .nothingTakenBy, .moveOntoItself, .moveAcrossDateSections, .indexOutsideSection, .invalidData,
-             .revisionMismatch, .changesPruned, .cursorExpired, .unknownKey, .keyExists: 65
+        case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration,
+            .backupTargetExists,
+            .backupNeedsPgDump:
+            64
+        case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .nothingTakenBy, .moveOntoItself,
+            .moveAcrossDateSections, .indexOutsideSection, .invalidData,
+            .revisionMismatch, .changesPruned, .cursorExpired, .unknownKey, .keyExists:
+            65
         case .fileUnreadable: 66
         case .cannotCreate: 73
         case .database, .busy, .unavailable, .diskFull: 74

@@ -25,8 +25,14 @@ struct JustifiedConfigurationTests {
     @Test(
         "validation names the field, the range and the value in one sentence",
         arguments: [
-            (JustifiedConfiguration(width: 0, rowHeight: 100), "width", "width must be greater than 0 and at most 1000000 points, got 0."),
-            (JustifiedConfiguration(width: 420, rowHeight: 0), "rowHeight", "rowHeight must be greater than 0 and at most 1000000 points, got 0."),
+            (
+                JustifiedConfiguration(width: 0, rowHeight: 100), "width",
+                "width must be greater than 0 and at most 1000000 points, got 0."
+            ),
+            (
+                JustifiedConfiguration(width: 420, rowHeight: 0), "rowHeight",
+                "rowHeight must be greater than 0 and at most 1000000 points, got 0."
+            ),
             (
                 JustifiedConfiguration(width: 420, rowHeight: 2_000_000), "rowHeight",
                 "rowHeight must be greater than 0 and at most 1000000 points, got 2000000."
@@ -44,7 +50,8 @@ struct JustifiedConfigurationTests {
                 "columnSpacing must be a number from 0 to 1000000 points, got -1."
             ),
             (
-                JustifiedConfiguration(width: 420, rowHeight: 100, sectionInset: EdgeInsets(top: 0, left: .infinity, bottom: 0, right: 0)),
+                JustifiedConfiguration(
+                    width: 420, rowHeight: 100, sectionInset: EdgeInsets(top: 0, left: .infinity, bottom: 0, right: 0)),
                 "sectionInset", "sectionInset.left must be a number from 0 to 1000000 points, got infinity."
             ),
             (JustifiedConfiguration(width: 420, rowHeight: 100, scale: 4), "scale", "scale must be 1, 2 or 3, got 4."),
@@ -70,29 +77,36 @@ struct JustifiedConfigurationTests {
         // When encoded, every field is there, and it decodes to the same value
         let encoded = try JSONEncoder().encode(decoded)
         let object = try JSONSerialization.jsonObject(with: encoded) as! [String: Any]
-        #expect(Set(object.keys) == [
-            "width", "rowHeight", "rowHeightTolerance", "columnSpacing", "rowSpacing", "lastRow", "sectionInset",
-            "headerHeight", "footerHeight", "headerInset", "footerInset", "captionHeight", "minimumContentHeight", "scale",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "width", "rowHeight", "rowHeightTolerance", "columnSpacing", "rowSpacing", "lastRow", "sectionInset",
+                "headerHeight", "footerHeight", "headerInset", "footerInset", "captionHeight", "minimumContentHeight",
+                "scale",
+            ])
         #expect(try JSONDecoder().decode(JustifiedConfiguration.self, from: encoded) == decoded)
     }
 
-    @Test("JSON: columns and order are refused as the waterfall's, with a sentence", arguments: [
-        (#"{"width": 420, "rowHeight": 100, "columns": 3}"#, "columns"),
-        (#"{"width": 420, "rowHeight": 100, "order": "shortest"}"#, "order"),
-    ])
+    @Test(
+        "JSON: columns and order are refused as the waterfall's, with a sentence",
+        arguments: [
+            (#"{"width": 420, "rowHeight": 100, "columns": 3}"#, "columns"),
+            (#"{"width": 420, "rowHeight": 100, "order": "shortest"}"#, "order"),
+        ])
     func waterfallKeysRefused(json: String, key: String) {
         #expect(throws: ConfigurationKeyError(key: key, kind: .justified, owner: .waterfall)) {
             try JSONDecoder().decode(JustifiedConfiguration.self, from: Data(json.utf8))
         }
-        #expect(ConfigurationKeyError(key: key, kind: .justified, owner: .waterfall).sentence { "--" + $0 }
-            == "--\(key) does not apply to a justified layout: remove it, or give --kind waterfall.")
+        #expect(
+            ConfigurationKeyError(key: key, kind: .justified, owner: .waterfall).sentence { "--" + $0 }
+                == "--\(key) does not apply to a justified layout: remove it, or give --kind waterfall.")
     }
 
-    @Test("JSON: an unknown lastRow and a missing rowHeight are refused", arguments: [
-        #"{"width": 420, "rowHeight": 100, "lastRow": "right"}"#,
-        #"{"width": 420}"#,
-    ])
+    @Test(
+        "JSON: an unknown lastRow and a missing rowHeight are refused",
+        arguments: [
+            #"{"width": 420, "rowHeight": 100, "lastRow": "right"}"#,
+            #"{"width": 420}"#,
+        ])
     func jsonRefused(json: String) {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(JustifiedConfiguration.self, from: Data(json.utf8))
@@ -103,7 +117,8 @@ struct JustifiedConfigurationTests {
     func stateRoundTrip() throws {
         let states = [
             JustifiedState(),
-            JustifiedState(y: 10, rowTop: 123.5, previousRowHeight: 103, imagesInSection: 3, isSectionOpen: true, sectionStartY: 0),
+            JustifiedState(
+                y: 10, rowTop: 123.5, previousRowHeight: 103, imagesInSection: 3, isSectionOpen: true, sectionStartY: 0),
             JustifiedState(
                 y: -0.0, rowTop: 1e300, previousRowHeight: .infinity,
                 pendingItems: [image(4, 3), image(-1, Int32.max), image(Int32.min, 0)], imagesInSection: Int.max,
@@ -155,8 +170,10 @@ struct JustifiedConfigurationTests {
 
     @Test("a foreign state's error says what it is")
     func foreignMessage() {
-        #expect(throws: LayoutStateDecodingError(
-            offset: 0, message: "these bytes are not a justified layout state (first byte 1, expected 74).")) {
+        #expect(
+            throws: LayoutStateDecodingError(
+                offset: 0, message: "these bytes are not a justified layout state (first byte 1, expected 74).")
+        ) {
             try JustifiedState(serialized: LayoutState().serialized())
         }
     }

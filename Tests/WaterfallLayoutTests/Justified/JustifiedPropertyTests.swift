@@ -49,7 +49,8 @@ struct JustifiedPropertyTests {
         let frames = run.frames
         for i in frames.indices {
             for j in (i + 1)..<frames.count {
-                let a = frames[i], b = frames[j]
+                let a = frames[i]
+                let b = frames[j]
                 if b.minY >= a.maxY { continue }
                 let overlapX = min(a.maxX, b.maxX) - max(a.minX, b.minX)
                 let overlapY = min(a.maxY, b.maxY) - max(a.minY, b.minY)
@@ -69,7 +70,9 @@ struct JustifiedPropertyTests {
         let left = configuration.sectionInset.left
         for frame in run.frames {
             #expect(frame.width >= 0 && frame.height >= 0, "seed \(seed): \(frame)")
-            #expect(frame.minX >= left - 1e-9 && frame.maxX <= left + configuration.contentWidth + 1e-9, "seed \(seed): \(frame)")
+            #expect(
+                frame.minX >= left - 1e-9 && frame.maxX <= left + configuration.contentWidth + 1e-9,
+                "seed \(seed): \(frame)")
             #expect(frame.minY >= 0 && frame.maxY <= run.contentHeight + tolerance, "seed \(seed): \(frame)")
         }
         for frame in run.headers.compactMap({ $0 }) + run.footers.compactMap({ $0 }) {
@@ -78,6 +81,8 @@ struct JustifiedPropertyTests {
         }
     }
 
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // T, H and W are DESIGN's letters for the row height, a row's height and the content width.
     @Test("rows share a top and a height, stack r apart, and every justified row spans exactly W", arguments: seeds)
     func rowsSpanTheWidth(seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed)
@@ -129,13 +134,17 @@ struct JustifiedPropertyTests {
                     } else {
                         let leftGap = first.x - left
                         let rightGap = right - row.frames.last!.maxX
-                        #expect(leftGap >= -1e-9 && leftGap <= rightGap + 1e-9, "seed \(seed): centred \(leftGap) \(rightGap)")
+                        #expect(
+                            leftGap >= -1e-9 && leftGap <= rightGap + 1e-9,
+                            "seed \(seed): centred \(leftGap) \(rightGap)")
                     }
                 }
             }
         }
     }
 
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // T, H and W are DESIGN's letters for the row height, a row's height and the content width.
     /// DESIGN's `close(row)` written out literally, with its divisions: the frames of a row
     /// of `items` at `top`.
     static func literalRow(_ items: [LayoutItem], top: Double, _ configuration: JustifiedConfiguration) -> [Frame] {
@@ -153,14 +162,18 @@ struct JustifiedPropertyTests {
             frames.append(Frame(x: x, y: top, width: width, height: H + configuration.captionHeight))
             x += width + s
         }
-        frames.append(Frame(x: x, y: top, width: configuration.sectionInset.left + W - x, height: H + configuration.captionHeight))
+        frames.append(
+            Frame(x: x, y: top, width: configuration.sectionInset.left + W - x, height: H + configuration.captionHeight)
+        )
         return frames
     }
 
     /// Shapes whose row widths often come out as whole pixels: where a fast path that skips
     /// a division could land on the wrong side of a pixel boundary.
     static func roundFeed(_ generator: inout SeededGenerator) -> [[LayoutItem]] {
-        let shapes: [(Int32, Int32)] = [(1, 1), (2, 1), (1, 2), (3, 2), (2, 3), (4, 3), (3, 4), (16, 9), (5, 1), (100, 100)]
+        let shapes: [(Int32, Int32)] = [
+            (1, 1), (2, 1), (1, 2), (3, 2), (2, 3), (4, 3), (3, 4), (16, 9), (5, 1), (100, 100),
+        ]
         return (0..<Int.random(in: 1...3, using: &generator)).map { _ in
             let shape = shapes.randomElement(using: &generator)!
             let mixed = Bool.random(using: &generator)
@@ -198,8 +211,12 @@ struct JustifiedPropertyTests {
                     // (a left or centred last row that overflowed is justified too, but one
                     // that fits could also end at the right edge: last rows count when justified by style)
                     guard !row.isBanner, !row.isLast || configuration.lastRow == .justify else { continue }
-                    let expected = Self.literalRow(Array(items[(next - start)..<(next - start + row.frames.count)]), top: row.frames[0].y, configuration)
-                    #expect(zip(row.frames, expected).allSatisfy(sameBits), "seed \(seed): \(row.frames) against \(expected)")
+                    let expected = Self.literalRow(
+                        Array(items[(next - start)..<(next - start + row.frames.count)]), top: row.frames[0].y,
+                        configuration)
+                    #expect(
+                        zip(row.frames, expected).allSatisfy(sameBits),
+                        "seed \(seed): \(row.frames) against \(expected)")
                 }
                 start += items.count
             }
@@ -220,7 +237,8 @@ struct JustifiedPropertyTests {
         for checkpoint in rowStarts + midRow {
             let state = try JustifiedState(serialized: checkpoint.bytes)
             if checkpoint.isAtRowStart { #expect(checkpoint.bytes.count < 48) }
-            let resumed = resumeStreaming(layout, feed, section: checkpoint.section, after: checkpoint.item, state: state)
+            let resumed = resumeStreaming(
+                layout, feed, section: checkpoint.section, after: checkpoint.item, state: state)
 
             // Then frames, headers, footers and contentHeight equal the uninterrupted run's, bit for bit
             #expect(zip(resumed.frames, full.frames[checkpoint.framesSoFar...]).allSatisfy(sameBits), "seed \(seed)")
@@ -248,7 +266,8 @@ struct JustifiedPropertyTests {
     func bulkEqualsStreaming(seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed)
         let layout = try JustifiedLayout(generator.justifiedConfiguration())
-        let feed = Bool.random(using: &generator) ? generator.photoFeed(maximumItems: 200) : generator.feed(maximumItems: 80)
+        let feed =
+            Bool.random(using: &generator) ? generator.photoFeed(maximumItems: 200) : generator.feed(maximumItems: 80)
         let streaming = runStreaming(layout, feed)
 
         // When the whole feed goes through layout(_:) (bulk, one call per section)
@@ -275,7 +294,8 @@ struct JustifiedPropertyTests {
                 for item in items[start..<end] {
                     layout.append(item, &streamState) { expected.append($1) }
                 }
-                var frames = [Frame](repeating: Frame(x: -1, y: -1, width: -1, height: -1), count: bulkState.pendingCount + end - start)
+                var frames = [Frame](
+                    repeating: Frame(x: -1, y: -1, width: -1, height: -1), count: bulkState.pendingCount + end - start)
                 let written = items[start..<end].withUnsafeBufferPointer { input in
                     frames.withUnsafeMutableBufferPointer { layout.append(contentsOf: input, into: $0, &bulkState) }
                 }
@@ -287,7 +307,9 @@ struct JustifiedPropertyTests {
             }
             var streamTail: [Frame] = []
             var bulkTail: [Frame] = []
-            #expect(layout.closeSection(&bulkState) { bulkTail.append($1) } == layout.closeSection(&streamState) { streamTail.append($1) })
+            #expect(
+                layout.closeSection(&bulkState) { bulkTail.append($1) }
+                    == layout.closeSection(&streamState) { streamTail.append($1) })
             #expect(zip(bulkTail, streamTail).allSatisfy(sameBits) && bulkTail.count == streamTail.count)
         }
     }
@@ -298,7 +320,8 @@ struct JustifiedPropertyTests {
         for scale in 1...3 {
             for lastRow in LastRowStyle.allCases {
                 let layout = try JustifiedLayout(
-                    JustifiedConfiguration(width: 1170, rowHeight: 240, lastRow: lastRow, captionHeight: 3, scale: scale))
+                    JustifiedConfiguration(
+                        width: 1170, rowHeight: 240, lastRow: lastRow, captionHeight: 3, scale: scale))
                 let feed = [(0..<5_000).map { _ in generator.photo() }, (0..<1_500).map { _ in generator.photo() }]
                 let bulk = runBulk(layout, feed)
                 let streaming = runStreaming(layout, feed)
@@ -372,7 +395,8 @@ struct JustifiedPropertyTests {
         var start = 0
         while start < items.count {
             let end = min(items.count, start + 2_500)
-            var frames = [Frame](repeating: Frame(x: 0, y: 0, width: 0, height: 0), count: state.pendingCount + end - start)
+            var frames = [Frame](
+                repeating: Frame(x: 0, y: 0, width: 0, height: 0), count: state.pendingCount + end - start)
             let written = items[start..<end].withUnsafeBufferPointer { input in
                 frames.withUnsafeMutableBufferPointer { layout.append(contentsOf: input, into: $0, &state) }
             }
@@ -410,7 +434,9 @@ struct JustifiedPropertyTests {
         let layout = try JustifiedLayout(JustifiedConfiguration(width: 1200, rowHeight: 240, scale: scale))
         var feed: [[LayoutItem]] = []
         for odd in [image(-5, 100), image(0, 100)] {
-            var items = (0..<3_000).map { _ in generator.photo() }.map { LayoutItem(width: $0.width, height: $0.height) }
+            var items = (0..<3_000).map { _ in generator.photo() }.map {
+                LayoutItem(width: $0.width, height: $0.height)
+            }
             items[1_023] = odd
             feed.append(items)
         }

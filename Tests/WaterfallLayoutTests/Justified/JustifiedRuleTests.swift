@@ -15,11 +15,12 @@ struct JustifiedRuleTests {
         // Then close: available = 400 - 2 × 10 = 380; H = grid(380 / (11/3)) = grid(103.6) = 103
         // widths grid(380 × (4/3) / (11/3)) = grid(138.2) = 138 twice; x = 10, 10 + 148 = 158,
         // 158 + 148 = 306, and the last takes the rest: 410 - 306 = 104
-        #expect(run.frames == [
-            Frame(x: 10, y: 10, width: 138, height: 103),
-            Frame(x: 158, y: 10, width: 138, height: 103),
-            Frame(x: 306, y: 10, width: 104, height: 103),
-        ])
+        #expect(
+            run.frames == [
+                Frame(x: 10, y: 10, width: 138, height: 103),
+                Frame(x: 158, y: 10, width: 138, height: 103),
+                Frame(x: 306, y: 10, width: 104, height: 103),
+            ])
         // rowTop = 10 + 103 + 10 = 123; section bottom 123 - 10 = 113, + 10 = 123
         #expect(run.sectionEnds == [123])
         #expect(run.contentHeight == 123)
@@ -53,10 +54,11 @@ struct JustifiedRuleTests {
 
         // Then H = grid(390 / 5.3) = grid(73.6) = 73; widths grid(390 × 2.5 / 5.3) = grid(183.96) = 183
         // and 410 - (10 + 183 + 10) = 207
-        #expect(run.frames == [
-            Frame(x: 10, y: 10, width: 183, height: 73),
-            Frame(x: 203, y: 10, width: 207, height: 73),
-        ])
+        #expect(
+            run.frames == [
+                Frame(x: 10, y: 10, width: 183, height: 73),
+                Frame(x: 203, y: 10, width: 207, height: 73),
+            ])
     }
 
     @Test("when the pending row closes, an image that fills a row alone closes alone too")
@@ -67,10 +69,11 @@ struct JustifiedRuleTests {
 
         // Then [2:1] closes: H = grid(clamp(400 / 2, 50, 200)) = 200: (10, 10, 400, 200); rowTop 220
         // and 4 ≥ minAR 3, so [4:1] closes alone: H = grid(400 / 4) = 100: (10, 220, 400, 100)
-        #expect(run.frames == [
-            Frame(x: 10, y: 10, width: 400, height: 200),
-            Frame(x: 10, y: 220, width: 400, height: 100),
-        ])
+        #expect(
+            run.frames == [
+                Frame(x: 10, y: 10, width: 400, height: 200),
+                Frame(x: 10, y: 220, width: 400, height: 100),
+            ])
         // The state after the image is a row start: nothing pending
         var state = layout.initialState
         _ = layout.openSection(&state)
@@ -124,10 +127,11 @@ struct JustifiedRuleTests {
 
         // Then H = grid(min(103, 100)) = 100; widths grid(1 × 100) = 100, grid(1.5 × 100) = 150;
         // 100 + 150 + 10 = 260 ≤ 400; at rowTop 123, x = 10 and 10 + 110 = 120
-        #expect(Array(run.frames[3...]) == [
-            Frame(x: 10, y: 123, width: 100, height: 100),
-            Frame(x: 120, y: 123, width: 150, height: 100),
-        ])
+        #expect(
+            Array(run.frames[3...]) == [
+                Frame(x: 10, y: 123, width: 100, height: 100),
+                Frame(x: 120, y: 123, width: 150, height: 100),
+            ])
         // rowTop = 123 + 100 + 10 = 233; end 233 - 10 + 10 = 233
         #expect(run.contentHeight == 233)
     }
@@ -137,10 +141,11 @@ struct JustifiedRuleTests {
         let run = runBoth(try bookLayout(lastRow: .center), widowFeed)
 
         // Then as on the left, shifted by grid((400 - 260) / 2) = 70: x = 80 and 190
-        #expect(Array(run.frames[3...]) == [
-            Frame(x: 80, y: 123, width: 100, height: 100),
-            Frame(x: 190, y: 123, width: 150, height: 100),
-        ])
+        #expect(
+            Array(run.frames[3...]) == [
+                Frame(x: 80, y: 123, width: 100, height: 100),
+                Frame(x: 190, y: 123, width: 150, height: 100),
+            ])
     }
 
     @Test("a justified widow is closed like any row")
@@ -149,10 +154,11 @@ struct JustifiedRuleTests {
 
         // Then close([1:1, 3:2]): available 390, H = grid(clamp(390 / 2.5, 50, 200)) = 156;
         // widths grid(390 × 1 / 2.5) = 156 and 410 - (10 + 156 + 10) = 234
-        #expect(Array(run.frames[3...]) == [
-            Frame(x: 10, y: 123, width: 156, height: 156),
-            Frame(x: 176, y: 123, width: 234, height: 156),
-        ])
+        #expect(
+            Array(run.frames[3...]) == [
+                Frame(x: 10, y: 123, width: 156, height: 156),
+                Frame(x: 176, y: 123, width: 234, height: 156),
+            ])
         // rowTop = 123 + 156 + 10 = 289; end 289
         #expect(run.contentHeight == 289)
     }
@@ -163,13 +169,15 @@ struct JustifiedRuleTests {
         let run = runBoth(try bookLayout(), [[image(250, 100), image(280, 100), image(1, 1), image(1, 1)]])
 
         // Then H = grid(min(73, 100)) = 73; squares 73 wide at x = 10 and 93, at rowTop 10 + 73 + 10 = 93
-        #expect(Array(run.frames[2...]) == [
-            Frame(x: 10, y: 93, width: 73, height: 73),
-            Frame(x: 93, y: 93, width: 73, height: 73),
-        ])
+        #expect(
+            Array(run.frames[2...]) == [
+                Frame(x: 10, y: 93, width: 73, height: 73),
+                Frame(x: 93, y: 93, width: 73, height: 73),
+            ])
     }
 
-    @Test("a widow wider than W with its gaps is justified instead, whatever the style", arguments: LastRowStyle.allCases)
+    @Test(
+        "a widow wider than W with its gaps is justified instead, whatever the style", arguments: LastRowStyle.allCases)
     func widowTooWide(style: LastRowStyle) throws {
         // Given spacing 60 and 1:1, 1:1, 9:10: sums 1, 2, 2.9, all < 3, so all three are pending
         // at the end; H = T = 100: widths 100 + 100 + 90 + 2 × 60 = 410 > 400
@@ -178,11 +186,12 @@ struct JustifiedRuleTests {
 
         // Then close(row): available 400 - 120 = 280, H = grid(280 / 2.9) = grid(96.6) = 96;
         // widths grid(280 / 2.9) = 96 twice; x = 10, 166, 322; the last 410 - 322 = 88
-        #expect(run.frames == [
-            Frame(x: 10, y: 10, width: 96, height: 96),
-            Frame(x: 166, y: 10, width: 96, height: 96),
-            Frame(x: 322, y: 10, width: 88, height: 96),
-        ])
+        #expect(
+            run.frames == [
+                Frame(x: 10, y: 10, width: 96, height: 96),
+                Frame(x: 166, y: 10, width: 96, height: 96),
+                Frame(x: 322, y: 10, width: 88, height: 96),
+            ])
     }
 
     @Test("a banner closes the pending row as a last row, then resets prevH")
@@ -239,17 +248,20 @@ struct JustifiedRuleTests {
         let three = runBoth(try bookLayout(scale: 3), feed).frames
 
         // Then scale 1: H 108, widths 162, 108, and 410 - (10 + 162 + 10 + 108 + 10) = 110
-        #expect(one == [
-            Frame(x: 10, y: 10, width: 162, height: 108), Frame(x: 182, y: 10, width: 108, height: 108),
-            Frame(x: 300, y: 10, width: 110, height: 108),
-        ])
+        #expect(
+            one == [
+                Frame(x: 10, y: 10, width: 162, height: 108), Frame(x: 182, y: 10, width: 108, height: 108),
+                Frame(x: 300, y: 10, width: 110, height: 108),
+            ])
         // scale 2: floor(217.1) / 2 = 108.5; floor(325.7) / 2 = 162.5; 108.5; last 410 - 301 = 109
-        #expect(two == [
-            Frame(x: 10, y: 10, width: 162.5, height: 108.5), Frame(x: 182.5, y: 10, width: 108.5, height: 108.5),
-            Frame(x: 301, y: 10, width: 109, height: 108.5),
-        ])
+        #expect(
+            two == [
+                Frame(x: 10, y: 10, width: 162.5, height: 108.5), Frame(x: 182.5, y: 10, width: 108.5, height: 108.5),
+                Frame(x: 301, y: 10, width: 109, height: 108.5),
+            ])
         // scale 3: floor(325.7) / 3 = 325 / 3; floor(488.6) / 3 = 488 / 3; last 410 - 301 = 109
-        let h = 325.0 / 3, w0 = 488.0 / 3
+        let h = 325.0 / 3
+        let w0 = 488.0 / 3
         #expect(three.map(\.height) == [h, h, h])
         #expect(three.map(\.width)[0...1] == [w0, h])
         #expect(abs(three[1].x - (10 + w0 + 10)) < 1e-9)
@@ -267,10 +279,11 @@ struct JustifiedRuleTests {
         // Then rows of 3, 3 and 1 images. A full row: available 400 - 2 × 150 = 100,
         // H = grid(clamp(100 / 0.03, 50, 200)) = 200; widths grid(100 × 0.01 / 0.03) = 33 twice,
         // x = 10, 10 + 33 + 150 = 193, 193 + 183 = 376, and the last 410 - 376 = 34
-        #expect(run.frames[0...2] == [
-            Frame(x: 10, y: 10, width: 33, height: 200), Frame(x: 193, y: 10, width: 33, height: 200),
-            Frame(x: 376, y: 10, width: 34, height: 200),
-        ])
+        #expect(
+            run.frames[0...2] == [
+                Frame(x: 10, y: 10, width: 33, height: 200), Frame(x: 193, y: 10, width: 33, height: 200),
+                Frame(x: 376, y: 10, width: 34, height: 200),
+            ])
         // rowTop = 10 + 200 + 10 = 220, then 430 for the widow: grid(min(200, 100)) = 100 tall,
         // grid(0.01 × 100) = 1 wide
         #expect(run.frames.map(\.y) == [10, 10, 10, 220, 220, 220, 430])

@@ -113,6 +113,9 @@ struct JustifiedSectionTests {
         // with pinned headers under a 20-point bar at y = 500: section 2's header moves to 520
         let pinned = feed.viewport(y: 500, height: 50, pinOffset: 20)
         #expect(pinned.items == [2])
-        #expect(pinned.headers == [ViewportHeader(section: 2, frame: Frame(x: 2, y: 520, width: 114, height: 44), isPinned: true)])
+        #expect(
+            pinned.headers == [
+                ViewportHeader(section: 2, frame: Frame(x: 2, y: 520, width: 114, height: 44), isPinned: true)
+            ])
     }
 }

@@ -35,7 +35,9 @@ func runStreaming<Layout: StreamingLayoutKind>(_ layout: Layout, _ sections: [[L
             layout.append(item, &state) { collector.collect($0, $1) }
         }
         let end = layout.closeSection(&state) { collector.collect($0, $1) }
-        #expect(collector.frames.count == collector.sectionStart + items.count, "every image has a frame at the section's end")
+        #expect(
+            collector.frames.count == collector.sectionStart + items.count,
+            "every image has a frame at the section's end")
         run.footers.append(end.footer)
         run.sectionEnds.append(end.sectionEnd)
     }
@@ -63,9 +65,10 @@ func savedStates(_ layout: JustifiedLayout, _ sections: [[LayoutItem]]) -> [Save
         _ = layout.openSection(&state)
         for (index, item) in items.enumerated() {
             layout.append(item, &state) { _, _ in frames += 1 }
-            saved.append(SavedState(
-                section: section, item: index, bytes: state.serialized(), framesSoFar: frames,
-                isAtRowStart: state.isAtRowStart))
+            saved.append(
+                SavedState(
+                    section: section, item: index, bytes: state.serialized(), framesSoFar: frames,
+                    isAtRowStart: state.isAtRowStart))
         }
         _ = layout.closeSection(&state) { _, _ in frames += 1 }
     }
@@ -140,17 +143,22 @@ extension SeededGenerator {
             let hasFooter = Bool.random(using: &self)
             let tolerances: [Double] = [0, 0.1, 0.25, 0.25, 0.5, 1, Double.random(in: 0...1, using: &self)]
             let configuration = JustifiedConfiguration(
-                width: Bool.random(using: &self) ? Double(Int.random(in: 200...1600, using: &self)) : length(upTo: 1600) + 100,
-                rowHeight: Bool.random(using: &self) ? Double(Int.random(in: 60...400, using: &self)) : length(upTo: 400) + 1,
+                width: Bool.random(using: &self)
+                    ? Double(Int.random(in: 200...1600, using: &self)) : length(upTo: 1600) + 100,
+                rowHeight: Bool.random(using: &self)
+                    ? Double(Int.random(in: 60...400, using: &self)) : length(upTo: 400) + 1,
                 rowHeightTolerance: tolerances.randomElement(using: &self)!,
                 columnSpacing: Int.random(in: 0..<10, using: &self) == 0 ? length(upTo: 300) : length(upTo: 20),
                 rowSpacing: length(upTo: 20),
                 lastRow: LastRowStyle.allCases.randomElement(using: &self)!,
-                sectionInset: EdgeInsets(top: length(upTo: 20), left: length(upTo: 20), bottom: length(upTo: 20), right: length(upTo: 20)),
+                sectionInset: EdgeInsets(
+                    top: length(upTo: 20), left: length(upTo: 20), bottom: length(upTo: 20), right: length(upTo: 20)),
                 headerHeight: hasHeader ? length(upTo: 60) : 0,
                 footerHeight: hasFooter ? length(upTo: 40) : 0,
-                headerInset: EdgeInsets(top: length(upTo: 8), left: length(upTo: 8), bottom: length(upTo: 8), right: length(upTo: 8)),
-                footerInset: EdgeInsets(top: length(upTo: 8), left: length(upTo: 8), bottom: length(upTo: 8), right: length(upTo: 8)),
+                headerInset: EdgeInsets(
+                    top: length(upTo: 8), left: length(upTo: 8), bottom: length(upTo: 8), right: length(upTo: 8)),
+                footerInset: EdgeInsets(
+                    top: length(upTo: 8), left: length(upTo: 8), bottom: length(upTo: 8), right: length(upTo: 8)),
                 captionHeight: Bool.random(using: &self) ? 0 : length(upTo: 30),
                 minimumContentHeight: Bool.random(using: &self) ? 0 : length(upTo: 3000),
                 scale: Int.random(in: 1...3, using: &self))
@@ -163,7 +171,9 @@ extension SeededGenerator {
     /// A typical photo: 4:3, 3:4, 16:9, 1:1, 3:2, 2:3 with some pixel noise, sometimes a
     /// panorama, now and then a full-span banner.
     mutating func photo() -> LayoutItem {
-        let shapes: [(Int32, Int32)] = [(4000, 3000), (3000, 4000), (1920, 1080), (2000, 2000), (3000, 2000), (2000, 3000)]
+        let shapes: [(Int32, Int32)] = [
+            (4000, 3000), (3000, 4000), (1920, 1080), (2000, 2000), (3000, 2000), (2000, 3000),
+        ]
         if Int.random(in: 0..<40, using: &self) == 0 {
             return LayoutItem(width: 1200, height: 400 + Int32.random(in: 0...100, using: &self), isFullSpan: true)
         }

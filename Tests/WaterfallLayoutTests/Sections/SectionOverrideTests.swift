@@ -24,27 +24,38 @@ struct SectionOverrideTests {
     }
 
     @Test func anOverrideOfTheSameKindInheritsEveryFieldItDoesNotSet() throws {
-        let configuration = try decode(#"""
+        let configuration = try decode(
+            #"""
             {"columns": 3, "width": 414, "columnSpacing": 7, "headerHeight": 30, "order": "left-to-right", "scale": 2,
              "sections": [{"section": "2024-05", "columns": 1}]}
             """#)
         let override = try #require(configuration.sectionOverrides.first)
         #expect(override.section == "2024-05")
-        #expect(override.configuration == .waterfall(LayoutConfiguration(
-            columns: 1, width: 414, columnSpacing: 7, headerHeight: 30, order: .leftToRight, scale: 2)))
+        #expect(
+            override.configuration
+                == .waterfall(
+                    LayoutConfiguration(
+                        columns: 1, width: 414, columnSpacing: 7, headerHeight: 30, order: .leftToRight, scale: 2)))
     }
 
     @Test func anOverrideOfAnotherKindInheritsOnlyTheSharedFieldsAndGivesTheRest() throws {
-        let configuration = try decode(#"""
+        let configuration = try decode(
+            #"""
             {"columns": 3, "width": 414, "columnSpacing": 7, "rowSpacing": 3, "headerHeight": 30, "captionHeight": 12,
              "sectionInset": {"top": 1, "left": 2, "bottom": 3, "right": 4}, "order": "right-to-left", "scale": 2,
              "sections": [{"section": "2024-06", "kind": "justified", "rowHeight": 150}]}
             """#)
-        #expect(configuration.sectionOverrides.first?.configuration == .justified(JustifiedConfiguration(
-            width: 414, rowHeight: 150, columnSpacing: 7, rowSpacing: 3, sectionInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4),
-            headerHeight: 30, captionHeight: 12, scale: 2)))
+        #expect(
+            configuration.sectionOverrides.first?.configuration
+                == .justified(
+                    JustifiedConfiguration(
+                        width: 414, rowHeight: 150, columnSpacing: 7, rowSpacing: 3,
+                        sectionInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4),
+                        headerHeight: 30, captionHeight: 12, scale: 2)))
         // And the other way round: a waterfall section of a justified layout gives its columns.
-        let rows = try decode(#"{"kind": "justified", "width": 800, "rowHeight": 120, "lastRow": "center", "sections": [{"section": "a", "kind": "waterfall", "columns": 2}]}"#)
+        let rows = try decode(
+            #"{"kind": "justified", "width": 800, "rowHeight": 120, "lastRow": "center", "sections": [{"section": "a", "kind": "waterfall", "columns": 2}]}"#
+        )
         #expect(rows.sectionOverrides.first?.configuration == .waterfall(LayoutConfiguration(columns: 2, width: 800)))
         #expect(rows.kind == .justified)
     }
@@ -53,18 +64,42 @@ struct SectionOverrideTests {
         let cases: [(json: String, field: String)] = [
             (#"{"columns": 3, "width": 414, "sections": [{"columns": 1}]}"#, "sections[0].section"),
             (#"{"columns": 3, "width": 414, "sections": [{"section": 5, "columns": 1}]}"#, "sections[0].section"),
-            (#"{"columns": 3, "width": 414, "sections": [{"section": "a", "columns": 1}, {"section": "a", "columns": 2}]}"#, "sections[1].section"),
+            (
+                #"{"columns": 3, "width": 414, "sections": [{"section": "a", "columns": 1}, {"section": "a", "columns": 2}]}"#,
+                "sections[1].section"
+            ),
             (#"{"columns": 3, "width": 414, "sections": [{"section": "a", "width": 300}]}"#, "sections[0].width"),
-            (#"{"columns": 3, "width": 414, "sections": [{"section": "a"}, {"section": "b", "scale": 2}]}"#, "sections[1].scale"),
-            (#"{"columns": 3, "width": 414, "sections": [{"section": "a", "rowHeight": 100}]}"#, "sections[0].rowHeight"),
-            (#"{"columns": 3, "width": 414, "sections": [{"section": "a", "kind": "justified", "columns": 2, "rowHeight": 9}]}"#, "sections[0].columns"),
-            (#"{"columns": 3, "width": 414, "sections": [{"section": "a", "kind": "justified"}]}"#, "sections[0].rowHeight"),
-            (#"{"kind": "justified", "width": 414, "rowHeight": 100, "sections": [{"section": "a", "kind": "waterfall"}]}"#, "sections[0].columns"),
+            (
+                #"{"columns": 3, "width": 414, "sections": [{"section": "a"}, {"section": "b", "scale": 2}]}"#,
+                "sections[1].scale"
+            ),
+            (
+                #"{"columns": 3, "width": 414, "sections": [{"section": "a", "rowHeight": 100}]}"#,
+                "sections[0].rowHeight"
+            ),
+            (
+                #"{"columns": 3, "width": 414, "sections": [{"section": "a", "kind": "justified", "columns": 2, "rowHeight": 9}]}"#,
+                "sections[0].columns"
+            ),
+            (
+                #"{"columns": 3, "width": 414, "sections": [{"section": "a", "kind": "justified"}]}"#,
+                "sections[0].rowHeight"
+            ),
+            (
+                #"{"kind": "justified", "width": 414, "rowHeight": 100, "sections": [{"section": "a", "kind": "waterfall"}]}"#,
+                "sections[0].columns"
+            ),
             (#"{"columns": 3, "width": 414, "sections": [{"section": "a", "kind": "grid"}]}"#, "sections[0].kind"),
             (#"{"columns": 3, "width": 414, "sections": [{"section": "a", "colums": 2}]}"#, "sections[0].colums"),
             (#"{"columns": 3, "width": 414, "sections": [{"section": "a", "columns": "two"}]}"#, "sections[0].columns"),
-            (#"{"columns": 3, "width": 414, "sections": [{"section": "a"}, {"section": "b"}, {"section": "c", "columns": 65}]}"#, "sections[2].columns"),
-            (#"{"columns": 3, "width": 414, "sections": [{"section": "a", "sectionInset": {"top": 0, "left": 300, "bottom": 0, "right": 300}}]}"#, "sections[0].contentWidth"),
+            (
+                #"{"columns": 3, "width": 414, "sections": [{"section": "a"}, {"section": "b"}, {"section": "c", "columns": 65}]}"#,
+                "sections[2].columns"
+            ),
+            (
+                #"{"columns": 3, "width": 414, "sections": [{"section": "a", "sectionInset": {"top": 0, "left": 300, "bottom": 0, "right": 300}}]}"#,
+                "sections[0].contentWidth"
+            ),
         ]
         for (json, field) in cases {
             let error = refusal(json)
@@ -74,7 +109,9 @@ struct SectionOverrideTests {
     }
 
     @Test func anOverrideMayNameASectionTheFeedDoesNotHaveYet() throws {
-        let engine = try SectionedLayout(try #require(try sectioned(#"{"columns": 2, "width": 300, "sections": [{"section": "later", "columns": 1}]}"#)))
+        let engine = try SectionedLayout(
+            try #require(
+                try sectioned(#"{"columns": 2, "width": 300, "sections": [{"section": "later", "columns": 1}]}"#)))
         #expect(engine.variant(ofSection: "later") == 1)
         #expect(engine.variant(ofSection: "now") == 0)
     }
@@ -82,9 +119,13 @@ struct SectionOverrideTests {
     @Test func theCanonicalFormKeepsTheOverridesInOrderAndLeavesOutAnEmptyList() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let json = #"{"columns": 3, "width": 414, "sections": [{"section": "z", "columns": 1}, {"section": "a", "kind": "justified", "rowHeight": 150}]}"#
+        let json =
+            #"{"columns": 3, "width": 414, "sections": [{"section": "z", "columns": 1}, {"section": "a", "kind": "justified", "rowHeight": 150}]}"#
         let text = String(decoding: try encoder.encode(try decode(json)), as: UTF8.self)
-        #expect(text.contains(#""sections":[{"columns":1,"section":"z"},{"kind":"justified","rowHeight":150,"section":"a"}]"#), "\(text)")
+        #expect(
+            text.contains(
+                #""sections":[{"columns":1,"section":"z"},{"kind":"justified","rowHeight":150,"section":"a"}]"#),
+            "\(text)")
         #expect(try decode(text) == decode(json))
         // No overrides: exactly the layout's own configuration.
         let plain = try decode(#"{"columns": 3, "width": 414, "sections": []}"#)
@@ -101,7 +142,7 @@ struct SectionOverrideTests {
     private func feed(_ seed: UInt64, sections: Int) -> [[LayoutItem]] {
         var random = seed
         func next(_ bound: Int) -> Int {
-            random = random &* 6364136223846793005 &+ 1442695040888963407
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((random >> 33) % UInt64(bound))
         }
         return (0..<sections).map { _ in
@@ -112,7 +153,9 @@ struct SectionOverrideTests {
     }
 
     /// Lays `sections` out with `engine`, image by image, each section with its variant by name.
-    private func run(_ engine: SectionedLayout, _ sections: [[LayoutItem]]) -> (frames: [Frame], headers: [Frame?], height: Double) {
+    private func run(_ engine: SectionedLayout, _ sections: [[LayoutItem]]) -> (
+        frames: [Frame], headers: [Frame?], height: Double
+    ) {
         var state = engine.initialState
         var frames: [Frame] = []
         var headers: [Frame?] = []
@@ -131,16 +174,26 @@ struct SectionOverrideTests {
         let sections = feed(seed, sections: 6)
         for (base, same) in [
             (#""columns": 3, "width": 414, "headerHeight": 21.5, "scale": 3"#, #""columns": 3"#),
-            (#""kind": "justified", "width": 414, "rowHeight": 97.3, "lastRow": "justify", "footerHeight": 9"#, #""rowHeight": 97.3"#),
+            (
+                #""kind": "justified", "width": 414, "rowHeight": 97.3, "lastRow": "justify", "footerHeight": 9"#,
+                #""rowHeight": 97.3"#
+            ),
         ] {
-            let entries = (0..<6).filter { $0 % 2 == 0 }.map { #"{"section": "s\#($0)", \#(same)}"# }.joined(separator: ", ")
+            let entries = (0..<6).filter { $0 % 2 == 0 }.map { #"{"section": "s\#($0)", \#(same)}"# }.joined(
+                separator: ", ")
             let layout = try #require(try sectioned("{\(base), \"sections\": [\(entries)]}"))
             let mixed = run(try SectionedLayout(layout), sections)
             let plain: (frames: [Frame], height: Double)
             switch layout.base {
-            case .waterfall(let own): let whole = try WaterfallLayout(own).layout(sections); plain = (whole.itemFrames, whole.contentHeight)
-            case .justified(let own): let whole = try JustifiedLayout(own).layout(sections); plain = (whole.itemFrames, whole.contentHeight)
-            case .sectioned: Issue.record("nested"); return
+            case .waterfall(let own):
+                let whole = try WaterfallLayout(own).layout(sections)
+                plain = (whole.itemFrames, whole.contentHeight)
+            case .justified(let own):
+                let whole = try JustifiedLayout(own).layout(sections)
+                plain = (whole.itemFrames, whole.contentHeight)
+            case .sectioned:
+                Issue.record("nested")
+                return
             }
             #expect(mixed.frames == plain.frames, "seed \(seed)")
             #expect(mixed.height == plain.height)
@@ -149,10 +202,12 @@ struct SectionOverrideTests {
 
     @Test func sectionsOfMixedKindsStackInOrder() throws {
         // A one-column section, a justified one and a three-column one (the layout's own).
-        let layout = try #require(try sectioned(#"""
-            {"columns": 3, "width": 400, "headerHeight": 20,
-             "sections": [{"section": "s0", "columns": 1}, {"section": "s1", "kind": "justified", "rowHeight": 100}]}
-            """#))
+        let layout = try #require(
+            try sectioned(
+                #"""
+                {"columns": 3, "width": 400, "headerHeight": 20,
+                 "sections": [{"section": "s0", "columns": 1}, {"section": "s1", "kind": "justified", "rowHeight": 100}]}
+                """#))
         let engine = try SectionedLayout(layout)
         let photo = LayoutItem(width: 400, height: 300)
         let result = run(engine, [[photo, photo], [photo, photo, photo], [photo, photo, photo]])
@@ -172,11 +227,13 @@ struct SectionOverrideTests {
 
     @Test(arguments: 1...6 as ClosedRange<UInt64>)
     func aStateSavedAnywhereResumesBitForBitAndCarriesItsSectionsKind(seed: UInt64) throws {
-        let layout = try #require(try sectioned(#"""
-            {"kind": "justified", "width": 500, "rowHeight": 90, "headerHeight": 14, "footerHeight": 6, "scale": 2,
-             "sections": [{"section": "s1", "kind": "waterfall", "columns": 2}, {"section": "s3", "kind": "waterfall", "columns": 5, "order": "left-to-right"},
-                          {"section": "s4", "rowHeight": 45, "lastRow": "center"}]}
-            """#))
+        let layout = try #require(
+            try sectioned(
+                #"""
+                {"kind": "justified", "width": 500, "rowHeight": 90, "headerHeight": 14, "footerHeight": 6, "scale": 2,
+                 "sections": [{"section": "s1", "kind": "waterfall", "columns": 2}, {"section": "s3", "kind": "waterfall", "columns": 5, "order": "left-to-right"},
+                              {"section": "s4", "rowHeight": 45, "lastRow": "center"}]}
+                """#))
         let engine = try SectionedLayout(layout)
         let sections = feed(seed, sections: 6)
         let whole = run(engine, sections)
@@ -195,7 +252,9 @@ struct SectionOverrideTests {
                     // The rest of this section from the resumed state gives the same frames.
                     var frames: [Int: Frame] = [:]
                     let first = index - state.imagesInSection
-                    for later in items[state.imagesInSection...] { engine.append(later, &resumed) { frames[first + $0] = $1 } }
+                    for later in items[state.imagesInSection...] {
+                        engine.append(later, &resumed) { frames[first + $0] = $1 }
+                    }
                     _ = engine.closeSection(&resumed) { frames[first + $0] = $1 }
                     for (at, frame) in frames { #expect(frame == whole.frames[at], "seed \(seed) image \(at)") }
                 }
@@ -216,9 +275,11 @@ struct SectionOverrideTests {
 
     @Test(arguments: 1...6 as ClosedRange<UInt64>)
     func theBulkAppendGivesTheFramesOfAppendingOneByOne(seed: UInt64) throws {
-        let layout = try #require(try sectioned(#"""
-            {"columns": 4, "width": 700, "sections": [{"section": "s0", "kind": "justified", "rowHeight": 120}, {"section": "s2", "columns": 1}]}
-            """#))
+        let layout = try #require(
+            try sectioned(
+                #"""
+                {"columns": 4, "width": 700, "sections": [{"section": "s0", "kind": "justified", "rowHeight": 120}, {"section": "s2", "columns": 1}]}
+                """#))
         let engine = try SectionedLayout(layout)
         let sections = feed(seed, sections: 4)
         let expected = run(engine, sections).frames

@@ -19,7 +19,8 @@ import WaterfallTestSupport
         #expect(try await store.read { tx in try tx.apiKeys() }.isEmpty)
 
         // Given a reader of two feeds (one named twice) and a writer of every feed
-        let reader = APIKeyRecord(name: "reader", secretSHA256: Self.hash(1), canWrite: false, feeds: ["travel", "été", "travel", "Zoo"])
+        let reader = APIKeyRecord(
+            name: "reader", secretSHA256: Self.hash(1), canWrite: false, feeds: ["travel", "été", "travel", "Zoo"])
         let writer = APIKeyRecord(name: "Writer", secretSHA256: Self.hash(2), canWrite: true, feeds: [])
         #expect(try await store.write { tx in try tx.insertAPIKey(reader) })
         #expect(try await store.write { tx in try tx.insertAPIKey(writer) })
@@ -31,10 +32,12 @@ import WaterfallTestSupport
         // Then the keys list by name in byte order, each feed once and by name, as first stored
         try await store.read { tx throws in
             #expect(try tx.hasAPIKeys())
-            #expect(try tx.apiKeys() == [
-                writer,
-                APIKeyRecord(name: "reader", secretSHA256: Self.hash(1), canWrite: false, feeds: ["Zoo", "travel", "été"]),
-            ])
+            #expect(
+                try tx.apiKeys() == [
+                    writer,
+                    APIKeyRecord(
+                        name: "reader", secretSHA256: Self.hash(1), canWrite: false, feeds: ["Zoo", "travel", "été"]),
+                ])
         }
     }
 
@@ -44,7 +47,9 @@ import WaterfallTestSupport
         let store = try catalog.open()
         defer { store.closeWhenDone() }
         try await store.write { tx throws in
-            #expect(try tx.insertAPIKey(APIKeyRecord(name: "k", secretSHA256: Self.hash(1), canWrite: false, feeds: ["a", "b"])))
+            #expect(
+                try tx.insertAPIKey(
+                    APIKeyRecord(name: "k", secretSHA256: Self.hash(1), canWrite: false, feeds: ["a", "b"])))
         }
 
         #expect(try await store.write { tx in try tx.deleteAPIKey(named: "K") } == false)
@@ -68,7 +73,10 @@ import WaterfallTestSupport
 
         // A second name with the same secret hash is refused by the catalog
         let error = await #expect(throws: StoreError.self) {
-            try await store.write { tx in try tx.insertAPIKey(APIKeyRecord(name: "second", secretSHA256: Self.hash(1), canWrite: true, feeds: ["f"])) }
+            try await store.write { tx in
+                try tx.insertAPIKey(
+                    APIKeyRecord(name: "second", secretSHA256: Self.hash(1), canWrite: true, feeds: ["f"]))
+            }
         }
         #expect(error?.kind == .invalidRequest)
         #expect(try await store.read { tx in try tx.apiKeys() } == [first])

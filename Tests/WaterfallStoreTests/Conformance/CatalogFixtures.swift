@@ -9,7 +9,9 @@ func imageRow(
     _ id: String, key: Int64, section: Int64, width: Int32 = 300, height: Int32 = 200,
     fullSpan: Bool = false, url: String? = nil, title: String? = nil
 ) -> ImageRecord {
-    ImageRecord(key: key, externalID: id, sectionID: section, width: width, height: height, isFullSpan: fullSpan, url: url, title: title)
+    ImageRecord(
+        key: key, externalID: id, sectionID: section, width: width, height: height, isFullSpan: fullSpan, url: url,
+        title: title)
 }
 
 /// A checkpoint whose state and band are derived from its index, so that a test can tell
@@ -45,7 +47,8 @@ extension CatalogTransaction {
         var sections: [Int64] = []
         var images: [ImageRecord] = []
         for (offset, entry) in layout.enumerated() {
-            let section = try insertSection(feedID: feed.id, name: entry.section, title: nil, position: Int64(offset + 1) * 10, isDeclared: false)
+            let section = try insertSection(
+                feedID: feed.id, name: entry.section, title: nil, position: Int64(offset + 1) * 10, isDeclared: false)
             sections.append(section)
             for id in entry.images {
                 images.append(imageRow(id, key: orderKey(Int64(images.count + 1)), section: section))
@@ -66,8 +69,10 @@ extension CatalogTransaction {
     func contents(ofFeed name: String, configurations: [String]) throws -> [String] {
         guard let feed = try feed(named: name) else { return ["no feed \(name)"] }
         let sections = try sections(feedID: feed.id)
-        var lines = ["\(feed)", "\(sections)", "\(try allImages(feedID: feed.id))", "\(try changes(feedID: feed.id, since: 0))",
-                     "\(try layouts(feedID: feed.id))", "\(try imageCounts(feedID: feed.id).sorted { $0.key < $1.key })"]
+        var lines = [
+            "\(feed)", "\(sections)", "\(try allImages(feedID: feed.id))", "\(try changes(feedID: feed.id, since: 0))",
+            "\(try layouts(feedID: feed.id))", "\(try imageCounts(feedID: feed.id).sorted { $0.key < $1.key })",
+        ]
         for configuration in configurations {
             guard let entry = try cacheEntry(feedID: feed.id, configuration: configuration) else {
                 lines.append("no cache entry \(configuration)")

@@ -16,7 +16,8 @@ import WaterfallTestSupport
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
         defer { store.closeWhenDone() }
-        let (f, g) = try await store.write { tx in (try tx.createFeed(named: "f").id, try tx.createFeed(named: "g").id) }
+        let (f, g) = try await store.write { tx in (try tx.createFeed(named: "f").id, try tx.createFeed(named: "g").id)
+        }
 
         // Given two revisions, each appended to twice, and a revision of another feed between
         try await store.write { tx throws in
@@ -32,16 +33,22 @@ import WaterfallTestSupport
 
         // Then each feed's log reads in revision order, a revision's rows in the order appended
         try await store.read { tx throws in
-            #expect(try tx.changes(feedID: f, since: 0).map(Self.line) == [
-                "1 insert b -", "1 insert a s", "1 update a s", "2 move b Été 2024", "2 remove a -", "2 insert '; -- ",
-            ])
-            #expect(try tx.changes(feedID: f, since: 1).map(Self.line) == ["2 move b Été 2024", "2 remove a -", "2 insert '; -- "])
+            #expect(
+                try tx.changes(feedID: f, since: 0).map(Self.line) == [
+                    "1 insert b -", "1 insert a s", "1 update a s", "2 move b Été 2024", "2 remove a -",
+                    "2 insert '; -- ",
+                ])
+            #expect(
+                try tx.changes(feedID: f, since: 1).map(Self.line) == [
+                    "2 move b Été 2024", "2 remove a -", "2 insert '; -- ",
+                ])
             #expect(try tx.changes(feedID: f, since: 2).isEmpty)
             // Read no further than asked (fault 7 of issue 37: a follow read every row of a
             // million-row re-import to give up at the 257th image)
-            #expect(try tx.changes(feedID: f, since: 0, limit: 4).map(Self.line) == [
-                "1 insert b -", "1 insert a s", "1 update a s", "2 move b Été 2024",
-            ])
+            #expect(
+                try tx.changes(feedID: f, since: 0, limit: 4).map(Self.line) == [
+                    "1 insert b -", "1 insert a s", "1 update a s", "2 move b Été 2024",
+                ])
             #expect(try tx.changes(feedID: f, since: 1, limit: 1).map(Self.line) == ["2 move b Été 2024"])
             #expect(try tx.changes(feedID: g, since: 0).map(Self.line) == ["1 insert other -"])
             // An empty section name is not the unnamed section
@@ -62,7 +69,8 @@ import WaterfallTestSupport
             try tx.appendChanges(feedID: f, revision: 2, [(.insert, "b", nil)])
             try tx.appendChanges(feedID: f, revision: 1, [(.update, "a", nil)])
         }
-        await #expect(try store.read { tx in try tx.changes(feedID: f, since: 0).map(Self.line) }
+        await #expect(
+            try store.read { tx in try tx.changes(feedID: f, since: 0).map(Self.line) }
                 == ["1 insert a -", "1 update a -", "2 insert b -", "3 insert c -"])
     }
 
@@ -78,10 +86,12 @@ import WaterfallTestSupport
             let feed = try tx.createFeed(named: "f")
             let unnamed = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 20, isDeclared: false)
             let s = try tx.insertSection(feedID: feed.id, name: "s", title: nil, position: 10, isDeclared: false)
-            try tx.insertImages(feedID: feed.id, [
-                imageRow("c", key: orderKey(3), section: unnamed), imageRow("a", key: orderKey(1), section: s),
-                imageRow("d", key: orderKey(4), section: unnamed), imageRow("b", key: orderKey(2), section: s),
-            ])
+            try tx.insertImages(
+                feedID: feed.id,
+                [
+                    imageRow("c", key: orderKey(3), section: unnamed), imageRow("a", key: orderKey(1), section: s),
+                    imageRow("d", key: orderKey(4), section: unnamed), imageRow("b", key: orderKey(2), section: s),
+                ])
             _ = try tx.makeFeed("g", [(section: nil, images: ["zz"])])
             return feed.id
         }
@@ -94,9 +104,10 @@ import WaterfallTestSupport
         }
 
         // Then the log lists the images in key order with their sections, then the rest
-        await #expect(try store.read { tx in try tx.changes(feedID: f, since: 0).map(Self.line) } == [
-            "1 insert a s", "1 insert b s", "1 insert c -", "1 insert d -", "1 update a s", "2 remove d -",
-        ])
+        await #expect(
+            try store.read { tx in try tx.changes(feedID: f, since: 0).map(Self.line) } == [
+                "1 insert a s", "1 insert b s", "1 insert c -", "1 insert d -", "1 update a s", "2 remove d -",
+            ])
     }
 
     /// PostgreSQL sends change rows in batches of 10,000: the order must run across them.
@@ -106,7 +117,9 @@ import WaterfallTestSupport
         let store = try catalog.open()
         defer { store.closeWhenDone() }
         let f = try await store.write { tx in try tx.createFeed(named: "f").id }
-        let changes = (0..<10_005).map { (kind: ChangeKind.allCases[$0 % 4], externalID: "i\($0)", section: $0 % 3 == 0 ? nil : "s\($0 % 7)") }
+        let changes = (0..<10_005).map {
+            (kind: ChangeKind.allCases[$0 % 4], externalID: "i\($0)", section: $0 % 3 == 0 ? nil : "s\($0 % 7)")
+        }
         try await store.write { tx throws in
             try tx.appendChanges(feedID: f, revision: 1, [(.insert, "first", nil)])
             try tx.appendChanges(feedID: f, revision: 1, changes)
@@ -123,7 +136,8 @@ import WaterfallTestSupport
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
         defer { store.closeWhenDone() }
-        let (f, g) = try await store.write { tx in (try tx.createFeed(named: "f").id, try tx.createFeed(named: "g").id) }
+        let (f, g) = try await store.write { tx in (try tx.createFeed(named: "f").id, try tx.createFeed(named: "g").id)
+        }
         // Given five revisions of f, with 3, 1, 2, 1 and 1 rows, their commit times recorded, and one of g
         try await store.write { tx throws in
             for (revision, ids) in [(1, ["a", "b", "c"]), (2, ["a"]), (3, ["b", "c"]), (4, ["a"]), (5, ["c"])] {
@@ -136,7 +150,10 @@ import WaterfallTestSupport
         let now = Int64(Date().timeIntervalSince1970)
         try await store.read { tx throws in
             #expect(try tx.changesFrom(feedID: f) == 0)
-            #expect(try tx.changes(feedID: f, since: 1, through: 3).map(Self.line) == ["2 update a -", "3 update b -", "3 update c -"])
+            #expect(
+                try tx.changes(feedID: f, since: 1, through: 3).map(Self.line) == [
+                    "2 update a -", "3 update b -", "3 update c -",
+                ])
             #expect(try tx.lastRevision(feedID: f, committedBefore: now + 60) == 5)
             #expect(try tx.lastRevision(feedID: f, committedBefore: now - 3_600) == nil)
         }
@@ -146,7 +163,10 @@ import WaterfallTestSupport
         // Then the log starts at 3 already, and keeps every row after 3
         try await store.read { tx throws in
             #expect(try tx.changesFrom(feedID: f) == 3)
-            #expect(try tx.changes(feedID: f, since: 0).map(Self.line) == ["3 update b -", "3 update c -", "4 update a -", "5 update c -"])
+            #expect(
+                try tx.changes(feedID: f, since: 0).map(Self.line) == [
+                    "3 update b -", "3 update c -", "4 update a -", "5 update c -",
+                ])
         }
         await #expect(try store.write { tx in try tx.pruneChanges(feedID: f, through: 3, limit: 4) } == 2)
         await #expect(try store.write { tx in try tx.pruneChanges(feedID: f, through: 3, limit: 4) } == 0)

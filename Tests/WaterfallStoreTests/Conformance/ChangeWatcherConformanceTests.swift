@@ -12,13 +12,14 @@ import WaterfallTestSupport
     /// a task of its own, and answers a new version at every call until its LISTEN is in place).
     /// Waits asleep in a task, not holding a cooperative thread that the listening task may
     /// need; gives up after a minute.
-    private static func version(of watcher: any ChangeWatcher, differentFrom other: Int64? = nil) async throws -> Int64 {
+    private static func version(of watcher: any ChangeWatcher, differentFrom other: Int64? = nil) async throws -> Int64
+    {
         let deadline = Date.now.addingTimeInterval(60)
         while true {
             do {
                 let version = try watcher.version()
                 if version != other || Date.now >= deadline { return version }
-            } catch where Date.now < deadline {}
+            } catch  where Date.now < deadline {}
             try await Task.sleep(for: .milliseconds(10))
         }
     }

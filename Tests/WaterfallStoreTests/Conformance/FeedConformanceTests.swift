@@ -60,11 +60,12 @@ import WaterfallTestSupport
             #expect(try tx.feeds().map(\.name) == ["B", "Z", "a", "b", "é"])
             #expect(try tx.feed(named: "a")?.imageCount == 3)
             let summaries = try tx.feedSummaries()
-            #expect(summaries.map(Self.line) == [
-                "B: revision 0, 0 images, 0 sections, 0 layouts", "Z: revision 0, 0 images, 0 sections, 0 layouts",
-                "a: revision 1, 3 images, 2 sections, 1 layouts", "b: revision 0, 0 images, 0 sections, 0 layouts",
-                "é: revision 0, 0 images, 0 sections, 0 layouts",
-            ])
+            #expect(
+                summaries.map(Self.line) == [
+                    "B: revision 0, 0 images, 0 sections, 0 layouts", "Z: revision 0, 0 images, 0 sections, 0 layouts",
+                    "a: revision 1, 3 images, 2 sections, 1 layouts", "b: revision 0, 0 images, 0 sections, 0 layouts",
+                    "é: revision 0, 0 images, 0 sections, 0 layouts",
+                ])
             #expect(try tx.feedSummary(named: "a") == summaries[2])
             #expect(try tx.feedSummary(named: "missing") == nil)
             #expect(try tx.feedRevisions() == ["B": 0, "Z": 0, "a": 1, "b": 0, "é": 0])
@@ -100,7 +101,8 @@ import WaterfallTestSupport
         let gone = try await store.write { tx throws in
             var made: [String: (feed: SmallFeed, caches: [Int64])] = [:]
             for name in ["gone", "kept"] {
-                let feed = try tx.makeFeed(name, [(section: nil, images: ["a", "b", "c"]), (section: "s", images: ["d", "e"])])
+                let feed = try tx.makeFeed(
+                    name, [(section: nil, images: ["a", "b", "c"]), (section: "s", images: ["d", "e"])])
                 let revision = try tx.bumpRevision(feedID: feed.id)
                 try tx.appendChanges(feedID: feed.id, revision: revision, [(.insert, "a", nil), (.insert, "d", "s")])
                 try tx.saveLayout(feedID: feed.id, NamedLayoutRecord(name: "phone", configuration: "named"))
@@ -109,11 +111,18 @@ import WaterfallTestSupport
                     let entry = try tx.makeCacheEntry(feedID: feed.id, configuration: configuration, stride: 2)
                     let stored = try tx.saveLayoutCache(
                         cacheID: entry.id, feedID: feed.id, revision: revision,
-                        checkpoints: [checkpointRow(2, key: orderKey(3), section: feed.sections[0]),
-                                      checkpointRow(4, key: orderKey(5), section: feed.sections[1])],
-                        sections: [SectionExtentRecord(sectionID: feed.sections[0], untilKey: orderKey(4), startY: 0, endY: 50),
-                                   SectionExtentRecord(sectionID: feed.sections[1], untilKey: OrderKeys.end, startY: 50, endY: 90)],
-                        end: LayoutEndRecord(revision: revision, totalItems: 5, contentHeight: 90, tailTop: 60, tailBottom: 90))
+                        checkpoints: [
+                            checkpointRow(2, key: orderKey(3), section: feed.sections[0]),
+                            checkpointRow(4, key: orderKey(5), section: feed.sections[1]),
+                        ],
+                        sections: [
+                            SectionExtentRecord(
+                                sectionID: feed.sections[0], untilKey: orderKey(4), startY: 0, endY: 50),
+                            SectionExtentRecord(
+                                sectionID: feed.sections[1], untilKey: OrderKeys.end, startY: 50, endY: 90),
+                        ],
+                        end: LayoutEndRecord(
+                            revision: revision, totalItems: 5, contentHeight: 90, tailTop: 60, tailBottom: 90))
                     #expect(stored)
                     caches.append(entry.id)
                 }

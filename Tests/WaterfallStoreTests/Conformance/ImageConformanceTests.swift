@@ -11,12 +11,15 @@ import WaterfallTestSupport
     /// forgot its feed would see them.
     private static func twoFeeds(_ store: any CatalogStore) async throws -> SmallFeed {
         try await store.write { tx throws in
-            let f = try tx.makeFeed("f", [(section: nil, images: ["a", "b", "c", "d", "e"]), (section: "s", images: ["x", "y", "z"])])
+            let f = try tx.makeFeed(
+                "f", [(section: nil, images: ["a", "b", "c", "d", "e"]), (section: "s", images: ["x", "y", "z"])])
             let g = try tx.createFeed(named: "g")
             let section = try tx.insertSection(feedID: g.id, name: nil, title: nil, position: 0, isDeclared: false)
-            try tx.insertImages(feedID: g.id, f.images.map {
-                imageRow($0.externalID, key: $0.key + OrderKeys.spacing / 2, section: section, width: 1, height: 1)
-            })
+            try tx.insertImages(
+                feedID: g.id,
+                f.images.map {
+                    imageRow($0.externalID, key: $0.key + OrderKeys.spacing / 2, section: section, width: 1, height: 1)
+                })
             return f
         }
     }
@@ -38,7 +41,11 @@ import WaterfallTestSupport
             let neighbours = try tx.neighbourKeys(feedID: f.id, of: keys)
             #expect(neighbours.count == keys.count)
             for (index, key) in keys.enumerated() {
-                #expect(neighbours[key] == NeighbourKeys(before: index > 0 ? keys[index - 1] : nil, after: index + 1 < keys.count ? keys[index + 1] : nil))
+                #expect(
+                    neighbours[key]
+                        == NeighbourKeys(
+                            before: index > 0 ? keys[index - 1] : nil,
+                            after: index + 1 < keys.count ? keys[index + 1] : nil))
             }
             #expect(try tx.neighbourKeys(feedID: f.id, of: []).isEmpty)
         }
@@ -56,11 +63,13 @@ import WaterfallTestSupport
         // Given dates out of catalog order, c undated, and an empty section
         let dates: [String: Int64?] = ["a": 50, "b": 40, "c": nil, "d": 40, "e": -10, "x": 5, "y": 7, "z": 6]
         let empty = try await store.write { tx throws in
-            try tx.updateImages(feedID: f.id, f.images.map { image in
-                var dated = image
-                dated.takenAt = dates[image.externalID]!
-                return dated
-            })
+            try tx.updateImages(
+                feedID: f.id,
+                f.images.map { image in
+                    var dated = image
+                    dated.takenAt = dates[image.externalID]!
+                    return dated
+                })
             return try tx.insertSection(feedID: f.id, name: "empty", title: nil, position: 100, isDeclared: true)
         }
         try await store.read { tx throws in
@@ -68,17 +77,25 @@ import WaterfallTestSupport
             let listed = try tx.keysAndDates(sectionIDs: f.sections + [empty])
             // Then each section's come in catalog order, the empty one's not at all
             #expect(listed.count == 2)
-            #expect(listed[f.sections[0]] == f.images.prefix(5).map { KeyAndDate(key: $0.key, takenAt: dates[$0.externalID]!) })
-            #expect(listed[f.sections[1]] == f.images.suffix(3).map { KeyAndDate(key: $0.key, takenAt: dates[$0.externalID]!) })
+            #expect(
+                listed[f.sections[0]]
+                    == f.images.prefix(5).map { KeyAndDate(key: $0.key, takenAt: dates[$0.externalID]!) })
+            #expect(
+                listed[f.sections[1]]
+                    == f.images.suffix(3).map { KeyAndDate(key: $0.key, takenAt: dates[$0.externalID]!) })
             #expect(try tx.keysAndDates(sectionIDs: []).isEmpty)
-            #expect(try tx.keyRanges(sectionIDs: f.sections + [empty]) == [
-                f.sections[0]: orderKey(1)...orderKey(5), f.sections[1]: orderKey(6)...orderKey(8),
-            ])
+            #expect(
+                try tx.keyRanges(sectionIDs: f.sections + [empty]) == [
+                    f.sections[0]: orderKey(1)...orderKey(5), f.sections[1]: orderKey(6)...orderKey(8),
+                ])
             #expect(try tx.keyRanges(sectionIDs: []).isEmpty)
             // And rows by keys are the feed's (g's keys lie between f's)
-            let rows = try tx.images(feedID: f.id, keys: [orderKey(8), orderKey(1), orderKey(1) + OrderKeys.spacing / 2])
+            let rows = try tx.images(
+                feedID: f.id, keys: [orderKey(8), orderKey(1), orderKey(1) + OrderKeys.spacing / 2])
             #expect(Set(rows.map(\.externalID)) == ["z", "a"])
-            for row in rows { #expect(try tx.image(feedID: f.id, key: row.key) == row && row.takenAt == dates[row.externalID]!) }
+            for row in rows {
+                #expect(try tx.image(feedID: f.id, key: row.key) == row && row.takenAt == dates[row.externalID]!)
+            }
             #expect(try tx.images(feedID: f.id, keys: []).isEmpty)
         }
     }
@@ -96,8 +113,9 @@ import WaterfallTestSupport
             let images = [
                 imageRow("last", key: OrderKeys.maximum, section: section, width: 1_000_000, height: 1_000_000),
                 imageRow("first", key: 1, section: section, width: 1, height: 1, fullSpan: true, url: "", title: ""),
-                imageRow("middle", key: orderKey(7), section: section, width: 640, height: 480, fullSpan: false,
-                         url: "https://example.com/é/%20?q='x'", title: "Lisbon « night » 🌙 \"quoted\""),
+                imageRow(
+                    "middle", key: orderKey(7), section: section, width: 640, height: 480, fullSpan: false,
+                    url: "https://example.com/é/%20?q='x'", title: "Lisbon « night » 🌙 \"quoted\""),
             ]
             var index = 0
             try tx.insertImages(feedID: feed.id, count: images.count) {
@@ -220,13 +238,20 @@ import WaterfallTestSupport
             }
             return seen
         }
-        #expect(seen == f.images[3..<6].map {
-            ImageGeometry(key: $0.key, sectionID: $0.sectionID, width: $0.width, height: $0.height, isFullSpan: $0.isFullSpan)
-        })
+        #expect(
+            seen
+                == f.images[3..<6].map {
+                    ImageGeometry(
+                        key: $0.key, sectionID: $0.sectionID, width: $0.width, height: $0.height,
+                        isFullSpan: $0.isFullSpan)
+                })
         // To the end when never stopped
         let count = try await store.read { tx in
             var count = 0
-            try tx.scanGeometry(feedID: f.id, fromKey: 0) { _ in count += 1; return true }
+            try tx.scanGeometry(feedID: f.id, fromKey: 0) { _ in
+                count += 1
+                return true
+            }
             return count
         }
         #expect(count == 8)
@@ -245,9 +270,13 @@ import WaterfallTestSupport
         }
         // Then every image of this feed (none of the other), in key order, with its id
         #expect(seen.map(\.1) == f.images.map(\.externalID))
-        #expect(seen.map(\.0) == f.images.map {
-            ImageGeometry(key: $0.key, sectionID: $0.sectionID, width: $0.width, height: $0.height, isFullSpan: $0.isFullSpan)
-        })
+        #expect(
+            seen.map(\.0)
+                == f.images.map {
+                    ImageGeometry(
+                        key: $0.key, sectionID: $0.sectionID, width: $0.width, height: $0.height,
+                        isFullSpan: $0.isFullSpan)
+                })
     }
 
     @Test(arguments: TestEngine.all)
@@ -257,26 +286,32 @@ import WaterfallTestSupport
         defer { store.closeWhenDone() }
         let f = try await store.write { tx throws in
             let f = try tx.makeFeed("f", [(section: nil, images: ["a", "b"]), (section: "s", images: ["c"])])
-            try tx.updateImages(feedID: f.id, [imageRow("a", key: orderKey(1), section: f.sections[0], url: "u", title: "t")])
+            try tx.updateImages(
+                feedID: f.id, [imageRow("a", key: orderKey(1), section: f.sections[0], url: "u", title: "t")])
             return f
         }
 
         // When image a is updated with every field changed (its id and section too), and a key
         // that holds no image is "updated"
         try await store.write { tx throws in
-            try tx.updateImages(feedID: f.id, [
-                ImageRecord(key: orderKey(1), externalID: "renamed", sectionID: f.sections[1], width: 1_000_000, height: 1,
-                            isFullSpan: true, url: nil, title: nil),
-                imageRow("ghost", key: orderKey(9), section: f.sections[0]),
-            ])
+            try tx.updateImages(
+                feedID: f.id,
+                [
+                    ImageRecord(
+                        key: orderKey(1), externalID: "renamed", sectionID: f.sections[1], width: 1_000_000, height: 1,
+                        isFullSpan: true, url: nil, title: nil),
+                    imageRow("ghost", key: orderKey(9), section: f.sections[0]),
+                ])
         }
 
         // Then a has its new sizes, span, url and title, keeps its id and section, and no image
         // appeared
         try await store.read { tx throws in
-            #expect(try tx.image(feedID: f.id, key: orderKey(1)) == ImageRecord(
-                key: orderKey(1), externalID: "a", sectionID: f.sections[0], width: 1_000_000, height: 1,
-                isFullSpan: true, url: nil, title: nil))
+            #expect(
+                try tx.image(feedID: f.id, key: orderKey(1))
+                    == ImageRecord(
+                        key: orderKey(1), externalID: "a", sectionID: f.sections[0], width: 1_000_000, height: 1,
+                        isFullSpan: true, url: nil, title: nil))
             #expect(try tx.image(feedID: f.id, externalID: "b") == f.image("b"))
             #expect(try tx.order(f.id) == ["a", "b", "c"])
         }
@@ -290,7 +325,8 @@ import WaterfallTestSupport
         let f = try await Self.twoFeeds(store)
         try await store.write { tx throws in
             // A key that holds nothing, and a key that only feed g uses, are skipped
-            try tx.deleteImages(feedID: f.id, keys: [orderKey(2), orderKey(6), orderKey(20), orderKey(1) + OrderKeys.spacing / 2])
+            try tx.deleteImages(
+                feedID: f.id, keys: [orderKey(2), orderKey(6), orderKey(20), orderKey(1) + OrderKeys.spacing / 2])
         }
         try await store.read { tx throws in
             #expect(try tx.order(f.id) == ["a", "c", "d", "e", "y", "z"])
@@ -311,12 +347,14 @@ import WaterfallTestSupport
         // When a, b and c trade keys in a cycle (each new key is held by another image until
         // it moves), and x moves into the unnamed section between d and e
         try await store.write { tx throws in
-            try tx.rekeyImages(feedID: f.id, [
-                (from: orderKey(1), to: orderKey(2), sectionID: nil),
-                (from: orderKey(2), to: orderKey(3), sectionID: nil),
-                (from: orderKey(3), to: orderKey(1), sectionID: nil),
-                (from: orderKey(6), to: orderKey(4) + 1, sectionID: unnamed),
-            ])
+            try tx.rekeyImages(
+                feedID: f.id,
+                [
+                    (from: orderKey(1), to: orderKey(2), sectionID: nil),
+                    (from: orderKey(2), to: orderKey(3), sectionID: nil),
+                    (from: orderKey(3), to: orderKey(1), sectionID: nil),
+                    (from: orderKey(6), to: orderKey(4) + 1, sectionID: unnamed),
+                ])
         }
 
         // Then the catalog order and the sections follow, and feed g did not move
@@ -343,7 +381,8 @@ import WaterfallTestSupport
         let weird = "feed'; DROP TABLE feed; --"
 
         // Given images, a feed and a section named like SQL, patterns and unicode
-        let feed = try await store.write { tx in try tx.makeFeed(weird, [(section: "section' OR '1'='1", images: ids)]) }
+        let feed = try await store.write { tx in try tx.makeFeed(weird, [(section: "section' OR '1'='1", images: ids)])
+        }
 
         // Then each is found by exactly its own name, and the catalog holds them all
         try await store.read { tx throws in
@@ -356,7 +395,9 @@ import WaterfallTestSupport
             // Patterns match nothing but themselves; canonically equal strings are different ids
             #expect(try tx.image(feedID: feed.id, externalID: "ab") == nil)
             #expect(try tx.image(feedID: feed.id, externalID: "A%") == nil)
-            #expect(try tx.image(feedID: feed.id, externalID: "e\u{301}")?.key != tx.image(feedID: feed.id, externalID: "é")?.key)
+            #expect(
+                try tx.image(feedID: feed.id, externalID: "e\u{301}")?.key
+                    != tx.image(feedID: feed.id, externalID: "é")?.key)
             #expect(try tx.feeds().map(\.name) == [weird])
         }
     }
@@ -390,22 +431,33 @@ import WaterfallTestSupport
 
         // Given a feed name of 128 bytes (64 "é"), a section name of 256 (128 "ж"), an id of
         // 256 (85 "€" and an "x"), a url of 4,096 and a title of 1,024: each at its limit
-        let feedName = String(repeating: "é", count: 64), sectionName = String(repeating: "ж", count: 128)
+        let feedName = String(repeating: "é", count: 64)
+        let sectionName = String(repeating: "ж", count: 128)
         let id = String(repeating: "€", count: 85) + "x"
-        let url = String(repeating: "ü", count: 2_048), title = String(repeating: "ß", count: 512)
+        let url = String(repeating: "ü", count: 2_048)
+        let title = String(repeating: "ß", count: 512)
         let f = try await store.write { tx in try tx.makeFeed(feedName, [(section: sectionName, images: [])]) }
         try await store.write { tx in
-            try tx.insertImages(feedID: f.id, [imageRow(id, key: orderKey(1), section: f.sections[0], url: url, title: title)])
+            try tx.insertImages(
+                feedID: f.id, [imageRow(id, key: orderKey(1), section: f.sections[0], url: url, title: title)])
         }
         let section = f.sections[0]
 
         // Then one byte more is refused, and so is an empty id
         for refused in [
             { (tx: any CatalogTransaction) in _ = try tx.createFeed(named: feedName + "x") },
-            { tx in _ = try tx.insertSection(feedID: f.id, name: sectionName + "x", title: nil, position: 99, isDeclared: false) },
+            { tx in
+                _ = try tx.insertSection(
+                    feedID: f.id, name: sectionName + "x", title: nil, position: 99, isDeclared: false)
+            },
             { tx in try tx.insertImages(feedID: f.id, [imageRow(id + "y", key: orderKey(2), section: section)]) },
-            { tx in try tx.insertImages(feedID: f.id, [imageRow("t", key: orderKey(2), section: section, title: title + "x")]) },
-            { tx in try tx.insertImages(feedID: f.id, [imageRow("u", key: orderKey(2), section: section, url: url + "x")]) },
+            { tx in
+                try tx.insertImages(
+                    feedID: f.id, [imageRow("t", key: orderKey(2), section: section, title: title + "x")])
+            },
+            { tx in
+                try tx.insertImages(feedID: f.id, [imageRow("u", key: orderKey(2), section: section, url: url + "x")])
+            },
             { tx in try tx.insertImages(feedID: f.id, [imageRow("", key: orderKey(2), section: section)]) },
         ] as [@Sendable (any CatalogTransaction) throws -> Void] {
             let error = await #expect(throws: StoreError.self) { try await store.write(refused) }
@@ -413,7 +465,10 @@ import WaterfallTestSupport
         }
         try await store.read { tx throws in
             #expect(try tx.feeds().map(\.name) == [feedName])
-            #expect(try tx.allImages(feedID: f.id) == [imageRow(id, key: orderKey(1), section: section, url: url, title: title)])
+            #expect(
+                try tx.allImages(feedID: f.id) == [
+                    imageRow(id, key: orderKey(1), section: section, url: url, title: title)
+                ])
         }
     }
 
@@ -429,9 +484,13 @@ import WaterfallTestSupport
         let (f, indexings) = try await store.write { tx in
             try tx.withBulkWriteMemory(pageCacheKiB: 1_024) {
                 let feed = try tx.createFeed(named: "f")
-                let sections = [try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false),
-                                try tx.insertSection(feedID: feed.id, name: "s", title: nil, position: 1, isDeclared: false)]
-                let images = (0..<count).map { imageRow("i\($0)", key: orderKey(Int64($0 + 1)), section: sections[$0 < 15_000 ? 0 : 1]) }
+                let sections = [
+                    try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false),
+                    try tx.insertSection(feedID: feed.id, name: "s", title: nil, position: 1, isDeclared: false),
+                ]
+                let images = (0..<count).map {
+                    imageRow("i\($0)", key: orderKey(Int64($0 + 1)), section: sections[$0 < 15_000 ? 0 : 1])
+                }
                 var next = 0
                 var indexings = 0
                 try tx.insertImages(feedID: feed.id, count: count, beforeIndexing: { indexings += 1 }) {
@@ -449,15 +508,27 @@ import WaterfallTestSupport
             #expect(try tx.key(sectionID: f.sections[1], index: 5_004) == orderKey(20_005))
             #expect(try tx.index(sectionID: f.sections[1], key: orderKey(15_002)) == 1)
             var scanned: [Int64] = []
-            try tx.scanGeometry(feedID: f.id, fromKey: orderKey(2)) { scanned.append($0.key); return scanned.count < 12_345 }
+            try tx.scanGeometry(feedID: f.id, fromKey: orderKey(2)) {
+                scanned.append($0.key)
+                return scanned.count < 12_345
+            }
             #expect(scanned == (2...12_346).map { orderKey(Int64($0)) })
             var all = 0
-            try tx.scanGeometry(feedID: f.id, fromKey: 0) { _ in all += 1; return true }
+            try tx.scanGeometry(feedID: f.id, fromKey: 0) { _ in
+                all += 1
+                return true
+            }
             #expect(all == count)
         }
 
         try await store.write { tx throws in
-            try tx.updateImages(feedID: f.id, f.images.map { var image = $0; image.width = 7; return image })
+            try tx.updateImages(
+                feedID: f.id,
+                f.images.map {
+                    var image = $0
+                    image.width = 7
+                    return image
+                })
             // Every image one key later: a shift that collides with itself but for the last
             try tx.rekeyImages(feedID: f.id, f.images.map { (from: $0.key, to: $0.key + 1, sectionID: nil) })
         }
@@ -466,7 +537,8 @@ import WaterfallTestSupport
         #expect(images.map(\.key) == f.images.map { $0.key + 1 })
         #expect(images.allSatisfy { $0.width == 7 })
 
-        try await store.write { tx in try tx.deleteImages(feedID: f.id, keys: images.dropFirst().dropLast().map(\.key)) }
+        try await store.write { tx in try tx.deleteImages(feedID: f.id, keys: images.dropFirst().dropLast().map(\.key))
+        }
         #expect(try await store.read { tx in try tx.order(f.id) } == ["i0", "i\(count - 1)"])
     }
 
@@ -478,10 +550,13 @@ import WaterfallTestSupport
         let error = await #expect(throws: StoreError.self) {
             try await store.write { tx in
                 let feed = try tx.createFeed(named: "f")
-                let section = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
-                try tx.insertImages(feedID: feed.id, (0..<20_001).map {
-                    imageRow($0 == 17_000 ? "i3" : "i\($0)", key: orderKey(Int64($0 + 1)), section: section)
-                })
+                let section = try tx.insertSection(
+                    feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
+                try tx.insertImages(
+                    feedID: feed.id,
+                    (0..<20_001).map {
+                        imageRow($0 == 17_000 ? "i3" : "i\($0)", key: orderKey(Int64($0 + 1)), section: section)
+                    })
             }
         }
         #expect(error?.kind == .invalidRequest)

@@ -16,10 +16,12 @@ import WaterfallTestSupport
         let spacing = OrderKeys.spacing
 
         let (middle, start, end, none) = try await store.write { tx throws in
-            (try tx.allocateKeys(feedID: f.id, count: 3, after: orderKey(1), before: orderKey(2)),
-             try tx.allocateKeys(feedID: f.id, count: 1, after: nil, before: orderKey(1)),
-             try tx.allocateKeys(feedID: f.id, count: 2, after: orderKey(3), before: nil),
-             try tx.allocateKeys(feedID: f.id, count: 0, after: orderKey(1), before: orderKey(2)))
+            (
+                try tx.allocateKeys(feedID: f.id, count: 3, after: orderKey(1), before: orderKey(2)),
+                try tx.allocateKeys(feedID: f.id, count: 1, after: nil, before: orderKey(1)),
+                try tx.allocateKeys(feedID: f.id, count: 2, after: orderKey(3), before: nil),
+                try tx.allocateKeys(feedID: f.id, count: 0, after: orderKey(1), before: orderKey(2))
+            )
         }
 
         // The gap (2^32, 2^33) split in four; the start gap (0, 2^32) in two; the end spaced on
@@ -40,7 +42,8 @@ import WaterfallTestSupport
         // Given 300 images, of which images 150 and 151 hold adjacent keys: no room between
         let ids = (0..<300).map { "i\($0)" }
         let f = try await store.write { tx throws in
-            let f = try tx.makeFeed("f", [(section: nil, images: Array(ids[..<150])), (section: "s", images: Array(ids[150...]))])
+            let f = try tx.makeFeed(
+                "f", [(section: nil, images: Array(ids[..<150])), (section: "s", images: Array(ids[150...]))])
             try tx.rekeyImages(feedID: f.id, [(from: orderKey(152), to: orderKey(151) + 1, sectionID: nil)])
             return f
         }
@@ -48,7 +51,9 @@ import WaterfallTestSupport
         let (lower, upper) = (orderKey(151), orderKey(151) + 1)
 
         // When two keys are asked for in that gap
-        let allocation = try await store.write { tx in try tx.allocateKeys(feedID: f.id, count: 2, after: lower, before: upper) }
+        let allocation = try await store.write { tx in
+            try tx.allocateKeys(feedID: f.id, count: 2, after: lower, before: upper)
+        }
         let after = try await store.read { tx in try tx.allImages(feedID: f.id) }
 
         // Then the images keep their order, sections and fields, and only keys near the gap moved
@@ -78,9 +83,12 @@ import WaterfallTestSupport
         let f = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
             let section = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
-            try tx.insertImages(feedID: feed.id, [
-                imageRow("a", key: 1, section: section), imageRow("b", key: 2, section: section), imageRow("c", key: 3, section: section),
-            ])
+            try tx.insertImages(
+                feedID: feed.id,
+                [
+                    imageRow("a", key: 1, section: section), imageRow("b", key: 2, section: section),
+                    imageRow("c", key: 3, section: section),
+                ])
             return feed
         }
 

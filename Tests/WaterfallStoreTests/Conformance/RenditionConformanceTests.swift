@@ -5,7 +5,9 @@ import WaterfallTestSupport
 /// The store contract, an image's placeholder, colour and renditions (DESIGN section 16): kept
 /// as written by every read, rewritten and cleared by updates, refused when malformed.
 @Suite(.onOwnThreads(lane: .database)) struct RenditionConformanceTests {
-    private static func dressed(_ row: ImageRecord, placeholder: String?, color: String?, renditions: String?) -> ImageRecord {
+    private static func dressed(_ row: ImageRecord, placeholder: String?, color: String?, renditions: String?)
+        -> ImageRecord
+    {
         var row = row
         row.placeholder = placeholder
         row.color = color
@@ -24,10 +26,12 @@ import WaterfallTestSupport
             let feed = try tx.createFeed(named: "f")
             let section = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
             let images = [
-                Self.dressed(imageRow("a", key: 1, section: section), placeholder: String(repeating: "~", count: 64),
-                             color: "#a0b1c2", renditions: "320 https://x/a-320.jpg\n640 https://x/a 640.jpg"),
-                Self.dressed(imageRow("b", key: 2, section: section), placeholder: "LEHV6nWB2yk8pyo0adR*.7kCMdnj",
-                             color: nil, renditions: "* https://x/b/{width}.jpg"),
+                Self.dressed(
+                    imageRow("a", key: 1, section: section), placeholder: String(repeating: "~", count: 64),
+                    color: "#a0b1c2", renditions: "320 https://x/a-320.jpg\n640 https://x/a 640.jpg"),
+                Self.dressed(
+                    imageRow("b", key: 2, section: section), placeholder: "LEHV6nWB2yk8pyo0adR*.7kCMdnj",
+                    color: nil, renditions: "* https://x/b/{width}.jpg"),
                 imageRow("c", key: 3, section: section),
             ]
             try tx.insertImages(feedID: feed.id, images)
@@ -64,12 +68,16 @@ import WaterfallTestSupport
         defer { store.closeWhenDone() }
         let (feedID, section) = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
-            return (feed.id, try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false))
+            return (
+                feed.id, try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: 0, isDeclared: false)
+            )
         }
         for bad in [
             Self.dressed(imageRow("a", key: 1, section: section), placeholder: nil, color: "#A0B1C2", renditions: nil),
             Self.dressed(imageRow("a", key: 1, section: section), placeholder: nil, color: "red", renditions: nil),
-            Self.dressed(imageRow("a", key: 1, section: section), placeholder: String(repeating: "A", count: 65), color: nil, renditions: nil),
+            Self.dressed(
+                imageRow("a", key: 1, section: section), placeholder: String(repeating: "A", count: 65), color: nil,
+                renditions: nil),
             Self.dressed(imageRow("a", key: 1, section: section), placeholder: nil, color: nil, renditions: ""),
         ] {
             await #expect(throws: (any Error).self) {

@@ -85,9 +85,12 @@ final class ScratchCatalog: Sendable {
                 return "\(file): \(data.count) bytes, \(data.base64EncodedString())"
             }
         case .postgres:
-            let tables = try PostgresScratchSchema.psql(location, """
+            let tables = try PostgresScratchSchema.psql(
+                location,
+                """
                 SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() ORDER BY tablename
-                """).split(separator: "\n").map(String.init)
+                """
+            ).split(separator: "\n").map(String.init)
             return try tables.map { table in
                 let rows = try PostgresScratchSchema.psql(location, "SELECT t::text FROM \(table) t ORDER BY 1")
                 return "\(table): \(rows)"

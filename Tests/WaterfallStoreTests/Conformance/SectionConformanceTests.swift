@@ -15,7 +15,8 @@ import WaterfallTestSupport
         // Given sections inserted out of order, one of them the unnamed section
         let (feedID, ids) = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
-            let c = try tx.insertSection(feedID: feed.id, name: "c", title: "Title « C »", position: 30, isDeclared: true)
+            let c = try tx.insertSection(
+                feedID: feed.id, name: "c", title: "Title « C »", position: 30, isDeclared: true)
             let unnamed = try tx.insertSection(feedID: feed.id, name: nil, title: nil, position: -5, isDeclared: false)
             let b = try tx.insertSection(feedID: feed.id, name: "b", title: nil, position: 20, isDeclared: true)
             return (feed.id, [unnamed, b, c])
@@ -52,7 +53,8 @@ import WaterfallTestSupport
         }
 
         // Then the title, position and flag change, the name stays
-        #expect(try await store.read { tx in try tx.section(id: id) }
+        #expect(
+            try await store.read { tx in try tx.section(id: id) }
                 == SectionRecord(id: id, name: "s", title: nil, position: 99, isDeclared: false))
     }
 
@@ -64,14 +66,17 @@ import WaterfallTestSupport
         let (feedID, ids) = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
             let ids = try ["a", "b", "c"].enumerated().map { offset, name in
-                try tx.insertSection(feedID: feed.id, name: name, title: nil, position: Int64(offset + 1) * 10, isDeclared: false)
+                try tx.insertSection(
+                    feedID: feed.id, name: name, title: nil, position: Int64(offset + 1) * 10, isDeclared: false)
             }
             return (feed.id, ids)
         }
 
         // When the order is reversed (each new position is held by another section before)
         try await store.write { tx throws in
-            try tx.repositionSections([(id: ids[0], position: 30), (id: ids[1], position: 20), (id: ids[2], position: 10)])
+            try tx.repositionSections([
+                (id: ids[0], position: 30), (id: ids[1], position: 20), (id: ids[2], position: 10),
+            ])
             try tx.repositionSections([])
         }
 
@@ -93,14 +98,19 @@ import WaterfallTestSupport
         let (feedID, other, ids) = try await store.write { tx throws in
             let feed = try tx.createFeed(named: "f")
             var ids: [String: Int64] = [:]
-            for (offset, name) in ["declared-empty", "declared-full", "undeclared-empty", "undeclared-full"].enumerated() {
+            for (offset, name) in ["declared-empty", "declared-full", "undeclared-empty", "undeclared-full"]
+                .enumerated()
+            {
                 ids[name] = try tx.insertSection(
-                    feedID: feed.id, name: name, title: nil, position: Int64(offset), isDeclared: name.hasPrefix("declared"))
+                    feedID: feed.id, name: name, title: nil, position: Int64(offset),
+                    isDeclared: name.hasPrefix("declared"))
             }
-            try tx.insertImages(feedID: feed.id, [
-                imageRow("x", key: orderKey(1), section: ids["declared-full"]!),
-                imageRow("y", key: orderKey(2), section: ids["undeclared-full"]!),
-            ])
+            try tx.insertImages(
+                feedID: feed.id,
+                [
+                    imageRow("x", key: orderKey(1), section: ids["declared-full"]!),
+                    imageRow("y", key: orderKey(2), section: ids["undeclared-full"]!),
+                ])
             let other = try tx.createFeed(named: "other")
             _ = try tx.insertSection(feedID: other.id, name: "alone", title: nil, position: 0, isDeclared: false)
             return (feed.id, other.id, ids)
@@ -112,7 +122,8 @@ import WaterfallTestSupport
         // Then exactly the one empty undeclared section went, and nothing of the other feed
         #expect(deleted == [ids["undeclared-empty"]!])
         try await store.read { tx throws in
-            #expect(try tx.sections(feedID: feedID).map(\.name) == ["declared-empty", "declared-full", "undeclared-full"])
+            #expect(
+                try tx.sections(feedID: feedID).map(\.name) == ["declared-empty", "declared-full", "undeclared-full"])
             #expect(try tx.sections(feedID: other).map(\.name) == ["alone"])
         }
         // And a second pass finds nothing more
@@ -125,9 +136,12 @@ import WaterfallTestSupport
         let store = try catalog.open()
         defer { store.closeWhenDone() }
         let feed = try await store.write { tx throws in
-            let feed = try tx.makeFeed("f", [
-                (section: nil, images: ["a", "b", "c"]), (section: "empty", images: []), (section: "s", images: ["d"]),
-            ])
+            let feed = try tx.makeFeed(
+                "f",
+                [
+                    (section: nil, images: ["a", "b", "c"]), (section: "empty", images: []),
+                    (section: "s", images: ["d"]),
+                ])
             _ = try tx.makeFeed("g", [(section: nil, images: ["a", "b"])])
             return feed
         }
@@ -164,7 +178,9 @@ import WaterfallTestSupport
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open()
         defer { store.closeWhenDone() }
-        let feed = try await store.write { tx in try tx.makeFeed("f", [(section: "a", images: ["1"]), (section: "b", images: [])]) }
+        let feed = try await store.write { tx in
+            try tx.makeFeed("f", [(section: "a", images: ["1"]), (section: "b", images: [])])
+        }
         try await store.write { tx in try tx.deleteSection(id: feed.sections[1]) }
         try await store.read { tx throws in
             #expect(try tx.sectionIDs(feedID: feed.id) == [feed.sections[0]])
@@ -189,13 +205,17 @@ import WaterfallTestSupport
         // A second "s", or a second unnamed section, in one feed is refused
         for name in ["s", nil] as [String?] {
             let error = await #expect(throws: StoreError.self) {
-                try await store.write { tx in _ = try tx.insertSection(feedID: f.id, name: name, title: nil, position: 99, isDeclared: false) }
+                try await store.write { tx in
+                    _ = try tx.insertSection(feedID: f.id, name: name, title: nil, position: 99, isDeclared: false)
+                }
             }
             #expect(error?.kind == .invalidRequest)
         }
         // So is a second section at a position another holds
         let error = await #expect(throws: StoreError.self) {
-            try await store.write { tx in _ = try tx.insertSection(feedID: f.id, name: "t", title: nil, position: 10, isDeclared: false) }
+            try await store.write { tx in
+                _ = try tx.insertSection(feedID: f.id, name: "t", title: nil, position: 10, isDeclared: false)
+            }
         }
         #expect(error?.kind == .invalidRequest)
         #expect(try await store.read { tx in try tx.sections(feedID: f.id).count } == 2)

@@ -14,7 +14,8 @@ import WaterfallTestSupport
         try tx.appendInsertChangesForWholeFeed(feedID: feed.id, revision: revision)
         try tx.saveLayout(feedID: feed.id, NamedLayoutRecord(name: "phone", configuration: "C"))
         _ = try tx.makeCacheEntry(feedID: feed.id, configuration: "C", stride: 2)
-        _ = try tx.insertAPIKey(APIKeyRecord(name: "k", secretSHA256: Array(repeating: 7, count: 32), canWrite: true, feeds: []))
+        _ = try tx.insertAPIKey(
+            APIKeyRecord(name: "k", secretSHA256: Array(repeating: 7, count: 32), canWrite: true, feeds: []))
     }
 
     /// Whether the catalog holds nothing but the feeds named `feeds` (and no API key).
@@ -23,7 +24,9 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all, ScratchCatalog.Opening.allCases)
-    func aWriteThatThrowsLeavesNothingAndTheStoreWritesOn(engine: TestEngine, opening: ScratchCatalog.Opening) async throws {
+    func aWriteThatThrowsLeavesNothingAndTheStoreWritesOn(engine: TestEngine, opening: ScratchCatalog.Opening)
+        async throws
+    {
         let catalog = try ScratchCatalog(engine)
         let store = try catalog.open(opening)
         defer { store.closeWhenDone() }
@@ -87,7 +90,8 @@ import WaterfallTestSupport
 
         // Then either it committed what was not refused, or it said it committed nothing
         switch outcome {
-        case .success: await #expect(try Self.holdsOnly(["f"], store), "the write succeeded, so its first statement must be kept")
+        case .success:
+            await #expect(try Self.holdsOnly(["f"], store), "the write succeeded, so its first statement must be kept")
         case .failure: await #expect(try Self.holdsOnly([], store))
         }
         _ = try await store.write { tx in try tx.createFeed(named: "next") }
@@ -111,7 +115,8 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all, ScratchCatalog.Opening.allCases)
-    func aReadSeesOneSnapshotWhileAnotherStoreCommits(engine: TestEngine, opening: ScratchCatalog.Opening) async throws {
+    func aReadSeesOneSnapshotWhileAnotherStoreCommits(engine: TestEngine, opening: ScratchCatalog.Opening) async throws
+    {
         let catalog = try ScratchCatalog(engine)
         let reader = try catalog.open(opening)
         defer { reader.closeWhenDone() }
@@ -123,12 +128,14 @@ import WaterfallTestSupport
         let (before, during) = try await reader.read { tx throws in
             let feed = try #require(try tx.feed(named: "f"))
             let before = (try tx.feeds().map(\.name), try tx.order(feed.id), feed.revision)
-            try waitingHere { try await writer.write { other in
-                _ = try other.createFeed(named: "g")
-                let section = try #require(try other.sections(feedID: feed.id).first)
-                try other.insertImages(feedID: feed.id, [imageRow("b", key: orderKey(2), section: section.id)])
-                _ = try other.bumpRevision(feedID: feed.id)
-            } }
+            try waitingHere {
+                try await writer.write { other in
+                    _ = try other.createFeed(named: "g")
+                    let section = try #require(try other.sections(feedID: feed.id).first)
+                    try other.insertImages(feedID: feed.id, [imageRow("b", key: orderKey(2), section: section.id)])
+                    _ = try other.bumpRevision(feedID: feed.id)
+                }
+            }
             let during = (try tx.feeds().map(\.name), try tx.order(feed.id), try tx.feed(named: "f")?.revision ?? -1)
             return (before, during)
         }
@@ -236,7 +243,9 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all, ScratchCatalog.Opening.allCases)
-    func whileAWriteIsOpenABestEffortWriteGivesWayAndReadsSeeTheLastCommit(engine: TestEngine, opening: ScratchCatalog.Opening) async throws {
+    func whileAWriteIsOpenABestEffortWriteGivesWayAndReadsSeeTheLastCommit(
+        engine: TestEngine, opening: ScratchCatalog.Opening
+    ) async throws {
         let catalog = try ScratchCatalog(engine)
         let first = try catalog.open(opening)
         defer { first.closeWhenDone() }
@@ -303,7 +312,9 @@ import WaterfallTestSupport
         // When the second store tries best-effort writes of every scope
         let sameFeed = try await second.writeIfAvailable(.feed("a"), within: 0) { _ in "a" }
         let wholeCatalog = try await second.writeIfAvailable(.catalog, within: 0) { _ in "catalog" }
-        let otherFeed = try await second.writeIfAvailable(.feed("b"), within: 0) { tx in try tx.createFeed(named: "b").name }
+        let otherFeed = try await second.writeIfAvailable(.feed("b"), within: 0) { tx in
+            try tx.createFeed(named: "b").name
+        }
         let keys = try await second.writeIfAvailable(.apiKeys, within: 0) { tx in try tx.hasAPIKeys() }
 
         // Then the same feed's and the whole catalog's gave way, and the others ran on

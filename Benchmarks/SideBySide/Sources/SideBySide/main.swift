@@ -16,9 +16,9 @@
 import WaterfallLayout
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Command-line options: `--name value` pairs and bare flags.
@@ -110,7 +110,9 @@ func readRatios(_ path: String) -> [LayoutItem] {
     var words = [UInt32](repeating: 0, count: size / 4)
     guard fread(&words, 1, size, file) == size else { fail("cannot read \(path)") }
     return (0..<(size / 8)).map { index in
-        LayoutItem(width: Int32(UInt32(littleEndian: words[2 * index])), height: Int32(UInt32(littleEndian: words[2 * index + 1])))
+        LayoutItem(
+            width: Int32(UInt32(littleEndian: words[2 * index])),
+            height: Int32(UInt32(littleEndian: words[2 * index + 1])))
     }
 }
 
@@ -124,7 +126,8 @@ func touchedFrames(_ count: Int) -> UnsafeMutableBufferPointer<Frame> {
 /// The nanoseconds `body` takes: wall-clock time, or this thread's CPU time when the
 /// environment has `SIDE_BY_SIDE_CLOCK=thread` (for a busy machine; the peer reads it too).
 func timed(_ body: () -> Void) -> Int64 {
-    let clock = getenv("SIDE_BY_SIDE_CLOCK").map { String(cString: $0) } == "thread" ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC
+    let clock =
+        getenv("SIDE_BY_SIDE_CLOCK").map { String(cString: $0) } == "thread" ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC
     var start = timespec()
     var end = timespec()
     clock_gettime(clock, &start)
@@ -203,7 +206,9 @@ guard arguments.count >= 3 else {
 let options = Options(arguments.dropFirst(3))
 switch arguments[1] {
 case "write-ratios":
-    writeRatios(arguments[2], photoFixture(count: options.int("--count", 10_000_000), seed: UInt64(options.int("--seed", 2024))))
+    writeRatios(
+        arguments[2], photoFixture(count: options.int("--count", 10_000_000), seed: UInt64(options.int("--seed", 2024)))
+    )
 case "justified": justified(readRatios(arguments[2]), options)
 case "waterfall": waterfall(readRatios(arguments[2]), options)
 default: fail("unknown mode \(arguments[1]): write-ratios, justified or waterfall")
