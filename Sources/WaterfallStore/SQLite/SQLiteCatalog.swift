@@ -187,7 +187,7 @@ public struct SQLiteCatalog: CatalogStore {
         // One read decides (the migrations the file records, as GRDB's migrator records them,
         // and the journal mode); only a database with pending migrations takes the write lock,
         // so that read commands never queue behind a writer just to open the file.
-        let (applied, journalMode) = try readTransaction(writer) { db in
+        let (applied, journalMode) = try readTransactionHere(writer) { db in
             let hasTable =
                 try RawStatement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'")
                 .first { _ in true } ?? false
@@ -231,18 +231,15 @@ public struct SQLiteCatalog: CatalogStore {
     static func readTransaction<T: Sendable>(
         _ writer: any DatabaseWriter, _ body: @Sendable (Database) throws -> T
     ) async throws -> T {
-        guard let queue = writer as? DatabaseQueue else {
-            return try await writer.read(body)
-        }
+        guard writer is DatabaseQueue else { return try await writer.read(body) }
         // A command's one connection: the command's lane (see ``SQLiteCatalog``).
-        return try onCallersThread(queue) { db in try readOnly(db, body) }
+        return try readTransactionHere(writer, body)
     }
 
-    /// ``readTransaction(_:_:)`` on a connection at hand (opening a file, before anyone waits).
-    static func readTransaction<T>(_ writer: any DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
-        guard let queue = writer as? DatabaseQueue else {
-            return try writer.read(body)
-        }
+    /// ``readTransaction(_:_:)`` on the caller's thread: a command's one connection, and a file
+    /// being opened (before anyone waits); a pool through GRDB's synchronous read.
+    static func readTransactionHere<T>(_ writer: any DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
+        guard let queue = writer as? DatabaseQueue else { return try writer.read(body) }
         return try queue.writeWithoutTransaction { db in try readOnly(db, body) }
     }
 
