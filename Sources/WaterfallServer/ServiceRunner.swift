@@ -31,11 +31,12 @@ final class ServiceRunner: Sendable {
     /// (the 64 connections that all ask again after a commit) wait for one computation.
     private let inFlight = NIOLockedValueBox([KeptAnswerFlight: Task<Answer, any Error>]())
 
-    /// - Parameter keepsAnswers: whether to keep encoded answers (needs a database file to watch).
-    init(service: WaterfallService, keepsAnswers: Bool, metrics: ServerMetrics) throws(WaterfallError) {
+    /// - Parameter watcher: the server's watcher of the database, when it keeps encoded answers
+    ///   until the version changes; nil keeps none.
+    init(service: WaterfallService, watcher: (any ChangeWatcher)?, metrics: ServerMetrics) {
         self.service = service
         self.metrics = metrics
-        watcher = keepsAnswers ? try service.makeChangeWatcher() : nil
+        self.watcher = watcher
     }
 
     /// Runs `body`, a read, with the service.

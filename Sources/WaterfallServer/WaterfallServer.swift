@@ -68,16 +68,20 @@ public struct WaterfallServer: Sendable {
     public init(
         service: WaterfallService, configuration: ServerConfiguration, keepsAnswers: Bool = true,
         logger: Logger = Logger(label: "waterfall")
-    ) throws(WaterfallError) {
+    ) async throws(WaterfallError) {
         self.logger = logger
         let hot =
             configuration.hotMemory > 0
             ? service.keepingHotGeometry(HotGeometry(budget: configuration.hotMemory)) : service
-        runner = try ServiceRunner(service: hot, keepsAnswers: keepsAnswers, metrics: ServerMetrics())
+        // One watcher for the whole server (on PostgreSQL, one listening connection): kept
+        // answers, event streams and the keyring all look at it. Keeping answers needs one; an
+        // in-memory database has none, and its streams and keys look at the database instead.
+        let watcher = keepsAnswers ? try await service.makeChangeWatcher() : try? await service.makeChangeWatcher()
+        runner = ServiceRunner(service: hot, watcher: keepsAnswers ? watcher : nil, metrics: ServerMetrics())
         self.configuration = configuration
-        hub = EventHub(runner: runner)
+        hub = EventHub(runner: runner, watcher: watcher)
         gatekeeper = Gatekeeper(
-            runner: runner, publicRead: configuration.publicRead,
+            runner: runner, watcher: watcher, publicRead: configuration.publicRead,
             answersAnonymousCallers: configuration.answersAnonymousCallers)
         routes = APIRoutes.all
         shutdown = ShutdownClock(grace: configuration.limits.shutdownGracePeriod)

@@ -63,9 +63,10 @@ public protocol CatalogStore: Sendable {
     /// The space the catalog takes, in bytes (0 in memory, or when the server cannot say).
     func storageSize() async -> Int64
 
-    /// A watcher of the catalog's commits, by this process or any other.
+    /// A watcher of the catalog's commits, by this process or any other; one is enough for a
+    /// whole server, since ``ChangeWatcher/version()`` may be asked from any thread.
     /// - Throws: ``StoreError`` `cannotOpen` when the catalog cannot be watched (in memory).
-    func makeChangeWatcher() throws(StoreError) -> any ChangeWatcher
+    func makeChangeWatcher() async throws(StoreError) -> any ChangeWatcher
 
     /// Closes the engine's connections, waiting for them to say goodbye; nothing may be read
     /// or written afterwards.

@@ -31,7 +31,7 @@ struct TestServer {
         var configuration = ServerConfiguration()
         configuration.limits = limits
         configuration.publicRead = publicRead
-        server = try WaterfallServer(service: service, configuration: configuration, logger: logger)
+        server = try await WaterfallServer(service: service, configuration: configuration, logger: logger)
     }
 
     /// Runs `body` with a client of the server.

@@ -42,7 +42,7 @@ import WaterfallTestSupport
         #expect(try !Self.anotherProcessCanTakeTheWALIndex(path), "the open database should hold the WAL index")
         // Watchers come and go (one per server part); each look reads the header.
         for _ in 0..<3 {
-            let watcher = try database.makeChangeWatcher()
+            let watcher = try await database.makeChangeWatcher()
             let before = try watcher.version()
             _ = try await database.write { tx in try tx.createFeed(named: "g\(UUID().uuidString.prefix(8))") }
             #expect(try watcher.version() != before, "a commit should change the version")

@@ -20,7 +20,7 @@ import WaterfallTestSupport
         proxied.port = proxy.port
         let catalog = try PostgresCatalog.open(url: try #require(proxied.string), connections: 1)
         defer { catalog.closeWhenDone() }
-        let watcher = try catalog.makeChangeWatcher()
+        let watcher = try await catalog.makeChangeWatcher()
         /// Whether two looks in a row give the same version (it listens), within `seconds` (a
         /// last look after them, should this task itself wait that long for a thread).
         func holdsStill(within seconds: Double) async throws -> Bool {

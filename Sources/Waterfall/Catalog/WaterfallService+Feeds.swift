@@ -16,9 +16,9 @@ extension WaterfallService {
 
     /// A watcher of the database's commits, by this process or any other (see ``ChangeWatcher``).
     /// - Throws: ``WaterfallError`` `database` for an in-memory database.
-    public func makeChangeWatcher() throws(WaterfallError) -> any ChangeWatcher {
+    public func makeChangeWatcher() async throws(WaterfallError) -> any ChangeWatcher {
         do {
-            return try database.makeChangeWatcher()
+            return try await database.makeChangeWatcher()
         } catch {
             throw WaterfallError(error)
         }

@@ -36,8 +36,9 @@ final class EventHub: Sendable {
         var stopped = false
     }
 
-    convenience init(runner: ServiceRunner) {
-        let watcher = try? runner.service.makeChangeWatcher()
+    /// A hub over `runner`'s database, looking at it through the server's `watcher` (nil for
+    /// an in-memory database: every tick may hold a change).
+    convenience init(runner: ServiceRunner, watcher: (any ChangeWatcher)?) {
         self.init(
             databaseVersion: { try watcher?.version() },
             feedRevisions: { try await runner.run { try await $0.feedRevisions() } })

@@ -27,12 +27,14 @@ final class Gatekeeper: Sendable {
     private let cached = NIOLockedValueBox<(version: Int64, keyring: Keyring)?>(nil)
     private let usage: KeyUsage
 
-    init(runner: ServiceRunner, publicRead: Bool, answersAnonymousCallers: Bool = true) {
+    /// - Parameter watcher: the server's watcher of the database, which tells when the keys
+    ///   must be read again (nil: at every request).
+    init(runner: ServiceRunner, watcher: (any ChangeWatcher)?, publicRead: Bool, answersAnonymousCallers: Bool = true) {
         self.runner = runner
+        self.watcher = watcher
         self.publicRead = publicRead
         self.answersAnonymousCallers = answersAnonymousCallers
         usage = KeyUsage(runner: runner)
-        watcher = try? runner.service.makeChangeWatcher()
     }
 
     /// Who sends `request`, by its `Authorization` header and the database's keys.

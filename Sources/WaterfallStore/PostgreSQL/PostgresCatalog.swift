@@ -301,10 +301,13 @@ public struct PostgresCatalog: CatalogStore {
         }) ?? 0
     }
 
-    public func makeChangeWatcher() throws(StoreError) -> any ChangeWatcher {
-        // The watcher is the first to hear of a server gone: its pool then stops waiting on
-        // PostgresNIO's back-off (``PostgresPool/markDown(_:)``).
-        try PostgresChangeWatcher(settings: pool.settings) { [weak pool] reason in pool?.markDown(reason) }
+    public func makeChangeWatcher() async throws(StoreError) -> any ChangeWatcher {
+        // The watcher is often the first to hear of a server gone: once a try of a new
+        // connection confirms it, the pool stops waiting on PostgresNIO's back-off
+        // (``PostgresPool/checkAfterWatcherLoss()``).
+        try await PostgresChangeWatcher.start(settings: pool.settings) { [weak pool] _ in
+            pool?.checkAfterWatcherLoss()
+        }
     }
 
     public func close() async {

@@ -27,6 +27,15 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
     /// catalogs in other schemas of the database (other deployments, tests side by side) do not
     /// count each other's commits.
     static let notify = "SELECT pg_notify('\(channel)', coalesce(current_schema(), ''))"
+    /// The listening connection's `application_name`, as `pg_stat_activity` shows it: this,
+    /// a space and the catalog's schema (cut at PostgreSQL's 63 bytes).
+    static let applicationName = "waterfall watcher"
+    /// Names the listening connection (``applicationName``) and answers the catalog's schema.
+    private static let nameConnection = PostgresQuery(
+        unsafeSQL: """
+            SELECT coalesce(current_schema(), ''), \
+            set_config('application_name', left('\(applicationName) ' || coalesce(current_schema(), ''), 63), false)
+            """)
     /// How often the listening connection is probed.
     static let probeInterval: Duration = .seconds(3)
     /// How long a probe may take before the connection is taken for dead.
@@ -39,13 +48,36 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
 
     var seesCommitsAtOnce: Bool { false }
 
-    /// Starts listening, and returns once the first LISTEN is in place (or after 5 seconds,
-    /// when the server cannot be reached; the task goes on trying).
+    /// A watcher that has started listening, returned once the first LISTEN is in place, or
+    /// after ``firstListenWait`` when the server cannot be reached (its task goes on trying,
+    /// and until it listens every ``version()`` is a new one), or when the caller is cancelled.
     /// - Parameter lost: told why, each time the listening connection is lost or cannot be
     ///   made (the catalog's pool then takes the server for down until it answers again).
-    init(settings: PostgresSettings, lost: @escaping @Sendable (String) -> Void = { _ in }) throws(StoreError) {
+    static func start(settings: PostgresSettings, lost: @escaping @Sendable (String) -> Void = { _ in })
+        async throws(StoreError) -> PostgresChangeWatcher
+    {
+        let (listened, listening) = AsyncStream.makeStream(of: Void.self)
+        let watcher = try PostgresChangeWatcher(settings: settings, listening: listening, lost: lost)
+        // The wait ends at the first LISTEN, at the bound (which finishes the stream) or when
+        // the caller is cancelled (which ends the iteration).
+        let bound = Task {
+            try? await Task.sleep(for: firstListenWait)
+            listening.finish()
+        }
+        defer { bound.cancel() }
+        for await _ in listened { break }
+        return watcher
+    }
+
+    /// How long ``start(settings:lost:)`` waits for the first LISTEN.
+    static let firstListenWait: Duration = .seconds(5)
+
+    /// Starts the listening task; `listening` hears of the first LISTEN in place.
+    private init(
+        settings: PostgresSettings, listening: AsyncStream<Void>.Continuation,
+        lost: @escaping @Sendable (String) -> Void
+    ) throws(StoreError) {
         let configuration = try settings.configuration()
-        let listening = DispatchSemaphore(value: 0)
         let count = self.count
         let listeningNow = self.listening
         // Ahead of ordinary work: a commit is heard late only while the machine is too busy
@@ -62,19 +94,19 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
                     let connection = try await PostgresConnection.connect(
                         on: PostgresSession.eventLoops.next(), configuration: configuration, id: 2, logger: logger)
                     defer { Task { try? await connection.close() } }
-                    // The catalog's schema, as the writers' notifications name it.
+                    // The catalog's schema, as the writers' notifications name it; and the
+                    // connection named for it (``applicationName``), for whoever looks.
                     var schema = ""
-                    for try await row in try await connection.query(
-                        "SELECT coalesce(current_schema(), '')", logger: logger)
-                    {
-                        schema = try row.decode(String.self)
+                    for try await row in try await connection.query(Self.nameConnection, logger: logger) {
+                        schema = try row.decode((String, String).self).0
                     }
                     try await connection.listen(on: Self.channel) { [schema] notifications in
                         count.withLockedValue { $0 += 1 }
                         listeningNow.withLockedValue { $0 = true }
                         if first {
                             first = false
-                            listening.signal()
+                            listening.yield()
+                            listening.finish()
                         }
                         // Until the notifications end or a probe fails, whichever comes first.
                         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -101,7 +133,6 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
             }
         }
         self.task.withLockedValue { $0 = task }
-        _ = listening.wait(timeout: .now() + 5)
     }
 
     /// Asks `connection` a `SELECT 1` every ``probeInterval`` until one fails (throws) or is

@@ -110,6 +110,8 @@ final class PostgresPool: Sendable {
         var reason = ""
         var probing = false
         var lastProbe: NIODeadline?
+        /// Whether a check after the watcher's loss is under way (``checkAfterWatcherLoss()``).
+        var checkingAfterLoss = false
         /// Connections lent out now, for reads and for the write.
         var lentReaders = 0
         var lentWriter = 0
@@ -293,22 +295,55 @@ final class PostgresPool: Sendable {
         { [health] in health.withLockedValue(\.outages) }
     }
 
+    /// The watcher's listening connection ended (``PostgresChangeWatcher``): the server may be
+    /// gone, or only that connection (an administrator's `pg_terminate_backend`, a reaper of
+    /// idle connections). One new connection, tried off every request's way, tells which: the
+    /// server is noted down (``markDown(_:)``) only when it cannot be made, so the loss of the
+    /// listener alone fails no transaction and leaves the pools as they are.
+    func checkAfterWatcherLoss() {
+        let starts = health.withLockedValue { health -> Bool in
+            guard !health.down, !health.checkingAfterLoss else { return false }
+            health.checkingAfterLoss = true
+            return true
+        }
+        guard starts else { return }
+        Task.detached { [weak self] in
+            guard let self else { return }
+            let failure: String?
+            do {
+                try await connectOnce().get()
+                failure = nil
+            } catch {
+                failure = Self.failure(error)
+            }
+            health.withLockedValue { $0.checkingAfterLoss = false }
+            if let failure { markDown(failure) }
+        }
+    }
+
     /// Why one new connection to the server fails, or nil when it is made (and closed).
     private func probe() -> String? {
         do {
-            var configuration = try settings.configuration()
-            configuration.options.connectTimeout = .seconds(Self.probeTimeout)
-            let connection = try PostgresConnection.connect(
-                on: PostgresSession.eventLoops.next(), configuration: configuration, id: 3,
-                logger: PostgresSession.quietLogger
-            ).wait()
-            try? connection.close().wait()
+            try connectOnce().wait()
             return nil
-        } catch let error as StoreError {
-            return error.message
         } catch {
-            return PostgresSession.reason(error)
+            return Self.failure(error)
         }
+    }
+
+    /// One new connection to the server, made within ``probeTimeout`` and closed.
+    private func connectOnce() throws -> EventLoopFuture<Void> {
+        var configuration = try settings.configuration()
+        configuration.options.connectTimeout = .seconds(Self.probeTimeout)
+        return PostgresConnection.connect(
+            on: PostgresSession.eventLoops.next(), configuration: configuration, id: 3,
+            logger: PostgresSession.quietLogger
+        ).flatMap { connection in connection.close().recover { _ in } }
+    }
+
+    /// The sentence for a failed try to reach the server.
+    private static func failure(_ error: any Error) -> String {
+        (error as? StoreError)?.message ?? PostgresSession.reason(error)
     }
 
     /// Puts new pools in place of `stale` (unless someone did already) and stops the old ones.

@@ -98,7 +98,7 @@ public final class SQLiteChangeWatcher: ChangeWatcher, @unchecked Sendable {
 extension SQLiteCatalog {
     /// A watcher of this database file's commits (see ``SQLiteChangeWatcher``).
     /// - Throws: ``StoreError`` `cannotOpen` for an in-memory database or an unreadable file.
-    public func makeChangeWatcher() throws(StoreError) -> any ChangeWatcher {
+    public func makeChangeWatcher() async throws(StoreError) -> any ChangeWatcher {
         guard let path else {
             throw StoreError(.cannotOpen, "an in-memory database has no file to watch.")
         }

@@ -121,7 +121,7 @@ extension WaterfallCommand {
                     "the database has no API keys, so anyone who reaches the server may read and write; `waterfall key add` makes it ask for one."
                 )
             }
-            let server = try WaterfallServer(service: service, configuration: configuration, logger: logger)
+            let server = try await WaterfallServer(service: service, configuration: configuration, logger: logger)
             let host = host
             try await server.run { port in
                 Terminal.print(

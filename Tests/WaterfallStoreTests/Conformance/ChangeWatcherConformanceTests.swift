@@ -30,7 +30,7 @@ import WaterfallTestSupport
         let store = try catalog.open()
         defer { store.closeWhenDone() }
         _ = try await store.write { tx in try tx.createFeed(named: "setup") }
-        let watcher = try store.makeChangeWatcher()
+        let watcher = try await store.makeChangeWatcher()
         let before = try await Self.version(of: watcher)
 
         // When another store on the catalog commits
@@ -68,7 +68,7 @@ extension ChangeWatcherConformanceTests {
         let store = try catalog.open()
         defer { store.closeWhenDone() }
         let setup = try await store.write { tx in try tx.createFeed(named: "setup") }
-        let watcher = try store.makeChangeWatcher()
+        let watcher = try await store.makeChangeWatcher()
         // On SQLite any commit rewrites the WAL-index header, which is all the watcher reads.
         guard !watcher.seesCommitsAtOnce else { return }
         // Opened, and its notifications heard, before the version is read (opening the catalog
