@@ -200,6 +200,68 @@ import WaterfallTestSupport
         #expect(geometry.report.map(\.images) == [20])
     }
 
+    /// Issue 37: a reader inside a transaction that found its feed's copy held by another reader
+    /// waited for it on the transaction's thread (a condition variable), holding a connection of
+    /// the pool: readers of one busy feed could take every connection, and a read of anything
+    /// else waited for the holder. It leaves its transaction now, awaits its turn, and reads
+    /// again once the copy is given back.
+    @Test func readersOfAHeldFeedHoldNoConnectionWhileTheyWaitForIt() async throws {
+        let catalog = try TestCatalog(.sqlite, stride: 4, onDisk: true)
+        try await catalog.importFeed((0..<40).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" })
+        try await catalog.importFeed(["g1:100x100"], feed: "g")
+        // A server's pool of 2 readers.
+        let server = try SQLiteCatalog.openForServing(atPath: try #require(catalog.file), readers: 2)
+        defer { server.closeWhenDone() }
+        let geometry = HotGeometry(budget: 1 << 20)
+        let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(geometry)
+        let layout = LayoutSource.inline(Self.layouts[0])
+        _ = try await hot.page(feed: "f", layout: layout, offset: 0, limit: 1)
+        let feed = try await server.read { tx in try tx.feed(named: "f")! }
+        // A reader holds the copy until the test lets it go (or 60 s).
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let holder = Task.detached {
+            await geometry.withFeed(feed) {
+                held.signal()
+                _ = release.wait(timeout: .now() + 60)
+            }
+        }
+        held.wait()
+        // Six readers of the feed come, more than the pool has connections.
+        let answered = Locked<[Int: LayoutPage]>([:])
+        let offsets = [0, 5, 11, 17, 23, 35]
+        let readers = offsets.map { offset in
+            Task {
+                let page = try await hot.page(feed: "f", layout: layout, offset: offset, limit: 5)
+                answered.withLockedValue { $0[offset] = page }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        // A read of another feed through the same pool is answered meanwhile.
+        let otherDone = Locked(false)
+        let other = Task {
+            defer { otherDone.withLockedValue { $0 = true } }
+            return try await hot.page(feed: "g", layout: layout, offset: 0, limit: 1)
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !otherDone.withLockedValue({ $0 }) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let waitingReaders = answered.withLockedValue { $0.count }
+        release.signal()
+        await holder.value
+        #expect(otherDone.withLockedValue { $0 }, "a read of another feed waited for the readers of the held one")
+        #expect(try await other.value.items.map(\.id) == ["g1"])
+        #expect(waitingReaders == 0, "a reader was answered from the copy while another held it")
+        for reader in readers { try await reader.value }
+        for (offset, page) in answered.withLockedValue({ $0 }) {
+            await #expect(
+                page == (try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 5)),
+                "page at \(offset)")
+        }
+        #expect(answered.withLockedValue { $0.count } == offsets.count)
+    }
+
     /// Issue 37: a feed's first load (0.6 s for a million images) held every reader of the feed
     /// that came meanwhile until it ended (on a thread of the server's pool, or awaiting the
     /// hold). They are answered as for a feed not kept now, from the layout cache, while the

@@ -15,7 +15,7 @@ struct TestCatalog {
     /// Drops the PostgreSQL schema when the last copy of the catalog goes.
     private let scratch: PostgresScratchSchema?
     /// The SQLite file of a catalog made `onDisk`, in a directory removed with the last copy.
-    private let file: String?
+    let file: String?
     private let directory: ScratchDirectory?
 
     /// A catalog in memory (SQLite) or in a scratch schema (PostgreSQL); `onDisk`, an SQLite

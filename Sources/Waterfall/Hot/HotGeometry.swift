@@ -77,8 +77,9 @@ public final class HotGeometry: @unchecked Sendable {
         dropped?.abandon()
         guard let entry = admitted else { return .notKept }
         // While another reader loads the feed (0.6 s for a million images), this one is
-        // answered as for a feed not kept, instead of waiting for the load.
-        let read = try entry.withHoldInTransaction { () throws -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> in
+        // answered as for a feed not kept, instead of waiting for the load; while another holds
+        // it otherwise, this one leaves its transaction to await its turn (``HotFeedHeld``).
+        let read = try entry.withHoldIfFree { () throws -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> in
             // Forgotten while this reader waited for it: no longer the feed's copy.
             guard !entry.isAbandoned else { return .notKept }
             if let geometry = entry.geometry, geometry.revision > feed.revision {
@@ -117,7 +118,11 @@ public final class HotGeometry: @unchecked Sendable {
             settle(entry, feedID: feed.id, keeping: key)
             return .ready((geometry, layout))
         }
-        return read ?? .notKept
+        switch read {
+        case .ran(let read): return read
+        case .loading: return .notKept
+        case .held: throw HotFeedHeld(entry: entry)
+        }
     }
 
     /// Counts what `entry` holds now (its holder calls it after anything grew) and keeps the
@@ -340,13 +345,30 @@ enum HotRead<Value> {
     }
 }
 
+/// Thrown out of a reader's transaction that found its feed's copy held by another reader
+/// (``HotGeometry/placement(feed:engine:key:stride:mayBeAhead:_:)``): the reader awaits its
+/// turn (``turn()``), holding neither a thread nor a connection, then reads again in a new
+/// transaction (``WaterfallService/readLayoutAnswer(feed:layout:what:_:)``).
+struct HotFeedHeld: Error {
+    fileprivate let entry: HotFeedEntry
+
+    /// Returns once the holder has given the copy back (or begun loading it anew, when readers
+    /// are answered without it); at once if it has already.
+    func turn() async {
+        await entry.awaitRelease()
+    }
+}
+
 /// One feed held in memory, held by one reader at a time: readers of different feeds never
-/// wait for each other, and readers of one revision wait for one computation. A reader inside a
-/// transaction waits for it on the transaction's thread, never a cooperative one
-/// (``withHoldInTransaction(_:)``), and may read the database while it holds it; a reader of
-/// the held feed awaits it (``withHold(_:)``), woken when it is given back, and holds it only
-/// for work in memory.
-private final class HotFeedEntry {
+/// wait for each other, and readers of one revision wait for one computation. No reader waits
+/// for it on a thread: a reader inside a transaction takes it only when it is free
+/// (``withHoldIfFree(_:)``), and may read the database while it holds it, else leaves its
+/// transaction to await it (``HotFeedHeld``); a reader of the held feed awaits it
+/// (``withHold(_:)``), and holds it only for work in memory. Every waiter is woken when the
+/// hold is given back or a load begins.
+///
+/// Sendable: the hold's state is guarded by ``state``, the copy and its layouts by the hold.
+private final class HotFeedEntry: @unchecked Sendable {
     let name: String
     /// What the feed was admitted with, by its image count (guarded by ``HotGeometry``'s lock).
     var reservedBytes: Int
@@ -373,8 +395,8 @@ private final class HotFeedEntry {
     }
 
     /// Guards the hold's state, ``following`` and ``reported``; held for moments, never while
-    /// reading.
-    private let state = NSCondition()
+    /// reading, and never waited on.
+    private let state = NSLock()
     /// What `/v1/stats` says of the copy, set with it.
     private var reported: HotFeedReport?
     private var isHeld = false
@@ -401,22 +423,44 @@ private final class HotFeedEntry {
         state.withLock { reported?.bytes = bytes }
     }
 
-    /// Runs `body` holding the entry, waiting for it on this thread, a transaction's (the
-    /// store's, never a cooperative one); `nil`, running nothing, while its holder loads the
-    /// feed (``loading(_:)``).
-    func withHoldInTransaction<T>(_ body: () throws -> T) rethrows -> T? {
-        state.lock()
-        while isHeld {
-            if isLoading {
-                state.unlock()
-                return nil
-            }
-            state.wait()
+    /// What ``withHoldIfFree(_:)`` did.
+    enum HoldTry<T> {
+        /// It ran the body, holding the entry.
+        case ran(T)
+        /// Another reader holds the entry: await ``awaitRelease()``, then try again.
+        case held
+        /// Another reader is loading the feed (``loading(_:)``): answer without the copy.
+        case loading
+    }
+
+    /// Runs `body` holding the entry if it is free, on the caller's thread (a transaction's),
+    /// waiting for nothing.
+    func withHoldIfFree<T>(_ body: () throws -> T) rethrows -> HoldTry<T> {
+        let taken = state.withLock { () -> HoldTry<Void> in
+            if isLoading { return .loading }
+            if isHeld { return .held }
+            isHeld = true
+            return .ran(())
         }
-        isHeld = true
-        state.unlock()
-        defer { release() }
-        return try body()
+        switch taken {
+        case .ran:
+            defer { release() }
+            return .ran(try body())
+        case .held: return .held
+        case .loading: return .loading
+        }
+    }
+
+    /// Returns once the entry is given back or a load of it begins; at once when it is free.
+    func awaitRelease() async {
+        _ = await withCheckedContinuation { (waiter: CheckedContinuation<Bool?, Never>) in
+            let queued = state.withLock { () -> Bool in
+                guard isHeld, !isLoading else { return false }
+                holdWaiters.append(waiter)
+                return true
+            }
+            if !queued { waiter.resume(returning: false) }
+        }
     }
 
     /// Runs `body` holding the entry, awaiting it without holding a thread; `nil`, running
@@ -467,7 +511,6 @@ private final class HotFeedEntry {
     private func wakeHoldWaiters(after change: () -> Void) {
         let waiting = state.withLock {
             change()
-            state.broadcast()
             defer { holdWaiters = [] }
             return holdWaiters
         }

@@ -46,7 +46,9 @@ extension WaterfallService {
     /// layout, and stores what it computed for the layout cache. With a hot copy, a reader
     /// whose snapshot is older than the copy (`answer` gives `nil`) reads again in a new
     /// transaction; on that second try a newer copy cannot be a concurrent reader's
-    /// (``hotCopyMayBeAhead``); a third try answers from the layout cache alone.
+    /// (``hotCopyMayBeAhead``); a third try answers from the layout cache alone. A reader that
+    /// finds the copy held by another leaves its transaction, awaits its turn (``HotFeedHeld``)
+    /// and reads again; that is not counted as a try.
     /// - Parameter what: the answer's name, for the error when every try met a newer copy.
     func readLayoutAnswer<Answer: Sendable>(
         feed: String?, layout: LayoutSource, what: String,
@@ -55,25 +57,42 @@ extension WaterfallService {
                 Answer, CacheUpdate?
             )?
     ) async throws(WaterfallError) -> Answer {
-        for attempt in 0..<3 {
+        var attempt = 0
+        var turnsAwaited = 0
+        while attempt < 3 {
             var tried = self
             tried.hotCopyMayBeAhead = attempt == 0
-            if attempt == 2 { tried.hot = nil }
+            if attempt == 2 || turnsAwaited >= Self.hotTurnsPerRead { tried.hot = nil }
             let service = tried
-            let result = try await perform {
-                try await database.read { tx -> (Answer, CacheUpdate?)? in
+            let result: (Answer, CacheUpdate?)?
+            do {
+                result = try await database.read { tx -> (Answer, CacheUpdate?)? in
                     let feed = try resolveFeed(feed, tx)
                     let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
                     return try answer(service, LayoutQuery(feed: feed, name: name, configuration: configuration), tx)
                 }
+            } catch let held as HotFeedHeld {
+                // Another reader holds the feed's copy (following it, laying a layout out): this
+                // one awaits its turn without a thread or a connection, then reads again.
+                turnsAwaited += 1
+                await held.turn()
+                continue
+            } catch {
+                throw WaterfallError(error)
             }
             if let (value, update) = result {
                 await save(update)
                 return value
             }
+            attempt += 1
         }
         throw WaterfallError.database("the feed kept changing while its \(what) was read; try again.")
     }
+
+    /// How many times one read awaits its turn at a feed's copy held by other readers before
+    /// it answers from the layout cache alone: each turn is one holder's follow or layout, so
+    /// only a read that keeps losing the race to newer revisions gets there.
+    static let hotTurnsPerRead = 16
 
     /// ``page(feed:layout:offset:limit:)`` for one kind of layout: reads from the checkpoint
     /// before `offset` until every image of the page has its frame (the end of the row of its
