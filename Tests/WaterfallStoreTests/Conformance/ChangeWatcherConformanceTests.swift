@@ -26,23 +26,22 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aCommitByAnotherStoreChangesTheVersion(engine: TestEngine) async throws {
-        let catalog = try ScratchCatalog(engine)
-        let store = try catalog.open()
-        defer { store.closeWhenDone() }
-        _ = try await store.write { tx in try tx.createFeed(named: "setup") }
-        let watcher = try await store.makeChangeWatcher()
-        let before = try await Self.version(of: watcher)
+        try await ScratchCatalog.withStore(engine) { catalog, store in
+            _ = try await store.write { tx in try tx.createFeed(named: "setup") }
+            let watcher = try await store.makeChangeWatcher()
+            let before = try await Self.version(of: watcher)
 
-        // When another store on the catalog commits
-        let other = try catalog.open()
-        _ = try await other.write { tx in try tx.createFeed(named: "f") }
-        await other.close()
+            // When another store on the catalog commits
+            let other = try catalog.open()
+            _ = try await other.write { tx in try tx.createFeed(named: "f") }
+            await other.close()
 
-        // Then the watcher's version moves on: at once, or a moment later as the engine says
-        if watcher.seesCommitsAtOnce {
-            #expect(try watcher.version() != before)
-        } else {
-            #expect(try await Self.version(of: watcher, differentFrom: before) != before)
+            // Then the watcher's version moves on: at once, or a moment later as the engine says
+            if watcher.seesCommitsAtOnce {
+                #expect(try watcher.version() != before)
+            } else {
+                #expect(try await Self.version(of: watcher, differentFrom: before) != before)
+            }
         }
     }
 }
@@ -64,28 +63,27 @@ extension ChangeWatcherConformanceTests {
     /// all retired. Where the engine hears commits by notification, such a write sends none.
     @Test(arguments: TestEngine.all)
     func aBookkeepingWriteIsNotHeardAsACommit(engine: TestEngine) async throws {
-        let catalog = try ScratchCatalog(engine)
-        let store = try catalog.open()
-        defer { store.closeWhenDone() }
-        let setup = try await store.write { tx in try tx.createFeed(named: "setup") }
-        let watcher = try await store.makeChangeWatcher()
-        // On SQLite any commit rewrites the WAL-index header, which is all the watcher reads.
-        guard !watcher.seesCommitsAtOnce else { return }
-        // Opened, and its notifications heard, before the version is read (opening the catalog
-        // checks its schema in a write transaction)
-        let other = try catalog.open()
-        defer { other.closeWhenDone() }
-        try await Task.sleep(for: .milliseconds(500))
-        let before = try await Self.listeningVersion(of: watcher)
-        let wrote = try await other.writeIfAvailable(.feed("setup"), within: 0.5) { tx -> Bool in
-            try tx.adjustImageCount(feedID: setup.id, by: 0)
-            return true
+        try await ScratchCatalog.withStore(engine) { catalog, store in
+            let setup = try await store.write { tx in try tx.createFeed(named: "setup") }
+            let watcher = try await store.makeChangeWatcher()
+            // On SQLite any commit rewrites the WAL-index header, which is all the watcher reads.
+            guard !watcher.seesCommitsAtOnce else { return }
+            // Opened, and its notifications heard, before the version is read (opening the catalog
+            // checks its schema in a write transaction)
+            let other = try catalog.open()
+            defer { other.closeWhenDone() }
+            try await Task.sleep(for: .milliseconds(500))
+            let before = try await Self.listeningVersion(of: watcher)
+            let wrote = try await other.writeIfAvailable(.feed("setup"), within: 0.5) { tx -> Bool in
+                try tx.adjustImageCount(feedID: setup.id, by: 0)
+                return true
+            }
+            #expect(wrote == true)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try watcher.version() == before, "a bookkeeping write was heard as a commit")
+            // A write that commits is still heard
+            _ = try await other.write { tx in try tx.createFeed(named: "g") }
+            #expect(try await Self.version(of: watcher, differentFrom: before) != before)
         }
-        #expect(wrote == true)
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(try watcher.version() == before, "a bookkeeping write was heard as a commit")
-        // A write that commits is still heard
-        _ = try await other.write { tx in try tx.createFeed(named: "g") }
-        #expect(try await Self.version(of: watcher, differentFrom: before) != before)
     }
 }

@@ -52,12 +52,34 @@ final class ScratchCatalog: Sendable {
         }
     }
 
+    /// A fresh catalog of `engine`, opened as `opening` says, given to `body` with its store,
+    /// and closed (awaited) when `body` returns or throws: a conformance test's frame.
+    static func withStore<T>(
+        _ engine: TestEngine, _ opening: Opening = .command,
+        _ body: (ScratchCatalog, any CatalogStore) async throws -> T
+    ) async throws -> T {
+        let catalog = try ScratchCatalog(engine)
+        return try await catalog.withStore(opening) { store in try await body(catalog, store) }
+    }
+
+    /// Opens the catalog, gives `body` its store, and closes it (awaited) when `body` returns or
+    /// throws.
+    func withStore<T>(_ opening: Opening = .command, _ body: (any CatalogStore) async throws -> T) async throws -> T {
+        let store = try open(opening)
+        do {
+            let result = try await body(store)
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
     /// Opens the catalog and gives `body` a write transaction on it, then closes it.
     @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
-        let store = try open()
-        defer { store.closeWhenDone() }
-        return try await store.write(body)
+        try await withStore { store in try await store.write(body) }
     }
 
     /// Runs `sql` on the catalog's database directly, not through the store (GRDB on the file;

@@ -51,23 +51,22 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aStatementTheCatalogRefusesRollsBackTheWholeWrite(engine: TestEngine) async throws {
-        let catalog = try ScratchCatalog(engine)
-        let store = try catalog.open()
-        defer { store.closeWhenDone() }
+        try await ScratchCatalog.withStore(engine) { _, store in
 
-        // When a write's last statement breaks a rule (a feed name taken in the same write)
-        let error = await #expect(throws: StoreError.self) {
-            try await store.write { tx throws in
-                try Self.writeSomethingOfEverything(tx)
-                _ = try tx.createFeed(named: "f")
+            // When a write's last statement breaks a rule (a feed name taken in the same write)
+            let error = await #expect(throws: StoreError.self) {
+                try await store.write { tx throws in
+                    try Self.writeSomethingOfEverything(tx)
+                    _ = try tx.createFeed(named: "f")
+                }
             }
-        }
 
-        // Then the store says so, and nothing before it in the write was kept
-        #expect(error?.kind == .invalidRequest)
-        #expect(try await Self.holdsOnly([], store))
-        _ = try await store.write { tx in try tx.createFeed(named: "after") }
-        #expect(try await Self.holdsOnly(["after"], store))
+            // Then the store says so, and nothing before it in the write was kept
+            #expect(error?.kind == .invalidRequest)
+            #expect(try await Self.holdsOnly([], store))
+            _ = try await store.write { tx in try tx.createFeed(named: "after") }
+            #expect(try await Self.holdsOnly(["after"], store))
+        }
     }
 
     /// A write whose body catches a refused statement and goes on is where the engines differ:
@@ -76,42 +75,41 @@ import WaterfallTestSupport
     /// nothing.
     @Test(arguments: TestEngine.all)
     func aWriteThatSwallowsARefusedStatementNeverReportsSuccessForNothing(engine: TestEngine) async throws {
-        let catalog = try ScratchCatalog(engine)
-        let store = try catalog.open()
-        defer { store.closeWhenDone() }
+        try await ScratchCatalog.withStore(engine) { _, store in
 
-        // When a write's body catches the refusal of a statement and returns normally
-        let outcome = await Result(awaiting: {
-            try await store.write { tx throws in
-                _ = try tx.createFeed(named: "f")
-                #expect(throws: (any Error).self) { try tx.createFeed(named: "f") }
+            // When a write's body catches the refusal of a statement and returns normally
+            let outcome = await Result(awaiting: {
+                try await store.write { tx throws in
+                    _ = try tx.createFeed(named: "f")
+                    #expect(throws: (any Error).self) { try tx.createFeed(named: "f") }
+                }
+            })
+
+            // Then either it committed what was not refused, or it said it committed nothing
+            switch outcome {
+            case .success:
+                await #expect(
+                    try Self.holdsOnly(["f"], store), "the write succeeded, so its first statement must be kept")
+            case .failure: await #expect(try Self.holdsOnly([], store))
             }
-        })
-
-        // Then either it committed what was not refused, or it said it committed nothing
-        switch outcome {
-        case .success:
-            await #expect(try Self.holdsOnly(["f"], store), "the write succeeded, so its first statement must be kept")
-        case .failure: await #expect(try Self.holdsOnly([], store))
+            _ = try await store.write { tx in try tx.createFeed(named: "next") }
+            #expect(try await store.read { tx in try tx.feed(named: "next") } != nil)
         }
-        _ = try await store.write { tx in try tx.createFeed(named: "next") }
-        #expect(try await store.read { tx in try tx.feed(named: "next") } != nil)
     }
 
     @Test(arguments: TestEngine.all)
     func aReadOrADryRunPassesItsBodysErrorOn(engine: TestEngine) async throws {
-        let catalog = try ScratchCatalog(engine)
-        let store = try catalog.open()
-        defer { store.closeWhenDone() }
-        await #expect(throws: Abandon.self) { try await store.read { _ in throw Abandon() } }
-        await #expect(throws: Abandon.self) {
-            try await store.dryRun { tx in
-                _ = try tx.createFeed(named: "f")
-                throw Abandon()
+        try await ScratchCatalog.withStore(engine) { _, store in
+            await #expect(throws: Abandon.self) { try await store.read { _ in throw Abandon() } }
+            await #expect(throws: Abandon.self) {
+                try await store.dryRun { tx in
+                    _ = try tx.createFeed(named: "f")
+                    throw Abandon()
+                }
             }
+            await #expect(throws: Abandon.self) { try await store.writeIfAvailable(within: 5) { _ in throw Abandon() } }
+            #expect(try await Self.holdsOnly([], store))
         }
-        await #expect(throws: Abandon.self) { try await store.writeIfAvailable(within: 5) { _ in throw Abandon() } }
-        #expect(try await Self.holdsOnly([], store))
     }
 
     @Test(arguments: TestEngine.all, ScratchCatalog.Opening.allCases)
@@ -188,12 +186,11 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aBestEffortWriteRunsWhenTheCatalogIsFree(engine: TestEngine) async throws {
-        let catalog = try ScratchCatalog(engine)
-        let store = try catalog.open()
-        defer { store.closeWhenDone() }
-        let answer = try await store.writeIfAvailable(within: 5) { tx in try tx.createFeed(named: "f").revision }
-        #expect(answer == 0)
-        #expect(try await Self.holdsOnly(["f"], store))
+        try await ScratchCatalog.withStore(engine) { _, store in
+            let answer = try await store.writeIfAvailable(within: 5) { tx in try tx.createFeed(named: "f").revision }
+            #expect(answer == 0)
+            #expect(try await Self.holdsOnly(["f"], store))
+        }
     }
 
     @Test(arguments: TestEngine.all, ScratchCatalog.Opening.allCases)
