@@ -230,6 +230,15 @@ public final class HotGeometry: @unchecked Sendable {
         }
     }
 
+    /// Returns once no reader holds what is kept of the feed named `name` (at once when nothing
+    /// is kept of it, or it is free, or being loaded): a reader about to open a transaction for
+    /// that feed waits here, holding neither a thread nor a connection, rather than inside the
+    /// transaction (``HotFeedHeld``).
+    func awaitTurn(feedNamed name: String) async {
+        let entry = lock.withLock { feeds.values.first { $0.name == name } }
+        await entry?.awaitRelease()
+    }
+
     /// What is kept of `feed`, if anything (and of this feed, not of a removed one of its id).
     private func entry(of feed: FeedRecord) -> HotFeedEntry? {
         guard let entry = lock.withLock({ feeds[feed.id] }), entry.name == feed.name else { return nil }

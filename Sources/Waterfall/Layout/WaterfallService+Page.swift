@@ -63,6 +63,9 @@ extension WaterfallService {
             var tried = self
             tried.hotCopyMayBeAhead = attempt == 0
             if attempt == 2 || turnsAwaited >= Self.hotTurnsPerRead { tried.hot = nil }
+            // While another reader holds the feed's copy (a follow, a layout), wait for it here
+            // rather than take a connection only to find it held.
+            if let hot = tried.hot, let feed { await hot.awaitTurn(feedNamed: feed) }
             let service = tried
             let result: (Answer, CacheUpdate?)?
             do {
