@@ -8,8 +8,9 @@ public enum StableJSON {
         try OrderedJSONEncoder().encodeBytes(value)
     }
 
-    /// The JSON of an answer that writes itself (pages and viewports): the same bytes as its
-    /// `Encodable` form, without the generic machinery's first-use cost.
+    /// The JSON of an answer that writes itself (``JSONWritable``): pages, viewports and the
+    /// other answers described by a member table, without the generic machinery's first-use
+    /// cost.
     public static func bytes(of value: some JSONWritable) throws -> [UInt8] {
         var json = JSONWriter()
         try value.write(to: &json)

@@ -122,63 +122,6 @@ import WaterfallTestSupport
     }
 }
 
-/// `page`, `viewport` and the section index write their JSON directly (`JSONWriter.swift`); it
-/// must be the bytes their `Encodable` form encodes to.
-@Suite struct JSONWritableTests {
-    @Test func pagesAndViewportsWriteWhatTheyEncode() async throws {
-        let folder = try TemporaryDirectory()
-        defer { folder.remove() }
-        var images: [String] = []
-        var random = SeededGenerator(seed: 8)
-        for index in 0..<300 {
-            let section = ["\"2024\"", "\"é 📷\"", "\"a\\\"b\\\\c\"", "null"].randomElement(using: &random)!
-            let url = Bool.random(using: &random) ? "\"https://example.com/\(index).jpg\"" : "null"
-            // Placeholders, colours and renditions on some images only: the keys are left out
-            // on the others (DESIGN section 16).
-            let dress = [
-                "", ##", "color": "#0a0b0c""##, ##", "placeholder": "L\"x\\y~", "color": "#FFFFFF""##,
-                #", "placeholder": "1QcSHQRnh493V4dIh4eXh1h4kJUI", "renditions": [{"width": 100, "url": "https://example.com/\#(index)-100.jpg"}, {"width": 900, "url": "https://example.com/\#(index)-900.jpg"}]"#,
-                #", "urlTemplate": "https://example.com/\#(index)/{width}.jpg""#,
-            ].randomElement(using: &random)!
-            images.append(
-                #"{"id": "i\#(index)\u2028", "width": \#(Int.random(in: 1...4000, using: &random)), "height": \#(Int.random(in: 1...4000, using: &random)), "section": \#(section), "url": \#(url)\#(dress)}"#
-            )
-        }
-        let feed = try folder.write(#"{"feed": "f", "images": [\#(images.joined(separator: ","))]}"#, to: "feed.json")
-        let service = try WaterfallService.open(path: folder.path("db.sqlite"))
-        _ = try await service.importFeed(contentsOf: feed, options: .init())
-        let configurations: [AnyLayoutConfiguration] = [
-            .waterfall(LayoutConfiguration(columns: 3, width: 375.5, headerHeight: 44, footerHeight: 12.25, scale: 3)),
-            .waterfall(LayoutConfiguration(columns: 1, width: 320, order: .rightToLeft)),
-            .justified(
-                JustifiedConfiguration(width: 375.5, rowHeight: 77.25, lastRow: .center, headerHeight: 44, scale: 3)),
-        ]
-        func expectSame(_ value: some JSONWritable) async throws {
-            var json = JSONWriter()
-            try value.write(to: &json)
-            #expect(String(decoding: json.bytes, as: UTF8.self) == (try OrderedJSONEncoder().encode(value)))
-        }
-        for configuration in configurations {
-            for offset in [0, 17, 250, 299] {
-                try await expectSame(
-                    try await service.page(feed: nil, layout: .inline(configuration), offset: offset, limit: 60))
-            }
-            for y in [0.0, 1234.5, 40_000] {
-                try await expectSame(
-                    try await service.viewport(feed: "f", layout: .inline(configuration), y: y, height: 900))
-                try await expectSame(
-                    try await service.viewport(
-                        feed: "f", layout: .inline(configuration), y: y, height: 900, pinOffset: 20))
-            }
-            try await expectSame(try await service.sectionIndex(feed: "f", layout: .inline(configuration)))
-        }
-        let page = try OrderedJSONEncoder().encode(
-            try await service.page(feed: nil, layout: .inline(configurations[0]), offset: 0, limit: 100))
-        #expect(page.contains(##""placeholder":"L\"x\\y~","color":"#ffffff"}"##))
-        #expect(page.contains(##""color":"#0a0b0c"}"##))
-    }
-}
-
 /// Integers (and integral numbers) are written digit by digit, as `String(value)` writes them.
 @Suite struct JSONWriterIntegerTests {
     @Test func integersAreWrittenAsSwiftPrintsThem() throws {

@@ -20,7 +20,7 @@ extension KeyedEncodingContainer where Key: FrameCodingKeys {
 }
 
 /// An image with its frame, as `page` and `viewport` return it.
-public struct PlacedImage: Hashable, Sendable, Encodable {
+public struct PlacedImage: Hashable, Sendable {
     public var index: Int
     public var id: String
     public var section: String?
@@ -40,22 +40,6 @@ public struct PlacedImage: Hashable, Sendable, Encodable {
     public var color: String? = nil
     /// The sizes the image is served at (not part of the JSON: `url` is the one chosen).
     public var renditions: Renditions? = nil
-
-    enum CodingKeys: String, FrameCodingKeys {
-        case index, id, section, x, y, width, height, url, takenAt, placeholder, color
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(index, forKey: .index)
-        try container.encode(id, forKey: .id)
-        try container.encode(section, forKey: .section)
-        try container.encode(frame)
-        try container.encode(url, forKey: .url)
-        try container.encodeIfPresent(takenAt, forKey: .takenAt)
-        try container.encodeIfPresent(placeholder, forKey: .placeholder)
-        try container.encodeIfPresent(color, forKey: .color)
-    }
 
     /// Makes `url` the rendition for a screen of `dpr` device pixels a point: the smallest
     /// rendition at least `frame.width × dpr` pixels wide, else the largest; the image's own
@@ -102,7 +86,7 @@ extension ViewportPage {
 }
 
 /// A section header or footer with its frame.
-public struct PlacedSupplement: Hashable, Sendable, Encodable {
+public struct PlacedSupplement: Hashable, Sendable {
     public var section: String?
     public var frame: Frame
     /// Headers only: moved from its natural place by pinning.
@@ -121,18 +105,10 @@ public struct PlacedSupplement: Hashable, Sendable, Encodable {
     /// What a person reads in the header or footer: the title, else the section's id.
     public var label: String? { title ?? section }
 
-    enum CodingKeys: String, FrameCodingKeys { case section, x, y, width, height, pinned }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(section, forKey: .section)
-        try container.encode(frame)
-        try container.encodeIfPresent(pinned, forKey: .pinned)
-    }
 }
 
 /// A page of a laid-out feed: the JSON of `page --json` (DESIGN section 6).
-public struct LayoutPage: Hashable, Sendable, Encodable {
+public struct LayoutPage: Hashable, Sendable {
     public var feed: String
     public var revision: Int64
     /// The named layout, `nil` for an inline configuration.
@@ -146,26 +122,10 @@ public struct LayoutPage: Hashable, Sendable, Encodable {
     /// The configuration used (not part of the JSON).
     public var configuration: AnyLayoutConfiguration
 
-    enum CodingKeys: String, CodingKey {
-        case feed, revision, layout, contentHeight, totalItems, nextOffset, items, headers, footers
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(feed, forKey: .feed)
-        try container.encode(revision, forKey: .revision)
-        try container.encode(layout, forKey: .layout)
-        try container.encode(contentHeight, forKey: .contentHeight)
-        try container.encode(totalItems, forKey: .totalItems)
-        try container.encode(nextOffset, forKey: .nextOffset)
-        try container.encode(items, forKey: .items)
-        try container.encode(headers, forKey: .headers)
-        try container.encode(footers, forKey: .footers)
-    }
 }
 
 /// What meets a horizontal band of a laid-out feed: the JSON of `viewport --json`.
-public struct ViewportPage: Hashable, Sendable, Encodable {
+public struct ViewportPage: Hashable, Sendable {
     public var feed: String
     public var revision: Int64
     public var layout: String?
@@ -178,21 +138,4 @@ public struct ViewportPage: Hashable, Sendable, Encodable {
     public var footers: [PlacedSupplement]
     public var configuration: AnyLayoutConfiguration
 
-    enum CodingKeys: String, CodingKey {
-        case feed, revision, layout, contentHeight, totalItems, y, height, items, headers, footers
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(feed, forKey: .feed)
-        try container.encode(revision, forKey: .revision)
-        try container.encode(layout, forKey: .layout)
-        try container.encode(contentHeight, forKey: .contentHeight)
-        try container.encode(totalItems, forKey: .totalItems)
-        try container.encode(y, forKey: .y)
-        try container.encode(height, forKey: .height)
-        try container.encode(items, forKey: .items)
-        try container.encode(headers, forKey: .headers)
-        try container.encode(footers, forKey: .footers)
-    }
 }

@@ -6,9 +6,9 @@ import WaterfallStore
 /// in the layout: what a timeline scrubber needs. The JSON of `sections --layout NAME --json`
 /// and of `GET /v1/feeds/{feed}/layouts/{name}/sections`: `{"revision", "contentHeight",
 /// "sections": [{"section", "title", "index", "count", "y", "height"}]}`.
-public struct SectionIndex: Hashable, Sendable, Encodable {
+public struct SectionIndex: Hashable, Sendable {
     /// One section of the index.
-    public struct Section: Hashable, Sendable, Encodable {
+    public struct Section: Hashable, Sendable {
         /// The section's id as feeds write it; `nil` (JSON `null`) for the unnamed section.
         public var section: String?
         /// What a person reads: the section's title, else its id; `nil` (JSON `null`) for the
@@ -31,19 +31,6 @@ public struct SectionIndex: Hashable, Sendable, Encodable {
         /// The latest `takenAt` of the section's images; absent when none has a date.
         public var lastTakenAt: String? = nil
 
-        enum CodingKeys: String, CodingKey { case section, title, index, count, y, height, firstTakenAt, lastTakenAt }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(section, forKey: .section)
-            try container.encode(title, forKey: .title)
-            try container.encode(index, forKey: .index)
-            try container.encode(count, forKey: .count)
-            try container.encode(y, forKey: .y)
-            try container.encode(height, forKey: .height)
-            try container.encodeIfPresent(firstTakenAt, forKey: .firstTakenAt)
-            try container.encodeIfPresent(lastTakenAt, forKey: .lastTakenAt)
-        }
     }
 
     /// The feed's name (not part of the JSON).
@@ -61,14 +48,6 @@ public struct SectionIndex: Hashable, Sendable, Encodable {
     /// The feed's image count: the sum of the sections' counts (not part of the JSON).
     public var totalItems: Int { sections.last.map { $0.index + $0.count } ?? 0 }
 
-    enum CodingKeys: String, CodingKey { case revision, contentHeight, sections }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(revision, forKey: .revision)
-        try container.encode(contentHeight, forKey: .contentHeight)
-        try container.encode(sections, forKey: .sections)
-    }
 }
 
 /// Where each section of a laid-out feed begins, and where the last one ends: all the layout

@@ -1,7 +1,8 @@
-/// The OpenAPI 3.1 document of the HTTP API, produced from two sources: the hand-written
-/// skeleton (`Assets/openapi-skeleton.json`: `openapi`, `info`, `servers`, `tags`, `security`
-/// and the `components` with their prose) and the route table (``APIRoutes``), whose
-/// declarations become `paths`.
+/// The OpenAPI 3.1 document of the HTTP API, produced from the hand-written skeleton
+/// (`Assets/openapi-skeleton.json`: `openapi`, `info`, `servers`, `tags`, `security` and the
+/// `components` with their prose), the route table (``APIRoutes``), whose declarations become
+/// `paths`, and the tables of the configurations' fields and of the answers' members, which
+/// become their schemas.
 ///
 /// The produced text is checked in as `Assets/openapi.json`, the document the server answers
 /// `GET /openapi.json` with and WaterfallClient is generated from; a test byte-compares the two,
@@ -31,8 +32,10 @@ public enum APIDocument {
 
     /// Entries of `components.schemas` produced from code rather than written in the skeleton;
     /// they follow the skeleton's: the configurations as stored and as sent, and a section's
-    /// override (``configurationSchemas()``).
-    static func generatedSchemas() -> [(key: String, value: JSONValue)] { configurationSchemas() }
+    /// override (``configurationSchemas()``), then the answers (``answerSchemas()``).
+    static func generatedSchemas() -> [(key: String, value: JSONValue)] {
+        configurationSchemas() + answerSchemas()
+    }
 
     /// The skeleton with `paths` from `routes` and the generated components added.
     static func document(skeleton: JSONValue, routes: [Route]) -> JSONValue {
