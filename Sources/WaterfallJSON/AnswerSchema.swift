@@ -1,7 +1,7 @@
 /// The JSON schema of an answer's object, as its member table (``JSONAnswer/members``)
 /// describes it: a plain value that the OpenAPI document turns into an entry of
 /// `components.schemas` (every answer there is an object without other members).
-public struct AnswerSchema: Sendable {
+public struct AnswerSchema: Sendable, Hashable {
     /// The schema's name in `components.schemas`: `Page`, `PlacedImage`.
     public var name: String
     /// What the object is, in a sentence or two.
@@ -49,6 +49,9 @@ public struct MemberSchema: Sendable, Hashable {
         case string, integer, number, boolean
         /// An array whose elements are objects of the named schema.
         case array(of: String)
+        /// An array whose elements are objects described in place (no other members are
+        /// refused: the feed's own form, as it gave it).
+        case objects(AnswerSchema)
         /// An object of the named schema (`$ref`).
         case reference(String)
     }

@@ -285,6 +285,29 @@ public struct AnswerMember<Answer>: Sendable {
                 encode: { answer, container in try container.encode(value(answer), forKey: MemberKey(name)) }))
     }
 
+    /// A value written by its own `Encodable` form and described by `type`: a configuration,
+    /// whose canonical form its field table defines, or renditions as the feed gave them.
+    public static func encoded<Value: Encodable & Sendable>(
+        _ name: StaticString, as type: MemberSchema.Value, _ constraints: MemberSchema.Constraint...,
+        ifAbsent absent: Absence? = nil, description: String? = nil, _ value: @escaping @Sendable (Answer) -> Value?
+    ) -> Self {
+        Self(
+            name, type, absent?.presence ?? .required, constraints, description,
+            .written(
+                { answer, json in
+                    if let encodable = value(answer) {
+                        json.key(name)
+                        try json.encoded(encodable)
+                    } else if absent != .omitted {
+                        json.key(name)
+                        json.null()
+                    }
+                },
+                encode: { answer, container in
+                    try container.encode(value(answer), forKey: MemberKey(name), ifAbsent: absent ?? .null)
+                }))
+    }
+
     /// A frame flattened into the members `x`, `y`, `width` and `height`, in points.
     public static func frame(_ value: @escaping @Sendable (Answer) -> Frame) -> Self {
         Self(

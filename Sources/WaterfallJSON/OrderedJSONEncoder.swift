@@ -26,6 +26,19 @@ public struct OrderedJSONEncoder {
     }
 }
 
+extension JSONWriter {
+    /// Writes `value` through its `Encodable` form, as ``OrderedJSONEncoder`` writes it: a
+    /// member of an answer that its own type encodes (a configuration).
+    /// - Throws: `EncodingError` for a number JSON cannot hold.
+    public mutating func encoded(_ value: some Encodable) throws {
+        let stream = JSONStream()
+        swap(&self, &stream.json)
+        defer { swap(&self, &stream.json) }
+        try stream.encode(value, depth: 0)
+        stream.close(downTo: 0)
+    }
+}
+
 /// A ``JSONWriter`` and the containers still open in it, outermost first: the writer places
 /// commas and brackets, the stream decides when a container ends (when something shallower
 /// writes next).

@@ -5,7 +5,7 @@ import WaterfallJSON
 /// A failed request's answer: RFC 9457 problem details (`application/problem+json`),
 /// `{"type", "title", "status", "detail", "instance"}`, with `detail` one sentence that names the
 /// parameter, the body's place or the thing not found, and `instance` the request's id.
-struct Problem: Error, HTTPResponseError, Encodable {
+struct Problem: Error, HTTPResponseError {
     let status: HTTPResponse.Status
     let detail: String
     /// The id of the request it answers (``RequestIdentity``), set by ``ProblemMapping``.
@@ -76,19 +76,35 @@ struct Problem: Error, HTTPResponseError, Encodable {
         let bytes = (try? StableJSON.document(of: self)) ?? Array(#"{"type":"about:blank"}"#.utf8)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
+}
 
-    private enum CodingKeys: String, CodingKey { case type, title, status, detail, instance, oldestSince, revision }
+/// The problem document, described once: this table writes it and gives its schema.
+extension Problem: JSONAnswer {
+    static let members: [AnswerMember<Problem>] = [
+        .constant("type", "about:blank", description: "Always `about:blank`."),
+        .string("title", description: "The HTTP reason phrase of the status.") { $0.status.reasonPhrase },
+        .integer("status", .minimum(400), .maximum(599)) { $0.status.code },
+        .string("detail", description: "One sentence saying what went wrong (the sentence the CLI prints).") {
+            $0.detail
+        },
+        .string(
+            "instance", ifAbsent: .omitted,
+            description: "The id of the request it answers, as the answer's `X-Request-ID` gives it."
+        ) { $0.instance },
+        .integer(
+            "oldestSince", .minimum(0), ifAbsent: .omitted,
+            description:
+                "With 410 from the change log: the oldest revision whose later changes are kept, to ask the changes since after listing the feed again."
+        ) { $0.oldestSince },
+        .integer(
+            "revision", .minimum(0), ifAbsent: .omitted,
+            description: "With 410 from a listing's cursor: the feed's revision now, which a new listing shows."
+        ) { $0.revision },
+    ]
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("about:blank", forKey: .type)
-        try container.encode(status.reasonPhrase, forKey: .title)
-        try container.encode(status.code, forKey: .status)
-        try container.encode(detail, forKey: .detail)
-        try container.encodeIfPresent(instance, forKey: .instance)
-        try container.encodeIfPresent(oldestSince, forKey: .oldestSince)
-        try container.encodeIfPresent(revision, forKey: .revision)
-    }
+    static let schemas = [
+        schema("Problem", description: "An RFC 9457 problem: the body of every 4xx and 5xx answer.")
+    ]
 }
 
 extension HTTPResponse.Status {

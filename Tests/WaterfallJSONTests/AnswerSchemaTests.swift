@@ -12,7 +12,9 @@ import WaterfallTestSupport
     static let schemas: [String: AnswerSchema] = {
         let answers: [any JSONAnswer.Type] = [
             PlacedImage.self, PlacedSupplement.self, LayoutPage.self, ViewportPage.self, SectionIndex.Section.self,
-            SectionIndex.self,
+            SectionIndex.self, CoverFlowImage.self, CoverFlowPage.self, ImageList.Image.self, ImageList.self,
+            SectionList.Section.self, SectionList.self, NamedLayout.self, LayoutList.self, ChangeList.Change.self,
+            ChangeList.self, ChangeSummary.self,
         ]
         return Dictionary(uniqueKeysWithValues: answers.flatMap { $0.schemas }.map { ($0.name, $0) })
     }()
@@ -39,7 +41,7 @@ import WaterfallTestSupport
         }
         let feed = try folder.write(#"{"feed": "f", "images": [\#(images.joined(separator: ","))]}"#, to: "feed.json")
         let service = try WaterfallService.open(path: folder.path("db.sqlite"))
-        _ = try await service.importFeed(contentsOf: feed, options: .init())
+        let summary = try await service.importFeed(contentsOf: feed, options: .init())
         let configurations: [AnyLayoutConfiguration] = [
             .waterfall(LayoutConfiguration(columns: 3, width: 375.5, headerHeight: 44, footerHeight: 12.25, scale: 3)),
             .waterfall(LayoutConfiguration(columns: 1, width: 320, order: .rightToLeft)),
@@ -66,6 +68,31 @@ import WaterfallTestSupport
                 try await service.sectionIndex(feed: "f", layout: .inline(configuration)), matches: "SectionIndex",
                 &checked)
         }
+        // And so is what lists the feed, its changes and its cover flow.
+        try expect(summary, matches: "ChangeSummary", &checked)
+        for offset in [0, 290] {
+            try expect(try await service.images(feed: "f", offset: offset, limit: 20), matches: "ImageList", &checked)
+        }
+        try expect(try await service.sections(feed: "f"), matches: "SectionList", &checked)
+        try await service.addLayout(feed: "f", name: "three", configuration: configurations[0])
+        try await service.addLayout(feed: "f", name: "rows", configuration: configurations[2])
+        try expect(LayoutList(layouts: try await service.layouts(feed: "f")), matches: "LayoutList", &checked)
+        // A second revision, so that a page of the change log stops before the end.
+        try expect(try await service.remove(feed: "f", ids: ["i7\u{2028}"]), matches: "ChangeSummary", &checked)
+        try expect(try await service.changes(feed: "f", since: 0, limit: 10), matches: "ChangeList", &checked)
+        try expect(try await service.changes(feed: "f", since: 0), matches: "ChangeList", &checked)
+        for x in [0.0, 5_000] {
+            try expect(
+                try await service.coverFlow(
+                    feed: "f", configuration: CoverFlowConfiguration(itemHeight: 200), x: x, viewportWidth: 375),
+                matches: "CoverFlow", &checked)
+        }
+        #expect(
+            checked.present.isSuperset(of: [
+                "CatalogImage.renditions", "CatalogImage.urlTemplate", "ChangeList.nextSince",
+            ]))
+        #expect(
+            checked.absent.isSuperset(of: ["CatalogImage.renditions", "ImageList.nextCursor", "ChangeList.nextSince"]))
         // The awkward cases were among them: a null layout, URL and section, the last page, and
         // members left out on some images and written on others.
         #expect(
@@ -112,6 +139,11 @@ import WaterfallTestSupport
             Issue.record("\(path): no schema \(name)")
             return
         }
+        check(value, against: schema, at: path, &coverage)
+    }
+
+    private func check(_ value: JSON, against schema: AnswerSchema, at path: String, _ coverage: inout Coverage) {
+        let name = schema.name
         guard case .object(let members) = value else {
             Issue.record("\(path): not an object")
             return
@@ -142,8 +174,15 @@ import WaterfallTestSupport
                 for (index, item) in elements.enumerated() {
                     check(item, against: element, at: "\(path).\(member.name)[\(index)]", &coverage)
                 }
-            case (.reference(let target), _):
-                check(written, against: target, at: "\(path).\(member.name)", &coverage)
+            case (.objects(let element), .array(let elements)):
+                for (index, item) in elements.enumerated() {
+                    check(item, against: element, at: "\(path).\(member.name)[\(index)]", &coverage)
+                }
+            case (.reference(let target), .object):
+                // A configuration's schema is its field table's, checked by the server's tests.
+                if Self.schemas[target] != nil {
+                    check(written, against: target, at: "\(path).\(member.name)", &coverage)
+                }
             default:
                 Issue.record("\(path).\(member.name): \(written) is not \(member.value)")
             }

@@ -14,8 +14,8 @@ public struct FeedList: Hashable, Sendable, Codable {
 }
 
 /// `images --json`: a slice of a feed's catalog order.
-public struct ImageList: Hashable, Sendable, Encodable {
-    public struct Image: Hashable, Sendable, Encodable {
+public struct ImageList: Hashable, Sendable {
+    public struct Image: Hashable, Sendable {
         public var index: Int
         public var id: String
         public var section: String?
@@ -34,28 +34,6 @@ public struct ImageList: Hashable, Sendable, Encodable {
         /// Set for full-span images only; not part of the JSON.
         public var isFullSpan: Bool
 
-        enum CodingKeys: String, CodingKey {
-            case index, id, section, width, height, url, title, takenAt, placeholder, color, renditions, urlTemplate
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(index, forKey: .index)
-            try container.encode(id, forKey: .id)
-            try container.encode(section, forKey: .section)
-            try container.encode(width, forKey: .width)
-            try container.encode(height, forKey: .height)
-            try container.encode(url, forKey: .url)
-            try container.encode(title, forKey: .title)
-            try container.encodeIfPresent(takenAt, forKey: .takenAt)
-            try container.encodeIfPresent(placeholder, forKey: .placeholder)
-            try container.encodeIfPresent(color, forKey: .color)
-            switch renditions {
-            case .list(let list)?: try container.encode(list, forKey: .renditions)
-            case .template(let template)?: try container.encode(template, forKey: .urlTemplate)
-            case nil: break
-            }
-        }
     }
     public var feed: String
     public var revision: Int64
@@ -66,17 +44,6 @@ public struct ImageList: Hashable, Sendable, Encodable {
     public var nextCursor: String?
     public var images: [Image]
 
-    enum CodingKeys: String, CodingKey { case feed, revision, totalItems, nextOffset, nextCursor, images }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(feed, forKey: .feed)
-        try container.encode(revision, forKey: .revision)
-        try container.encode(totalItems, forKey: .totalItems)
-        try container.encode(nextOffset, forKey: .nextOffset)
-        try container.encodeIfPresent(nextCursor, forKey: .nextCursor)
-        try container.encode(images, forKey: .images)
-    }
 }
 
 extension ImageList.Image {
@@ -92,22 +59,12 @@ extension ImageList.Image {
 }
 
 /// `changes --since R --json`: the change log after revision R.
-public struct ChangeList: Hashable, Sendable, Encodable {
-    public struct Change: Hashable, Sendable, Encodable {
+public struct ChangeList: Hashable, Sendable {
+    public struct Change: Hashable, Sendable {
         public var revision: Int64
         public var kind: String
         public var id: String
         public var section: String?
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(revision, forKey: .revision)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(id, forKey: .id)
-            try container.encode(section, forKey: .section)
-        }
-
-        enum CodingKeys: String, CodingKey { case revision, kind, id, section }
     }
     public var feed: String
     public var revision: Int64
@@ -116,33 +73,16 @@ public struct ChangeList: Hashable, Sendable, Encodable {
     public var nextSince: Int64?
     public var changes: [Change]
 
-    enum CodingKeys: String, CodingKey { case feed, revision, nextSince, changes }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(feed, forKey: .feed)
-        try container.encode(revision, forKey: .revision)
-        try container.encodeIfPresent(nextSince, forKey: .nextSince)
-        try container.encode(changes, forKey: .changes)
-    }
 }
 
 /// `sections --json`: a feed's sections in order, with their titles and image counts.
-public struct SectionList: Hashable, Sendable, Encodable {
-    public struct Section: Hashable, Sendable, Encodable {
+public struct SectionList: Hashable, Sendable {
+    public struct Section: Hashable, Sendable {
         /// The section's id as feeds write it; `null` for the unnamed section.
         public var id: String?
         public var title: String?
         public var images: Int
 
-        enum CodingKeys: String, CodingKey { case id, title, images }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(title, forKey: .title)
-            try container.encode(images, forKey: .images)
-        }
     }
     public var feed: String
     public var revision: Int64

@@ -1,5 +1,5 @@
 /// What an import, move, reorder or removal changed: the JSON of `import --json` and friends.
-public struct ChangeSummary: Hashable, Sendable, Codable {
+public struct ChangeSummary: Hashable, Sendable {
     public var feed: String
     /// The feed's revision after the operation (unchanged when nothing changed).
     public var revision: Int64

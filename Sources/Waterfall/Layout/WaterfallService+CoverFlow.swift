@@ -4,7 +4,7 @@ import WaterfallStore
 import WaterfallSync
 
 /// A visible cover-flow image: its frame and the scale it is drawn at.
-public struct CoverFlowImage: Hashable, Sendable, Encodable {
+public struct CoverFlowImage: Hashable, Sendable {
     public var index: Int
     public var id: String
     public var section: String?
@@ -23,22 +23,6 @@ public struct CoverFlowImage: Hashable, Sendable, Encodable {
     /// Pixel width (not part of the JSON): a URL template's largest width.
     public var pixelWidth: Int32 = 0
 
-    enum CodingKeys: String, FrameCodingKeys {
-        case index, id, section, x, y, width, height, scale, url, placeholder, color
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(index, forKey: .index)
-        try container.encode(id, forKey: .id)
-        try container.encode(section, forKey: .section)
-        try container.encode(frame)
-        try container.encode(scale, forKey: .scale)
-        try container.encode(url, forKey: .url)
-        try container.encodeIfPresent(placeholder, forKey: .placeholder)
-        try container.encodeIfPresent(color, forKey: .color)
-    }
-
     /// Makes `url` the rendition for a screen of `dpr` device pixels a point, as a page's
     /// images choose theirs (``PlacedImage/chooseRendition(dpr:)``).
     public mutating func chooseRendition(dpr: Double) {
@@ -48,7 +32,7 @@ public struct CoverFlowImage: Hashable, Sendable, Encodable {
 }
 
 /// `coverflow --json`: the images visible at offset `x`, the content width and the snap offset.
-public struct CoverFlowPage: Hashable, Sendable, Encodable {
+public struct CoverFlowPage: Hashable, Sendable {
     public var feed: String
     public var revision: Int64
     public var contentWidth: Double

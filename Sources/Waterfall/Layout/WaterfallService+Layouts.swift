@@ -2,13 +2,13 @@ import WaterfallLayout
 import WaterfallStore
 
 /// A named layout as `layout list` shows it.
-public struct NamedLayout: Hashable, Sendable, Encodable {
+public struct NamedLayout: Hashable, Sendable {
     public var name: String
     public var configuration: AnyLayoutConfiguration
 }
 
 /// `layout list --json`: a feed's named layouts, by name.
-public struct LayoutList: Hashable, Sendable, Encodable {
+public struct LayoutList: Hashable, Sendable {
     public var layouts: [NamedLayout]
 
     public init(layouts: [NamedLayout]) {

@@ -18,17 +18,17 @@ extension PlacedImage: JSONAnswer {
         .string(
             "takenAt", .format("date-time"), ifAbsent: .omitted,
             description:
-                "When the image was taken (RFC 3339, in UTC: `2017-11-14T15:28:13Z`, with milliseconds when not zero); absent when the feed gave none."
+                ImageProse.takenAt
         ) { $0.takenAt },
         .string(
             "placeholder", .minLength(1), .maxLength(64), ifAbsent: .omitted,
             description:
-                "The image's ThumbHash or BlurHash as the feed gave it, to paint before the image loads; absent when the feed gave none."
+                ImageProse.placeholder
         ) { $0.placeholder },
         .string(
             "color", .pattern("^#[0-9a-f]{6}$"), ifAbsent: .omitted,
             description:
-                "The image's colour, `#rrggbb` in lower case, to paint before the image loads; absent when the feed gave none."
+                ImageProse.color
         ) { $0.color },
     ]
 

@@ -9,7 +9,9 @@ extension APIDocument {
     static var answers: [any JSONAnswer.Type] {
         [
             PlacedImage.self, PlacedSupplement.self, LayoutPage.self, ViewportPage.self, SectionIndex.Section.self,
-            SectionIndex.self,
+            SectionIndex.self, CoverFlowImage.self, CoverFlowPage.self, ImageList.Image.self, ImageList.self,
+            SectionList.Section.self, SectionList.self, NamedLayout.self, LayoutList.self, ChangeList.Change.self,
+            ChangeList.self, ChangeSummary.self, ChangeEvent.self, Problem.self,
         ]
     }
 
@@ -18,14 +20,16 @@ extension APIDocument {
         answers.flatMap { $0.schemas }.map { ($0.name, schema($0)) }
     }
 
-    /// An answer's object: its members, which are required, and no others.
-    static func schema(_ answer: AnswerSchema) -> JSONValue {
+    /// An answer's object: its members, which are required, and (but for objects described in
+    /// place, which are the feed's) no others.
+    static func schema(_ answer: AnswerSchema, inPlace: Bool = false) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("type", .string("object"))]
         if let description = answer.description { members.append(("description", .string(description))) }
         members += [
             ("properties", .object(answer.members.map { ($0.name, schema($0)) })),
-            ("required", .array(answer.required.map { .string($0) })), ("additionalProperties", .bool(false)),
+            ("required", .array(answer.required.map { .string($0) })),
         ]
+        if !inPlace { members.append(("additionalProperties", .bool(false))) }
         return .object(members)
     }
 
@@ -39,7 +43,7 @@ extension APIDocument {
         case .integer: type = "integer"
         case .number: type = "number"
         case .boolean: type = "boolean"
-        case .array: type = "array"
+        case .array, .objects: type = "array"
         case .reference(let name):
             precondition(member.presence != .nullable, "\(member.name): a nullable reference has no schema here")
             precondition(member.constraints.isEmpty, "\(member.name): a reference has no bounds of its own")
@@ -61,8 +65,10 @@ extension APIDocument {
             case .oneOf(let values): schema.append(("enum", .array(values.map { .string($0) })))
             }
         }
-        if case .array(let element) = member.value {
-            schema.append(("items", .ref("#/components/schemas/\(element)")))
+        switch member.value {
+        case .array(let element): schema.append(("items", .ref("#/components/schemas/\(element)")))
+        case .objects(let element): schema.append(("items", self.schema(element, inPlace: true)))
+        default: break
         }
         if let description = member.description { schema.append(("description", .string(description))) }
         return .object(schema)

@@ -67,6 +67,26 @@ extension APIRoutes {
     ]
 }
 
+/// A revision's changes, the data of a `change` event of a feed's stream: `{"revision", "changes": […]}`.
+struct ChangeEvent: JSONAnswer {
+    let revision: Int64
+    let changes: [ChangeList.Change]
+
+    static let members: [AnswerMember<ChangeEvent>] = [
+        .integer("revision", description: "The revision these changes made (also the event's `id:`).") {
+            $0.revision
+        },
+        .array("changes", of: "Change") { $0.changes },
+    ]
+
+    static let schemas = [
+        schema(
+            "ChangeEvent",
+            description:
+                "The data of one `change` event of a feed's event stream: one revision's changes, in order.")
+    ]
+}
+
 /// One listener's stream: the change log after its revision, then more as signals come.
 private struct EventStream {
     let feed: String
@@ -76,12 +96,6 @@ private struct EventStream {
 
     /// How often a stream reads the change log again while the database cannot be reached.
     static let retryInterval: Duration = .seconds(1)
-
-    /// A revision's changes, as an event's data: `{"revision", "changes": […]}`.
-    struct RevisionEvent: Encodable {
-        let revision: Int64
-        let changes: [ChangeList.Change]
-    }
 
     mutating func run(_ signals: AsyncStream<EventHub.Signal>, into writer: inout any ResponseBodyWriter) async throws {
         // Tell the client how soon to reconnect, and flush the headers at once.
@@ -122,7 +136,7 @@ private struct EventStream {
             let revision = list.changes[start].revision
             let end = list.changes[start...].firstIndex { $0.revision != revision } ?? list.changes.endIndex
             let data = try StableJSON.bytes(
-                of: RevisionEvent(revision: revision, changes: Array(list.changes[start..<end])))
+                of: ChangeEvent(revision: revision, changes: Array(list.changes[start..<end])))
             buffer.writeString("id: \(revision)\nevent: change\ndata: ")
             buffer.writeBytes(data)
             buffer.writeString("\n\n")
