@@ -135,13 +135,14 @@ public struct AnswerMember<Answer>: Sendable {
             }
         case .frame(let read):
             let frame = read(answer)
-            json.key("x")
+            // Keys as `StaticString`s: a literal alone would be a `String`, escaped as any key.
+            json.key("x" as StaticString)
             try json.number(frame.x)
-            json.key("y")
+            json.key("y" as StaticString)
             try json.number(frame.y)
-            json.key("width")
+            json.key("width" as StaticString)
             try json.number(frame.width)
-            json.key("height")
+            json.key("height" as StaticString)
             try json.number(frame.height)
         case .constant(let text):
             json.key(key)
