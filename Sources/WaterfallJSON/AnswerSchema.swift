@@ -52,6 +52,8 @@ public struct MemberSchema: Sendable, Hashable {
         /// An array whose elements are objects described in place (no other members are
         /// refused: the feed's own form, as it gave it).
         case objects(AnswerSchema)
+        /// An array of strings.
+        case strings
         /// An object of the named schema (`$ref`).
         case reference(String)
     }

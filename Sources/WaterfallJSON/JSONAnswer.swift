@@ -60,6 +60,7 @@ public struct AnswerMember<Answer>: Sendable {
         case int64(@Sendable (Answer) -> Int64)
         case optionalInt64(@Sendable (Answer) -> Int64?, Absence)
         case number(@Sendable (Answer) -> Double)
+        case boolean(@Sendable (Answer) -> Bool)
         case optionalBoolean(@Sendable (Answer) -> Bool?, Absence)
         case frame(@Sendable (Answer) -> Frame)
         case constant(StaticString)
@@ -125,6 +126,9 @@ public struct AnswerMember<Answer>: Sendable {
         case .number(let read):
             json.key(key)
             try json.number(read(answer))
+        case .boolean(let read):
+            json.key(key)
+            json.bool(read(answer))
         case .optionalBoolean(let read, let absent):
             if let flag = read(answer) {
                 json.key(key)
@@ -169,6 +173,8 @@ public struct AnswerMember<Answer>: Sendable {
         case .optionalInt64(let read, let absent):
             try container.encode(read(answer), forKey: name, ifAbsent: absent)
         case .number(let read):
+            try container.encode(read(answer), forKey: name)
+        case .boolean(let read):
             try container.encode(read(answer), forKey: name)
         case .optionalBoolean(let read, let absent):
             try container.encode(read(answer), forKey: name, ifAbsent: absent)
@@ -261,6 +267,13 @@ public struct AnswerMember<Answer>: Sendable {
         Self(name, .number, .required, constraints, description, .number(value))
     }
 
+    /// A boolean that is always there.
+    public static func boolean(
+        _ name: StaticString, description: String? = nil, _ value: @escaping @Sendable (Answer) -> Bool
+    ) -> Self {
+        Self(name, .boolean, .required, [], description, .boolean(value))
+    }
+
     /// A boolean that may be absent: `null` or left out.
     public static func boolean(
         _ name: StaticString, ifAbsent absent: Absence, description: String? = nil,
@@ -284,6 +297,31 @@ public struct AnswerMember<Answer>: Sendable {
                     json.endArray()
                 },
                 encode: { answer, container in try container.encode(value(answer), forKey: MemberKey(name)) }))
+    }
+
+    /// An array of answers that may be absent (`null` or left out), described by the schema
+    /// named `schema`.
+    public static func array<Element: JSONWritable & Sendable>(
+        _ name: StaticString, of schema: String, _ constraints: MemberSchema.Constraint..., ifAbsent absent: Absence,
+        description: String? = nil, _ value: @escaping @Sendable (Answer) -> [Element]?
+    ) -> Self {
+        Self(
+            name, .array(of: schema), absent.presence, constraints, description,
+            .written(
+                { answer, json in
+                    if let elements = value(answer) {
+                        json.key(name)
+                        json.beginArray()
+                        for element in elements { try element.write(to: &json) }
+                        json.endArray()
+                    } else if absent == .null {
+                        json.key(name)
+                        json.null()
+                    }
+                },
+                encode: { answer, container in
+                    try container.encode(value(answer), forKey: MemberKey(name), ifAbsent: absent)
+                }))
     }
 
     /// A value written by its own `Encodable` form and described by `type`: a configuration,

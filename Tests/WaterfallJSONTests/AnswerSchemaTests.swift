@@ -14,7 +14,8 @@ import WaterfallTestSupport
             PlacedImage.self, PlacedSupplement.self, LayoutPage.self, ViewportPage.self, SectionIndex.Section.self,
             SectionIndex.self, CoverFlowImage.self, CoverFlowPage.self, ImageList.Image.self, ImageList.self,
             SectionList.Section.self, SectionList.self, NamedLayout.self, LayoutList.self, ChangeList.Change.self,
-            ChangeList.self, ChangeSummary.self,
+            ChangeList.self, ChangeSummary.self, FeedList.Feed.self, FeedList.self, HotFeedReport.self,
+            LayoutCoverage.self, DatabaseStats.self,
         ]
         return Dictionary(uniqueKeysWithValues: answers.flatMap { $0.schemas }.map { ($0.name, $0) })
     }()
@@ -87,6 +88,9 @@ import WaterfallTestSupport
                     feed: "f", configuration: CoverFlowConfiguration(itemHeight: 200), x: x, viewportWidth: 375),
                 matches: "CoverFlow", &checked)
         }
+        try expect(try await service.feeds(), matches: "FeedList", &checked)
+        try expect(try await service.stats(), matches: "Stats", &checked)
+        #expect(checked.present.isSuperset(of: ["LayoutCoverage.configuration", "LayoutCoverage.expectedCheckpoints"]))
         #expect(
             checked.present.isSuperset(of: [
                 "CatalogImage.renditions", "CatalogImage.urlTemplate", "ChangeList.nextSince",
@@ -177,6 +181,11 @@ import WaterfallTestSupport
             case (.objects(let element), .array(let elements)):
                 for (index, item) in elements.enumerated() {
                     check(item, against: element, at: "\(path).\(member.name)[\(index)]", &coverage)
+                }
+            case (.strings, .array(let elements)):
+                for element in elements {
+                    if case .string = element { continue }
+                    Issue.record("\(path).\(member.name): \(element) is not a string")
                 }
             case (.reference(let target), .object):
                 // A configuration's schema is its field table's, checked by the server's tests.

@@ -2,8 +2,8 @@ import WaterfallStore
 import WaterfallSync
 
 /// `feeds --json`: every feed with its counts.
-public struct FeedList: Hashable, Sendable, Codable {
-    public struct Feed: Hashable, Sendable, Codable {
+public struct FeedList: Hashable, Sendable {
+    public struct Feed: Hashable, Sendable {
         public var name: String
         public var images: Int
         public var sections: Int

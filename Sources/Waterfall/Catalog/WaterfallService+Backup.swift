@@ -9,7 +9,7 @@ import Darwin
 
 /// `backup --json`: where a backup was copied from and to, its size, and each feed of the copy
 /// with its counts and the revision the copy holds it at.
-public struct BackupReport: Hashable, Sendable, Encodable {
+public struct BackupReport: Hashable, Sendable {
     /// The catalog copied, as the user named it.
     public var from: String
     /// The file written.

@@ -2,7 +2,7 @@ import WaterfallLayout
 import WaterfallStore
 
 /// `stats`: counts, revisions, cache coverage and the database's size.
-public struct DatabaseStats: Hashable, Sendable, Encodable {
+public struct DatabaseStats: Hashable, Sendable {
     public var path: String?
     /// The space the catalog takes, in bytes: the SQLite file plus its write-ahead log, or the
     /// PostgreSQL database's size on its server.

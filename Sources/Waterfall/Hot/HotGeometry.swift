@@ -269,7 +269,7 @@ public final class HotGeometry: @unchecked Sendable {
 }
 
 /// A feed held in memory, as `/v1/stats` reports it.
-public struct HotFeedReport: Hashable, Sendable, Encodable {
+public struct HotFeedReport: Hashable, Sendable {
     public var feed: String
     public var revision: Int64
     public var images: Int

@@ -17,7 +17,7 @@ public struct LayoutList: Hashable, Sendable {
 }
 
 /// How much of a cached layout is valid: `layout warm` and `stats` report it.
-public struct LayoutCoverage: Hashable, Sendable, Encodable {
+public struct LayoutCoverage: Hashable, Sendable {
     public var feed: String
     /// The names the configuration is saved under (empty for an inline configuration).
     public var layouts: [String]

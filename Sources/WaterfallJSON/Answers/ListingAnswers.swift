@@ -1,8 +1,8 @@
 import Waterfall
 
 // The answers that list a feed's catalog, layouts and changes, each described once: these
-// tables write their JSON and give the schemas the OpenAPI document publishes. (`FeedList`
-// and its feeds are still `Encodable`: the stats and backup answers hold them.)
+// tables write their JSON and give the schemas the OpenAPI document publishes. (The list of
+// feeds is with the statistics, which hold its entries: `CatalogAnswers.swift`.)
 
 /// The sentences every answer that lists images shares.
 enum ImageProse {

@@ -11,7 +11,8 @@ extension APIDocument {
             PlacedImage.self, PlacedSupplement.self, LayoutPage.self, ViewportPage.self, SectionIndex.Section.self,
             SectionIndex.self, CoverFlowImage.self, CoverFlowPage.self, ImageList.Image.self, ImageList.self,
             SectionList.Section.self, SectionList.self, NamedLayout.self, LayoutList.self, ChangeList.Change.self,
-            ChangeList.self, ChangeSummary.self, ChangeEvent.self, Problem.self,
+            ChangeList.self, ChangeSummary.self, ChangeEvent.self, FeedList.Feed.self, FeedList.self,
+            HotFeedReport.self, LayoutCoverage.self, DatabaseStats.self, BackupReport.self, Problem.self,
         ]
     }
 
@@ -43,7 +44,7 @@ extension APIDocument {
         case .integer: type = "integer"
         case .number: type = "number"
         case .boolean: type = "boolean"
-        case .array, .objects: type = "array"
+        case .array, .objects, .strings: type = "array"
         case .reference(let name):
             precondition(member.presence != .nullable, "\(member.name): a nullable reference has no schema here")
             precondition(member.constraints.isEmpty, "\(member.name): a reference has no bounds of its own")
@@ -68,6 +69,7 @@ extension APIDocument {
         switch member.value {
         case .array(let element): schema.append(("items", .ref("#/components/schemas/\(element)")))
         case .objects(let element): schema.append(("items", self.schema(element, inPlace: true)))
+        case .strings: schema.append(("items", .object([("type", .string("string"))])))
         default: break
         }
         if let description = member.description { schema.append(("description", .string(description))) }
