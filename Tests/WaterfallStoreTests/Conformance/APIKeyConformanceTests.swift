@@ -12,7 +12,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func keysAreStoredOncePerNameAndListedByName(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             #expect(try await store.read { tx in try tx.hasAPIKeys() } == false)
             #expect(try await store.read { tx in try tx.apiKeys() }.isEmpty)
 
@@ -43,7 +43,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aDeletedKeyTakesItsFeedsWithIt(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             try await store.write { tx throws in
                 #expect(
                     try tx.insertAPIKey(
@@ -64,7 +64,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aSecretIsStoredForOneKeyOnly(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { catalog, store in
+        try await ScratchCatalog.withStore(engine) { catalog, store throws in
             let first = APIKeyRecord(name: "first", secretSHA256: Self.hash(1), canWrite: false, feeds: [])
             #expect(try await store.write { tx in try tx.insertAPIKey(first) })
 

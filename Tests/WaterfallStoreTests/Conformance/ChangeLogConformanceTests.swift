@@ -13,7 +13,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func changesReadBackOldestFirstAndPerFeed(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let (f, g) = try await store.write { tx in
                 (try tx.createFeed(named: "f").id, try tx.createFeed(named: "g").id)
             }
@@ -59,7 +59,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func rowsAppendedToAnEarlierRevisionStillReadBeforeLaterRevisions(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await store.write { tx in try tx.createFeed(named: "f").id }
             try await store.write { tx throws in
                 try tx.appendChanges(feedID: f, revision: 3, [(.insert, "c", nil)])
@@ -75,7 +75,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aWholeFeedIsLoggedAsInsertedInCatalogOrder(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { catalog, store in
+        try await ScratchCatalog.withStore(engine) { catalog, store throws in
 
             // Given images of two sections inserted in an order that is not the catalog's, and an
             // image of another feed
@@ -112,7 +112,7 @@ import WaterfallTestSupport
     /// PostgreSQL sends change rows in batches of 10,000: the order must run across them.
     @Test(arguments: TestEngine.all)
     func tenThousandAndFiveChangesKeepTheirOrder(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await store.write { tx in try tx.createFeed(named: "f").id }
             let changes = (0..<10_005).map {
                 (kind: ChangeKind.allCases[$0 % 4], externalID: "i\($0)", section: $0 % 3 == 0 ? nil : "s\($0 % 7)")
@@ -131,7 +131,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aPrunedLogStartsLaterAndKeepsEveryRowAfterIt(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let (f, g) = try await store.write { tx in
                 (try tx.createFeed(named: "f").id, try tx.createFeed(named: "g").id)
             }

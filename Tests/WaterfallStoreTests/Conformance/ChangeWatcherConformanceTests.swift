@@ -26,7 +26,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aCommitByAnotherStoreChangesTheVersion(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { catalog, store in
+        try await ScratchCatalog.withStore(engine) { catalog, store throws in
             _ = try await store.write { tx in try tx.createFeed(named: "setup") }
             let watcher = try await store.makeChangeWatcher()
             let before = try await Self.version(of: watcher)
@@ -63,7 +63,7 @@ extension ChangeWatcherConformanceTests {
     /// all retired. Where the engine hears commits by notification, such a write sends none.
     @Test(arguments: TestEngine.all)
     func aBookkeepingWriteIsNotHeardAsACommit(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { catalog, store in
+        try await ScratchCatalog.withStore(engine) { catalog, store throws in
             let setup = try await store.write { tx in try tx.createFeed(named: "setup") }
             let watcher = try await store.makeChangeWatcher()
             // On SQLite any commit rewrites the WAL-index header, which is all the watcher reads.

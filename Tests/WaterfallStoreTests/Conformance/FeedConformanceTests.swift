@@ -13,7 +13,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aNewFeedStartsEmptyAtRevisionZeroAndEachBumpAddsOne(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
 
             // Given a new feed
             let created = try await store.write { tx in try tx.createFeed(named: "travel") }
@@ -39,7 +39,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func feedsAreListedByNameInByteOrderWithTheirCounts(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
 
             // Given feeds whose names sort differently by bytes and by a locale, and one feed with
             // sections, images, a layout and a stored image count
@@ -74,7 +74,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aFeedNameIsTakenOnce(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { catalog, store in
+        try await ScratchCatalog.withStore(engine) { catalog, store throws in
             let first = try await store.write { tx in try tx.createFeed(named: "f") }
 
             // When a second feed of the same name is created
@@ -90,7 +90,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func deletingAFeedRemovesEverythingOfItAndNothingElse(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let configurations = ["named", "inline"]
 
             // Given two feeds, each with sections, images, a change log, a named layout and two

@@ -28,7 +28,7 @@ import WaterfallTestSupport
     /// the keys beside a list of keys, each scoped to its feed.
     @Test(arguments: TestEngine.all)
     func imagesByIdsAndNeighbourKeysAreReadForManyAtOnce(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await Self.twoFeeds(store)
             try await store.read { tx throws in
                 let rows = try tx.images(feedID: f.id, externalIDs: ["z", "a", "missing", "x"])
@@ -55,7 +55,7 @@ import WaterfallTestSupport
     /// first and last key of others, and rows by a list of keys, each scoped to its feed.
     @Test(arguments: TestEngine.all)
     func keysAndDatesOfSectionsKeyRangesAndImagesByKeysAreReadForManyAtOnce(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { catalog, store in
+        try await ScratchCatalog.withStore(engine) { catalog, store throws in
             let f = try await Self.twoFeeds(store)
             // Given dates out of catalog order, c undated, and an empty section
             let dates: [String: Int64?] = ["a": 50, "b": 40, "c": nil, "d": 40, "e": -10, "x": 5, "y": 7, "z": 6]
@@ -100,7 +100,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func imagesReadBackExactlyAsWritten(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { catalog, store in
+        try await ScratchCatalog.withStore(engine) { catalog, store throws in
 
             // Given images with the extremes of every field, inserted out of catalog order
             let (feedID, images) = try await store.write { tx throws in
@@ -139,7 +139,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func theSameIDInTwoFeedsIsTwoImages(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await Self.twoFeeds(store)
             try await store.read { tx throws in
                 let g = try #require(try tx.feed(named: "g"))
@@ -153,7 +153,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func pagesByKeyAndByOffset(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { catalog, store in
+        try await ScratchCatalog.withStore(engine) { catalog, store throws in
             let f = try await Self.twoFeeds(store)
             try await store.read { tx throws in
                 // From a key, inclusive; from between two keys, the next; a limit cuts the page
@@ -177,7 +177,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func neighbouringKeysStayInsideTheFeed(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await Self.twoFeeds(store)
             try await store.read { tx throws in
                 #expect(try tx.key(feedID: f.id, before: orderKey(1)) == nil)
@@ -202,7 +202,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func indexesCountInsideTheSection(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await Self.twoFeeds(store)
             let (unnamed, s) = (f.sections[0], f.sections[1])
             try await store.read { tx throws in
@@ -222,7 +222,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aGeometryScanStartsAtItsKeyAndStopsWhenAsked(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await Self.twoFeeds(store)
             let seen = try await store.read { tx throws in
                 var seen: [ImageGeometry] = []
@@ -254,7 +254,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func anIdentifiedScanGivesEveryImageOfTheFeedWithItsIDInCatalogOrder(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await Self.twoFeeds(store)
             let seen = try await store.read { tx in
                 var seen: [(ImageGeometry, String)] = []
@@ -275,7 +275,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func anUpdateRewritesSizesSpanURLAndTitleOnly(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await store.write { tx throws in
                 let f = try tx.makeFeed("f", [(section: nil, images: ["a", "b"]), (section: "s", images: ["c"])])
                 try tx.updateImages(
@@ -313,7 +313,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func deletingKeysRemovesThoseImagesOfThatFeedOnly(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await Self.twoFeeds(store)
             try await store.write { tx throws in
                 // A key that holds nothing, and a key that only feed g uses, are skipped
@@ -331,7 +331,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func reKeyingIsAPermutationThatMayChangeSections(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { catalog, store in
+        try await ScratchCatalog.withStore(engine) { catalog, store throws in
             let f = try await Self.twoFeeds(store)
             let (unnamed, s) = (f.sections[0], f.sections[1])
 
@@ -363,7 +363,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func idsAndNamesAreStoredLiterally(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { catalog, store in
+        try await ScratchCatalog.withStore(engine) { catalog, store throws in
             let ids = [
                 "'; DROP TABLE image; --", "Robert'); DELETE FROM feed; --", "a%", "_", "%", "a\\b", "\"quoted\"",
                 "фото-é", "😀🏳️‍🌈", "e\u{301}", "é", " padded ", "$1", "?", "NULL", "null",
@@ -396,7 +396,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func theSchemaRefusesADuplicateIDAndSizesOutOfRange(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await store.write { tx in try tx.makeFeed("f", [(section: nil, images: ["a"])]) }
             for bad in [
                 imageRow("a", key: orderKey(2), section: f.sections[0]),
@@ -416,7 +416,7 @@ import WaterfallTestSupport
     /// Limits count bytes of UTF-8 on both engines, not characters.
     @Test(arguments: TestEngine.all)
     func lengthLimitsCountBytes(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
 
             // Given a feed name of 128 bytes (64 "é"), a section name of 256 (128 "ж"), an id of
             // 256 (85 "€" and an "x"), a url of 4,096 and a title of 1,024: each at its limit
@@ -468,7 +468,7 @@ import WaterfallTestSupport
     /// index nor a batch boundary may show in any later read or bulk write.
     @Test(arguments: TestEngine.all)
     func twentyThousandAndFiveImagesKeepTheirOrderThroughEveryBulkOperation(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let count = 20_005
             let (f, indexings) = try await store.write { tx in
                 try tx.withBulkWriteMemory(pageCacheKiB: 1_024) {
@@ -535,7 +535,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aBulkLoadWithADuplicateIDIsRefusedWhole(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let error = await #expect(throws: StoreError.self) {
                 try await store.write { tx in
                     let feed = try tx.createFeed(named: "f")

@@ -9,7 +9,7 @@ import WaterfallTestSupport
 @Suite(.onOwnThreads(lane: .database)) struct LayoutConformanceTests {
     @Test(arguments: TestEngine.all)
     func savingANameReplacesItsConfiguration(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let (f, g) = try await store.write { tx in
                 (try tx.createFeed(named: "f").id, try tx.createFeed(named: "g").id)
             }
@@ -42,7 +42,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func removingALayoutKeepsACacheEntryAnotherNameStillUses(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
 
             // Given two names for one configuration, and its cache entry
             let f = try await store.write { tx throws in
@@ -74,7 +74,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func makingAnEntryTwiceReturnsTheFirst(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let (f, first) = try await store.write { tx throws in
                 let f = try tx.createFeed(named: "f").id
                 return (f, try tx.makeCacheEntry(feedID: f, configuration: "C", stride: 4))
@@ -90,7 +90,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func unnamedEntriesAreBoundedKeepingNamedUpToDateAndNewestOnes(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let unnamed = (0...10).map { "u\($0)" }
 
             // Given a named layout's entry, u1 computed at revision 0, u0 at revision 1 (the
@@ -133,7 +133,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aComputationOfAnOlderRevisionOrAGoneEntryIsNotSaved(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let (f, entry, gone) = try await store.write { tx throws in
                 let f = try tx.makeFeed("f", [(section: nil, images: ["a", "b", "c", "d"])])
                 let entry = try tx.makeCacheEntry(feedID: f.id, configuration: "C", stride: 2)
@@ -190,7 +190,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func checkpointsAreFoundAtOrBelowAnIndexAndReplacedBySavingAgain(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await store.write { tx in
                 try tx.makeFeed("f", [(section: nil, images: (1...13).map { "i\($0)" })])
             }
@@ -245,7 +245,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func anEmptyCheckpointStateIsAnEmptyStateNotAMissingOne(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await store.write { tx in try tx.makeFeed("f", [(section: nil, images: ["a", "b", "c"])]) }
             let empty = CheckpointRecord(
                 index: 2, key: orderKey(3), sectionID: f.sections[0], state: [], bandTop: 0, bandBottom: 0)
@@ -262,7 +262,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func invalidationCutsCheckpointsAndSectionExtentsFromTheKeyOnInThatFeedOnly(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
 
             // Given two cached layouts of feed f and one of feed g, each with checkpoints before
             // images 3, 5, 7 and 9 (indexes 2, 4, 6, 8) and three sections ending before 4, 8 and
@@ -328,7 +328,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func coverageSaysHowMuchOfEveryCachedLayoutIsValid(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             try await store.write { tx throws in
                 let f = try tx.makeFeed("f", [(section: nil, images: ["a", "b", "c"])])
                 try tx.adjustImageCount(feedID: f.id, by: 3)

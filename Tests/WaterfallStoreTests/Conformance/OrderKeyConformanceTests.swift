@@ -9,7 +9,7 @@ import WaterfallTestSupport
 @Suite(.onOwnThreads(lane: .database)) struct OrderKeyConformanceTests {
     @Test(arguments: TestEngine.all)
     func aWideGapIsSplitEvenlyAndNothingIsRenumbered(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let f = try await store.write { tx in try tx.makeFeed("f", [(section: nil, images: ["a", "b", "c"])]) }
             let spacing = OrderKeys.spacing
 
@@ -34,7 +34,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aUsedUpGapRenumbersOnlyALocalWindowInOrder(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
 
             // Given 300 images, of which images 150 and 151 hold adjacent keys: no room between
             let ids = (0..<300).map { "i\($0)" }
@@ -73,7 +73,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func keysPackedAtTheStartAreRespaced(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
 
             // Given images at keys 1, 2 and 3
             let f = try await store.write { tx throws in

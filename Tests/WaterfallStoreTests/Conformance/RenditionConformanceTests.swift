@@ -17,7 +17,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func placeholderColourAndRenditionsReadBackAndUpdate(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
 
             // Given three images, two of them dressed (a list of renditions, a template)
             let (feedID, images) = try await store.write { tx throws in
@@ -63,7 +63,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func theSchemaRefusesAMalformedColourOrPlaceholder(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let (feedID, section) = try await store.write { tx throws in
                 let feed = try tx.createFeed(named: "f")
                 return (

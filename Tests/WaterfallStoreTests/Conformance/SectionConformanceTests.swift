@@ -8,7 +8,7 @@ import WaterfallTestSupport
 @Suite(.onOwnThreads(lane: .database)) struct SectionConformanceTests {
     @Test(arguments: TestEngine.all)
     func sectionsAreOrderedByPositionAndReadBackAsWritten(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
 
             // Given sections inserted out of order, one of them the unnamed section
             let (feedID, ids) = try await store.write { tx throws in
@@ -39,7 +39,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func anUpdateChangesTitlePositionAndDeclaredFlagButNotTheName(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let id = try await store.write { tx throws in
                 let feed = try tx.createFeed(named: "f")
                 return try tx.insertSection(feedID: feed.id, name: "s", title: "old", position: 10, isDeclared: true)
@@ -60,7 +60,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func repositioningMayPassThroughPositionsOtherSectionsHold(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let (feedID, ids) = try await store.write { tx throws in
                 let feed = try tx.createFeed(named: "f")
                 let ids = try ["a", "b", "c"].enumerated().map { offset, name in
@@ -88,7 +88,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func emptyUndeclaredSectionsGoDeclaredOrNonEmptyOnesStay(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
 
             // Given four sections: declared or not, with images or without, and an empty undeclared
             // section in another feed
@@ -132,7 +132,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func imageCountsLeaveEmptySectionsOut(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let feed = try await store.write { tx throws in
                 let feed = try tx.makeFeed(
                     "f",
@@ -154,7 +154,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func sectionsByIDComeOnceEachAndSkipUnknownIDs(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let feed = try await store.write { tx in
                 try tx.makeFeed(
                     "f", [(section: "a", images: []), (section: "b", images: []), (section: "c", images: [])])
@@ -174,7 +174,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aDeletedSectionIsGoneAndItsNeighboursStay(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let feed = try await store.write { tx in
                 try tx.makeFeed("f", [(section: "a", images: ["1"]), (section: "b", images: [])])
             }
@@ -189,7 +189,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aSectionNameIsTakenOncePerFeed(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let (f, g) = try await store.write { tx throws in
                 let f = try tx.makeFeed("f", [(section: nil, images: []), (section: "s", images: [])])
                 // The same names in another feed are another feed's sections

@@ -51,7 +51,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aStatementTheCatalogRefusesRollsBackTheWholeWrite(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
 
             // When a write's last statement breaks a rule (a feed name taken in the same write)
             let error = await #expect(throws: StoreError.self) {
@@ -75,7 +75,7 @@ import WaterfallTestSupport
     /// nothing.
     @Test(arguments: TestEngine.all)
     func aWriteThatSwallowsARefusedStatementNeverReportsSuccessForNothing(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
 
             // When a write's body catches the refusal of a statement and returns normally
             let outcome = await Result(awaiting: {
@@ -99,7 +99,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aReadOrADryRunPassesItsBodysErrorOn(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             await #expect(throws: Abandon.self) { try await store.read { _ in throw Abandon() } }
             await #expect(throws: Abandon.self) {
                 try await store.dryRun { tx in
@@ -186,7 +186,7 @@ import WaterfallTestSupport
 
     @Test(arguments: TestEngine.all)
     func aBestEffortWriteRunsWhenTheCatalogIsFree(engine: TestEngine) async throws {
-        try await ScratchCatalog.withStore(engine) { _, store in
+        try await ScratchCatalog.withStore(engine) { _, store throws in
             let answer = try await store.writeIfAvailable(within: 5) { tx in try tx.createFeed(named: "f").revision }
             #expect(answer == 0)
             #expect(try await Self.holdsOnly(["f"], store))
