@@ -34,6 +34,26 @@ import WaterfallTestSupport
         _ = try SQLiteCatalog.open(atPath: path)
     }
 
+    /// Two commands started at once on a file that does not exist yet (an import and a server)
+    /// both found its migrations pending; GRDB's migrator decides which to run before it takes
+    /// the write lock, so the second ran the first's again and failed ("duplicate column").
+    @Test func openersRacingOnANewFileAllOpenIt() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        for round in 0..<12 {
+            let path = folder.path("race-\(round).sqlite")
+            let failures = Locked<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do {
+                    try SQLiteCatalog.open(atPath: path).closeWhenDone()
+                } catch {
+                    failures.withLockedValue { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLockedValue { $0 }.isEmpty, "round \(round)")
+        }
+    }
+
     @Test func migrationsAreCarriedInTheBinaryAndMatchTheFolder() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appending(path: "Migrations/sqlite")

@@ -217,10 +217,11 @@ import WaterfallTestSupport
         let layout = LayoutSource.inline(Self.layouts[0])
         _ = try await hot.page(feed: "f", layout: layout, offset: 0, limit: 1)
         let feed = try await server.read { tx in try tx.feed(named: "f")! }
-        // A reader holds the copy until the test lets it go (or 60 s).
+        // A reader holds the copy until the test lets it go (or 60 s), parking a thread of its
+        // own, not one of Swift's cooperative pool.
         let held = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let holder = Task.detached {
+        let holder = Task(executorPreference: OwnThreadsExecutor.shared) {
             await geometry.withFeed(feed) {
                 held.signal()
                 _ = release.wait(timeout: .now() + 60)

@@ -95,6 +95,14 @@ public struct SQLiteCatalog: CatalogStore {
         }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
+            if isNew {
+                // Marked as Waterfall's before anything else is written: GRDB's migrator makes
+                // its own table first, in a transaction of its own, and another process opening
+                // the file in between would take it for another application's database.
+                try queue.writeWithoutTransaction { db in
+                    try RawStatement.execute(db, "PRAGMA application_id = \(applicationID)")
+                }
+            }
             let journalMode = try migrate(queue, path: path)
             // GRDB's authorizer runs at every statement's preparation, for every column it
             // reads, to build the regions its database observation needs: a fifth of the
@@ -203,8 +211,29 @@ public struct SQLiteCatalog: CatalogStore {
                 "\(path) was written by a newer version of Waterfall (its schema has migrations this version does not know); upgrade waterfall to open it."
             )
         }
-        if !known.isSubset(of: applied) { try migrator.migrate(writer) }
+        if !known.isSubset(of: applied) { try migrateRacing(writer) }
         return journalMode
+    }
+
+    /// Runs the pending migrations, beside other processes that may be migrating the same new
+    /// file at the same moment (an import and a server started together). GRDB's migrator
+    /// decides which migrations to run before it takes the write lock, so the second of two
+    /// openers would run the first's again and fail ("duplicate column"). Each migration is
+    /// its own transaction, and one that fails is rolled back: the migrator runs again, with
+    /// what the file records by then, until every migration is recorded (whoever ran it), up
+    /// to five times; then the last failure stands (a full disk, a foreign file).
+    private static func migrateRacing(_ writer: any DatabaseWriter) throws {
+        var tries = 0
+        while true {
+            do {
+                return try migrator.migrate(writer)
+            } catch {
+                tries += 1
+                let pending = try readTransactionHere(writer) { db in try migrator.hasCompletedMigrations(db) } == false
+                if !pending { return }
+                if tries >= 5 { throw error }
+            }
+        }
     }
 
     /// Runs `body` in one read transaction: a consistent snapshot, never blocking the writer.
