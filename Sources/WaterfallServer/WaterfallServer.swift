@@ -58,6 +58,8 @@ public struct WaterfallServer: Sendable {
     let routes: [Route]
     let logger: Logger
     let shutdown: ShutdownClock
+    /// The catalog streams this server runs now.
+    let streams = ImageStreamRoute.Slots()
 
     /// A server over `service`.
     /// - Parameters:
@@ -105,7 +107,7 @@ public struct WaterfallServer: Sendable {
                     routes: routes,
                     services: RouteServices(
                         runner: runner, hub: hub, gatekeeper: gatekeeper, limits: configuration.limits,
-                        shutdown: shutdown))),
+                        shutdown: shutdown, streams: streams))),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),

@@ -6,7 +6,7 @@ import WaterfallTestSupport
 @testable import WaterfallStore
 
 /// Opening files: new databases are created and migrated; foreign files are refused untouched.
-@Suite struct DatabaseOpeningTests {
+@Suite(.onOwnThreads) struct DatabaseOpeningTests {
     @Test func aNewFileIsCreatedMigratedAndMarkedAsWaterfall() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

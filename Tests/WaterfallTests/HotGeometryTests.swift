@@ -224,7 +224,7 @@ import WaterfallTestSupport
         let holder = Task(executorPreference: OwnThreadsExecutor.shared) {
             await geometry.withFeed(feed) {
                 held.signal()
-                _ = release.wait(timeout: .now() + 60)
+                _ = release.wait(timeout: .now() + 120)
             }
         }
         held.wait()
@@ -232,7 +232,7 @@ import WaterfallTestSupport
         let answered = Locked<[Int: LayoutPage]>([:])
         let offsets = [0, 5, 11, 17, 23, 35]
         let readers = offsets.map { offset in
-            Task {
+            Task(executorPreference: OwnThreadsExecutor.shared) {
                 let page = try await hot.page(feed: "f", layout: layout, offset: offset, limit: 5)
                 answered.withLockedValue { $0[offset] = page }
             }
@@ -240,11 +240,11 @@ import WaterfallTestSupport
         try await Task.sleep(for: .milliseconds(200))
         // A read of another feed through the same pool is answered meanwhile.
         let otherDone = Locked(false)
-        let other = Task {
+        let other = Task(executorPreference: OwnThreadsExecutor.shared) {
             defer { otherDone.withLockedValue { $0 = true } }
             return try await hot.page(feed: "g", layout: layout, offset: 0, limit: 1)
         }
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !otherDone.withLockedValue({ $0 }) && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -100,6 +100,8 @@ struct RouteServices: Sendable {
     let limits: ServerLimits
     /// When SIGTERM came, for answers that run long (``ImageStreamRoute``).
     let shutdown: ShutdownClock
+    /// The catalog streams running now (``ImageStreamRoute``).
+    let streams: ImageStreamRoute.Slots
 }
 
 /// The decoded path parameters of a matched route, and the feeds the caller may see.

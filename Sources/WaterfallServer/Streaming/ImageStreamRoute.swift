@@ -17,13 +17,33 @@ import WaterfallJSON
 /// connection is closed without the chunked body's last chunk, so a client sees a broken
 /// answer (and fewer lines than `totalItems`), never a short listing that looks whole.
 enum ImageStreamRoute {
-    /// How many streams may run at once: each holds a thread of the runner (and, on
+    /// How many streams a server runs at once: each holds a read transaction (and, on
     /// PostgreSQL, a connection) for as long as it runs, so a few slow clients must not take
-    /// every thread from the other requests.
+    /// every connection from the other requests.
     static let maximumStreams = 2
     /// Batches in flight between the reading thread and the client.
     static let capacity = 4
-    private static let running = NIOLockedValueBox(0)
+
+    /// The streams one server runs now (``RouteServices/streams``): a count per server, not
+    /// per process, where tests run many servers side by side.
+    final class Slots: Sendable {
+        private let running = NIOLockedValueBox(0)
+
+        init() {}
+
+        /// Takes a slot: `false` when ``maximumStreams`` run already.
+        func take() -> Bool {
+            running.withLockedValue { count in
+                guard count < maximumStreams else { return false }
+                count += 1
+                return true
+            }
+        }
+
+        func giveBack() {
+            running.withLockedValue { $0 -= 1 }
+        }
+    }
 
     /// Whether the request asks for lines: `Accept` prefers `application/x-ndjson` to every
     /// other type it names (the greatest `q`, the first of equals: a generated client that
@@ -47,12 +67,8 @@ enum ImageStreamRoute {
         let runner = services.runner
         let shutdown = services.shutdown
         try RequestQuery(request).finish()
-        let admitted = running.withLockedValue { count in
-            guard count < maximumStreams else { return false }
-            count += 1
-            return true
-        }
-        guard admitted else {
+        let slots = services.streams
+        guard slots.take() else {
             throw Problem(
                 .serviceUnavailable, "\(maximumStreams) listings are streaming already; try again shortly.",
                 headers: [.retryAfter: "5"])
@@ -60,7 +76,7 @@ enum ImageStreamRoute {
         let feed = path["feed"]
         let channel = BatchChannel(capacity: capacity)
         let reader = Task {
-            defer { running.withLockedValue { $0 -= 1 } }
+            defer { slots.giveBack() }
             do {
                 try await runner.run { service in
                     try await service.streamImages(
