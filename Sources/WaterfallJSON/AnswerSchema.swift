@@ -56,6 +56,8 @@ public struct MemberSchema: Sendable, Hashable {
         case strings
         /// An object of the named schema (`$ref`).
         case reference(String)
+        /// An object described in place, without other members (`locate`'s `frame`).
+        case object(AnswerSchema)
     }
 
     /// Whether a member is always written.

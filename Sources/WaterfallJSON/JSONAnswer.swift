@@ -347,6 +347,40 @@ public struct AnswerMember<Answer>: Sendable {
                 }))
     }
 
+    /// A frame as an object of its own under `name`, with the members `x`, `y`, `width` and
+    /// `height`, in points (`locate`'s answer; a page flattens its frames: ``frame(_:)``).
+    public static func frame(
+        _ name: StaticString, description: String? = nil, _ value: @escaping @Sendable (Answer) -> Frame
+    ) -> Self {
+        let lengths = ["x", "y", "width", "height"].map { MemberSchema(name: $0, value: .number, presence: .required) }
+        return Self(
+            name, .object(AnswerSchema(name: name.description, description: nil, members: lengths)), .required, [],
+            description,
+            .written(
+                { answer, json in
+                    let frame = value(answer)
+                    json.key(name)
+                    json.beginObject()
+                    json.key("x" as StaticString)
+                    try json.number(frame.x)
+                    json.key("y" as StaticString)
+                    try json.number(frame.y)
+                    json.key("width" as StaticString)
+                    try json.number(frame.width)
+                    json.key("height" as StaticString)
+                    try json.number(frame.height)
+                    json.endObject()
+                },
+                encode: { answer, container in
+                    let frame = value(answer)
+                    var lengths = container.nestedContainer(keyedBy: MemberKey.self, forKey: MemberKey(name))
+                    try lengths.encode(frame.x, forKey: MemberKey("x"))
+                    try lengths.encode(frame.y, forKey: MemberKey("y"))
+                    try lengths.encode(frame.width, forKey: MemberKey("width"))
+                    try lengths.encode(frame.height, forKey: MemberKey("height"))
+                }))
+    }
+
     /// A frame flattened into the members `x`, `y`, `width` and `height`, in points.
     public static func frame(_ value: @escaping @Sendable (Answer) -> Frame) -> Self {
         Self(

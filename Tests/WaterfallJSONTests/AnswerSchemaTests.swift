@@ -15,7 +15,7 @@ import WaterfallTestSupport
             SectionIndex.self, CoverFlowImage.self, CoverFlowPage.self, ImageList.Image.self, ImageList.self,
             SectionList.Section.self, SectionList.self, NamedLayout.self, LayoutList.self, ChangeList.Change.self,
             ChangeList.self, ChangeSummary.self, FeedList.Feed.self, FeedList.self, HotFeedReport.self,
-            LayoutCoverage.self, DatabaseStats.self,
+            LayoutCoverage.self, DatabaseStats.self, LocatedImage.self,
         ]
         return Dictionary(uniqueKeysWithValues: answers.flatMap { $0.schemas }.map { ($0.name, $0) })
     }()
@@ -88,6 +88,10 @@ import WaterfallTestSupport
                     feed: "f", configuration: CoverFlowConfiguration(itemHeight: 200), x: x, viewportWidth: 375),
                 matches: "CoverFlow", &checked)
         }
+        for (id, layout) in [("i5\u{2028}", LayoutSource.named("three")), ("i9\u{2028}", .inline(configurations[2]))] {
+            try expect(
+                try await service.locate(feed: "f", layout: layout, .id(id), limit: 7), matches: "Location", &checked)
+        }
         try expect(try await service.feeds(), matches: "FeedList", &checked)
         try expect(try await service.stats(), matches: "Stats", &checked)
         #expect(checked.present.isSuperset(of: ["LayoutCoverage.configuration", "LayoutCoverage.expectedCheckpoints"]))
@@ -107,6 +111,8 @@ import WaterfallTestSupport
             checked.present.isSuperset(of: ["PlacedImage.takenAt", "PlacedImage.placeholder", "PlacedImage.color"]))
         #expect(checked.absent.isSuperset(of: ["PlacedImage.takenAt", "PlacedImage.placeholder", "PlacedImage.color"]))
         #expect(checked.present.contains("Header.pinned"))
+        #expect(checked.present.isSuperset(of: ["Location.frame", "frame.width"]))
+        #expect(checked.nulls.contains("Location.layout"))
         let page = String(
             decoding: try StableJSON.bytes(
                 of: try await service.page(feed: nil, layout: .inline(configurations[0]), offset: 0, limit: 100)),
@@ -187,6 +193,8 @@ import WaterfallTestSupport
                     if case .string = element { continue }
                     Issue.record("\(path).\(member.name): \(element) is not a string")
                 }
+            case (.object(let object), .object):
+                check(written, against: object, at: "\(path).\(member.name)", &coverage)
             case (.reference(let target), .object):
                 // A configuration's schema is its field table's, checked by the server's tests.
                 if Self.schemas[target] != nil {

@@ -1,24 +1,6 @@
 import WaterfallLayout
 import WaterfallSync
 
-/// Coding keys of an output that flattens a ``Frame`` into `x`, `y`, `width` and `height`.
-protocol FrameCodingKeys: CodingKey {
-    static var x: Self { get }
-    static var y: Self { get }
-    static var width: Self { get }
-    static var height: Self { get }
-}
-
-extension KeyedEncodingContainer where Key: FrameCodingKeys {
-    /// Encodes `frame` as its four lengths, in that order.
-    mutating func encode(_ frame: Frame) throws {
-        try encode(frame.x, forKey: .x)
-        try encode(frame.y, forKey: .y)
-        try encode(frame.width, forKey: .width)
-        try encode(frame.height, forKey: .height)
-    }
-}
-
 /// An image with its frame, as `page` and `viewport` return it.
 public struct PlacedImage: Hashable, Sendable {
     public var index: Int

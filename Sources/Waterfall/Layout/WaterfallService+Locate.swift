@@ -16,7 +16,7 @@ public enum LocateTarget: Hashable, Sendable {
 /// index, section and frame, and the offset of the page of `limit` images that holds it, so
 /// that a client keeps its place across a reload, a deep link, a change of column count or an
 /// insert above it. The JSON of `locate --json` and of `…/locate`.
-public struct LocatedImage: Hashable, Sendable, Encodable {
+public struct LocatedImage: Hashable, Sendable {
     public var feed: String
     public var revision: Int64
     /// The named layout, `nil` for an inline configuration.
@@ -31,26 +31,6 @@ public struct LocatedImage: Hashable, Sendable, Encodable {
     public var limit: Int
     /// When the image was taken, RFC 3339 in UTC; absent from the JSON when unknown.
     public var takenAt: String?
-
-    enum CodingKeys: String, CodingKey {
-        case feed, revision, layout, id, index, section, frame, offset, limit, takenAt
-    }
-    enum FrameKeys: String, FrameCodingKeys { case x, y, width, height }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(feed, forKey: .feed)
-        try container.encode(revision, forKey: .revision)
-        try container.encode(layout, forKey: .layout)
-        try container.encode(id, forKey: .id)
-        try container.encode(index, forKey: .index)
-        try container.encode(section, forKey: .section)
-        var frameContainer = container.nestedContainer(keyedBy: FrameKeys.self, forKey: .frame)
-        try frameContainer.encode(frame)
-        try container.encode(offset, forKey: .offset)
-        try container.encode(limit, forKey: .limit)
-        try container.encodeIfPresent(takenAt, forKey: .takenAt)
-    }
 }
 
 extension WaterfallService {

@@ -13,7 +13,7 @@ extension APIDocument {
             SectionList.Section.self, SectionList.self, NamedLayout.self, LayoutList.self, ChangeList.Change.self,
             ChangeList.self, ChangeSummary.self, ChangeEvent.self, FeedList.Feed.self, FeedList.self,
             HotFeedReport.self, LayoutCoverage.self, DatabaseStats.self, BackupReport.self, Problem.self,
-            CallerAccess.self,
+            CallerAccess.self, LocatedImage.self,
         ]
     }
 
@@ -46,6 +46,10 @@ extension APIDocument {
         case .number: type = "number"
         case .boolean: type = "boolean"
         case .array, .objects, .strings: type = "array"
+        case .object(let object):
+            precondition(member.presence == .required, "\(member.name): an object in place is always there")
+            return Self.schema(
+                AnswerSchema(name: object.name, description: member.description, members: object.members))
         case .reference(let name):
             precondition(member.presence != .nullable, "\(member.name): a nullable reference has no schema here")
             precondition(member.constraints.isEmpty, "\(member.name): a reference has no bounds of its own")
