@@ -15,7 +15,7 @@ import WaterfallTestSupport
             SectionIndex.self, CoverFlowImage.self, CoverFlowPage.self, ImageList.Image.self, ImageList.self,
             SectionList.Section.self, SectionList.self, NamedLayout.self, LayoutList.self, ChangeList.Change.self,
             ChangeList.self, ChangeSummary.self, FeedList.Feed.self, FeedList.self, HotFeedReport.self,
-            LayoutCoverage.self, DatabaseStats.self, LocatedImage.self,
+            LayoutCoverage.self, DatabaseStats.self, LocatedImage.self, ImageStreamHead.self,
         ]
         return Dictionary(uniqueKeysWithValues: answers.flatMap { $0.schemas }.map { ($0.name, $0) })
     }()
@@ -92,6 +92,7 @@ import WaterfallTestSupport
             try expect(
                 try await service.locate(feed: "f", layout: layout, .id(id), limit: 7), matches: "Location", &checked)
         }
+        try expect(ImageStreamHead(feed: "f", revision: 2, totalItems: 299), matches: "ImageStreamHead", &checked)
         try expect(try await service.feeds(), matches: "FeedList", &checked)
         try expect(try await service.stats(), matches: "Stats", &checked)
         #expect(checked.present.isSuperset(of: ["LayoutCoverage.configuration", "LayoutCoverage.expectedCheckpoints"]))

@@ -3,7 +3,7 @@ import WaterfallSync
 
 /// The first line of a feed's images streamed whole (DESIGN section 16): the feed, the revision
 /// every line shows, and how many images follow.
-public struct ImageStreamHead: Hashable, Sendable, Encodable {
+public struct ImageStreamHead: Hashable, Sendable {
     public var feed: String
     public var revision: Int64
     public var totalItems: Int

@@ -172,3 +172,19 @@ extension ChangeSummary: JSONAnswer {
         )
     ]
 }
+
+extension ImageStreamHead: JSONAnswer {
+    public static let members: [AnswerMember<ImageStreamHead>] = [
+        .string("feed") { $0.feed },
+        .integer("revision") { $0.revision },
+        .integer("totalItems") { $0.totalItems },
+    ]
+
+    public static let schemas = [
+        schema(
+            "ImageStreamHead",
+            description:
+                "The first line of the catalog streamed as NDJSON: the feed, the revision every line shows, and how many images follow."
+        )
+    ]
+}

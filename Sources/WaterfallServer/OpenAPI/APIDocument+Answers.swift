@@ -13,7 +13,7 @@ extension APIDocument {
             SectionList.Section.self, SectionList.self, NamedLayout.self, LayoutList.self, ChangeList.Change.self,
             ChangeList.self, ChangeSummary.self, ChangeEvent.self, FeedList.Feed.self, FeedList.self,
             HotFeedReport.self, LayoutCoverage.self, DatabaseStats.self, BackupReport.self, Problem.self,
-            CallerAccess.self, LocatedImage.self,
+            CallerAccess.self, LocatedImage.self, ImageStreamHead.self, Health.self,
         ]
     }
 

@@ -75,9 +75,22 @@ extension APIRoutes {
     ]
 }
 
+/// The liveness answer, `{"status":"ok"}`, described once: this table writes it and gives its
+/// schema.
+struct Health: JSONAnswer {
+    static let members: [AnswerMember<Health>] = [.constant("status", "ok")]
+    static let schemas = [schema("Health", description: "The liveness answer.")]
+}
+
 extension APIRoutes {
-    /// The answer of `GET /healthz`.
-    fileprivate static let healthAnswer = JSONBody(ByteBuffer(string: #"{"status":"ok"}"# + "\n"))
+    /// The answer of `GET /healthz`, written once.
+    fileprivate static let healthAnswer: JSONBody = {
+        do {
+            return JSONBody(ByteBuffer(bytes: try StableJSON.document(of: Health())))
+        } catch {
+            preconditionFailure("the liveness answer, \(error)")
+        }
+    }()
     /// The answer of `GET /openapi.json`: the checked-in document, as compiled in.
     /// Compressed once, on the first request that asks for gzip.
     fileprivate static let openAPIAnswer = JSONBody(ByteBuffer(string: Assets.openAPI))
