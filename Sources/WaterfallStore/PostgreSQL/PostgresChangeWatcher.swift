@@ -52,7 +52,8 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
     /// after ``firstListenWait`` when the server cannot be reached (its task goes on trying,
     /// and until it listens every ``version()`` is a new one), or when the caller is cancelled.
     /// - Parameter lost: told why, each time the listening connection is lost or cannot be
-    ///   made (the catalog's pool then takes the server for down until it answers again).
+    ///   made (the catalog's pool then tries a new connection of its own, and takes the server
+    ///   for down only when that fails: ``PostgresPool/checkAfterWatcherLoss()``).
     static func start(settings: PostgresSettings, lost: @escaping @Sendable (String) -> Void = { _ in })
         async throws(StoreError) -> PostgresChangeWatcher
     {
