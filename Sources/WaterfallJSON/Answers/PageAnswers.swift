@@ -52,21 +52,12 @@ extension PlacedSupplement: JSONAnswer {
 }
 
 extension LayoutPage: JSONAnswer {
-    public static let members: [AnswerMember<LayoutPage>] = [
-        .string("feed") { $0.feed },
-        .integer("revision") { $0.revision },
-        .string("layout", ifAbsent: .null, description: "The named layout; null for an inline configuration.") {
-            $0.layout
-        },
-        .number("contentHeight") { $0.contentHeight },
-        .integer("totalItems") { $0.totalItems },
-        .integer("nextOffset", ifAbsent: .null, description: "The offset after this page; null at the end.") {
-            $0.nextOffset
-        },
-        .array("items", of: "PlacedImage") { $0.items },
-        .array("headers", of: "Header") { $0.headers },
-        .array("footers", of: "Footer") { $0.footers },
-    ]
+    public static let members: [AnswerMember<LayoutPage>] =
+        AnswerMember.placedHead + [
+            .integer("nextOffset", ifAbsent: .null, description: "The offset after this page; null at the end.") {
+                $0.nextOffset
+            }
+        ] + AnswerMember.placedElements
 
     public static let schemas = [
         schema(
@@ -78,20 +69,8 @@ extension LayoutPage: JSONAnswer {
 }
 
 extension ViewportPage: JSONAnswer {
-    public static let members: [AnswerMember<ViewportPage>] = [
-        .string("feed") { $0.feed },
-        .integer("revision") { $0.revision },
-        .string("layout", ifAbsent: .null, description: "The named layout; null for an inline configuration.") {
-            $0.layout
-        },
-        .number("contentHeight") { $0.contentHeight },
-        .integer("totalItems") { $0.totalItems },
-        .number("y") { $0.y },
-        .number("height") { $0.height },
-        .array("items", of: "PlacedImage") { $0.items },
-        .array("headers", of: "Header") { $0.headers },
-        .array("footers", of: "Footer") { $0.footers },
-    ]
+    public static let members: [AnswerMember<ViewportPage>] =
+        AnswerMember.placedHead + [.number("y") { $0.y }, .number("height") { $0.height }] + AnswerMember.placedElements
 
     public static let schemas = [
         schema(
@@ -150,4 +129,45 @@ extension SectionIndex: JSONAnswer {
                 "The section index of a layout (`sections --layout NAME --json`): every section in catalog order, empty ones included."
         )
     ]
+}
+
+/// What a page and a viewport both are: which feed, revision and layout, its size, and the
+/// elements placed; their tables share the members that say so (``AnswerMember/placedHead``,
+/// ``AnswerMember/placedElements``).
+public protocol PlacedAnswer: Sendable {
+    var feed: String { get }
+    var revision: Int64 { get }
+    var layout: String? { get }
+    var contentHeight: Double { get }
+    var totalItems: Int { get }
+    var items: [PlacedImage] { get }
+    var headers: [PlacedSupplement] { get }
+    var footers: [PlacedSupplement] { get }
+}
+
+extension LayoutPage: PlacedAnswer {}
+extension ViewportPage: PlacedAnswer {}
+
+extension AnswerMember where Answer: PlacedAnswer {
+    /// The first members of a page or a viewport: which feed, revision and layout, and its size.
+    static var placedHead: [Self] {
+        [
+            .string("feed") { $0.feed },
+            .integer("revision") { $0.revision },
+            .string("layout", ifAbsent: .null, description: "The named layout; null for an inline configuration.") {
+                $0.layout
+            },
+            .number("contentHeight") { $0.contentHeight },
+            .integer("totalItems") { $0.totalItems },
+        ]
+    }
+
+    /// The last members of a page or a viewport: its images, headers and footers.
+    static var placedElements: [Self] {
+        [
+            .array("items", of: "PlacedImage") { $0.items },
+            .array("headers", of: "Header") { $0.headers },
+            .array("footers", of: "Footer") { $0.footers },
+        ]
+    }
 }
