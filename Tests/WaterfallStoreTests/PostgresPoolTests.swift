@@ -74,3 +74,90 @@ import WaterfallTestSupport
         #expect(try await waiting.value == true)
     }
 }
+
+/// Issue 37: a transaction's connection is never closed under it by the pool's own upkeep.
+/// The pools are replaced when a lease finds them slow to lend a free connection (the server
+/// back from an outage while PostgresNIO's pool waits out its back-off, or a machine so busy a
+/// new connection takes over a second): the old pools were stopped at once, which closes the
+/// connections they had lent, and reads that awaited their statements were not counted as
+/// lent, so a lease that waited behind them took the pools for stuck.
+@Suite(.onOwnThreads) struct PostgresPoolUpkeepTests {
+    @Test(.enabled(if: PostgresScratchSchema.serverURL != nil, "needs WATERFALL_TEST_POSTGRES"))
+    func aReadWaitingBehindOneThatAwaitsItsStatementsLeavesThePoolsAsTheyAre() async throws {
+        // Given a server's catalog whose one connection for reads is held by a read awaiting
+        // its statements
+        let schema = try PostgresScratchSchema()
+        let catalog = try PostgresCatalog.open(url: schema.url, connections: 2)
+        defer { catalog.closeWhenDone() }
+        let (inside, holding) = AsyncStream.makeStream(of: Void.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await catalog.readAwaitingStatements { reads in
+                holding.yield()
+                for await _ in released { break }
+                // Its connection still answers
+                return try await reads.feed(named: "f") == nil
+            }
+        }
+        for await _ in inside { break }
+
+        // When a read on a thread waits for that connection past the time after which the
+        // pools are looked at (``PostgresPool/stuckAfter``)
+        let waiting = Task { try await catalog.read { tx in try tx.feeds().count } }
+        try await Task.sleep(for: .seconds(2))
+        release.yield()
+
+        // Then both are answered: the holder on its connection, the other once it is free
+        #expect(try await holder.value == true)
+        #expect(try await waiting.value == 0)
+    }
+
+    @Test(.enabled(if: PostgresScratchSchema.serverURL != nil, "needs WATERFALL_TEST_POSTGRES"))
+    func poolsReplacedUnderTransactionsLetThemFinishOnTheirConnections() async throws {
+        // Given a server's catalog with two connections for reads, one held by a read on a
+        // thread and one by a read awaiting its statements
+        let schema = try PostgresScratchSchema()
+        let catalog = try PostgresCatalog.open(url: schema.url, connections: 3)
+        defer { catalog.closeWhenDone() }
+        let inside = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let onThread = Task {
+            try await catalog.read { tx in
+                inside.signal()
+                _ = release.wait(timeout: .now() + 60)
+                return try tx.feeds().count
+            }
+        }
+        let (awaitingInside, holding) = AsyncStream.makeStream(of: Void.self)
+        let (released, releaseAwaiting) = AsyncStream.makeStream(of: Void.self)
+        let awaiting = Task {
+            try await catalog.readAwaitingStatements { reads in
+                holding.yield()
+                for await _ in released { break }
+                return try await reads.feed(named: "f") == nil
+            }
+        }
+        try #require(inside.wait(timeout: .now() + 30) == .success)
+        for await _ in awaitingInside { break }
+
+        // When the pools are replaced, as when the server comes back
+        catalog.pool.replacePools()
+        #expect(catalog.pool.retiredPoolsRunning == 1)
+
+        // Then new reads are answered by the new pools meanwhile
+        #expect(try await catalog.read { tx in try tx.feeds().count } == 0)
+        #expect(try await catalog.readAwaitingStatements { reads in try await reads.feed(named: "f") == nil } == true)
+        // And the transactions under way finish on their connections
+        release.signal()
+        releaseAwaiting.yield()
+        #expect(try await onThread.value == 0)
+        #expect(try await awaiting.value == true)
+        // And the old pools stop once their connections are given back (which the pool hears
+        // on their event loop, a moment after the transactions end)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while catalog.pool.retiredPoolsRunning > 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(catalog.pool.retiredPoolsRunning == 0)
+    }
+}

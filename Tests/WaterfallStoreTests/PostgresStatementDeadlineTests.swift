@@ -108,7 +108,7 @@ import WaterfallTestSupport
         }
 
         // When the pool hears that the server cannot be reached (as from its change watcher)
-        catalog.pool.markDown("the test says so")
+        catalog.pool.markDown(StoreError(.unavailable, "PostgreSQL cannot be reached (the test says so)."))
 
         // Then the statement, whose connection predates the outage, is given up, and the next
         // transaction is served

@@ -30,9 +30,11 @@ final class PostgresPool: Sendable {
     private let own: NIOLockedValueBox<PostgresSession>?
     /// A server's pools, replaced whole when the server comes back (``recoverIfDown()``).
     private let clients: NIOLockedValueBox<Clients?>
+    /// Sets replaced while they still had connections lent out, until they stop.
+    private let retired = NIOLockedValueBox<[Clients]>([])
     /// Connections of a server's pool for reads.
     private let readerCount: Int
-    /// Whether PostgreSQL is known to be unreachable, and how many connections are lent out.
+    /// Whether PostgreSQL is known to be unreachable.
     private let health = NIOLockedValueBox(Health())
 
     /// How long a transaction waits for a connection of a server's pool before it fails: the
@@ -69,13 +71,29 @@ final class PostgresPool: Sendable {
         }
     }
 
-    /// PostgresNIO's two pools of a server and the task that runs them.
-    private struct Clients: Sendable {
+    /// PostgresNIO's two pools of a server, the task that runs them, and the connections they
+    /// have lent out now.
+    ///
+    /// A set that is replaced (``replace(_:)``) is retired, not stopped at once: stopping a
+    /// PostgresNIO pool closes its lent connections too, under the transactions that use them,
+    /// and a set is also replaced when it was only slow to lend one (a machine so busy that a
+    /// new connection takes over ``stuckAfter``). A retired set lends on to whoever already
+    /// waits in it, and stops once the last connection it lent comes back; a lease it then
+    /// refuses (`poolClosed`) is tried again on the new set.
+    private final class Clients: Sendable {
         let readers: PostgresClient
         let writer: PostgresClient
-        let running: Task<Void, Never>
+        private let running: Task<Void, Never>
         /// Which set this is: a set is replaced once, by whoever finds it stuck first.
         let generation: Int
+        private let lending = NIOLockedValueBox(Lending())
+
+        private struct Lending {
+            var readers = 0
+            var writer = 0
+            var retired = false
+            var stopped = false
+        }
 
         init(settings: PostgresSettings, readers count: Int, generation: Int) {
             let readers = PostgresClient(
@@ -94,6 +112,50 @@ final class PostgresPool: Sendable {
                 }
             }
         }
+
+        /// The connections lent out now, for reads or for the write.
+        func lent(writer: Bool) -> Int {
+            lending.withLockedValue { writer ? $0.writer : $0.readers }
+        }
+
+        /// Whether the set was replaced: a lease it refuses is tried on the new one.
+        var isRetired: Bool { lending.withLockedValue(\.retired) }
+
+        /// Whether its pools were stopped.
+        var isStopped: Bool { lending.withLockedValue(\.stopped) }
+
+        /// Runs `body` while one of its connections is lent, for reads or for the write.
+        func lending<T>(writer: Bool, _ body: () async throws -> T) async rethrows -> T {
+            lending.withLockedValue { lending in
+                if writer { lending.writer += 1 } else { lending.readers += 1 }
+            }
+            defer {
+                let stops = lending.withLockedValue { lending -> Bool in
+                    if writer { lending.writer -= 1 } else { lending.readers -= 1 }
+                    return lending.retired && lending.readers + lending.writer == 0 && !lending.stopped
+                }
+                if stops { stop() }
+            }
+            return try await body()
+        }
+
+        /// Retires the set: it stops now if nothing is lent, else once the last lease ends.
+        func retire() {
+            let stops = lending.withLockedValue { lending -> Bool in
+                lending.retired = true
+                return lending.readers + lending.writer == 0 && !lending.stopped
+            }
+            if stops { stop() }
+        }
+
+        /// Stops both pools (PostgresNIO's pool closes every connection, lent or not), and
+        /// returns the task that runs them, which ends once they have.
+        @discardableResult
+        func stop() -> Task<Void, Never> {
+            lending.withLockedValue { $0.stopped = true }
+            running.cancel()
+            return running
+        }
     }
 
     /// What the pool knows of the server's reachability (DESIGN section 18).
@@ -106,15 +168,12 @@ final class PostgresPool: Sendable {
     /// connect at once instead of at the end of their back-off.
     private struct Health {
         var down = false
-        /// Why the last try failed, for the next failures' sentence.
-        var reason = ""
+        /// The last failure to reach it, which the transactions that do not try it fail with.
+        var failure: StoreError?
         var probing = false
         var lastProbe: NIODeadline?
         /// Whether a check after the watcher's loss is under way (``checkAfterWatcherLoss()``).
         var checkingAfterLoss = false
-        /// Connections lent out now, for reads and for the write.
-        var lentReaders = 0
-        var lentWriter = 0
         /// How many times the server was reported unreachable: a statement that began before a
         /// report is not waited for long (``StatementDeadlines``).
         var outages = 0
@@ -148,29 +207,34 @@ final class PostgresPool: Sendable {
     private func lease<T>(writer: Bool, _ body: (PostgresSession) throws -> T) throws -> T {
         try recoverIfDown()
         var set = clients.withLockedValue { $0! }
-        let lent: WritableKeyPath<Health, Int> = writer ? \.lentWriter : \.lentReaders
         let capacity = writer ? 1 : readerCount
-        for attempt in 0..<2 {
-            let client = writer ? set.writer : set.readers
-            let loops: any EventLoopGroup = writer ? PostgresSession.writerLoop : PostgresSession.eventLoops
+        var lookedAtServer = false
+        // One wait for a connection in all, whatever the tries.
+        let end = NIODeadline.now() + Self.leaseTimeout
+        // A set replaced meanwhile may refuse the lease: tried again on the new one, a few times
+        // at most (each replacement is one that a lease found stuck, or the server's return).
+        for _ in 0..<4 {
+            let mayBeStuck = !lookedAtServer
             switch try lease(
-                client, on: loops,
-                stuck: { [self] in
+                from: set, writer: writer, until: end,
+                stuck: {
                     // Only when a connection could be lent (the pool is not merely busy).
-                    guard attempt == 0, health.withLockedValue({ $0[keyPath: lent] }) < capacity else { return false }
-                    return true
-                }, lent: lent, body)
+                    mayBeStuck && set.lent(writer: writer) < capacity
+                }, body)
             {
             case .done(let value):
                 return value
             case .stuck:
                 // The pool has no connection to lend though one is free: either the server is
                 // gone, or it came back while the pool waits out its back-off.
-                if let reason = probe() {
-                    markDown(reason)
-                    throw unavailable(reason)
+                lookedAtServer = true
+                if let failure = probe() {
+                    markDown(failure)
+                    throw failure
                 }
                 set = replace(set)
+            case .retired:
+                set = clients.withLockedValue { $0! }
             }
         }
         throw noConnectionCameFree
@@ -179,6 +243,8 @@ final class PostgresPool: Sendable {
     private enum LeaseResult<T> {
         case done(T)
         case stuck
+        /// The set was replaced while the lease waited in it, and refused it.
+        case retired
     }
 
     /// Runs `body` with a command's connection, replaced first if the server closed it or a
@@ -190,12 +256,15 @@ final class PostgresPool: Sendable {
         }
     }
 
-    /// Leases a connection of `client`, whose connections run on `loops`, from a task there;
-    /// `.stuck` when none came within ``stuckAfter`` and `stuck()` says to look at the server.
+    /// Leases a connection of `set` for reads or for the write, from a task on the event loop
+    /// of its connections, failing as busy at `end`; `.stuck` when none came within
+    /// ``stuckAfter`` and `stuck()` says to look at the server.
     private func lease<T>(
-        _ client: PostgresClient, on loops: any EventLoopGroup, stuck: () -> Bool, lent: WritableKeyPath<Health, Int>,
+        from set: Clients, writer: Bool, until end: NIODeadline, stuck: () -> Bool,
         _ body: (PostgresSession) throws -> T
     ) throws -> LeaseResult<T> {
+        let client = writer ? set.writer : set.readers
+        let loops: any EventLoopGroup = writer ? PostgresSession.writerLoop : PostgresSession.eventLoops
         let loop = loops.next()
         let leased = loop.makePromise(of: PostgresConnection.self)
         let returned = loop.makePromise(of: Void.self)
@@ -217,13 +286,13 @@ final class PostgresPool: Sendable {
                 try await client.withConnection { connection in
                     // A lease that came after the caller gave up goes straight back.
                     guard settle(.success(connection)) else { return }
-                    try? await returned.futureResult.get()
+                    await set.lending(writer: writer) { try? await returned.futureResult.get() }
                 }
             } catch {
                 _ = settle(.failure(error))
             }
         }
-        let timeout = loop.scheduleTask(in: Self.leaseTimeout) {
+        let timeout = loop.scheduleTask(deadline: end) {
             if settle(.failure(self.noConnectionCameFree)) { task.cancel() }
         }
         defer { returned.succeed(()) }
@@ -243,17 +312,14 @@ final class PostgresPool: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            let failure = StoreError(postgresError: error, location: settings.displayName)
-            if failure.kind == .unavailable { markDown(failure.message) }
-            throw failure
+            if set.isRetired && PostgresSession.isPoolClosed(error) { return .retired }
+            throw leaseFailure(error)
         }
         timeout.cancel()
-        health.withLockedValue { $0[keyPath: lent] += 1 }
-        defer { health.withLockedValue { $0[keyPath: lent] -= 1 } }
         do {
             return .done(try body(PostgresSession.leased(connection, settings, outages: outages)))
         } catch let error as StoreError where error.kind == .unavailable {
-            markDown(error.message)
+            markDown(error)
             throw error
         }
     }
@@ -261,31 +327,38 @@ final class PostgresPool: Sendable {
     /// While the server is known to be down: tries it (one try at a time, one per
     /// ``probeInterval``), replacing the pools once it answers; else fails as `unavailable`.
     private func recoverIfDown() throws {
-        let (down, tries, reason) = health.withLockedValue { health -> (Bool, Bool, String) in
-            guard health.down else { return (false, false, "") }
+        let (down, tries, last) = health.withLockedValue { health -> (Bool, Bool, StoreError?) in
+            guard health.down else { return (false, false, nil) }
             let due = health.lastProbe.map { $0 + Self.probeInterval <= .now() } ?? true
-            guard !health.probing, due else { return (true, false, health.reason) }
+            guard !health.probing, due else { return (true, false, health.failure) }
             health.probing = true
-            return (true, true, health.reason)
+            return (true, true, health.failure)
         }
         guard down else { return }
-        guard tries else { throw unavailable(reason) }
+        guard tries else { throw last ?? unavailable("it did not answer") }
         let failure = probe()
         health.withLockedValue { health in
             health.probing = false
             health.lastProbe = .now()
-            if let failure { health.reason = failure } else { health.down = false }
+            if let failure { health.failure = failure } else { health.down = false }
         }
-        if let failure { throw unavailable(failure) }
-        _ = replace(clients.withLockedValue { $0! })
+        if let failure { throw failure }
+        replacePools()
+    }
+
+    /// Puts new pools in place of the server's pools, as when it comes back
+    /// (``recoverIfDown()``): transactions under way on the old ones go on there.
+    func replacePools() {
+        guard let set = clients.withLockedValue({ $0 }) else { return }
+        _ = replace(set)
     }
 
     /// Notes the server down (a connection lost, a lease refused): the next transactions try
     /// it themselves (``recoverIfDown()``).
-    func markDown(_ reason: String) {
+    func markDown(_ failure: StoreError) {
         health.withLockedValue { health in
             health.down = true
-            health.reason = reason
+            health.failure = failure
             health.outages += 1
         }
     }
@@ -309,25 +382,25 @@ final class PostgresPool: Sendable {
         guard starts else { return }
         Task.detached { [weak self] in
             guard let self else { return }
-            let failure: String?
+            let failure: StoreError?
             do {
                 try await connectOnce().get()
                 failure = nil
             } catch {
-                failure = Self.failure(error)
+                failure = self.failure(error)
             }
             health.withLockedValue { $0.checkingAfterLoss = false }
             if let failure { markDown(failure) }
         }
     }
 
-    /// Why one new connection to the server fails, or nil when it is made (and closed).
-    private func probe() -> String? {
+    /// How one new connection to the server fails, or nil when it is made (and closed).
+    private func probe() -> StoreError? {
         do {
             try connectOnce().wait()
             return nil
         } catch {
-            return Self.failure(error)
+            return failure(error)
         }
     }
 
@@ -341,12 +414,19 @@ final class PostgresPool: Sendable {
         ).flatMap { connection in connection.close().recover { _ in } }
     }
 
-    /// The sentence for a failed try to reach the server.
-    private static func failure(_ error: any Error) -> String {
-        (error as? StoreError)?.message ?? PostgresSession.reason(error)
+    /// The failure of a try to reach the server: `unavailable`, with PostgresNIO's reason.
+    private func failure(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return StoreError(.unavailable, error.message) }
+        return unavailable(PostgresSession.reason(error))
     }
 
-    /// Puts new pools in place of `stale` (unless someone did already) and stops the old ones.
+    /// How many replaced sets of pools still run, waiting for the connections they lent.
+    var retiredPoolsRunning: Int {
+        retired.withLockedValue { sets in sets.filter { !$0.isStopped }.count }
+    }
+
+    /// Puts new pools in place of `stale` (unless someone did already) and retires the old ones,
+    /// which stop once the connections they lent come back (``Clients``).
     private func replace(_ stale: Clients) -> Clients {
         let (current, old) = clients.withLockedValue { clients -> (Clients, Clients?) in
             guard let set = clients, set.generation == stale.generation else { return (clients!, nil) }
@@ -354,8 +434,27 @@ final class PostgresPool: Sendable {
             clients = fresh
             return (fresh, set)
         }
-        old?.running.cancel()
+        if let old {
+            old.retire()
+            retired.withLockedValue { sets in
+                sets.removeAll(where: \.isStopped)
+                if !old.isStopped { sets.append(old) }
+            }
+        }
         return current
+    }
+
+    /// The failure of a lease that got no connection (noting the server down when it cannot be
+    /// reached). Nothing was sent, so whatever PostgresNIO's pool says without the server's word
+    /// (its circuit breaker, tripped after a while of connections refused) means the server
+    /// cannot be reached: `unavailable`, as a lost connection is, not the server's fault.
+    private func leaseFailure(_ error: any Error) -> StoreError {
+        let failure =
+            PostgresSession.sqlState(error) == nil
+            ? unavailable(PostgresSession.reason(error))
+            : StoreError(postgresError: error, location: settings.displayName)
+        if failure.kind == .unavailable { markDown(failure) }
+        return failure
     }
 
     /// The failure of a transaction while the server cannot be reached.
@@ -366,28 +465,40 @@ final class PostgresPool: Sendable {
 
     /// Runs `body` with a connection of a server's pool for reads, waiting for the connection
     /// and for `body` without blocking a thread; `nil` for a command's catalog, whose one
-    /// connection its transactions take in turn on the pool's thread. Notes the server down when `body` loses
-    /// its connection, as the blocking path does.
+    /// connection its transactions take in turn on the pool's thread; `nil` too while the server
+    /// is known to be down, or when the pools were replaced while the lease waited (the
+    /// blocking path then tries the server, or the new pools). Notes the server down when
+    /// `body` loses its connection, or none can be had, as the blocking path does.
     /// - Throws: what `body` throws; ``StoreError`` `busy` when no connection comes free within
     ///   ``leaseTimeout``.
     func withSessionAwaitingStatements<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T)
         async throws -> T?
     {
-        // While the server is down, the blocking path tries it and replaces the pools.
-        guard let readers = clients.withLockedValue({ $0?.readers }), !health.withLockedValue({ $0.down }) else {
+        guard let set = clients.withLockedValue({ $0 }), !health.withLockedValue({ $0.down }) else {
             return nil
         }
         let leased = NIOLockedValueBox(false)
         return try await withThrowingTaskGroup(of: LeaseOutcome<T>.self) { [settings, outages] group in
             group.addTask {
-                try await readers.withConnection { connection in
-                    leased.withLockedValue { $0 = true }
-                    do {
-                        return .done(try await body(PostgresSession.leased(connection, settings, outages: outages)))
-                    } catch let error as StoreError where error.kind == .unavailable {
-                        self.markDown(error.message)
-                        throw error
+                do {
+                    return try await set.readers.withConnection { connection in
+                        leased.withLockedValue { $0 = true }
+                        return try await set.lending(writer: false) {
+                            do {
+                                return .done(
+                                    try await body(PostgresSession.leased(connection, settings, outages: outages)))
+                            } catch let error as StoreError where error.kind == .unavailable {
+                                self.markDown(error)
+                                throw error
+                            }
+                        }
                     }
+                } catch  where !leased.withLockedValue({ $0 }) {
+                    // No connection was lent: the lease given up (its timer won), refused by a
+                    // set replaced meanwhile, or none could be made.
+                    if Task.isCancelled { throw CancellationError() }
+                    if set.isRetired && PostgresSession.isPoolClosed(error) { return .refused }
+                    throw self.leaseFailure(error)
                 }
             }
             group.addTask {
@@ -396,9 +507,15 @@ final class PostgresPool: Sendable {
                 return .leasedInTime
             }
             while let outcome = try await group.next() {
-                if case .done(let value) = outcome {
+                switch outcome {
+                case .done(let value):
                     group.cancelAll()
                     return value
+                case .refused:
+                    group.cancelAll()
+                    return nil
+                case .leasedInTime:
+                    continue
                 }
             }
             preconditionFailure("the lease ended without an outcome")
@@ -419,8 +536,10 @@ final class PostgresPool: Sendable {
         if let own {
             _ = try? await onThread { own.withLockedValue { $0.close() } }
         }
-        guard let task = clients.withLockedValue({ $0?.running }) else { return }
-        task.cancel()
+        guard let current = clients.withLockedValue({ $0 }) else { return }
+        // Retired sets still lending (a transaction under way as the server closes) stop too.
+        for set in retired.withLockedValue({ $0 }) where !set.isStopped { set.stop() }
+        let task = current.stop()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await task.value }
             group.addTask { try? await Task.sleep(nanoseconds: 5_000_000_000) }
@@ -430,13 +549,15 @@ final class PostgresPool: Sendable {
     }
 
     deinit {
-        clients.withLockedValue { $0 }?.running.cancel()
+        clients.withLockedValue { $0 }?.stop()
+        for set in retired.withLockedValue({ $0 }) where !set.isStopped { set.stop() }
     }
 }
 
-/// How a lease waited for without blocking ends: `body`'s result, or the timer finding the
-/// connection leased in time.
+/// How a lease waited for without blocking ends: `body`'s result, the lease refused by a set
+/// of pools replaced meanwhile, or the timer finding the connection leased in time.
 private enum LeaseOutcome<T: Sendable>: Sendable {
     case done(T)
+    case refused
     case leasedInTime
 }

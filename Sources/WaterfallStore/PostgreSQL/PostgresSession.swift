@@ -341,6 +341,11 @@ final class PostgresSession: @unchecked Sendable {
         }
     }
 
+    /// Whether `error` is PostgresNIO's pool refusing a lease because it was shut down.
+    static func isPoolClosed(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.code == .poolClosed
+    }
+
     /// The SQLSTATE of a server error, or nil.
     static func sqlState(_ error: any Error) -> String? {
         (error as? PSQLError)?.serverInfo?[.sqlState]
