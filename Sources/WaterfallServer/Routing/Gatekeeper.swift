@@ -24,24 +24,37 @@ final class Gatekeeper: Sendable {
     private let watcher: (any ChangeWatcher)?
     private let publicRead: Bool
     private let answersAnonymousCallers: Bool
-    private let cached = NIOLockedValueBox<(version: Int64, keyring: Keyring)?>(nil)
+    private let keyrings = NIOLockedValueBox(Keyrings())
+    /// Reads the database's keys.
+    private let readKeys: @Sendable () async throws -> Keyring
     private let usage: KeyUsage
 
-    /// - Parameter watcher: the server's watcher of the database, which tells when the keys
-    ///   must be read again (nil: at every request).
-    init(runner: ServiceRunner, watcher: (any ChangeWatcher)?, publicRead: Bool, answersAnonymousCallers: Bool = true) {
+    /// - Parameters:
+    ///   - watcher: the server's watcher of the database, which tells when the keys must be
+    ///     read again (nil: at every request).
+    ///   - readKeys: how the keys are read (the runner's service; a test counts the reads).
+    init(
+        runner: ServiceRunner, watcher: (any ChangeWatcher)?, publicRead: Bool, answersAnonymousCallers: Bool = true,
+        readKeys: (@Sendable () async throws -> Keyring)? = nil
+    ) {
         self.runner = runner
         self.watcher = watcher
         self.publicRead = publicRead
         self.answersAnonymousCallers = answersAnonymousCallers
+        self.readKeys = readKeys ?? { try await runner.run { try await $0.keyring() } }
         usage = KeyUsage(runner: runner)
     }
 
     /// Who sends `request`, by its `Authorization` header and the database's keys.
     func caller(of request: Request) async throws -> Caller {
+        try await caller(authorization: request.headers[.authorization])
+    }
+
+    /// Who sends a request with this `Authorization` header, by the database's keys.
+    func caller(authorization: String?) async throws -> Caller {
         let keyring = try await currentKeyring()
         if keyring.isEmpty { return .keyless }
-        guard let secret = Self.bearer(request.headers[.authorization]) else { return .anonymous }
+        guard let secret = Self.bearer(authorization) else { return .anonymous }
         guard let grant = keyring.grant(forSecret: secret) else {
             return .refused(
                 Problem(
@@ -123,14 +136,46 @@ final class Gatekeeper: Sendable {
         return secret.isEmpty ? nil : String(secret)
     }
 
+    /// The keys as the database holds them at its current version: read once per version
+    /// however many requests come meanwhile (under a writer the version moves 20 times a
+    /// second, and 64 readers each reading the keys again made 700 key reads a second, on
+    /// PostgreSQL the most of its statements and of its readers' connections).
     private func currentKeyring() async throws -> Keyring {
-        guard let watcher, let version = try? watcher.version() else {
-            return try await runner.run { try await $0.keyring() }
+        guard let watcher, let version = try? watcher.version() else { return try await readKeys() }
+        let readKeys = readKeys
+        let read = keyrings.withLockedValue { keyrings -> KeyringRead in
+            if let kept = keyrings.kept, kept.version == version { return .kept(kept.keyring) }
+            if let reading = keyrings.reading, reading.version == version { return .reading(reading.task) }
+            // Begun after `version` was seen, so its snapshot holds every commit it counts.
+            let task = Task { try await readKeys() }
+            keyrings.reading = (version, task)
+            return .reading(task)
         }
-        if let cached = cached.withLockedValue({ $0 }), cached.version == version { return cached.keyring }
-        let keyring = try await runner.run { try await $0.keyring() }
-        cached.withLockedValue { $0 = (version, keyring) }
-        return keyring
+        switch read {
+        case .kept(let keyring):
+            return keyring
+        case .reading(let task):
+            let result = await task.result
+            keyrings.withLockedValue { keyrings in
+                if keyrings.reading?.version == version { keyrings.reading = nil }
+                // A failed read is tried again by the next request.
+                if case .success(let keyring) = result, (keyrings.kept?.version ?? .min) < version {
+                    keyrings.kept = (version, keyring)
+                }
+            }
+            return try result.get()
+        }
+    }
+
+    /// The keys kept, by the version they were read at, and the read under way.
+    private struct Keyrings {
+        var kept: (version: Int64, keyring: Keyring)?
+        var reading: (version: Int64, task: Task<Keyring, any Error>)?
+    }
+
+    private enum KeyringRead {
+        case kept(Keyring)
+        case reading(Task<Keyring, any Error>)
     }
 }
 
