@@ -27,6 +27,13 @@ public protocol CatalogStore: Sendable {
     /// server's copy of a feed uses it to tell a feed made anew from a copy a reader moved on.
     var reusesFeedIDs: Bool { get }
 
+    /// Whether each transaction is a trip to a server (PostgreSQL: a pooled connection and a
+    /// round trip per statement) rather than a read of a local file (SQLite: pages most likely
+    /// in memory). Callers that all want the same small read then share one (a server's
+    /// keys, once per version); on a local file each reads it, which is cheaper than making
+    /// them wait for each other.
+    var readsAreRemote: Bool { get }
+
     /// Runs `body` in one read transaction: a consistent snapshot, never blocking the writer.
     /// - Throws: what `body` throws; engine failures as ``StoreError``; `CancellationError`
     ///   when the caller's task is cancelled before the transaction begins.

@@ -30,6 +30,7 @@ public struct PostgresCatalog: CatalogStore {
     let pool: PostgresPool
     public var location: String? { pool.settings.displayName }
     public var reusesFeedIDs: Bool { false }
+    public var readsAreRemote: Bool { true }
 
     /// Connects to the database at `url` (see ``PostgresSettings``) with `connections`
     /// connections (1 for a command; a server runs reads in parallel on more), creating the

@@ -40,6 +40,7 @@ public struct SQLiteCatalog: CatalogStore {
     public let path: String?
     public var location: String? { path }
     public var reusesFeedIDs: Bool { true }
+    public var readsAreRemote: Bool { false }
     /// Whether this process created the file: it then starts with a rollback journal, so that
     /// a first bulk import writes every page once, straight into the file (no WAL copy and no
     /// checkpoint of the whole database), and switches to WAL after its first committed write.
