@@ -17,13 +17,20 @@ import WaterfallTestSupport
         defer { catalog.closeWhenDone() }
         let inside = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
+        let failed = Locked<String?>(nil)
         let holder = Task {
-            _ = try? await catalog.read { _ in
+            do {
+                try await catalog.read { _ in
+                    inside.signal()
+                    _ = release.wait(timeout: .now() + 60)
+                }
+            } catch {
+                failed.withLockedValue { $0 = "\(error)" }
                 inside.signal()
-                _ = release.wait(timeout: .now() + 60)
             }
         }
         try #require(inside.wait(timeout: .now() + 30) == .success)
+        try #require(failed.withLockedValue { $0 } == nil, "the holder's read failed")
 
         // When another read asks for a connection that never comes free
         let error = await #expect(throws: StoreError.self) { try await catalog.read { tx in try tx.feeds().count } }

@@ -209,8 +209,9 @@ final class PostgresPool: Sendable {
         var set = clients.withLockedValue { $0! }
         let capacity = writer ? 1 : readerCount
         var lookedAtServer = false
-        // One wait for a connection in all, whatever the tries.
-        let end = NIODeadline.now() + Self.leaseTimeout
+        // One wait for a connection, however often a replaced set refuses the lease; a set put
+        // in place of one found stuck gets a wait of its own (it connects anew).
+        var end = NIODeadline.now() + Self.leaseTimeout
         // A set replaced meanwhile may refuse the lease: tried again on the new one, a few times
         // at most (each replacement is one that a lease found stuck, or the server's return).
         for _ in 0..<4 {
@@ -233,6 +234,7 @@ final class PostgresPool: Sendable {
                     throw failure
                 }
                 set = replace(set)
+                end = .now() + Self.leaseTimeout
             case .retired:
                 set = clients.withLockedValue { $0! }
             }
