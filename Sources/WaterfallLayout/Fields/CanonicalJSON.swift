@@ -31,13 +31,18 @@ extension FieldTable {
         var value = blank
         var kindRead = kind == nil
         guard reader.literal("{") else { return nil }
-        for (index, field) in sortedFields.enumerated() {
+        // By index, not `enumerated()`: its iterator over this table's fields is a generic type
+        // the runtime instantiates from its mangled name in a fresh process, a scan of every
+        // conformance in the binary (about 6% of a `waterfall page`'s own time).
+        let fields = sortedFields
+        for index in fields.indices {
+            let field = fields[index]
             if !kindRead, field.key > "kind" {
                 guard reader.literal(#""kind":"\#(kind!)","#) else { return nil }
                 kindRead = true
             }
             guard reader.literal("\"\(field.key)\":"), field.readCanonical(&reader, &value) else { return nil }
-            if index < sortedFields.count - 1 || !kindRead {
+            if index < fields.count - 1 || !kindRead {
                 guard reader.literal(",") else { return nil }
             }
         }
