@@ -138,16 +138,7 @@ public struct AnswerMember<Answer>: Sendable {
                 json.null()
             }
         case .frame(let read):
-            let frame = read(answer)
-            // Keys as `StaticString`s: a literal alone would be a `String`, escaped as any key.
-            json.key("x" as StaticString)
-            try json.number(frame.x)
-            json.key("y" as StaticString)
-            try json.number(frame.y)
-            json.key("width" as StaticString)
-            try json.number(frame.width)
-            json.key("height" as StaticString)
-            try json.number(frame.height)
+            try FrameLengths.write(read(answer), to: &json)
         case .constant(let text):
             json.key(key)
             json.string(text.description)
@@ -179,11 +170,7 @@ public struct AnswerMember<Answer>: Sendable {
         case .optionalBoolean(let read, let absent):
             try container.encode(read(answer), forKey: name, ifAbsent: absent)
         case .frame(let read):
-            let frame = read(answer)
-            try container.encode(frame.x, forKey: MemberKey("x"))
-            try container.encode(frame.y, forKey: MemberKey("y"))
-            try container.encode(frame.width, forKey: MemberKey("width"))
-            try container.encode(frame.height, forKey: MemberKey("height"))
+            try FrameLengths.encode(read(answer), into: &container)
         case .constant(let text):
             try container.encode(text.description, forKey: name)
         case .written(_, let encode):
@@ -352,46 +339,60 @@ public struct AnswerMember<Answer>: Sendable {
     public static func frame(
         _ name: StaticString, description: String? = nil, _ value: @escaping @Sendable (Answer) -> Frame
     ) -> Self {
-        let lengths = ["x", "y", "width", "height"].map { MemberSchema(name: $0, value: .number, presence: .required) }
-        return Self(
-            name, .object(AnswerSchema(name: name.description, description: nil, members: lengths)), .required, [],
-            description,
+        Self(
+            name,
+            .object(AnswerSchema(name: name.description, description: nil, members: FrameLengths.schemas)),
+            .required, [], description,
             .written(
                 { answer, json in
-                    let frame = value(answer)
                     json.key(name)
                     json.beginObject()
-                    json.key("x" as StaticString)
-                    try json.number(frame.x)
-                    json.key("y" as StaticString)
-                    try json.number(frame.y)
-                    json.key("width" as StaticString)
-                    try json.number(frame.width)
-                    json.key("height" as StaticString)
-                    try json.number(frame.height)
+                    try FrameLengths.write(value(answer), to: &json)
                     json.endObject()
                 },
                 encode: { answer, container in
-                    let frame = value(answer)
                     var lengths = container.nestedContainer(keyedBy: MemberKey.self, forKey: MemberKey(name))
-                    try lengths.encode(frame.x, forKey: MemberKey("x"))
-                    try lengths.encode(frame.y, forKey: MemberKey("y"))
-                    try lengths.encode(frame.width, forKey: MemberKey("width"))
-                    try lengths.encode(frame.height, forKey: MemberKey("height"))
+                    try FrameLengths.encode(value(answer), into: &lengths)
                 }))
     }
 
     /// A frame flattened into the members `x`, `y`, `width` and `height`, in points.
     public static func frame(_ value: @escaping @Sendable (Answer) -> Frame) -> Self {
-        Self(
-            schemas: ["x", "y", "width", "height"].map { MemberSchema(name: $0, value: .number, presence: .required) },
-            key: "x", value: .frame(value))
+        Self(schemas: FrameLengths.schemas, key: "x", value: .frame(value))
     }
 
     private init(schemas: [MemberSchema], key: StaticString, value: Value) {
         self.schemas = schemas
         self.key = key
         self.value = value
+    }
+}
+
+/// A frame's four lengths as members `x`, `y`, `width` and `height`, in points: described,
+/// written and encoded once, whether they stand among the answer's own members (a page's
+/// items) or in an object of their own (`locate`'s frame).
+private enum FrameLengths {
+    static let schemas = ["x", "y", "width", "height"].map {
+        MemberSchema(name: $0, value: .number, presence: .required)
+    }
+
+    static func write(_ frame: Frame, to json: inout JSONWriter) throws {
+        // Keys as `StaticString`s: a literal alone would be a `String`, escaped as any key.
+        json.key("x" as StaticString)
+        try json.number(frame.x)
+        json.key("y" as StaticString)
+        try json.number(frame.y)
+        json.key("width" as StaticString)
+        try json.number(frame.width)
+        json.key("height" as StaticString)
+        try json.number(frame.height)
+    }
+
+    static func encode(_ frame: Frame, into container: inout KeyedEncodingContainer<MemberKey>) throws {
+        try container.encode(frame.x, forKey: MemberKey("x"))
+        try container.encode(frame.y, forKey: MemberKey("y"))
+        try container.encode(frame.width, forKey: MemberKey("width"))
+        try container.encode(frame.height, forKey: MemberKey("height"))
     }
 }
 
