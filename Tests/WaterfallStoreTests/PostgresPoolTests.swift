@@ -54,15 +54,7 @@ import WaterfallTestSupport
         let schema = try PostgresScratchSchema()
         let catalog = try PostgresCatalog.open(url: schema.url, connections: 2)
         defer { catalog.closeWhenDone() }
-        let (inside, holding) = AsyncStream.makeStream(of: Void.self)
-        let (released, release) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            try await catalog.readAwaitingStatements { _ in
-                holding.yield()
-                for await _ in released { break }
-            }
-        }
-        for await _ in inside { break }
+        let held = await HeldReadAwaitingStatements(catalog) { _ in }
 
         // When another asks for a connection that never comes free, it fails as busy
         let error = await #expect(throws: StoreError.self) {
@@ -76,8 +68,8 @@ import WaterfallTestSupport
             try await catalog.readAwaitingStatements { reads in try await reads.feed(named: "f") == nil }
         }
         try await Task.sleep(for: .milliseconds(300))
-        release.yield()
-        _ = try await holder.value
+        held.release()
+        _ = try await held.holder.value
         #expect(try await waiting.value == true)
     }
 }
@@ -96,26 +88,17 @@ import WaterfallTestSupport
         let schema = try PostgresScratchSchema()
         let catalog = try PostgresCatalog.open(url: schema.url, connections: 2)
         defer { catalog.closeWhenDone() }
-        let (inside, holding) = AsyncStream.makeStream(of: Void.self)
-        let (released, release) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            try await catalog.readAwaitingStatements { reads in
-                holding.yield()
-                for await _ in released { break }
-                // Its connection still answers
-                return try await reads.feed(named: "f") == nil
-            }
-        }
-        for await _ in inside { break }
+        // (its connection must still answer once released)
+        let held = await HeldReadAwaitingStatements(catalog) { reads in try await reads.feed(named: "f") == nil }
 
         // When a read on a thread waits for that connection past the time after which the
         // pools are looked at (``PostgresPool/stuckAfter``)
         let waiting = Task { try await catalog.read { tx in try tx.feeds().count } }
         try await Task.sleep(for: .seconds(2))
-        release.yield()
+        held.release()
 
         // Then both are answered: the holder on its connection, the other once it is free
-        #expect(try await holder.value == true)
+        #expect(try await held.holder.value == true)
         #expect(try await waiting.value == 0)
     }
 
@@ -135,17 +118,8 @@ import WaterfallTestSupport
                 return try tx.feeds().count
             }
         }
-        let (awaitingInside, holding) = AsyncStream.makeStream(of: Void.self)
-        let (released, releaseAwaiting) = AsyncStream.makeStream(of: Void.self)
-        let awaiting = Task {
-            try await catalog.readAwaitingStatements { reads in
-                holding.yield()
-                for await _ in released { break }
-                return try await reads.feed(named: "f") == nil
-            }
-        }
+        let awaiting = await HeldReadAwaitingStatements(catalog) { reads in try await reads.feed(named: "f") == nil }
         try #require(inside.wait(timeout: .now() + 30) == .success)
-        for await _ in awaitingInside { break }
 
         // When the pools are replaced, as when the server comes back
         catalog.pool.replacePools()
@@ -156,9 +130,9 @@ import WaterfallTestSupport
         #expect(try await catalog.readAwaitingStatements { reads in try await reads.feed(named: "f") == nil } == true)
         // And the transactions under way finish on their connections
         release.signal()
-        releaseAwaiting.yield()
+        awaiting.release()
         #expect(try await onThread.value == 0)
-        #expect(try await awaiting.value == true)
+        #expect(try await awaiting.holder.value == true)
         // And the old pools stop once their connections are given back (which the pool hears
         // on their event loop, a moment after the transactions end)
         let deadline = ContinuousClock.now + .seconds(10)
@@ -166,5 +140,33 @@ import WaterfallTestSupport
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(catalog.pool.retiredPoolsRunning == 0)
+    }
+}
+
+/// A read awaiting its statements that holds one of a catalog's connections for reads until
+/// ``release()``, then runs `after` on that connection and ends.
+struct HeldReadAwaitingStatements<T: Sendable> {
+    let holder: Task<T?, any Error>
+    private let released: AsyncStream<Void>.Continuation
+
+    /// Returns once the read holds its connection (or has failed: see ``holder``).
+    init(_ catalog: PostgresCatalog, then after: @escaping @Sendable (any CatalogPageReads) async throws -> T) async {
+        let (inside, holding) = AsyncStream.makeStream(of: Void.self)
+        let (waiting, released) = AsyncStream.makeStream(of: Void.self)
+        holder = Task {
+            // A read that fails before it holds a connection ends the wait for it too.
+            defer { holding.finish() }
+            return try await catalog.readAwaitingStatements { reads in
+                holding.yield()
+                for await _ in waiting { break }
+                return try await after(reads)
+            }
+        }
+        self.released = released
+        for await _ in inside { break }
+    }
+
+    func release() {
+        released.yield()
     }
 }
