@@ -54,14 +54,16 @@ run page -w 5 -r 30 "$W --db w.sqlite page --layout phone --offset $deep --limit
 
 # 3. Two moves at the very top, then the last page: every checkpoint is invalid.
 run invalidated -w 1 -r 5 \
-    --prepare "bash -c 'cp base.sqlite w.sqlite; rm -f w.sqlite-wal w.sqlite-shm; $W --db w.sqlite move $top_a --to 0 >/dev/null; $W --db w.sqlite move $top_b --to 0 >/dev/null'" \
+    --prepare "bash -c 'cp base.sqlite w.sqlite; rm -f w.sqlite-wal w.sqlite-shm; $W --db w.sqlite move $top_a --to 0 >/dev/null; $W --db w.sqlite move $top_b --to 0 >/dev/null; sync'" \
     "$W --db w.sqlite page --layout phone --offset $last --limit 100 --json" \
     "sqlite3 y.sqlite 'SELECT width, height FROM image ORDER BY position'"
 
-# 4. Two moves of one image in the middle (two processes each side).
+# 4. Two moves of one image in the middle (two processes each side). The copy of the database is
+#    written out before each run (`sync`): else the first fsync of either side (the file
+#    system's journal commit) would also write whatever of that copy is still dirty.
 echo "UPDATE image SET position = $(position_of "$after_a") + 0.5 WHERE id = '$moved';" > update-1.sql
 echo "UPDATE image SET position = $(position_of "$after_b") + 0.5 WHERE id = '$moved';" > update-2.sql
-run moves -w 1 -r 10 --prepare "bash -c 'cp base.sqlite w.sqlite; rm -f w.sqlite-wal w.sqlite-shm'" \
+run moves -w 1 -r 10 --prepare "bash -c 'cp base.sqlite w.sqlite; rm -f w.sqlite-wal w.sqlite-shm; sync'" \
     "bash -c '$W --db w.sqlite move $moved --after $after_a >/dev/null && $W --db w.sqlite move $moved --after $after_b >/dev/null'" \
     "bash -c 'sqlite3 y.sqlite < update-1.sql && sqlite3 y.sqlite < update-2.sql'"
 
