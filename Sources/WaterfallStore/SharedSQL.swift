@@ -36,17 +36,43 @@ enum SharedSQL {
         """)
     /// Deletes the commit times of a feed's revisions up to a revision.
     static let pruneRevisionTimes = SharedStatement("DELETE FROM revision_time WHERE feed_id = ? AND revision <= ?")
-    /// The checkpoint with the greatest index not above an index.
+    /// The checkpoint with the greatest index not above an index (of those not stale: a cache's
+    /// checkpoints from its `stale_from` on are, until its next save deletes them).
     static let checkpointAtOrBelow = SharedStatement(
-        "SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? AND idx <= ? ORDER BY idx DESC LIMIT 1"
-    )
-    /// The checkpoint with the greatest key at or below a key (keys grow with indexes).
+        "SELECT \(checkpointColumns) \(validCheckpoints) AND p.idx <= ? ORDER BY p.idx DESC LIMIT 1")
+    /// The checkpoint with the greatest key at or below a key (keys grow with indexes), of those
+    /// not stale.
     static let checkpointAtOrBelowKey = SharedStatement(
-        "SELECT idx, sort_key, section_id, state, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? AND sort_key <= ? ORDER BY idx DESC LIMIT 1"
-    )
-    /// Every checkpoint's index and band, in index order.
+        "SELECT \(checkpointColumns) \(validCheckpoints) AND p.sort_key <= ? ORDER BY p.idx DESC LIMIT 1")
+    /// Every checkpoint's index and band, in index order, of those not stale.
     static let checkpointBands = SharedStatement(
-        "SELECT idx, band_top, band_bottom FROM layout_checkpoint WHERE cache_id = ? ORDER BY idx")
+        "SELECT p.idx, p.band_top, p.band_bottom \(validCheckpoints) ORDER BY p.idx")
+    /// The columns of a checkpoint row `p`, in ``CheckpointRecord``'s order.
+    private static let checkpointColumns = "p.idx, p.sort_key, p.section_id, p.state, p.band_top, p.band_bottom"
+    /// The checkpoints `p` of one cache (its id the first argument) that are not stale.
+    private static let validCheckpoints = """
+        FROM layout_checkpoint p JOIN layout_cache c ON c.id = p.cache_id \
+        WHERE p.cache_id = ? AND (c.stale_from IS NULL OR p.idx < c.stale_from)
+        """
+    /// Marks stale, in every cache of a feed (its id the second argument), the checkpoints from
+    /// the first at or after an order key (the first argument) on, unless an earlier one is
+    /// stale already. A stale checkpoint's key may be anything: the first match is either a
+    /// valid checkpoint, the right mark, or a stale one, at or after the mark already set.
+    static let markCheckpointsStale = SharedStatement(
+        """
+        UPDATE layout_cache SET stale_from = f.first FROM (
+            SELECT c.id, (SELECT min(p.idx) FROM layout_checkpoint p WHERE p.cache_id = c.id AND p.sort_key >= ?) AS first
+            FROM layout_cache c WHERE c.feed_id = ?) AS f
+        WHERE layout_cache.id = f.id AND f.first IS NOT NULL
+            AND (layout_cache.stale_from IS NULL OR layout_cache.stale_from > f.first)
+        """)
+    /// Deletes a cache's stale checkpoints (its id twice), before a save writes valid ones.
+    static let deleteStaleCheckpoints = SharedStatement(
+        "DELETE FROM layout_checkpoint WHERE cache_id = ? AND idx >= (SELECT stale_from FROM layout_cache WHERE id = ?)"
+    )
+    /// Notes that every checkpoint a cache holds is valid (after ``deleteStaleCheckpoints``).
+    static let clearStaleFrom = SharedStatement(
+        "UPDATE layout_cache SET stale_from = NULL WHERE id = ? AND stale_from IS NOT NULL")
     /// Deletes the API key of a name.
     static let deleteAPIKey = SharedStatement("DELETE FROM api_key WHERE name = ?")
     /// Deletes a feed (the rest goes by cascade).

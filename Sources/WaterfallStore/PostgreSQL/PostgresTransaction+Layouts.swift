@@ -114,6 +114,8 @@ extension PostgresTransaction {
             try session.scalar(Bool.self, "SELECT EXISTS (SELECT 1 FROM layout_cache WHERE id = $1)", .int(cacheID))
             ?? false
         guard current == revision, exists else { return false }
+        try session.execute(SharedSQL.deleteStaleCheckpoints.postgres, .int(cacheID), .int(cacheID))
+        try session.execute(SharedSQL.clearStaleFrom.postgres, .int(cacheID))
         for start in stride(from: 0, to: checkpoints.count, by: Self.batch) {
             let slice = checkpoints[start..<min(checkpoints.count, start + Self.batch)]
             try session.execute(
@@ -150,16 +152,9 @@ extension PostgresTransaction {
         return true
     }
 
-    /// A cache's checkpoints are taken in catalog order, so their keys grow with their index:
-    /// the checkpoints from the first one at `key` or later to the end go, as on SQLite.
+    /// Marks the checkpoints from `key` on stale, as on SQLite.
     public func invalidateLayouts(feedID: Int64, fromKey key: Int64) throws {
-        try session.execute(
-            """
-            DELETE FROM layout_checkpoint p USING (
-                SELECT c.id, (SELECT min(idx) FROM layout_checkpoint WHERE cache_id = c.id AND sort_key >= $2) AS first
-                FROM layout_cache c WHERE c.feed_id = $1) f
-            WHERE p.cache_id = f.id AND f.first IS NOT NULL AND p.idx >= f.first
-            """, .int(feedID), .int(key))
+        try session.execute(SharedSQL.markCheckpointsStale.postgres, .int(key), .int(feedID))
         try session.execute(SharedSQL.invalidateSectionExtents.postgres, .int(feedID), .int(key))
     }
 
@@ -167,7 +162,8 @@ extension PostgresTransaction {
         try session.rows(
             """
             SELECT feed.name, layout_cache.configuration, layout_cache.stride,
-                   (SELECT count(*) FROM layout_checkpoint WHERE cache_id = layout_cache.id),
+                   (SELECT count(*) FROM layout_checkpoint WHERE cache_id = layout_cache.id
+                     AND (layout_cache.stale_from IS NULL OR idx < layout_cache.stale_from)),
                    layout_cache.end_revision IS NOT DISTINCT FROM feed.revision,
                    feed.image_count,
                    (SELECT array_agg(name ORDER BY name COLLATE "C") FROM layout

@@ -137,6 +137,9 @@ extension SQLiteTransaction {
             try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM layout_cache WHERE id = ?", arguments: [cacheID])
             ?? false
         guard current == revision, exists else { return false }
+        // The checkpoints a change marked stale go first: what is left is valid at `revision`.
+        try db.execute(sql: SharedSQL.deleteStaleCheckpoints.sqlite, arguments: [cacheID, cacheID])
+        try db.execute(sql: SharedSQL.clearStaleFrom.sqlite, arguments: [cacheID])
         let saveCheckpoint = try RawStatement(
             db,
             """
@@ -175,29 +178,16 @@ extension SQLiteTransaction {
     }
 
     /// Invalidates, in every cached layout of a feed, what depends on images at order key `key`
-    /// or later: the checkpoints from `key` on and the extents of sections ending after it.
-    /// The ends are invalidated by the revision bump of the same transaction.
+    /// or later: the checkpoints from `key` on, marked stale (``SharedSQL/markCheckpointsStale``:
+    /// one row a cache, where deleting them rewrote dozens of pages), and the extents of
+    /// sections ending after it. The ends are invalidated by the revision bump of the same
+    /// transaction.
     ///
     /// A cache's checkpoints are taken in catalog order, so their keys grow with their index:
-    /// the checkpoints from the first one at `key` or later to the end go, a range of the
-    /// primary key (were a key ever out of order, more would go, never less: safe).
+    /// the checkpoints from the first one at `key` or later to the end are invalid (were a key
+    /// ever out of order, more would be, never less: safe).
     public func invalidateLayouts(feedID: Int64, fromKey key: Int64) throws {
-        let caches = try RawStatement(db, "SELECT id FROM layout_cache WHERE feed_id = ?")
-        caches.bind(1, feedID)
-        let first = try RawStatement(
-            db,
-            """
-            SELECT idx FROM layout_checkpoint WHERE cache_id = ? AND sort_key >= ? ORDER BY idx LIMIT 1
-            """)
-        let delete = try RawStatement(db, "DELETE FROM layout_checkpoint WHERE cache_id = ? AND idx >= ?")
-        for cacheID in try caches.all({ $0.int64(0) }) {
-            first.bind(1, cacheID)
-            first.bind(2, key)
-            guard let index = try first.first({ $0.int64(0) }) else { continue }
-            delete.bind(1, cacheID)
-            delete.bind(2, index)
-            try delete.run()
-        }
+        try db.execute(sql: SharedSQL.markCheckpointsStale.sqlite, arguments: [key, feedID])
         try db.execute(sql: SharedSQL.invalidateSectionExtents.sqlite, arguments: [feedID, key])
     }
 
@@ -207,7 +197,8 @@ extension SQLiteTransaction {
             db,
             sql: """
                 SELECT feed.name, layout_cache.configuration, layout_cache.stride,
-                       (SELECT COUNT(*) FROM layout_checkpoint WHERE cache_id = layout_cache.id),
+                       (SELECT COUNT(*) FROM layout_checkpoint WHERE cache_id = layout_cache.id
+                         AND (layout_cache.stale_from IS NULL OR idx < layout_cache.stale_from)),
                        layout_cache.end_revision IS feed.revision,
                        feed.image_count,
                        (SELECT group_concat(name, char(31)) FROM layout

@@ -327,6 +327,61 @@ import WaterfallTestSupport
     }
 
     @Test(arguments: TestEngine.all)
+    func checkpointsMarkedStaleAreNeverReadAndASaveDoesNotBringThemBack(engine: TestEngine) async throws {
+        try await ScratchCatalog.withStore(engine) { _, store throws in
+            // Given a cache of nine images with checkpoints at 2, 4, 6 and 8
+            let (feed, entry) = try await store.write { tx throws in
+                let feed = try tx.makeFeed(
+                    "f", [(section: "s1" as String?, images: ["a", "b", "c", "d", "e", "f", "g", "h", "i"])])
+                let entry = try tx.makeCacheEntry(feedID: feed.id, configuration: "C", stride: 2)
+                #expect(
+                    try tx.saveLayoutCache(
+                        cacheID: entry.id, feedID: feed.id, revision: 0,
+                        checkpoints: [2, 4, 6, 8].map {
+                            checkpointRow($0, key: orderKey(Int64($0 + 1)), section: feed.sections[0])
+                        },
+                        sections: [], end: nil))
+                return (feed, entry.id)
+            }
+
+            // When it is invalidated from e's key (checkpoints 4 on), then from h's (8 on, already
+            // stale: the earlier mark holds)
+            try await store.write { tx in try tx.invalidateLayouts(feedID: feed.id, fromKey: orderKey(5)) }
+            try await store.write { tx in try tx.invalidateLayouts(feedID: feed.id, fromKey: orderKey(8)) }
+
+            // Then no read finds a stale checkpoint, whatever it asks for
+            try await store.read { tx throws in
+                #expect(try tx.checkpointBands(cacheID: entry).map(\.index) == [2])
+                #expect(try tx.checkpoint(cacheID: entry, atOrBelow: 8)?.index == 2)
+                #expect(try tx.checkpoint(cacheID: entry, atOrBelowKey: orderKey(9))?.index == 2)
+                #expect(try tx.cacheCoverage().map(\.checkpoints) == [1])
+            }
+
+            // And a save of checkpoints 4 and 6 leaves 8 gone, not valid again
+            #expect(
+                try await store.write { tx in
+                    try tx.saveLayoutCache(
+                        cacheID: entry, feedID: feed.id, revision: 0,
+                        checkpoints: [4, 6].map {
+                            checkpointRow($0, key: orderKey(Int64($0 + 1)), section: feed.sections[0])
+                        },
+                        sections: [], end: nil)
+                })
+            try await store.read { tx throws in
+                #expect(try tx.checkpointBands(cacheID: entry).map(\.index) == [2, 4, 6])
+                #expect(try tx.checkpoint(cacheID: entry, atOrBelow: 8)?.index == 6)
+                #expect(try tx.cacheCoverage().map(\.checkpoints) == [3])
+            }
+
+            // And a mark after the save starts from the saved checkpoints again
+            try await store.write { tx in try tx.invalidateLayouts(feedID: feed.id, fromKey: orderKey(7)) }
+            try await store.read { tx throws in
+                #expect(try tx.checkpointBands(cacheID: entry).map(\.index) == [2, 4])
+            }
+        }
+    }
+
+    @Test(arguments: TestEngine.all)
     func coverageSaysHowMuchOfEveryCachedLayoutIsValid(engine: TestEngine) async throws {
         try await ScratchCatalog.withStore(engine) { _, store throws in
             try await store.write { tx throws in
