@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "waterfall", targets: ["waterfall"]),
         .library(name: "Waterfall", targets: ["Waterfall"]),
         .library(name: "WaterfallLayout", targets: ["WaterfallLayout"]),
+        // The catalog's engines behind the service's door, for `Benchmarks/`' store benchmarks.
+        .library(name: "WaterfallStore", targets: ["WaterfallStore"]),
         // The typed Swift client of the HTTP API (DESIGN section 13).
         .library(name: "WaterfallClient", targets: ["WaterfallClient"]),
     ],
