@@ -407,6 +407,50 @@ import WaterfallTestSupport
         }
     }
 
+    /// Fault 5 of issue 37, its last part: a follow edits a copy of the sections it changes
+    /// (copy on write), which is held beside the copy it came from, and was not counted. A feed
+    /// of one section copies all its images at every change: with room for its geometry and a
+    /// layout but not for that copy too, the feed is dropped at the first change it follows,
+    /// and answered from the cache since, still right.
+    @Test func theSectionsAFollowCopiesAreCountedAndAFeedWithoutRoomForThemIsDropped() async throws {
+        let catalog = try TestCatalog(.sqlite, stride: 4)
+        try await catalog.importFeed((0..<200).map { "i\($0):\(100 + $0 % 17 * 13)x\(120 + $0 % 11 * 9)" })
+        let layout = LayoutSource.inline(Self.layouts[0])
+        let roomy = HotGeometry(budget: 1 << 24)
+        let measured = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(roomy)
+        _ = try await measured.page(feed: "f", layout: layout, offset: 0, limit: 1)
+        let held = try #require(roomy.report.first?.bytes)
+        let sectionBytes = 200 * HotFeedGeometry.bytesPerImage
+
+        // Given a server with room for the feed and its layout, and half of what a follow copies
+        let tight = HotGeometry(budget: held + sectionBytes / 2)
+        let pinched = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(tight)
+        _ = try await pinched.page(feed: "f", layout: layout, offset: 0, limit: 1)
+        #expect(tight.report.count == 1)
+
+        // When another writer moves an image and the server follows the change
+        _ = try await catalog.service.move(feed: "f", id: "i150", to: .index(3))
+        let page = try await pinched.page(feed: "f", layout: layout, offset: 120, limit: 20)
+
+        // Then the feed is no longer kept, and every answer is still the fresh one
+        #expect(page == (try await catalog.service.page(feed: "f", layout: layout, offset: 120, limit: 20)))
+        #expect(tight.report.isEmpty)
+        _ = try await catalog.service.move(feed: "f", id: "i10", to: .index(190))
+        #expect(
+            try await pinched.page(feed: "f", layout: layout, offset: 180, limit: 20)
+                == catalog.service.page(feed: "f", layout: layout, offset: 180, limit: 20))
+
+        // And with room for the copy as well, the feed stays kept through the change
+        let enough = HotGeometry(budget: held + sectionBytes + HotFeedGeometry.bytesPerSection + 1_024)
+        let kept = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(enough)
+        _ = try await kept.page(feed: "f", layout: layout, offset: 0, limit: 1)
+        _ = try await catalog.service.move(feed: "f", id: "i20", to: .index(100))
+        #expect(
+            try await kept.page(feed: "f", layout: layout, offset: 90, limit: 20)
+                == catalog.service.page(feed: "f", layout: layout, offset: 90, limit: 20))
+        #expect(enough.report.count == 1)
+    }
+
     /// An answer read without blocking a thread (PostgreSQL, a server's pool) comes from the hot
     /// copy, which the read itself brings to the feed's revision by the change log when another
     /// instance has changed the feed (moves, across sections, removals emptying a section, an

@@ -61,6 +61,22 @@ struct HotFeedGeometry {
     /// The memory the copy takes (part of what `serve --hot-memory` bounds): ``bytesPerImage``
     /// an image and ``bytesPerSection`` a section.
     var bytes: Int { count * Self.bytesPerImage + sections.count * Self.bytesPerSection }
+    /// What this copy holds that `older`, the copy it was followed from, does not share with
+    /// it: the sections a follow copied as it edited them (copy on write, ``bytesPerImage`` an
+    /// image of each), with the tables every follow copies (``bytesPerSection`` a section).
+    /// What a follow adds to what is held while the older copy is still held too.
+    func bytesNotShared(with older: HotFeedGeometry) -> Int {
+        var bytes = sections.count * Self.bytesPerSection
+        for section in sections {
+            let shared = older.ordinalByID[section.id].map { older.sections[$0] }.map { old in
+                section.keys.sharesStorage(with: old.keys) && section.items.sharesStorage(with: old.items)
+                    && section.idHashes.sharesStorage(with: old.idHashes)
+            }
+            if shared != true { bytes += section.keys.count * Self.bytesPerImage }
+        }
+        return bytes
+    }
+
     /// The section ids in order.
     var sectionIDs: [Int64] { sections.map(\.id) }
     /// Where section `id` stands in the feed's order; `nil` for a section it does not hold.
@@ -351,5 +367,12 @@ struct HotFollowReads: Sendable {
             let keys = neighbours[row.key]
             return (id, row, keys?.before, keys?.after)
         }
+    }
+}
+
+extension Array {
+    /// Whether `other` is this array's very storage (a copy not yet written to).
+    fileprivate func sharesStorage(with other: [Element]) -> Bool {
+        withUnsafeBufferPointer { mine in other.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress } }
     }
 }

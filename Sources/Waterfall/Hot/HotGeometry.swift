@@ -14,8 +14,10 @@ import WaterfallStore
 /// counted wherever they grow (a load, a follow, a layout placed, on either way of reading). A
 /// feed that does not fit is served from the layout cache in the database (DESIGN section 5) as
 /// a process per command is; one that outgrows the budget with its layouts first drops its other
-/// layouts, then itself, and is remembered as too large at its size. Not counted: the sections a
-/// follow copies while it edits them (copy on write), for as long as the follow runs.
+/// layouts, then itself, and is remembered as too large at its size. A follow counts the
+/// sections it copied as it edited them (copy on write) beside the copy they came from: a feed
+/// of one huge section needs twice its geometry for a moment at every change, and is kept only
+/// where that fits.
 ///
 /// Works over any engine: it follows the change log inside each reader's own transaction, so
 /// commits by other processes or other servers are seen as soon as the reader's snapshot holds
@@ -90,7 +92,10 @@ public final class HotGeometry: @unchecked Sendable {
             // the kept copy as it was. A copy loaded anew is of a new generation, from which the
             // kept layouts lay every section out again (none of their plans holds for it).
             let before = entry.geometry.map { ($0.generation, $0.revision) }
+            var copied = 0
             if var followed = entry.geometry, try followed.follow(to: feed, tx) {
+                // Beside the copy it came from, still the kept one here.
+                copied = followed.bytesNotShared(with: entry.geometry!)
                 entry.geometry = followed
             } else {
                 entry.geometry = nil
@@ -108,14 +113,14 @@ public final class HotGeometry: @unchecked Sendable {
             // Counted again when anything grew: the copy, or the layout placed anew.
             let moved = before.map { $0 != (geometry.generation, geometry.revision) } ?? true
             if let kept, kept.places(geometry) {
-                if moved { settle(entry, feedID: feed.id, keeping: key) }
+                if moved { settle(entry, feedID: feed.id, keeping: key, copied: copied) }
                 return .ready((geometry, kept))
             }
             let layout = HotLayout(
                 engine: engine, stride: stride, placing: geometry,
                 variants: try engine.variants(of: geometry.sectionIDs, tx: tx), keeping: kept)
             entry.layouts[key] = (layout, layout.bytes)
-            settle(entry, feedID: feed.id, keeping: key)
+            settle(entry, feedID: feed.id, keeping: key, copied: copied)
             return .ready((geometry, layout))
         }
         switch read {
@@ -125,15 +130,16 @@ public final class HotGeometry: @unchecked Sendable {
         }
     }
 
-    /// Counts what `entry` holds now (its holder calls it after anything grew) and keeps the
+    /// Counts what `entry` holds now (its holder calls it after anything grew), with the
+    /// `copied` bytes a follow has just made beside the copy it followed, and keeps the
     /// budget: past it, the feed's layouts but `key`'s go, and if it still does not fit, the
     /// feed is forgotten (the answer its holder laid out is still given) and remembered as too
     /// large at its size.
     /// An entry forgotten meanwhile is counted by nobody, and leaves the feed's new entry be.
-    fileprivate func settle(_ entry: HotFeedEntry, feedID: Int64, keeping key: String?) {
-        guard !entry.isAbandoned, !fits(entry, feedID: feedID) else { return }
+    fileprivate func settle(_ entry: HotFeedEntry, feedID: Int64, keeping key: String?, copied: Int = 0) {
+        guard !entry.isAbandoned, !fits(entry, feedID: feedID, copied: copied) else { return }
         entry.layouts = entry.layouts.filter { $0.key == key }
-        guard !fits(entry, feedID: feedID) else { return }
+        guard !fits(entry, feedID: feedID, copied: copied) else { return }
         let images = max(1, entry.geometry?.count ?? 1)
         let dropped = lock.withLock { () -> Bool in
             guard feeds[feedID] === entry else { return false }
@@ -144,10 +150,12 @@ public final class HotGeometry: @unchecked Sendable {
         if dropped { entry.abandon() }
     }
 
-    /// Whether what `entry` holds now fits beside every other feed's share.
-    private func fits(_ entry: HotFeedEntry, feedID: Int64) -> Bool {
-        let bytes = entry.countBytes()
-        entry.report(bytes: bytes)
+    /// Whether what `entry` holds now, with `copied` bytes a follow has just made, fits beside
+    /// every other feed's share (the copy is reported without them: they go with the older copy).
+    private func fits(_ entry: HotFeedEntry, feedID: Int64, copied: Int = 0) -> Bool {
+        let held = entry.countBytes()
+        entry.report(bytes: held)
+        let bytes = held + copied
         return lock.withLock {
             entry.heldBytes = bytes
             return feeds.reduce(bytes) { $0 + ($1.key == feedID ? 0 : $1.value.share) } <= budget
@@ -212,7 +220,7 @@ public final class HotGeometry: @unchecked Sendable {
                     followed.apply(reads, to: feed)
                 {
                     entry.geometry = followed
-                    settle(entry, feedID: feed.id, keeping: nil)
+                    settle(entry, feedID: feed.id, keeping: nil, copied: followed.bytesNotShared(with: copy))
                 }
             }
         case false?:
