@@ -167,7 +167,11 @@ let package = Package(
             ]),
         .testTarget(
             name: "WaterfallTests",
-            dependencies: ["Waterfall", "WaterfallStore", "WaterfallSync", "WaterfallTestSupport"]),
+            dependencies: [
+                "Waterfall", "WaterfallStore", "WaterfallSync", "WaterfallTestSupport",
+                // HotGeometryTests traces the statements a command's SQLite connection runs.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "WaterfallRenderTests", dependencies: ["WaterfallRender", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallCLITests", dependencies: ["waterfall", "WaterfallTestSupport"]),
         .testTarget(name: "WaterfallJSONTests", dependencies: ["WaterfallJSON", "WaterfallTestSupport"]),

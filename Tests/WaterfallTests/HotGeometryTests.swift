@@ -1,10 +1,11 @@
 import Foundation
+import GRDB
 import Synchronization
 import Testing
-import WaterfallStore
 import WaterfallTestSupport
 
 @testable import Waterfall
+@testable import WaterfallStore
 
 /// A server's hot copy of a feed (DESIGN section 12) in the awkward cases the random property
 /// test (``LayoutCacheTests``) rarely meets: order keys renumbered behind its back, and moves
@@ -407,6 +408,37 @@ import WaterfallTestSupport
         }
     }
 
+    /// Fault 6 of issue 37: a read of a feed not kept yet looked up every kept feed by name, to
+    /// drop those removed meanwhile: one query per kept feed. It reads the catalog's feeds once,
+    /// however many are kept: the statements it runs on feed rows are the same with one feed
+    /// kept as with six.
+    @Test func aReadOfAFeedNotKeptReadsTheFeedsOnceHoweverManyAreKept() async throws {
+        func feedReads(keeping kept: Int) async throws -> Int {
+            let catalog = try TestCatalog(.sqlite, stride: 4)
+            for feed in 0...6 {
+                try await catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 5):\(100 + $0)x120" }, feed: "f\(feed)")
+            }
+            let hot = WaterfallService(database: catalog.service.database, stride: 4)
+                .keepingHotGeometry(HotGeometry(budget: 1 << 22))
+            let layout = LayoutSource.inline(Self.layouts[0])
+            for feed in 1...kept { _ = try await hot.page(feed: "f\(feed)", layout: layout, offset: 0, limit: 1) }
+            let statements = StatementLog()
+            let store = try #require(catalog.service.database as? SQLiteCatalog)
+            try await store.writer.write { db in
+                db.trace(options: .statement) {
+                    if case .statement(let statement) = $0 { statements.add(statement.sql) }
+                }
+            }
+            _ = try await hot.page(feed: "f0", layout: layout, offset: 0, limit: 1)
+            try await store.writer.write { db in db.trace(options: .statement, nil) }
+            return statements.all.filter { $0.contains("FROM feed ") || $0.hasSuffix("FROM feed") }.count
+        }
+        let withOne = try await feedReads(keeping: 1)
+        let withSix = try await feedReads(keeping: 6)
+        #expect(withOne > 0)
+        #expect(withSix == withOne, "each kept feed costs a read of the feeds")
+    }
+
     /// Fault 5 of issue 37, its last part: a follow edits a copy of the sections it changes
     /// (copy on write), which is held beside the copy it came from, and was not counted. A feed
     /// of one section copies all its images at every change: with room for its geometry and a
@@ -669,4 +701,13 @@ private actor Gate {
         if isOpen { return }
         await withCheckedContinuation { waiting.append($0) }
     }
+}
+
+/// The SQL of the statements a connection ran, as its trace gives them (on its own thread).
+private final class StatementLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statements: [String] = []
+
+    func add(_ sql: String) { lock.withLock { statements.append(sql) } }
+    var all: [String] { lock.withLock { statements } }
 }
