@@ -6,6 +6,10 @@ import PackagePlugin
 /// `EmbeddedSQLiteMigrations.all` and `Migrations/postgres/` `EmbeddedPostgresMigrations.all`,
 /// so that a `waterfall` binary copied anywhere can still migrate a new database without a
 /// resource bundle.
+///
+/// SwiftPM lists the folder when it plans a build, and plans again only when a manifest
+/// changes: a new migration file reaches an incremental build (a scratch folder such as
+/// `.build-release`) once `Package.swift` is touched. An edited file is seen at once.
 @main
 struct EmbedMigrations: BuildToolPlugin {
     /// Each engine's folder under `Migrations/` and the type its files become.
