@@ -55,16 +55,16 @@ enum SharedSQL {
         WHERE p.cache_id = ? AND (c.stale_from IS NULL OR p.idx < c.stale_from)
         """
     /// Marks stale, in every cache of a feed (its id the second argument), the checkpoints from
-    /// the first at or after an order key (the first argument) on, unless an earlier one is
-    /// stale already. A stale checkpoint's key may be anything: the first match is either a
-    /// valid checkpoint, the right mark, or a stale one, at or after the mark already set.
+    /// the first valid one at or after an order key (the first argument) on; a cache with none
+    /// keeps its mark. Valid checkpoints are the ones before the mark, so the first found (the
+    /// primary key's range, in index order) is the new mark. Each cache's row is rewritten.
     static let markCheckpointsStale = SharedStatement(
         """
-        UPDATE layout_cache SET stale_from = f.first FROM (
-            SELECT c.id, (SELECT min(p.idx) FROM layout_checkpoint p WHERE p.cache_id = c.id AND p.sort_key >= ?) AS first
-            FROM layout_cache c WHERE c.feed_id = ?) AS f
-        WHERE layout_cache.id = f.id AND f.first IS NOT NULL
-            AND (layout_cache.stale_from IS NULL OR layout_cache.stale_from > f.first)
+        UPDATE layout_cache SET stale_from = COALESCE((
+            SELECT min(p.idx) FROM layout_checkpoint p
+            WHERE p.cache_id = layout_cache.id AND p.idx < COALESCE(layout_cache.stale_from, 9223372036854775807)
+                AND p.sort_key >= ?), stale_from)
+        WHERE feed_id = ?
         """)
     /// Deletes a cache's stale checkpoints (its id twice), before a save writes valid ones.
     static let deleteStaleCheckpoints = SharedStatement(
