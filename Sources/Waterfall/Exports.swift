@@ -2,7 +2,10 @@
 // frames, move targets), so a front end that imports `Waterfall` sees them too.
 @_exported import WaterfallLayout
 
+@_exported import enum WaterfallStore.BlockingThreads
+@_exported import enum WaterfallStore.ChangeKind
 @_exported import protocol WaterfallStore.ChangeWatcher
+@_exported import struct WaterfallStore.FeedVersion
 @_exported import enum WaterfallSync.FeedFormat
 @_exported import enum WaterfallSync.MoveTarget
 @_exported import struct WaterfallSync.Rendition

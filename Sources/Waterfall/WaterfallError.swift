@@ -49,6 +49,13 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// cannot be given as of that revision any more; the client lists again, or follows the
     /// changes since the revision it has (HTTP 410).
     case cursorExpired(feed: String, revision: Int64, current: Int64)
+    /// A listing's cursor was given for an earlier feed of this name, since removed (the feed
+    /// now at revision `current` was made anew: another incarnation, DESIGN section 19): the
+    /// client lists again (HTTP 410).
+    case cursorOfRemovedFeed(feed: String, current: Int64)
+    /// A write expected the feed a client read, but that feed was removed and another of the
+    /// same name made since (another incarnation, DESIGN section 19): nothing changed (HTTP 412).
+    case feedRemadeSinceRead(feed: String)
     /// No API key has this name.
     case unknownKey(String)
     /// An API key of this name exists already.
@@ -121,6 +128,12 @@ public enum WaterfallError: Error, Hashable, Sendable {
         case .cursorExpired(let feed, let revision, let current):
             return
                 "feed \(feed.quoted) changed since this listing began at revision \(revision) (it is at revision \(current) now); list it again, or follow its changes since the revision you have."
+        case .cursorOfRemovedFeed(let feed, _):
+            return
+                "feed \(feed.quoted) was removed and made anew since this listing began; list it again, or follow its changes."
+        case .feedRemadeSinceRead(let feed):
+            return
+                "feed \(feed.quoted) was removed and made anew since it was read; read it again; nothing was written."
         case .unknownKey(let name):
             return "unknown API key \(name.quoted)."
         case .keyExists(let name):

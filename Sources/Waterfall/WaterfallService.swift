@@ -17,14 +17,13 @@ public struct WaterfallService: Sendable {
     /// operation checks it inside its transaction, before changing anything, and throws
     /// ``WaterfallError/revisionMismatch(feed:expected:actual:)`` when the feed moved on.
     public private(set) var expectedRevision: Int64?
+    /// The incarnation a write expects its feed to be (the one an `If-Match` tag names, DESIGN
+    /// section 19): checked with the revision; a feed made anew since throws
+    /// ``WaterfallError/feedRemadeSinceRead(feed:)``.
+    public private(set) var expectedIncarnation: Int64?
     /// Feeds' geometry and layouts kept in memory by a server (``keepingHotGeometry(_:)``);
     /// `nil` for a process per command, which reads the layout cache in the database.
     public internal(set) var hot: HotGeometry?
-    /// Whether a hot copy newer than a read's transaction may be a concurrent reader's (read
-    /// again); on a read's second try it cannot be (a new transaction sees every commit a copy
-    /// was made from), so it is a feed removed and made anew under the same id: loaded anew.
-    /// Set per try by ``readLayoutAnswer(feed:layout:what:_:)``.
-    var hotCopyMayBeAhead = true
 
     /// Creates a service over an open catalog.
     public init(database: any CatalogStore, stride: Int = 256) {
@@ -37,14 +36,27 @@ public struct WaterfallService: Sendable {
     public func expecting(revision: Int64?) -> WaterfallService {
         var service = self
         service.expectedRevision = revision
+        service.expectedIncarnation = nil
         return service
     }
 
-    /// Throws unless `feed` is at the expected revision (when one is set); `nil` is a feed that
-    /// does not exist yet, at revision 0.
+    /// The same service, with every operation requiring its feed in `version` (nil: any): that
+    /// incarnation at that revision.
+    public func expecting(_ version: FeedVersion?) -> WaterfallService {
+        var service = self
+        service.expectedRevision = version?.revision
+        service.expectedIncarnation = version?.incarnation
+        return service
+    }
+
+    /// Throws unless `feed` is at the expected revision and incarnation (when they are set);
+    /// `nil` is a feed that does not exist yet, at revision 0.
     func checkExpectedRevision(of feed: FeedRecord?, named name: String) throws(WaterfallError) {
         guard let expected = expectedRevision else { return }
         let actual = feed?.revision ?? 0
+        if let incarnation = expectedIncarnation, let feed, feed.id != incarnation {
+            throw .feedRemadeSinceRead(feed: name)
+        }
         if actual != expected { throw .revisionMismatch(feed: name, expected: expected, actual: actual) }
     }
 

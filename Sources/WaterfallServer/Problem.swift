@@ -43,12 +43,12 @@ struct Problem: Error, HTTPResponseError {
             self.init(place.isEmpty ? .notFound : .unprocessableContent, detail)
         case .moveOntoItself, .moveAcrossDateSections, .keyExists, .backupTargetExists:
             self.init(.conflict, detail)
-        case .revisionMismatch:
+        case .revisionMismatch, .feedRemadeSinceRead:
             self.init(.preconditionFailed, detail)
         case .changesPruned(_, _, let from):
             self.init(.gone, detail)
             oldestSince = from
-        case .cursorExpired(_, _, let current):
+        case .cursorExpired(_, _, let current), .cursorOfRemovedFeed(_, let current):
             self.init(.gone, detail)
             revision = current
         case .indexOutsideSection, .invalidData:

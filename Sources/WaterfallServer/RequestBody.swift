@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import Waterfall
 
 /// A request body kept in a temporary file as it arrives, never whole in memory: what an
 /// import reads with the same streaming decoder as a file on the command line. Bodies longer
@@ -9,9 +10,10 @@ struct SpooledBody: Sendable {
     /// The temporary file.
     let path: String
 
-    /// Streams `body` into a new temporary file; writes go through the runner's thread pool.
+    /// Streams `body` into a new temporary file; the writes, a mebibyte at a time, run on the
+    /// process's threads for blocking work (``BlockingThreads``), never on a cooperative thread.
     /// - Throws: ``Problem`` 413 past `limit` bytes, 500 when no temporary file can be written.
-    init(_ body: RequestBody, limit: Int, runner: ServiceRunner) async throws {
+    init(_ body: RequestBody, limit: Int) async throws {
         let template =
             (ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
             + "/waterfall-body-XXXXXX"
@@ -35,7 +37,7 @@ struct SpooledBody: Sendable {
                 pending.writeBuffer(&chunk)
                 if pending.readableBytes >= 1 << 20 {
                     let bytes = pending
-                    try await runner.run { _ in try file.write(bytes) }
+                    try await BlockingThreads.run { try file.write(bytes) }
                     pending.clear()
                 }
             }
@@ -44,7 +46,7 @@ struct SpooledBody: Sendable {
             try Task.checkCancellation()
             if pending.readableBytes > 0 {
                 let bytes = pending
-                try await runner.run { _ in try file.write(bytes) }
+                try await BlockingThreads.run { try file.write(bytes) }
             }
         } catch {
             unlink(path)

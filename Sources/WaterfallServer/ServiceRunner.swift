@@ -70,12 +70,12 @@ final class ServiceRunner: Sendable {
     /// document and the revision of the feed it shows.
     func answer(
         for request: Request, _ path: PathParameters,
-        _ compute: @escaping @Sendable (WaterfallService) async throws -> ([UInt8], Int64?)
+        _ compute: @escaping @Sendable (WaterfallService) async throws -> ([UInt8], FeedVersion?)
     ) async throws -> Answer {
         let key = KeptAnswerKey(target: request.uri.description, scope: path.scope)
         @Sendable func computed() async throws -> Answer {
-            let (body, revision) = try await compute(service)
-            return Answer(body: body, revision: revision)
+            let (body, version) = try await compute(service)
+            return Answer(body: body, version: version)
         }
         // Without a version (no file to watch, or the WAL index busy being rebuilt after a
         // crash), the answer is computed and not kept.

@@ -38,6 +38,9 @@ public struct ServerLimits: Sendable {
     /// How long SIGTERM lets requests in flight go on (`--shutdown-grace`, default 10 s); one
     /// still receiving its body then is answered 503 (``ShutdownGrace``).
     public var shutdownGracePeriod: Duration = .seconds(10)
+    /// The caps on streams (`--max-streams`, `--max-streams-per-key`) and how long a stream
+    /// waits for a client that reads nothing.
+    public var streams = StreamLimits()
 
     public init() {}
 }
@@ -47,6 +50,10 @@ public struct ServerLimits: Sendable {
 /// (``RouteServices``) when they answer, so that ``APIDocument`` can read the table too.
 enum APIRoutes {
     static let all: [Route] = systemRoutes + feedRoutes + layoutRoutes + queryRoutes + eventRoutes + galleryRoutes
+
+    /// The paths of the routes anyone may call (no parameters in them): answered without asking
+    /// who calls.
+    static let openPaths = Set(all.filter { $0.access == .open && !$0.pattern.contains("{") }.map(\.pattern))
 }
 
 /// The HTTP front end of a Waterfall database: `waterfall serve`.
@@ -58,8 +65,8 @@ public struct WaterfallServer: Sendable {
     let routes: [Route]
     let logger: Logger
     let shutdown: ShutdownClock
-    /// The catalog streams this server runs now.
-    let streams = ImageStreamRoute.Slots()
+    /// The streams this server runs now.
+    let streams: StreamSlots
 
     /// A server over `service`.
     /// - Parameters:
@@ -87,6 +94,7 @@ public struct WaterfallServer: Sendable {
             answersAnonymousCallers: configuration.answersAnonymousCallers)
         routes = APIRoutes.all
         shutdown = ShutdownClock(grace: configuration.limits.shutdownGracePeriod)
+        streams = StreamSlots(limits: configuration.limits.streams)
     }
 
     /// The Hummingbird application: HTTP/1.1 with the idle timeout, answering through the route

@@ -17,6 +17,8 @@ public struct FeedRecord: Hashable, Sendable {
 
 /// A feed with its counts, as `feeds` lists it.
 public struct FeedSummary: Hashable, Sendable {
+    /// The database's id of the feed: its incarnation, never used twice (DESIGN section 19).
+    public var id: Int64
     public var name: String
     public var revision: Int64
     public var images: Int
@@ -160,5 +162,19 @@ public struct NeighbourKeys: Hashable, Sendable {
     public init(before: Int64?, after: Int64?) {
         self.before = before
         self.after = after
+    }
+}
+
+/// Which state of which feed an answer shows (DESIGN section 19): the feed's incarnation (its
+/// id, never used twice in a catalog, so a feed removed and made anew has another) and its
+/// revision. A server's entity tags carry both, and a write's `If-Match` expects both: a client
+/// that read a feed since removed cannot write to the feed made anew under its name.
+public struct FeedVersion: Hashable, Sendable {
+    public var incarnation: Int64
+    public var revision: Int64
+
+    public init(incarnation: Int64, revision: Int64) {
+        self.incarnation = incarnation
+        self.revision = revision
     }
 }

@@ -22,11 +22,6 @@ public protocol CatalogStore: Sendable {
     /// without its password), for messages and `stats`; `nil` for an in-memory database.
     var location: String? { get }
 
-    /// Whether a feed made after another was removed may get the removed feed's id (SQLite
-    /// gives the next row the greatest id plus one); PostgreSQL's identities never repeat. A
-    /// server's copy of a feed uses it to tell a feed made anew from a copy a reader moved on.
-    var reusesFeedIDs: Bool { get }
-
     /// Whether each transaction is a trip to a server (PostgreSQL: a pooled connection and a
     /// round trip per statement) rather than a read of a local file (SQLite: pages most likely
     /// in memory). Callers that all want the same small read then share one (a server's

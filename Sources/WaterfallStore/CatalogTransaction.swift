@@ -1,6 +1,7 @@
 /// The catalog seen from inside one transaction: the domain operations the service composes,
 /// one protocol per aggregate (feeds, sections, images and their order keys, the change log,
-/// named layouts, the layout cache, API keys), named as a user names them.
+/// named layouts, the layout cache, API keys, the catalog's own identity), named as a user names
+/// them.
 ///
 /// Obtained from ``CatalogStore/read(_:)`` or ``CatalogStore/write(_:)`` and valid only inside
 /// that closure. Reads are available in both; writes only in `write`. Each engine implements
@@ -9,7 +10,7 @@
 /// (order-key allocation) is written once in extensions. `Tests/WaterfallStoreTests/Conformance`
 /// is the contract every engine must pass.
 public protocol CatalogTransaction: FeedRows, SectionRows, ImageRows, ChangeLogRows, NamedLayoutRows, LayoutCacheRows,
-    APIKeyRows
+    APIKeyRows, CatalogIdentityRows
 {}
 
 /// Feeds: names, revisions, counts, and removal of everything of a feed.
@@ -22,12 +23,14 @@ public protocol FeedRows {
     func feedSummaries() throws -> [FeedSummary]
     /// The counts of the feed named `name`, or `nil`.
     func feedSummary(named name: String) throws -> FeedSummary?
-    /// Every feed's revision, by name: what a watcher compares to see which feeds changed.
-    func feedRevisions() throws -> [String: Int64]
+    /// Every feed's incarnation and revision, by name: what a watcher compares to see which
+    /// feeds changed, or were removed and made anew.
+    func feedVersions() throws -> [String: FeedVersion]
     /// Deletes a feed and everything of it: sections, images, the change log, named layouts
     /// and the layout cache.
     func deleteFeed(id: Int64) throws
-    /// Creates an empty feed at revision 0.
+    /// Creates an empty feed at revision 0, with an id no feed of the catalog ever had (its
+    /// incarnation, DESIGN section 19).
     func createFeed(named name: String) throws -> FeedRecord
     /// Adjusts the stored image count by `delta`.
     func adjustImageCount(feedID: Int64, by delta: Int) throws
@@ -50,6 +53,9 @@ public protocol ChangeLogRows {
     func changes(feedID: Int64, since revision: Int64, limit: Int) throws -> [ChangeRecord]
     /// The change log of a feed after `revision` up to `last` (inclusive), oldest first, whole.
     func changes(feedID: Int64, since revision: Int64, through last: Int64) throws -> [ChangeRecord]
+    /// How many rows of each kind the change log holds for one revision of a feed (an event
+    /// stream's truncated revision, DESIGN section 19), without reading them.
+    func changeCounts(feedID: Int64, revision: Int64) throws -> [ChangeKind: Int]
     /// The oldest revision the feed's change log can be read from: the rows of revisions up to
     /// it may have been pruned (``pruneChanges(feedID:through:limit:)``), so a read from an
     /// earlier one would miss some. 0 while nothing was pruned.
@@ -215,6 +221,16 @@ public protocol LayoutCacheRows {
     func invalidateLayouts(feedID: Int64, fromKey key: Int64) throws
     /// How much of every cached layout is valid.
     func cacheCoverage() throws -> [LayoutCacheCoverage]
+}
+
+/// What the catalog holds of itself (DESIGN section 19).
+public protocol CatalogIdentityRows {
+    /// The 32 random bytes made with the catalog that sign the tokens its servers hand out:
+    /// the same for every process that opens the catalog.
+    func tokenSecret() throws -> [UInt8]
+    /// Whether every migration this version of Waterfall knows is applied (a server's
+    /// readiness, `GET /readyz`).
+    func migrationsAreCurrent() throws -> Bool
 }
 
 /// API keys: names, scopes and the hashes of their secrets.

@@ -21,6 +21,9 @@ enum SharedSQL {
     static let changesBetween = SharedStatement(
         "SELECT revision, kind, external_id, section FROM change WHERE feed_id = ? AND revision > ? AND revision <= ? ORDER BY revision, seq"
     )
+    /// The rows of each kind of one revision of a feed's change log.
+    static let changeCounts = SharedStatement(
+        "SELECT kind, count(*) FROM change WHERE feed_id = ? AND revision = ? GROUP BY kind")
     /// The oldest revision a feed's change log can be read from.
     static let changesFrom = SharedStatement("SELECT changes_from FROM feed WHERE id = ?")
     /// The greatest revision of a feed committed before a time (Unix seconds).
@@ -85,8 +88,8 @@ enum SharedSQL {
     static let feedByName = SharedStatement("SELECT \(feedColumns) FROM feed WHERE name = ?")
     /// A feed's revision.
     static let feedRevision = SharedStatement("SELECT revision FROM feed WHERE id = ?")
-    /// Every feed's revision.
-    static let feedRevisions = SharedStatement("SELECT name, revision FROM feed")
+    /// Every feed's incarnation and revision.
+    static let feedVersions = SharedStatement("SELECT name, id, revision FROM feed")
     /// Whether any API key exists.
     static let hasAPIKeys = SharedStatement("SELECT EXISTS (SELECT 1 FROM api_key)")
     /// The image of a feed with an id.

@@ -83,7 +83,7 @@ extension ReliabilityTests {
                     let run = try Reliability.waterfall(query + ["--db", replay], in: folder)
                     try #require(run.status == 0, "\(query): \(run.errors)")
                     let revision = try #require(Self.revision(in: run.output))
-                    let digest = Reliability.fnv1a(run.output)
+                    let digest = Reliability.fnv1a(Self.withoutCursor(run.output))
                     #expect(
                         expected[revision]?[query].map { $0 == digest } ?? true,
                         "replay: \(query) at revision \(revision)")
@@ -150,7 +150,8 @@ extension ReliabilityTests {
                             .init(
                                 query: query, status: run.status, errors: run.errors,
                                 revision: Self.revision(in: run.output),
-                                digest: Reliability.fnv1a(run.output), startedDuringWrite: duringWrite))
+                                digest: Reliability.fnv1a(Self.withoutCursor(run.output)),
+                                startedDuringWrite: duringWrite))
                     }
                 }
             }
@@ -248,6 +249,15 @@ extension ReliabilityTests {
                     read.status == 0 && answers.contains(read.output),
                     "feeds --json during the first import: \(read.errors)")
             }
+        }
+
+        /// An answer without its listing cursor: a cursor is signed with its catalog's own secret
+        /// (DESIGN section 19), and the replay is another catalog.
+        static func withoutCursor(_ output: String) -> String {
+            guard let range = output.range(of: #","nextCursor":"[A-Za-z0-9_-]*""#, options: .regularExpression) else {
+                return output
+            }
+            return output.replacingCharacters(in: range, with: "")
         }
 
         /// The `"revision"` of a JSON answer.

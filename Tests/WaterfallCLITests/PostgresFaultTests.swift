@@ -190,7 +190,21 @@ import WaterfallTestSupport
         // And then stops for 20 seconds
         try postgres.stopImmediately()
         let down = Date()
-        try pause(20)
+        try pause(2)
+        // Issue 50, fault 5: liveness answered 503 with the database away, so an orchestrator
+        // restarted every healthy instance; now liveness never asks the database, readiness does.
+        for server in servers {
+            for (path, status) in [("/livez", 200), ("/healthz", 200), ("/readyz", 503)] {
+                let asked = Date()
+                let answer = try ServeHTTPClient.request("GET", path, port: server.port)
+                let seconds = Date().timeIntervalSince(asked)
+                #expect(
+                    answer.status == status, "\(path) during the outage: \(answer.status) \(answer.text.prefix(200))")
+                #expect(seconds <= (status == 200 ? 1 : 3), "\(path) during the outage took \(seconds) s")
+                if status == 503 { #expect(answer.text.contains("did not answer"), "\(answer.text.prefix(200))") }
+            }
+        }
+        try pause(18)
         let up = Date()
         try postgres.start()
         let back = Date()

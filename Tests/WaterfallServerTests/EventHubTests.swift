@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
+import Waterfall
 
 @testable import WaterfallServer
 
@@ -13,10 +14,10 @@ import Testing
         let database = NIOLockedValueBox((version: Int64(1), revisions: ["f": Int64(1)], failing: false))
         let hub = EventHub(
             databaseVersion: { database.withLockedValue { $0.version } },
-            feedRevisions: {
+            feedVersions: {
                 try database.withLockedValue { state in
                     if state.failing { throw CancellationError() }
-                    return state.revisions
+                    return state.revisions.mapValues { FeedVersion(incarnation: 1, revision: $0) }
                 }
             })
         defer { hub.stop() }
@@ -44,5 +45,48 @@ import Testing
 
         // Heard once they can be, with no other commit
         #expect(try await heard(2), "the listener never heard of the commit")
+    }
+
+    /// Issue 50, fault 6: a listener's pending change was a value in a buffer of one, which the
+    /// heartbeat rung after it replaced: the last commit of a burst was never delivered to a
+    /// listener busy writing. The change is now a flag beside the bell.
+    @Test func aHeartbeatDoesNotTakeThePlaceOfAPendingChange() async throws {
+        let hub = EventHub(databaseVersion: { 1 }, feedVersions: { [:] })
+        defer { hub.stop() }
+        var signals = hub.subscribe(feed: "f").makeAsyncIterator()
+        // The listener is busy (not iterating) while a change and then a heartbeat ring.
+        hub.signal(.changed) { $0 == "f" }
+        hub.signal(.heartbeat) { _ in true }
+        #expect(await signals.next() == .changed)
+        // And a heartbeat alone is a heartbeat.
+        hub.signal(.heartbeat) { _ in true }
+        #expect(await signals.next() == .heartbeat)
+    }
+
+    /// Issue 50, fault 6: the hub compared revisions alone, so a feed removed and made anew
+    /// within one look, at the same revision, woke no listener. It compares incarnations too.
+    @Test func aFeedMadeAnewAtTheSameRevisionWakesItsListeners() async throws {
+        let incarnation = NIOLockedValueBox(Int64(1))
+        let version = NIOLockedValueBox(Int64(1))
+        let hub = EventHub(
+            databaseVersion: { version.withLockedValue { $0 } },
+            feedVersions: { ["f": FeedVersion(incarnation: incarnation.withLockedValue { $0 }, revision: 1)] })
+        defer { hub.stop() }
+        let changes = NIOLockedValueBox(0)
+        let stream = hub.subscribe(feed: "f")
+        let listener = Task {
+            for await signal in stream where signal == .changed { changes.withLockedValue { $0 += 1 } }
+        }
+        defer { listener.cancel() }
+        func heard(_ count: Int) async throws -> Bool {
+            for _ in 0..<100 where changes.withLockedValue({ $0 }) < count {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return changes.withLockedValue { $0 } >= count
+        }
+        #expect(try await heard(1))
+        incarnation.withLockedValue { $0 = 2 }
+        version.withLockedValue { $0 = 2 }
+        #expect(try await heard(2), "a feed made anew at the same revision woke no listener")
     }
 }

@@ -27,7 +27,8 @@ import WaterfallTestSupport
         #expect(journal == "wal")
         #expect(
             tables == [
-                "api_key", "api_key_feed", "change", "feed", "grdb_migrations", "image", "layout", "layout_cache",
+                "api_key", "api_key_feed", "catalog_identity", "change", "feed", "grdb_migrations", "image", "layout",
+                "layout_cache",
                 "layout_checkpoint", "layout_section", "revision_time", "section",
             ])
         // Reopening an existing Waterfall database works.

@@ -196,3 +196,18 @@ import WaterfallTestSupport
         }
     }
 }
+
+/// How long a write waits for its locks before its connection is taken for dead.
+@Suite struct LockWaitDeadlineTests {
+    /// Issue 50, fault 6: a scope's write waits for two locks (the catalog's, shared, then the
+    /// scope's), each ended by the 10-s lock timeout, but its deadline was one lock's timeout
+    /// plus a brief statement's (15 s): a write that waited its turn at both was cut as a dead
+    /// connection. The deadline now covers every lock the statement waits for.
+    @Test func aWriteWaitingForTwoLocksIsNotCutBeforeBothTimeOut() {
+        let deadlines = StatementDeadlines()
+        let lockTimeout = TimeAmount.milliseconds(Int64(PostgresCatalog.lockTimeout * 1000))
+        #expect(deadlines.limit(PostgresStatement.LockScope.length) > lockTimeout * 2)
+        #expect(deadlines.limit(PostgresStatement.LockCatalog.length) > lockTimeout)
+        #expect(deadlines.limit(PostgresStatement.LockScope.length) < lockTimeout * 3)
+    }
+}

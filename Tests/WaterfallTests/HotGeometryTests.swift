@@ -340,34 +340,26 @@ import WaterfallTestSupport
 
     /// Fault 4 of issue 37: a reader whose second try found the copy newer than its snapshot
     /// took the feed for one removed and made anew under the same id, and dropped the copy with
-    /// every layout, though another reader had only moved it on. PostgreSQL never reuses a
-    /// feed's id: there the copy is left as it is, and the reader answers otherwise.
+    /// every layout, though another reader had only moved it on. No engine reuses a feed's id
+    /// (DESIGN section 19): the copy is left as it is, and the reader answers otherwise.
     @Test(arguments: TestEngine.all)
-    func aCopyNewerThanAReadersSnapshotIsKeptWhereIDsAreNotReused(engine: TestEngine) async throws {
+    func aCopyNewerThanAReadersSnapshotIsKept(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
         try await catalog.importFeed((0..<20).map { "i\($0)@s\($0 / 10):\(100 + $0)x100" })
         let geometry = HotGeometry(budget: 1 << 20)
-        var service = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
+        let service = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
         let stale = try await catalog.service.database.read { tx in try tx.feed(named: "f")! }
         _ = try await catalog.service.move(feed: "f", id: "i3", to: .index(0))
         _ = try await service.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
         #expect(geometry.report.map(\.revision) == [stale.revision + 1])
-        // A second try (`hotCopyMayBeAhead` false) whose snapshot is at the revision before
-        service.hotCopyMayBeAhead = false
+        // A read whose snapshot is at the revision before
         let hot = service
         let found = try await catalog.service.database.read { tx in
             try Self.layouts[0].withEngine(
                 HotLookupWork(service: hot, configuration: Self.layouts[0], feed: stale, tx: tx))
         }
-        if engine == .postgres {
-            #expect(found == "ahead")
-            #expect(geometry.report.map(\.revision) == [stale.revision + 1], "the newer copy was dropped")
-        } else {
-            // SQLite gives a removed feed's id to the next feed made: the copy is taken for a
-            // removed feed's and loaded anew at the reader's revision.
-            #expect(found == "placed")
-            #expect(geometry.report.map(\.revision) == [stale.revision])
-        }
+        #expect(found == "ahead")
+        #expect(geometry.report.map(\.revision) == [stale.revision + 1], "the newer copy was dropped")
     }
 
     /// Fault 5 of issue 37: `--hot-memory` bounded a feed's geometry alone; its section tables

@@ -8,6 +8,9 @@ public struct FeedList: Hashable, Sendable {
         public var images: Int
         public var sections: Int
         public var revision: Int64
+        /// The feed's incarnation (its id, never used twice, DESIGN section 19): not part of the
+        /// JSON; the answer's entity tag carries it.
+        public var incarnation: Int64
         public var layouts: Int
     }
     public var feeds: [Feed]
@@ -37,6 +40,9 @@ public struct ImageList: Hashable, Sendable {
     }
     public var feed: String
     public var revision: Int64
+    /// The feed's incarnation (its id, never used twice, DESIGN section 19): not part of the
+    /// JSON; the answer's entity tag carries it.
+    public var incarnation: Int64
     public var totalItems: Int
     public var nextOffset: Int?
     /// Where the listing goes on as of its revision (`images?cursor=`, DESIGN section 16): an
@@ -68,6 +74,9 @@ public struct ChangeList: Hashable, Sendable {
     }
     public var feed: String
     public var revision: Int64
+    /// The feed's incarnation (its id, never used twice, DESIGN section 19): not part of the
+    /// JSON; the answer's entity tag carries it.
+    public var incarnation: Int64
     /// The revision to ask the changes since next, when a `limit` cut the log short; `nil` (and
     /// absent from the JSON) when the page reaches the end of the log.
     public var nextSince: Int64?
@@ -86,5 +95,34 @@ public struct SectionList: Hashable, Sendable {
     }
     public var feed: String
     public var revision: Int64
+    /// The feed's incarnation (its id, never used twice, DESIGN section 19): not part of the
+    /// JSON; the answer's entity tag carries it.
+    public var incarnation: Int64
     public var sections: [Section]
+}
+
+/// A page of a feed's change log as an event stream sends it
+/// (``WaterfallService/changeEvents(feed:since:limit:)``): an event per revision.
+public struct ChangeEventPage: Hashable, Sendable {
+    /// One revision's changes.
+    public enum Event: Hashable, Sendable {
+        /// Every change of the revision, in order.
+        case whole(revision: Int64, changes: [ChangeList.Change])
+        /// A revision of more changes than a page holds: how many of each kind it made; the
+        /// client lists the feed again, or pages `changes`.
+        case truncated(revision: Int64, counts: [ChangeKind: Int])
+
+        /// The revision the event is about.
+        public var revision: Int64 {
+            switch self {
+            case .whole(let revision, _), .truncated(let revision, _): revision
+            }
+        }
+    }
+
+    /// The feed's incarnation and revision when the page was read.
+    public var version: FeedVersion
+    public var events: [Event] = []
+    /// Whether the log goes on after the page's last revision.
+    public var more = false
 }

@@ -68,7 +68,7 @@ extension WaterfallService {
                 try tx.feedSummaries().map {
                     FeedList.Feed(
                         name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision,
-                        layouts: $0.layouts)
+                        incarnation: $0.id, layouts: $0.layouts)
                 }
             }
         }

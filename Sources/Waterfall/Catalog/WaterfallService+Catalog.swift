@@ -10,7 +10,7 @@ extension WaterfallService {
                     feeds: try tx.feedSummaries().map {
                         .init(
                             name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision,
-                            layouts: $0.layouts)
+                            incarnation: $0.id, layouts: $0.layouts)
                     })
             }
         }
@@ -33,19 +33,34 @@ extension WaterfallService {
     /// cursor's revision (DESIGN section 16): while the feed is still at that revision, the
     /// `limit` images after the previous slice; once anything was committed to the feed since,
     /// the listing cannot be given as of it and the client lists again or follows the changes.
+    ///
+    /// The cursor is verified (DESIGN section 19) before any image is read: its shape first, then
+    /// its MAC under the catalog's secret for this feed's name.
     /// - Throws: ``WaterfallError``: `cursorExpired` when the feed changed since the cursor's
-    ///   revision, `invalidValue` for a token this server did not write or a bad limit.
+    ///   revision, `cursorOfRemovedFeed` when the feed was removed and made anew since,
+    ///   `invalidValue` for a token this catalog did not write for this feed, or a bad limit.
     public func images(feed: String?, cursor token: String, limit: Int) async throws(WaterfallError) -> ImageList {
         try Self.validateSlice(offset: 0, limit: limit)
-        guard let cursor = ListingCursor(token: token) else {
-            throw WaterfallError.invalidValue(.cursor, "must be a nextCursor this server gave, got \(token.quoted).")
-        }
+        let notOurs = WaterfallError.invalidValue(
+            .cursor,
+            "must be a nextCursor given for this feed by this catalog, got \(String(token.prefix(100)).quoted).")
+        guard let sealed = ListingCursor.Sealed(token: token) else { throw notOurs }
         return try await perform {
             try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
+                guard let cursor = sealed.open(feed: feed.name, secret: try tx.tokenSecret()) else { throw notOurs }
+                guard cursor.incarnation == feed.id else {
+                    throw WaterfallError.cursorOfRemovedFeed(feed: feed.name, current: feed.revision)
+                }
                 guard feed.revision == cursor.revision else {
                     throw WaterfallError.cursorExpired(
                         feed: feed.name, revision: cursor.revision, current: feed.revision)
+                }
+                guard cursor.index < feed.imageCount else {
+                    throw WaterfallError.invalidValue(
+                        .cursor,
+                        "names image \(cursor.index), past the end of feed \(feed.name.quoted) (\(feed.imageCount) images)."
+                    )
                 }
                 return try list(
                     feed, from: cursor.index, try tx.images(feedID: feed.id, fromKey: cursor.key, limit: limit),
@@ -61,12 +76,19 @@ extension WaterfallService {
         let names = try tx.sections(ids: Array(Set(rows.map(\.sectionID)))).reduce(into: [Int64: String?]()) {
             $0[$1.id] = $1.name
         }
+        // `offset` is at most `maximumOffset` (a valid slice, or a verified cursor's index) and
+        // `limit` at most `maximumLimit`: neither sum can overflow.
         let next = offset + rows.count
+        let cursor =
+            next < feed.imageCount && rows.count == limit
+            ? rows.last.map {
+                ListingCursor(incarnation: feed.id, revision: feed.revision, index: next, key: $0.key + 1)
+            }
+            : nil
         return ImageList(
-            feed: feed.name, revision: feed.revision, totalItems: feed.imageCount,
+            feed: feed.name, revision: feed.revision, incarnation: feed.id, totalItems: feed.imageCount,
             nextOffset: offset + limit < feed.imageCount ? offset + limit : nil,
-            nextCursor: next < feed.imageCount && rows.count == limit
-                ? rows.last.map { ListingCursor(revision: feed.revision, index: next, key: $0.key + 1).token } : nil,
+            nextCursor: try cursor.map { $0.token(feed: feed.name, secret: try tx.tokenSecret()) },
             images: rows.enumerated().map { index, row in
                 .init(row, index: offset + index, section: names[row.sectionID] ?? nil)
             })
@@ -79,7 +101,7 @@ extension WaterfallService {
                 let feed = try resolveFeed(feed, tx)
                 let counts = try tx.imageCounts(feedID: feed.id)
                 return SectionList(
-                    feed: feed.name, revision: feed.revision,
+                    feed: feed.name, revision: feed.revision, incarnation: feed.id,
                     sections: try tx.sections(feedID: feed.id).map {
                         .init(id: $0.name, title: $0.title, images: counts[$0.id] ?? 0)
                     })

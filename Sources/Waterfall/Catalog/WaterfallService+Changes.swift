@@ -27,10 +27,86 @@ extension WaterfallService {
                 if revision < from { throw WaterfallError.changesPruned(feed: feed.name, since: revision, from: from) }
                 let (rows, nextSince) = try Self.changePage(of: feed.id, since: revision, limit: limit, tx)
                 return ChangeList(
-                    feed: feed.name, revision: feed.revision, nextSince: nextSince,
+                    feed: feed.name, revision: feed.revision, incarnation: feed.id, nextSince: nextSince,
                     changes: rows.map {
                         .init(revision: $0.revision, kind: $0.kind.rawValue, id: $0.externalID, section: $0.section)
                     })
+            }
+        }
+    }
+
+    /// The page of `changes` a server answers when the request names no `limit` (DESIGN
+    /// section 19: a client never has the whole log read and sent by leaving the limit out).
+    public static let defaultChangeLimit = 1_000
+
+    /// The most changes one revision of an event stream carries (DESIGN section 19): a revision
+    /// of more is sent as its counts (``ChangeEventPage/Event/truncated``).
+    public static let eventChangeLimit = 1_000
+
+    /// The feed an event stream from `revision` follows, as it is now: its incarnation and
+    /// revision, read without any of its log.
+    /// - Throws: ``WaterfallError`` `unknownFeed`, or `changesPruned` when rows after `revision`
+    ///   were pruned (or `invalidValue` for a negative revision).
+    public func changeEventsStart(feed name: String, since revision: Int64) async throws(WaterfallError)
+        -> FeedVersion
+    {
+        if revision < 0 {
+            throw WaterfallError.invalidValue(.since, "must be a revision of 0 or more, got \(revision).")
+        }
+        return try await perform {
+            try await database.read { tx in
+                let feed = try resolveFeed(name, tx)
+                let from = try tx.changesFrom(feedID: feed.id)
+                if revision < from { throw WaterfallError.changesPruned(feed: feed.name, since: revision, from: from) }
+                return FeedVersion(incarnation: feed.id, revision: feed.revision)
+            }
+        }
+    }
+
+    /// A feed's change log after `revision` as an event stream sends it (DESIGN section 19):
+    /// whole revisions whose changes add up to at most `limit`, so that a stream holds one page
+    /// of the log in memory whatever the log holds; a first revision of more than `limit`
+    /// changes is given by its counts alone, truncated. The stream reads again from the page's
+    /// last revision while ``ChangeEventPage/more``.
+    /// - Throws: ``WaterfallError`` `unknownFeed` when the feed is gone, `changesPruned` when rows
+    ///   after `revision` were pruned.
+    public func changeEvents(feed name: String, since revision: Int64, limit: Int = eventChangeLimit)
+        async throws(WaterfallError) -> ChangeEventPage
+    {
+        let limit = Swift.max(1, Swift.min(limit, Self.maximumLimit))
+        return try await perform {
+            try await database.read { tx in
+                let feed = try resolveFeed(name, tx)
+                let from = try tx.changesFrom(feedID: feed.id)
+                if revision < from { throw WaterfallError.changesPruned(feed: feed.name, since: revision, from: from) }
+                let rows = try tx.changes(feedID: feed.id, since: revision, limit: limit + 1)
+                var page = ChangeEventPage(version: FeedVersion(incarnation: feed.id, revision: feed.revision))
+                var whole = rows[...]
+                if rows.count > limit {
+                    page.more = true
+                    let cut = rows[limit].revision
+                    whole = rows.prefix { $0.revision < cut }
+                    if whole.isEmpty {
+                        let counts = try tx.changeCounts(feedID: feed.id, revision: cut)
+                        page.events = [.truncated(revision: cut, counts: counts)]
+                        return page
+                    }
+                }
+                var start = whole.startIndex
+                while start < whole.endIndex {
+                    let revision = whole[start].revision
+                    let end = whole[start...].firstIndex { $0.revision != revision } ?? whole.endIndex
+                    page.events.append(
+                        .whole(
+                            revision: revision,
+                            changes: whole[start..<end].map {
+                                .init(
+                                    revision: $0.revision, kind: $0.kind.rawValue, id: $0.externalID,
+                                    section: $0.section)
+                            }))
+                    start = end
+                }
+                return page
             }
         }
     }

@@ -24,10 +24,10 @@ extension WaterfallService {
         }
     }
 
-    /// Every feed's revision, by name (one short read): what the events stream compares after
-    /// each commit to see which feeds moved on.
-    public func feedRevisions() async throws(WaterfallError) -> [String: Int64] {
-        try await perform { try await database.read { tx in try tx.feedRevisions() } }
+    /// Every feed's incarnation and revision, by name (one short read): what the events stream
+    /// compares after each commit to see which feeds moved on, or were removed and made anew.
+    public func feedVersions() async throws(WaterfallError) -> [String: FeedVersion] {
+        try await perform { try await database.read { tx in try tx.feedVersions() } }
     }
 
     /// One feed with its counts, as ``feeds()`` lists it.
@@ -40,7 +40,7 @@ extension WaterfallService {
                 }
                 return FeedList.Feed(
                     name: summary.name, images: summary.images, sections: summary.sections,
-                    revision: summary.revision, layouts: summary.layouts)
+                    revision: summary.revision, incarnation: summary.id, layouts: summary.layouts)
             }
         }
     }
@@ -79,5 +79,14 @@ extension WaterfallService {
                 "\(source): feed: the document names feed \(named.quoted), not \(name.quoted).")
         }
         return try await importFeed(document, named: name, options: options)
+    }
+}
+
+extension WaterfallService {
+    /// Whether the catalog answers and every migration this version knows is applied (a
+    /// server's readiness, DESIGN section 19).
+    /// - Throws: ``WaterfallError`` when the catalog cannot be read.
+    public func migrationsAreCurrent() async throws(WaterfallError) -> Bool {
+        try await perform { try await database.read { tx in try tx.migrationsAreCurrent() } }
     }
 }

@@ -25,7 +25,7 @@ extension WaterfallService {
                 let feeds = try tx.feedSummaries().map {
                     FeedList.Feed(
                         name: $0.name, images: $0.images, sections: $0.sections, revision: $0.revision,
-                        layouts: $0.layouts)
+                        incarnation: $0.id, layouts: $0.layouts)
                 }
                 let layouts = try tx.cacheCoverage().map { coverage in
                     let isCoverFlow = coverage.configuration.hasPrefix(CoverFlowConfiguration.cacheKeyPrefix)

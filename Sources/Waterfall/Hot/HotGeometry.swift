@@ -53,11 +53,10 @@ public final class HotGeometry: @unchecked Sendable {
     /// The geometry and `engine`'s layout placed at `feed`'s revision, brought there
     /// inside the caller's read transaction `tx` (which shows `feed`), computed once for every
     /// reader of that revision.
-    /// - Parameter mayBeAhead: whether a copy at a newer revision than `feed`'s may be another
-    ///   reader's (then `.ahead`: read again); if not, the feed was removed and made anew under
-    ///   the same id (SQLite reuses the greatest id), and the copy is loaded anew.
+    /// A copy at a newer revision than `feed`'s is another reader's (then `.ahead`: read again):
+    /// a feed made anew never has the id of the one removed (DESIGN section 19).
     func placement<Kind: StreamingLayoutKind>(
-        feed: FeedRecord, engine: Kind, key: String, stride: Int, mayBeAhead: Bool, _ tx: any CatalogTransaction
+        feed: FeedRecord, engine: Kind, key: String, stride: Int, _ tx: any CatalogTransaction
     ) throws -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> {
         // Admitted by the feed's image count, which the reader's snapshot gives for free: a feed
         // that has outgrown what the other feeds leave of the budget is dropped. A feed name
@@ -84,10 +83,7 @@ public final class HotGeometry: @unchecked Sendable {
         let read = try entry.withHoldIfFree { () throws -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> in
             // Forgotten while this reader waited for it: no longer the feed's copy.
             guard !entry.isAbandoned else { return .notKept }
-            if let geometry = entry.geometry, geometry.revision > feed.revision {
-                if mayBeAhead { return .ahead }
-                entry.geometry = nil
-            }
+            if let geometry = entry.geometry, geometry.revision > feed.revision { return .ahead }
             // Followed on a copy (sharing every untouched section): a failure half-way leaves
             // the kept copy as it was. A copy loaded anew is of a new generation, from which the
             // kept layouts lay every section out again (none of their plans holds for it).
@@ -328,7 +324,7 @@ private struct ReadyHotAnswer: EngineWork {
 
 /// What a read finds in the hot copy: the feed's geometry and a layout's placement at the
 /// reader's revision, then the answer laid out from them; or why not, and what to do instead.
-/// A read inside a transaction (``HotGeometry/placement(feed:engine:key:stride:mayBeAhead:_:)``)
+/// A read inside a transaction (``HotGeometry/placement(feed:engine:key:stride:_:)``)
 /// meets `ready`, `ahead` and `notKept`; one from the held feed, which reads nothing to find it
 /// (``HotGeometry/readyAnswer(_:feed:configuration:stride:sections:)``), `ready`, `behind`,
 /// `needsSections` and `notKept`.
@@ -363,7 +359,7 @@ enum HotRead<Value> {
 }
 
 /// Thrown out of a reader's transaction that found its feed's copy held by another reader
-/// (``HotGeometry/placement(feed:engine:key:stride:mayBeAhead:_:)``): the reader awaits its
+/// (``HotGeometry/placement(feed:engine:key:stride:_:)``): the reader awaits its
 /// turn (``turn()``), holding neither a thread nor a connection, then reads again in a new
 /// transaction (``WaterfallService/readLayoutAnswer(feed:layout:what:_:)``).
 struct HotFeedHeld: Error {

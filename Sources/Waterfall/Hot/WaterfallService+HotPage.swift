@@ -16,12 +16,10 @@ extension WaterfallService {
         engine: Kind, _ query: LayoutQuery, _ tx: any CatalogTransaction
     ) throws -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> {
         guard let hot else { return .notKept }
-        // A copy newer than the reader's snapshot is another reader's unless this is the read's
-        // second try and the feed's id may have been given to a feed made anew.
-        let mayBeAhead = hotCopyMayBeAhead || !database.reusesFeedIDs
+        // A copy newer than the reader's snapshot is another reader's: a feed's id is never
+        // given to a feed made anew (DESIGN section 19).
         return try hot.placement(
-            feed: query.feed, engine: engine, key: query.configuration.canonicalJSON, stride: stride,
-            mayBeAhead: mayBeAhead, tx)
+            feed: query.feed, engine: engine, key: query.configuration.canonicalJSON, stride: stride, tx)
     }
 
     /// ``page(feed:layout:offset:limit:)`` from the hot copy, inside the read transaction that
@@ -188,7 +186,7 @@ extension WaterfallService {
             laidOut.elements, rows: rows, firstIndex: offset, labels: labels, scale: query.configuration.common.scale)
         let total = laidOut.geometry.count
         return LayoutPage(
-            feed: query.feed.name, revision: query.feed.revision, layout: query.name,
+            feed: query.feed.name, revision: query.feed.revision, incarnation: query.feed.id, layout: query.name,
             contentHeight: laidOut.contentHeight,
             totalItems: total, nextOffset: offset + limit < total ? offset + limit : nil,
             items: parts.items, headers: parts.headers, footers: parts.footers, configuration: query.configuration)
@@ -231,7 +229,7 @@ extension WaterfallService {
             }
         }
         return ViewportPage(
-            feed: query.feed.name, revision: query.feed.revision, layout: query.name,
+            feed: query.feed.name, revision: query.feed.revision, incarnation: query.feed.id, layout: query.name,
             contentHeight: laidOut.contentHeight,
             totalItems: laidOut.geometry.count, y: y, height: height,
             items: parts.items, headers: parts.headers, footers: parts.footers, configuration: query.configuration)

@@ -93,6 +93,9 @@ public struct PlacedSupplement: Hashable, Sendable {
 public struct LayoutPage: Hashable, Sendable {
     public var feed: String
     public var revision: Int64
+    /// The feed's incarnation (its id, never used twice, DESIGN section 19): not part of the
+    /// JSON; the answer's entity tag carries it.
+    public var incarnation: Int64
     /// The named layout, `nil` for an inline configuration.
     public var layout: String?
     public var contentHeight: Double
@@ -110,6 +113,9 @@ public struct LayoutPage: Hashable, Sendable {
 public struct ViewportPage: Hashable, Sendable {
     public var feed: String
     public var revision: Int64
+    /// The feed's incarnation (its id, never used twice, DESIGN section 19): not part of the
+    /// JSON; the answer's entity tag carries it.
+    public var incarnation: Int64
     public var layout: String?
     public var contentHeight: Double
     public var totalItems: Int

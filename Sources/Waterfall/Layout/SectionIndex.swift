@@ -36,6 +36,9 @@ public struct SectionIndex: Hashable, Sendable {
     /// The feed's name (not part of the JSON).
     public var feed: String
     public var revision: Int64
+    /// The feed's incarnation (its id, never used twice, DESIGN section 19): not part of the
+    /// JSON; the answer's entity tag carries it.
+    public var incarnation: Int64
     /// The named layout, `nil` for an inline configuration (not part of the JSON).
     public var layout: String?
     /// The height of the whole content, in points: the last section's end, or
@@ -81,7 +84,8 @@ extension SectionIndex {
             index += count
         }
         self.init(
-            feed: feed.name, revision: feed.revision, layout: layout, contentHeight: contentHeight, sections: sections,
+            feed: feed.name, revision: feed.revision, incarnation: feed.id, layout: layout,
+            contentHeight: contentHeight, sections: sections,
             configuration: configuration)
     }
 }

@@ -35,6 +35,9 @@ public struct CoverFlowImage: Hashable, Sendable {
 public struct CoverFlowPage: Hashable, Sendable {
     public var feed: String
     public var revision: Int64
+    /// The feed's incarnation (its id, never used twice, DESIGN section 19): not part of the
+    /// JSON; the answer's entity tag carries it.
+    public var incarnation: Int64
     public var contentWidth: Double
     public var x: Double
     public var viewportWidth: Double
@@ -112,7 +115,8 @@ extension WaterfallService {
                     return item
                 }
                 let page = CoverFlowPage(
-                    feed: feed.name, revision: feed.revision, contentWidth: cache.end.contentHeight, x: x,
+                    feed: feed.name, revision: feed.revision, incarnation: feed.id,
+                    contentWidth: cache.end.contentHeight, x: x,
                     viewportWidth: viewportWidth,
                     snapOffset: sink.nearest.map { $0.frame.midX - viewportWidth / 2 } ?? x,
                     totalItems: cache.end.totalItems, items: items)

@@ -19,6 +19,9 @@ public enum LocateTarget: Hashable, Sendable {
 public struct LocatedImage: Hashable, Sendable {
     public var feed: String
     public var revision: Int64
+    /// The feed's incarnation (its id, never used twice, DESIGN section 19): not part of the
+    /// JSON; the answer's entity tag carries it.
+    public var incarnation: Int64
     /// The named layout, `nil` for an inline configuration.
     public var layout: String?
     public var id: String
@@ -56,7 +59,8 @@ extension WaterfallService {
                 .map { frame, update in
                     (
                         LocatedImage(
-                            feed: query.feed.name, revision: query.feed.revision, layout: query.name,
+                            feed: query.feed.name, revision: query.feed.revision, incarnation: query.feed.id,
+                            layout: query.name,
                             id: image.externalID,
                             index: frame.index, section: frame.section, frame: frame.frame,
                             offset: frame.index - frame.index % limit,

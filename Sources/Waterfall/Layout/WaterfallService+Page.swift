@@ -45,8 +45,7 @@ extension WaterfallService {
     /// Reads an answer about a layout in one read transaction that resolves the feed and the
     /// layout, and stores what it computed for the layout cache. With a hot copy, a reader
     /// whose snapshot is older than the copy (`answer` gives `nil`) reads again in a new
-    /// transaction; on that second try a newer copy cannot be a concurrent reader's
-    /// (``hotCopyMayBeAhead``); a third try answers from the layout cache alone. A reader that
+    /// transaction; a third try answers from the layout cache alone. A reader that
     /// finds the copy held by another leaves its transaction, awaits its turn (``HotFeedHeld``)
     /// and reads again; that is not counted as a try.
     /// - Parameter what: the answer's name, for the error when every try met a newer copy.
@@ -61,7 +60,6 @@ extension WaterfallService {
         var turnsAwaited = 0
         while attempt < 3 {
             var tried = self
-            tried.hotCopyMayBeAhead = attempt == 0
             if attempt == 2 || turnsAwaited >= Self.hotTurnsPerRead { tried.hot = nil }
             // While another reader holds the feed's copy (a follow, a layout), wait for it here
             // rather than take a connection only to find it held.
@@ -145,7 +143,8 @@ extension WaterfallService {
         let parts = assemble(
             sink.elements, rows: rows, firstIndex: from, labels: labels, scale: query.configuration.common.scale)
         let page = LayoutPage(
-            feed: feed.name, revision: feed.revision, layout: query.name, contentHeight: cache.end.contentHeight,
+            feed: feed.name, revision: feed.revision, incarnation: feed.id, layout: query.name,
+            contentHeight: cache.end.contentHeight,
             totalItems: cache.end.totalItems,
             nextOffset: offset + limit < cache.end.totalItems ? offset + limit : nil,
             items: parts.items, headers: parts.headers, footers: parts.footers, configuration: query.configuration)
@@ -230,7 +229,8 @@ extension WaterfallService {
             }
         }
         let answer = ViewportPage(
-            feed: feed.name, revision: feed.revision, layout: query.name, contentHeight: cache.end.contentHeight,
+            feed: feed.name, revision: feed.revision, incarnation: feed.id, layout: query.name,
+            contentHeight: cache.end.contentHeight,
             totalItems: cache.end.totalItems, y: y, height: height,
             items: parts.items, headers: parts.headers, footers: parts.footers, configuration: query.configuration)
         return (answer, cache.update)

@@ -33,7 +33,7 @@ extension APIRoutes {
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
                 let answer = try await service.feed(named: feed)
-                return (try StableJSON.document(of: answer), answer.revision)
+                return (try StableJSON.document(of: answer), answer.version)
             }.response(to: request)
         },
         Route(
@@ -61,16 +61,16 @@ extension APIRoutes {
             let feed = path["feed"]
             let options = WaterfallService.ImportOptions(feedName: feed, mode: mode, resetOrder: resetOrder)
             if resetOrder && mode == .append { throw WaterfallError.conflictingValues(.resetOrder, .appendMode) }
-            let expected = try EntityTags.expectedRevision(of: request)
-            let body = try await SpooledBody(request.body, limit: server.limits.maximumBodyBytes, runner: server.runner)
+            let expected = try EntityTags.expectedState(of: request)
+            let body = try await SpooledBody(request.body, limit: server.limits.maximumBodyBytes)
             defer { body.remove() }
             let (summary, created) = try await server.runner.write { service in
                 let existed = (try? await service.feed(named: feed)) != nil
-                let summary = try await service.expecting(revision: expected).importFeed(
+                let summary = try await expected.applied(to: service).importFeed(
                     contentsOf: body.path, format: format, source: "request body", named: feed, options: options)
                 return (summary, !existed)
             }
-            return .json(
+            return await .json(
                 ByteBuffer(bytes: try StableJSON.document(of: summary)), status: created ? .created : .ok, to: request)
         },
         Route(
@@ -83,8 +83,8 @@ extension APIRoutes {
         ) { request, path, server in
             try RequestQuery(request).finish()
             let feed = path["feed"]
-            let expected = try EntityTags.expectedRevision(of: request)
-            try await server.runner.write { try await $0.expecting(revision: expected).removeFeed(named: feed) }
+            let expected = try EntityTags.expectedState(of: request)
+            try await server.runner.write { try await expected.applied(to: $0).removeFeed(named: feed) }
             return .noContent()
         },
         Route(
@@ -116,7 +116,7 @@ extension APIRoutes {
                     } else {
                         try await service.images(feed: feed, offset: offset ?? 0, limit: limit)
                     }
-                return (try StableJSON.document(of: answer), answer.revision)
+                return (try StableJSON.document(of: answer), answer.version)
             }.response(to: request)
         },
         Route(
@@ -137,14 +137,14 @@ extension APIRoutes {
             let dryRun = try query.bool("dryRun") ?? false
             try query.finish()
             _ = try FeedFormat(contentType: request.headers[.contentType], allowsLines: false)
-            let expected = try EntityTags.expectedRevision(of: request)
+            let expected = try EntityTags.expectedState(of: request)
             let bytes = try await RequestBodyBytes.collect(request.body, limit: server.limits.maximumBodyBytes)
             let feed = path["feed"]
             let summary = try await server.runner.write {
-                try await $0.expecting(revision: expected).reorder(
+                try await expected.applied(to: $0).reorder(
                     bytes, source: "request body", feed: feed, dryRun: dryRun)
             }
-            return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), to: request)
+            return await .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), to: request)
         },
         Route(
             .delete, "/v1/feeds/{feed}/images/{id}", "deleteImage",
@@ -156,11 +156,11 @@ extension APIRoutes {
         ) { request, path, server in
             try RequestQuery(request).finish()
             let (feed, id) = (path["feed"], path["id"])
-            let expected = try EntityTags.expectedRevision(of: request)
+            let expected = try EntityTags.expectedState(of: request)
             let summary = try await server.runner.write {
-                try await $0.expecting(revision: expected).remove(feed: feed, ids: [id])
+                try await expected.applied(to: $0).remove(feed: feed, ids: [id])
             }
-            return .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), to: request)
+            return await .json(ByteBuffer(bytes: try StableJSON.document(of: summary)), to: request)
         },
         Route(
             .get, "/v1/feeds/{feed}/sections", "listSections",
@@ -174,27 +174,27 @@ extension APIRoutes {
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
                 let answer = try await service.sections(feed: feed)
-                return (try StableJSON.document(of: answer), answer.revision)
+                return (try StableJSON.document(of: answer), answer.version)
             }.response(to: request)
         },
         Route(
             .get, "/v1/feeds/{feed}/changes", "listChanges",
             OperationDoc(
-                "The change log after a revision, whole or a page of whole revisions", tags: ["images"],
+                "The change log after a revision, a page of whole revisions", tags: ["images"],
                 description:
-                    "With `limit`, the revisions after `since` whose changes add up to at most `limit`, never part of a revision (a first revision of more changes comes whole), and `nextSince`, the revision to ask from next, while more follow. 410 when the changes after `since` were pruned (`serve --keep-changes`): the problem's `oldestSince` is the oldest revision to ask from, after listing the feed again.",
+                    "The revisions after `since` whose changes add up to at most `limit` (1,000 when absent, 100,000 at most), never part of a revision (a first revision of more changes comes whole), and `nextSince`, the revision to ask from next, while more follow. 410 when the changes after `since` were pruned (`serve --keep-changes`): the problem's `oldestSince` is the oldest revision to ask from, after listing the feed again.",
                 parameters: [.feed, .query("Since"), .query("ChangeLimit"), .ifNoneMatch],
                 responses: [.ok("The changes.", .json("ChangeList"), headers: [.eTag])],
                 problems: .changeLogRead)
         ) { request, path, server in
             var query = try RequestQuery(request)
             let since = try query.int("since") ?? 0
-            let limit = try query.int("limit")
+            let limit = try query.int("limit") ?? WaterfallService.defaultChangeLimit
             try query.finish()
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
                 let answer = try await service.changes(feed: feed, since: Int64(since), limit: limit)
-                return (try StableJSON.document(of: answer), answer.revision)
+                return (try StableJSON.document(of: answer), answer.version)
             }.response(to: request)
         },
     ]

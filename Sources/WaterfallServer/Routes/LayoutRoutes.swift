@@ -17,9 +17,9 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
-                let revision = try await service.feed(named: feed).revision
+                let version = try await service.feed(named: feed).version
                 let layouts = try await service.layouts(feed: feed)
-                return (try StableJSON.document(of: LayoutList(layouts: layouts)), revision)
+                return (try StableJSON.document(of: LayoutList(layouts: layouts)), version)
             }.response(to: request)
         },
         Route(
@@ -33,9 +33,9 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let (feed, name) = (path["feed"], path["name"])
             return try await server.runner.answer(for: request, path) { service in
-                let revision = try await service.feed(named: feed).revision
+                let version = try await service.feed(named: feed).version
                 let layout = try await service.layout(feed: feed, name: name)
-                return (try StableJSON.document(of: layout), revision)
+                return (try StableJSON.document(of: layout), version)
             }.response(to: request)
         },
         Route(
@@ -56,16 +56,16 @@ extension APIRoutes {
                 request.body, limit: min(server.limits.maximumBodyBytes, 1 << 20))
             let configuration = try AnyLayoutConfiguration(body: bytes)
             let (feed, name) = (path["feed"], path["name"])
-            let expected = try EntityTags.expectedRevision(of: request)
+            let expected = try EntityTags.expectedState(of: request)
             let existed = try await server.runner.write { service in
                 do {
-                    return try await service.expecting(revision: expected).addLayout(
+                    return try await expected.applied(to: service).addLayout(
                         feed: feed, name: name, configuration: configuration)
                 } catch WaterfallError.invalidConfiguration(let error) {
                     throw Problem(.unprocessableContent, "request body: \(error.message)")
                 }
             }
-            return .json(
+            return await .json(
                 ByteBuffer(bytes: try StableJSON.document(of: configuration)), status: existed ? .ok : .created,
                 to: request)
         },
@@ -79,9 +79,9 @@ extension APIRoutes {
         ) { request, path, server in
             try RequestQuery(request).finish()
             let (feed, name) = (path["feed"], path["name"])
-            let expected = try EntityTags.expectedRevision(of: request)
+            let expected = try EntityTags.expectedState(of: request)
             try await server.runner.write {
-                try await $0.expecting(revision: expected).removeLayout(feed: feed, name: name)
+                try await expected.applied(to: $0).removeLayout(feed: feed, name: name)
             }
             return .noContent()
         },

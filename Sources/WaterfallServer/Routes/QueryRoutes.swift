@@ -131,7 +131,7 @@ extension APIRoutes {
                 var answer = try await service.coverFlow(
                     feed: feed, configuration: configuration, x: x, viewportWidth: viewportWidth)
                 if let dpr { answer = answer.choosingRenditions(dpr: dpr) }
-                return (try StableJSON.document(of: answer), answer.revision)
+                return (try StableJSON.document(of: answer), answer.version)
             }.response(to: request)
         },
     ]
@@ -152,8 +152,8 @@ extension APIRoutes {
         try slice.validate()
         if let dpr { try DevicePixelRatio.validate(dpr) }
         let range = slice.range
-        @Sendable func encoded(_ page: LayoutPage) throws -> ([UInt8], Int64?) {
-            (try StableJSON.document(of: dpr.map(page.choosingRenditions(dpr:)) ?? page), page.revision)
+        @Sendable func encoded(_ page: LayoutPage) throws -> ([UInt8], FeedVersion?) {
+            (try StableJSON.document(of: dpr.map(page.choosingRenditions(dpr:)) ?? page), page.version)
         }
         return try await runner.answer(for: request, path) { service in
             try await encoded(service.page(feed: feed, layout: source, offset: range.offset, limit: range.limit))
@@ -181,7 +181,7 @@ extension APIRoutes {
         }
         return try await runner.answer(for: request, path) { service in
             let located = try await service.locate(feed: feed, layout: source, target, limit: limit)
-            return (try StableJSON.document(of: located), located.revision)
+            return (try StableJSON.document(of: located), located.version)
         }.response(to: request)
     }
 
@@ -189,8 +189,8 @@ extension APIRoutes {
     private static func sectionIndex(
         _ request: Request, _ path: PathParameters, feed: String, layout: LayoutSource, _ runner: ServiceRunner
     ) async throws -> Response {
-        @Sendable func encoded(_ index: SectionIndex) throws -> ([UInt8], Int64?) {
-            (try StableJSON.document(of: index), index.revision)
+        @Sendable func encoded(_ index: SectionIndex) throws -> ([UInt8], FeedVersion?) {
+            (try StableJSON.document(of: index), index.version)
         }
         return try await runner.answer(for: request, path) { service in
             try await encoded(service.sectionIndex(feed: feed, layout: layout))
@@ -218,8 +218,8 @@ extension APIRoutes {
             throw Problem.badRequest("pinOffset pins the headers and cannot be combined with pinHeaders=false.")
         }
         let pin = pinOffset ?? (pinHeaders == true ? 0 : nil)
-        @Sendable func encoded(_ viewport: ViewportPage) throws -> ([UInt8], Int64?) {
-            (try StableJSON.document(of: dpr.map(viewport.choosingRenditions(dpr:)) ?? viewport), viewport.revision)
+        @Sendable func encoded(_ viewport: ViewportPage) throws -> ([UInt8], FeedVersion?) {
+            (try StableJSON.document(of: dpr.map(viewport.choosingRenditions(dpr:)) ?? viewport), viewport.version)
         }
         if let anchor {
             guard y == nil else {

@@ -3,18 +3,45 @@ import Waterfall
 import WaterfallJSON
 
 extension APIRoutes {
-    /// Liveness, the OpenAPI document, what the caller may do, the server's metrics and the
+    /// The probes, the OpenAPI document, what the caller may do, the server's metrics and the
     /// database's statistics.
     static let systemRoutes: [Route] = [
         Route(
-            .get, "/healthz", "getHealth", access: .open,
+            .get, "/livez", "getLiveness", access: .open,
             OperationDoc(
-                "Liveness", tags: ["service"],
+                "Liveness: the process serves", tags: ["service"],
+                description:
+                    "200 while the process serves requests, without touching the database: an orchestrator's liveness probe, which must not restart a healthy instance while its database is away (DESIGN section 19).",
                 responses: [.ok("The server is up.", .json("Health"))],
                 problems: .open)
         ) { request, _, _ in
             try RequestQuery(request).finish()
-            return healthAnswer.response(to: request)
+            return await healthAnswer.response(to: request)
+        },
+        Route(
+            .get, "/readyz", "getReadiness", access: .open,
+            OperationDoc(
+                "Readiness: the database answers and its schema is current", tags: ["service"],
+                description:
+                    "200 when the database answers within 2 s and every migration this version knows is applied; else 503 with `Retry-After`: an orchestrator's readiness probe, which sends no traffic to an instance whose database is away.",
+                responses: [.ok("Ready.", .json("Health"))],
+                problems: .open + [.serviceUnavailable])
+        ) { request, _, server in
+            try RequestQuery(request).finish()
+            try await Readiness.check(server.runner)
+            return await healthAnswer.response(to: request)
+        },
+        Route(
+            .get, "/healthz", "getHealth", access: .open,
+            OperationDoc(
+                "Liveness (as /livez)", tags: ["service"],
+                description:
+                    "The same as `/livez`: 200 while the process serves, whatever its database does. Kept for the probes that know it; `/readyz` says whether the database answers.",
+                responses: [.ok("The server is up.", .json("Health"))],
+                problems: .open)
+        ) { request, _, _ in
+            try RequestQuery(request).finish()
+            return await healthAnswer.response(to: request)
         },
         Route(
             .get, "/openapi.json", "getOpenAPI", access: .open,
@@ -24,7 +51,7 @@ extension APIRoutes {
                 problems: .open)
         ) { request, _, _ in
             try RequestQuery(request).finish()
-            return openAPIAnswer.response(to: request)
+            return await openAPIAnswer.response(to: request)
         },
         // Open: it answers who calls, a 401 included (an expired key's says when it expired).
         Route(
@@ -39,7 +66,7 @@ extension APIRoutes {
             try RequestQuery(request).finish()
             let gatekeeper = server.gatekeeper
             let access = try gatekeeper.access(of: try await gatekeeper.caller(of: request))
-            return .json(ByteBuffer(bytes: try StableJSON.document(of: access)), to: request)
+            return await .json(ByteBuffer(bytes: try StableJSON.document(of: access)), to: request)
         },
         Route(
             .get, "/metrics", "getMetrics", access: .readAll,
@@ -68,11 +95,43 @@ extension APIRoutes {
         ) { request, _, server in
             try RequestQuery(request).finish()
             // Not kept: the file's size changes without a commit (WAL checkpoints).
-            return .json(
+            return await .json(
                 ByteBuffer(bytes: try await server.runner.run { try await StableJSON.document(of: try $0.stats()) }),
                 to: request)
         },
     ]
+}
+
+/// `GET /readyz`: one short read of the catalog, bounded in time.
+enum Readiness {
+    /// How long the database has to answer before the server says it is not ready.
+    static let patience: Duration = .seconds(2)
+
+    /// Returns when the database answers within ``patience`` and its migrations are current.
+    /// - Throws: ``Problem`` 503 with `Retry-After` otherwise.
+    static func check(_ runner: ServiceRunner) async throws {
+        let ready = await withTaskGroup(of: Bool?.self) { group in
+            group.addTask { try? await runner.run { try await $0.migrationsAreCurrent() } }
+            group.addTask {
+                try? await Task.sleep(for: patience)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch ready {
+        case true?: return
+        case false?:
+            throw Problem(
+                .serviceUnavailable, "the catalog's schema is older than this server's; it is being migrated.",
+                headers: [.retryAfter: "5"])
+        case nil:
+            throw Problem(
+                .serviceUnavailable, "the database did not answer within \(patience); try again shortly.",
+                headers: [.retryAfter: "2"])
+        }
+    }
 }
 
 /// The liveness answer, `{"status":"ok"}`, described once: this table writes it and gives its
@@ -83,7 +142,7 @@ struct Health: JSONAnswer {
 }
 
 extension APIRoutes {
-    /// The answer of `GET /healthz`, written once.
+    /// The answer of `GET /livez`, `/readyz` and `/healthz`, written once.
     fileprivate static let healthAnswer: JSONBody = {
         do {
             return JSONBody(ByteBuffer(bytes: try StableJSON.document(of: Health())))

@@ -25,9 +25,11 @@ struct APIResponder: HTTPResponder {
                     let caller =
                         if let known = context.caller { known } else { try await gatekeeper.caller(of: request) }
                     context.notes.key = caller.keyName
+                    parameters.key = caller.keyName
                     parameters.scope = try gatekeeper.admit(
                         caller, access: route.access, feed: parameters.values["feed"])
                 }
+                parameters.connection = context.channel
                 let response = try await route.handler(request, parameters, services)
                 if route.access == .write && response.status.kind == .successful {
                     metrics.write(kind: route.operationID)

@@ -1,12 +1,14 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Waterfall
 
-/// A read's answer: its JSON document and its entity tag, which says which revision of the feed
-/// it shows (`"12-9f3a…"`: the revision, then a hash of the bytes, since a named layout can
-/// change without a new revision). A client sends the tag back in `If-None-Match` to be told
-/// 304 when nothing changed, or in `If-Match` on a write to have it refused (412) when the
-/// feed moved on since.
+/// A read's answer: its JSON document and its entity tag, which says which state of the feed it
+/// shows (`"12-3-9f3a…"`: the revision, the feed's incarnation (DESIGN section 19), then a hash
+/// of the bytes, since a named layout can change without a new revision). A client sends the
+/// tag back in `If-None-Match` to be told 304 when nothing changed, or in `If-Match` on a write
+/// to have it refused (412) when the feed moved on since, or was removed and made anew: the
+/// incarnation is also in the hash, so no tag of a feed since removed names the new feed's bytes.
 ///
 /// The gzip coding of the same document is another representation of it (RFC 9110 section
 /// 8.4: a content coding is part of the representation, unlike a transfer coding), with other
@@ -20,17 +22,18 @@ struct Answer: Sendable {
     /// The tag of the plain document.
     let entityTag: String
 
-    /// - Parameter revision: the feed revision the answer shows; nil for answers about no one
-    ///   feed (the list of feeds).
-    init(body: [UInt8], revision: Int64?) {
+    /// - Parameter version: the state of the feed the answer shows; nil for answers about no
+    ///   one feed (the list of feeds).
+    init(body: [UInt8], version: FeedVersion?) {
         self.body = JSONBody(ByteBuffer(bytes: body))
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bits
-        for byte in body {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        if let version { withUnsafeBytes(of: version.incarnation.bigEndian) { $0.forEach(mix) } }
+        body.forEach(mix)
         let digest = String(hash, radix: 16)
         entityTag =
-            "\"" + (revision.map { "\($0)-" } ?? "") + String(repeating: "0", count: 16 - digest.count) + digest + "\""
+            "\"" + (version.map { "\($0.revision)-\($0.incarnation)-" } ?? "")
+            + String(repeating: "0", count: 16 - digest.count) + digest + "\""
     }
 
     /// The tag of the document in `coding`.
@@ -44,8 +47,8 @@ struct Answer: Sendable {
     /// 200 with the document, gzip-compressed when the request asks for it (``JSONBody``), or
     /// 304 when the request's `If-None-Match` names the tag of the coding it would get. Both
     /// carry `Vary: Accept-Encoding`: a 304 carries what the 200 would (RFC 9110 section 15.4.5).
-    func response(to request: Request, status: HTTPResponse.Status = .ok) -> Response {
-        let (coding, bytes) = body.encoded(for: request)
+    func response(to request: Request, status: HTTPResponse.Status = .ok) async -> Response {
+        let (coding, bytes) = await body.encoded(for: request)
         let tag = entityTag(coding)
         if let tags = request.headers[.ifNoneMatch], EntityTags.list(tags).contains(where: { $0 == "*" || $0 == tag }) {
             return Response(status: .notModified, headers: [.eTag: tag, .vary: "Accept-Encoding"])
@@ -64,32 +67,54 @@ enum EntityTags {
         }
     }
 
-    /// The revision a write expects: `X-Feed-Revision: R`, or the revision of the first tag of
-    /// `If-Match` (a tag this server gave, `"R-…"`; `*` expects nothing).
+    /// What a write expects of its feed: `X-Feed-Revision: R` (a revision of whichever feed has
+    /// the name), or the revision and incarnation of the first tag of `If-Match` that a server
+    /// of this version gave (`"R-I-…"`, either coding; `*` expects nothing).
     /// - Throws: ``Problem`` 400 for an `X-Feed-Revision` that is not a revision; 412 for an
-    ///   `If-Match` naming no revision (it cannot match any state of the feed).
-    static func expectedRevision(of request: Request) throws(Problem) -> Int64? {
+    ///   `If-Match` naming no state of a feed (it cannot match any).
+    static func expectedState(of request: Request) throws(Problem) -> Expectation {
         if let value = request.headers[.feedRevision] {
             guard let revision = Int64(value.trimmingSpaces), revision >= 0 else {
-                throw Problem.badRequest("X-Feed-Revision must be a revision of 0 or more, got \(value.quoted).")
+                throw Problem.badRequest(
+                    "X-Feed-Revision must be a revision of 0 or more, got \(String(value.prefix(100)).quoted).")
             }
-            return revision
+            return .revision(revision)
         }
-        guard let value = request.headers[.ifMatch] else { return nil }
+        guard let value = request.headers[.ifMatch] else { return .anything }
         let tags = list(value)
-        if tags.contains("*") { return nil }
+        if tags.contains("*") { return .anything }
         for tag in tags {
-            let inner = tag.dropFirst().dropLast()
-            if tag.hasPrefix("\""), tag.hasSuffix("\""), let dash = inner.firstIndex(of: "-"),
-                let revision = Int64(inner[..<dash])
-            {
-                return revision
+            guard tag.hasPrefix("\""), tag.hasSuffix("\""), tag.count >= 2 else { continue }
+            var inner = tag.dropFirst().dropLast()
+            if inner.hasSuffix("+gzip") { inner = inner.dropLast(5) }
+            let parts = inner.split(separator: "-", omittingEmptySubsequences: false)
+            if parts.count == 3, let revision = Int64(parts[0]), revision >= 0, let incarnation = Int64(parts[1]) {
+                return .version(FeedVersion(incarnation: incarnation, revision: revision))
             }
         }
         throw Problem(
             .preconditionFailed,
-            "If-Match \(value.quoted) names no revision of this feed; send an ETag this server gave, or X-Feed-Revision."
+            "If-Match \(String(value.prefix(200)).quoted) names no revision of this feed; send an ETag this server gave, or X-Feed-Revision."
         )
+    }
+
+    /// What a write expects of its feed's state.
+    enum Expectation {
+        /// Nothing: no precondition, or `If-Match: *`.
+        case anything
+        /// A revision of whichever feed has the name (`X-Feed-Revision`).
+        case revision(Int64)
+        /// One incarnation of the feed at one revision (an `If-Match` tag).
+        case version(FeedVersion)
+
+        /// The service, expecting this of the feed it writes.
+        func applied(to service: WaterfallService) -> WaterfallService {
+            switch self {
+            case .anything: service.expecting(revision: nil)
+            case .revision(let revision): service.expecting(revision: revision)
+            case .version(let version): service.expecting(version)
+            }
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 
 /// The context of one request as it passes the edge's pieces (``Edge``): Hummingbird's, the
 /// request's id, and what the pieces note about it for the access log.
@@ -10,8 +11,11 @@ struct EdgeContext: RequestContext {
     let notes = RequestNotes()
     /// Who sends the request, once ``KeptAnswerGate`` has asked the ``Gatekeeper``.
     var caller: Caller?
+    /// The request's connection.
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        channel = source.channel
     }
 }

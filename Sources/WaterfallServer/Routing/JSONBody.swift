@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
+import Waterfall
 
 /// A JSON answer's bytes, and their gzip coding, made once on the first request that asks for
 /// it (``ContentCoding``) and kept with them: a kept answer (``KeptAnswer``) is compressed at
@@ -29,8 +30,9 @@ struct JSONBody: Sendable {
     /// The coding an answer to `request` is sent in and the bytes in it: gzip when the request
     /// asks for it and the body is large enough to gain from it (compressed on the first such
     /// request, then kept); the plain bytes otherwise.
-    func encoded(for request: Request) -> (coding: ContentCoding, bytes: ByteBuffer) {
-        guard let gzipped, ContentCoding(accepting: request) == .gzip, let bytes = gzipped.bytes(of: plain) else {
+    func encoded(for request: Request) async -> (coding: ContentCoding, bytes: ByteBuffer) {
+        guard let gzipped, ContentCoding(accepting: request) == .gzip, let bytes = await gzipped.bytes(of: plain)
+        else {
             return (.identity, plain)
         }
         return (.gzip, bytes)
@@ -47,27 +49,56 @@ struct JSONBody: Sendable {
     }
 
     /// A response to `request` with this body, compressed when the request asks for it.
-    func response(to request: Request, status: HTTPResponse.Status = .ok) -> Response {
-        let (coding, bytes) = encoded(for: request)
+    func response(to request: Request, status: HTTPResponse.Status = .ok) async -> Response {
+        let (coding, bytes) = await encoded(for: request)
         return Response(status: status, headers: Self.headers(coding), body: .init(byteBuffer: bytes))
     }
 }
 
 /// The gzip bytes of one body, made by the first request that needs them; later ones reuse
-/// them. The lock is held while compressing, so concurrent first requests compress once.
+/// them, and those that come while they are made await the same work (one task, no lock held
+/// meanwhile). A body of ``threadedBytes`` or more is compressed on the process's threads for
+/// blocking work (``BlockingThreads``), never on a cooperative thread; a smaller one, which
+/// takes well under a millisecond, where it is asked for.
 private final class CompressedCopy: Sendable {
-    private let bytes = NIOLockedValueBox<ByteBuffer?>(nil)
+    /// The smallest body compressed on a thread for blocking work: 64 KiB.
+    static let threadedBytes = 64 << 10
+
+    private enum State {
+        case none
+        case compressing(Task<ByteBuffer?, Never>)
+        case done(ByteBuffer)
+    }
+
+    private let state = NIOLockedValueBox(State.none)
 
     /// The gzip bytes of `plain`, compressed now or kept from before; `nil` if zlib fails
-    /// (it compresses into a buffer of its worst-case size, so it should not): then the plain
-    /// bytes are sent, and compressing is tried again next time.
-    func bytes(of plain: ByteBuffer) -> ByteBuffer? {
-        bytes.withLockedValue { kept in
-            if let kept { return kept }
-            var input = plain
-            // zlib's default level (6): most of level 9's gain, a fraction of its time.
-            kept = try? input.compress(with: .gzip())
-            return kept
+    /// (it compresses into a buffer of its worst-case size, so it should not) or no thread could
+    /// be had: then the plain bytes are sent, and compressing is tried again next time.
+    func bytes(of plain: ByteBuffer) async -> ByteBuffer? {
+        let work: Task<ByteBuffer?, Never> = state.withLockedValue { state in
+            switch state {
+            case .done(let bytes): return Task { bytes }
+            case .compressing(let task): return task
+            case .none:
+                let task = Task { () -> ByteBuffer? in
+                    @Sendable func compress() -> ByteBuffer? {
+                        var input = plain
+                        // zlib's default level (6): most of level 9's gain, a fraction of its time.
+                        return try? input.compress(with: .gzip())
+                    }
+                    if plain.readableBytes < Self.threadedBytes { return compress() }
+                    return try? await BlockingThreads.run(compress) ?? nil
+                }
+                state = .compressing(task)
+                return task
+            }
         }
+        let bytes = await work.value
+        state.withLockedValue { state in
+            guard case .compressing = state else { return }
+            state = bytes.map(State.done) ?? .none
+        }
+        return bytes
     }
 }

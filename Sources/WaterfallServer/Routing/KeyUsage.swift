@@ -5,7 +5,9 @@ import Waterfall
 /// Writes when each API key was last used, cheaply: at most once a minute a key, as a
 /// best-effort write on the server's writer thread that no request waits for (a request only
 /// takes a lock to look at one date). A write that finds the database busy is dropped; the
-/// next use a minute later tries again.
+/// next use a minute later tries again. It changes no answer, so it is not counted as the
+/// server's own write (``ServiceRunner/write(_:)`` retires every kept answer; on PostgreSQL,
+/// whose watcher hears other instances' commits only, that was every minute per key in use).
 final class KeyUsage: Sendable {
     /// The least time between two writes of one key's last use.
     static let interval: TimeInterval = 60
@@ -27,7 +29,7 @@ final class KeyUsage: Sendable {
         }
         guard due else { return }
         Task { [runner] in
-            _ = try? await runner.write { try await $0.recordKeyUse(named: name, at: now) }
+            _ = try? await runner.run { try await $0.recordKeyUse(named: name, at: now) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 
 /// One operation of the HTTP API: a method, a path pattern, the OpenAPI operation it is, what
 /// the document says of it, and what answers it. The route table (``APIRoutes``) is the one list
@@ -100,8 +101,8 @@ struct RouteServices: Sendable {
     let limits: ServerLimits
     /// When SIGTERM came, for answers that run long (``ImageStreamRoute``).
     let shutdown: ShutdownClock
-    /// The catalog streams running now (``ImageStreamRoute``).
-    let streams: ImageStreamRoute.Slots
+    /// The streams running now (NDJSON listings and event streams), and their caps.
+    let streams: StreamSlots
 }
 
 /// The decoded path parameters of a matched route, and the feeds the caller may see.
@@ -113,6 +114,11 @@ struct PathParameters: Sendable {
     var access = Route.Access.read
     /// The route's pattern (`/v1/feeds/{feed}`).
     var route = ""
+    /// The name of the caller's API key, `nil` without one (streams are capped per key).
+    var key: String?
+    /// The request's connection: a stream closes it when its client reads nothing
+    /// (``StallWatch``).
+    var connection: (any Channel)?
 
     /// The parameter `name` of the route's pattern (always present once matched).
     subscript(_ name: String) -> String {

@@ -12,7 +12,7 @@ import NIOCore
 /// for the next batch, which the reader sends, or for its end.
 final class BatchChannel: Sendable {
     /// How long the reader waits for a client that reads nothing before it gives up.
-    static let patience: DispatchTimeInterval = .seconds(60)
+    static let patience: DispatchTimeInterval = .seconds(30)
 
     /// Why the reader stopped sending.
     enum Stop: Error {

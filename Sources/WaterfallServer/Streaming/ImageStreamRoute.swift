@@ -12,38 +12,18 @@ import WaterfallJSON
 /// of a few batches, so the server holds a few thousand images whatever the feed's size and
 /// the client's speed. Never kept (``KeptAnswerGate`` lets it through) and never compressed.
 ///
+/// A stream is accounted (``StreamSlots``) from its admission to its last byte, and freed when
+/// the client leaves, when it reads nothing for the patience (30 s: the connection is closed),
+/// and when its body is never run: a `HEAD` is answered with the head alone, reading nothing but
+/// the feed's row, and a body dropped unrun closes its channel, which stops the reader.
+///
 /// At shutdown a stream is a request in flight: it goes on for the grace (`--shutdown-grace`),
 /// and one still running when the grace ends is cut there: the reader stops, and the
 /// connection is closed without the chunked body's last chunk, so a client sees a broken
 /// answer (and fewer lines than `totalItems`), never a short listing that looks whole.
 enum ImageStreamRoute {
-    /// How many streams a server runs at once: each holds a read transaction (and, on
-    /// PostgreSQL, a connection) for as long as it runs, so a few slow clients must not take
-    /// every connection from the other requests.
-    static let maximumStreams = 2
     /// Batches in flight between the reading thread and the client.
     static let capacity = 4
-
-    /// The streams one server runs now (``RouteServices/streams``): a count per server, not
-    /// per process, where tests run many servers side by side.
-    final class Slots: Sendable {
-        private let running = NIOLockedValueBox(0)
-
-        init() {}
-
-        /// Takes a slot: `false` when ``maximumStreams`` run already.
-        func take() -> Bool {
-            running.withLockedValue { count in
-                guard count < maximumStreams else { return false }
-                count += 1
-                return true
-            }
-        }
-
-        func giveBack() {
-            running.withLockedValue { $0 -= 1 }
-        }
-    }
 
     /// Whether the request asks for lines: `Accept` prefers `application/x-ndjson` to every
     /// other type it names (the greatest `q`, the first of equals: a generated client that
@@ -67,16 +47,19 @@ enum ImageStreamRoute {
         let runner = services.runner
         let shutdown = services.shutdown
         try RequestQuery(request).finish()
-        let slots = services.streams
-        guard slots.take() else {
-            throw Problem(
-                .serviceUnavailable, "\(maximumStreams) listings are streaming already; try again shortly.",
-                headers: [.retryAfter: "5"])
-        }
         let feed = path["feed"]
-        let channel = BatchChannel(capacity: capacity)
+        let headers: HTTPFields = [.contentType: "application/x-ndjson", .cacheControl: "no-cache"]
+        if request.method == .head {
+            _ = try await runner.run { try await $0.feed(named: feed) }
+            return Response(status: .ok, headers: headers)
+        }
+        let slot = try services.streams.take(.listing, key: path.key)
+        let patience = services.streams.limits.patience
+        let channel = BatchChannel(
+            capacity: capacity, patience: .seconds(Int(patience.components.seconds)))
+        // However the stream ends, even with its body never run, the reader stops.
+        slot.whenReleased { channel.close() }
         let reader = Task {
-            defer { slots.giveBack() }
             do {
                 try await runner.run { service in
                     try await service.streamImages(
@@ -103,13 +86,15 @@ enum ImageStreamRoute {
             }
             head = first
         } catch {
-            channel.close()
+            slot.release()
             throw error
         }
-        let headers: HTTPFields = [.contentType: "application/x-ndjson", .cacheControl: "no-cache"]
+        let watch = StallWatch(connection: path.connection, patience: patience, shutdown: shutdown)
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
+                // The body holds the slot: given back when it ends, or when it is dropped unrun.
+                defer { slot.release() }
                 // The grace's end stops the reader, whose next send fails, so `next()` below throws.
                 let graceWatch = Task {
                     do {
@@ -119,10 +104,10 @@ enum ImageStreamRoute {
                 }
                 defer { graceWatch.cancel() }
                 do {
-                    try await writer.write(head)
+                    try await watch.write(head, to: &writer)
                     while let batch = try await channel.next() {
                         if shutdown.graceHasEnded { throw BatchChannel.Stop.closed }
-                        try await writer.write(batch)
+                        try await watch.write(batch, to: &writer)
                     }
                 } catch {
                     channel.close()

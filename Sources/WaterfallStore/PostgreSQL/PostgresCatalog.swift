@@ -29,7 +29,6 @@ public struct PostgresCatalog: CatalogStore {
 
     let pool: PostgresPool
     public var location: String? { pool.settings.displayName }
-    public var reusesFeedIDs: Bool { false }
     public var readsAreRemote: Bool { true }
 
     /// Connects to the database at `url` (see ``PostgresSettings``) with `connections`

@@ -58,17 +58,14 @@ final class PostgresPool: Sendable {
     }
 
     /// Runs `body`, a transaction that waits for its connection and its statements, on a
-    /// thread of its own (a serial dispatch queue, which libdispatch gives a thread from its
-    /// pool as soon as it has work), while the caller awaits it without a thread. Every wait of
-    /// `body` ends (the lease's at ``leaseTimeout``, each statement's at its deadline), so the
-    /// threads in use are bounded by the transactions under way, and never wait on each other:
-    /// a write queues for the writer's connection, a read for one of the readers'.
+    /// thread of the process's fixed pool for blocking work (``BlockingThreads``), while the
+    /// caller awaits it without a thread. Every wait of `body` ends (the lease's at
+    /// ``leaseTimeout``, each statement's at its deadline), and no body waits for work queued
+    /// behind it (a write queues for the writer's connection, a read for one of the readers',
+    /// which bodies already on threads give back), so transactions beyond the pool's threads
+    /// wait their turn and never hold it up.
     func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue(label: "waterfall.postgres.transaction").async {
-                continuation.resume(with: Result(catching: body))
-            }
-        }
+        try await BlockingThreads.run(body)
     }
 
     /// PostgresNIO's two pools of a server, the task that runs them, and the connections they

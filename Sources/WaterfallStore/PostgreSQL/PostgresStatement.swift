@@ -5,7 +5,7 @@
 enum PostgresStatement {
     // MARK: Feeds and the change log
     enum FeedByName: PostgresRequestStatement { static let sql = SharedSQL.feedByName.postgres }
-    enum FeedRevisions: PostgresRequestStatement { static let sql = SharedSQL.feedRevisions.postgres }
+    enum FeedVersions: PostgresRequestStatement { static let sql = SharedSQL.feedVersions.postgres }
     enum ChangesSince: PostgresRequestStatement { static let sql = SharedSQL.changesSince.postgres }
 
     // MARK: Sections
@@ -86,7 +86,7 @@ enum PostgresStatement {
     /// The whole catalog's lock, waited for.
     enum LockCatalog: PostgresRequestStatement {
         static let sql = "SELECT pg_advisory_xact_lock($1::integer, hashtext(current_schema())), true"
-        static let length = StatementLength.lockWait
+        static let length = StatementLength.lockWait(locks: 1)
     }
     /// The whole catalog's lock if it is free.
     enum TryLockCatalog: PostgresRequestStatement {
@@ -98,7 +98,7 @@ enum PostgresStatement {
             SELECT pg_advisory_xact_lock_shared($1::integer, hashtext(current_schema())),
                    pg_advisory_xact_lock($1::integer, hashtext(current_schema() || $2::text))
             """
-        static let length = StatementLength.lockWait
+        static let length = StatementLength.lockWait(locks: 2)
     }
     /// A scope's lock with the catalog's shared, if both are free.
     enum TryLockScope: PostgresRequestStatement {

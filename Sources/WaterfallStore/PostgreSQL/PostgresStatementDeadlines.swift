@@ -6,9 +6,9 @@ enum StatementLength: Sendable {
     /// A request's statement, or any statement that reads or writes a bounded handful of rows
     /// (`BEGIN`, `COMMIT`, a page's reads, a move's writes): milliseconds.
     case brief
-    /// A wait for a write lock, which the transaction's `lock_timeout` ends
-    /// (``PostgresCatalog/lockTimeout``), then a brief statement.
-    case lockWait
+    /// A wait for `locks` write locks one after the other, each of which the transaction's
+    /// `lock_timeout` ends (``PostgresCatalog/lockTimeout``), then a brief statement.
+    case lockWait(locks: Int)
     /// Work that grows with the catalog: the batched statements of an import, a reorder, a
     /// removal or a layout's cache (arrays of up to 10,000 rows each), the statements over a
     /// whole feed (its change log at a first import, its deletion), and the migrations (which
@@ -30,8 +30,10 @@ enum StatementLength: Sendable {
 /// - **brief**, 5 s: a request's statements answer in milliseconds on a healthy server, a
 ///   thousand times less; and a request that meets a dead connection must answer 503 within the
 ///   10 s DESIGN section 18 allows, lease and retry included.
-/// - **lockWait**, the lock timeout (10 s) plus `brief`: the server itself ends the wait at the
-///   lock timeout (as busy), and answers within `brief` after that.
+/// - **lockWait**, the lock timeout (10 s) for each lock the statement waits for, plus `brief`:
+///   the server itself ends each wait at the lock timeout (as busy), and answers within `brief`
+///   after that. A scope's write waits for two (the catalog's, shared, then the scope's): cut at
+///   one lock's timeout, a write that waited its turn at both was taken for a dead connection.
 /// - **bulk**, 10 minutes: a statement of an import of a million images takes up to seconds
 ///   (10,000-row batches, a whole feed's change log, a migration's index), and cutting a
 ///   legitimate one would throw away the whole import; the deadline only bounds the wait for a
@@ -58,7 +60,7 @@ struct StatementDeadlines: Sendable {
     func limit(_ length: StatementLength) -> TimeAmount {
         switch length {
         case .brief: brief
-        case .lockWait: .milliseconds(Int64(PostgresCatalog.lockTimeout * 1000)) + brief
+        case .lockWait(let locks): .milliseconds(Int64(PostgresCatalog.lockTimeout * 1000) * Int64(locks)) + brief
         case .bulk: bulk
         }
     }

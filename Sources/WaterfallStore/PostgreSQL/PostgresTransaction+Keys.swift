@@ -54,3 +54,20 @@ extension PostgresTransaction {
             .int(time), .text(name))
     }
 }
+
+extension PostgresTransaction {
+    /// The secret that signs the catalog's tokens (migration 0007 made it).
+    public func tokenSecret() throws -> [UInt8] {
+        guard let secret = try session.scalar(ByteBuffer.self, "SELECT token_secret FROM catalog_identity"),
+            secret.readableBytes == 32
+        else { throw StoreError(.cannotOpen, "the catalog has no token secret: its identity row is missing.") }
+        return Array(buffer: secret)
+    }
+
+    /// Whether every migration of `Migrations/postgres/` is recorded as applied.
+    public func migrationsAreCurrent() throws -> Bool {
+        let applied = Set(
+            try session.rows("SELECT identifier FROM waterfall_migrations").map { try $0.decode(String.self) })
+        return PostgresCatalog.migrations.allSatisfy { applied.contains($0.identifier) }
+    }
+}

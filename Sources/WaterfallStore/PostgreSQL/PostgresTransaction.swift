@@ -30,25 +30,26 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     private static let feedSummarySelect = """
-        SELECT name, revision, image_count,
+        SELECT id, name, revision, image_count,
                (SELECT count(*) FROM section WHERE feed_id = feed.id),
                (SELECT count(*) FROM layout WHERE feed_id = feed.id)
         FROM feed
         """
 
     private static func feedSummary(_ row: PostgresRow) throws -> FeedSummary {
-        let (name, revision, images, sections, layouts) = try row.decode((String, Int64, Int64, Int64, Int64).self)
+        let (id, name, revision, images, sections, layouts) = try row.decode(
+            (Int64, String, Int64, Int64, Int64, Int64).self)
         return FeedSummary(
-            name: name, revision: revision, images: Int(images), sections: Int(sections), layouts: Int(layouts))
+            id: id, name: name, revision: revision, images: Int(images), sections: Int(sections), layouts: Int(layouts))
     }
 
-    public func feedRevisions() throws -> [String: Int64] {
-        var revisions: [String: Int64] = [:]
-        for row in try session.rows(PostgresStatement.FeedRevisions.self) {
-            let (name, revision) = try row.decode((String, Int64).self)
-            revisions[name] = revision
+    public func feedVersions() throws -> [String: FeedVersion] {
+        var versions: [String: FeedVersion] = [:]
+        for row in try session.rows(PostgresStatement.FeedVersions.self) {
+            let (name, id, revision) = try row.decode((String, Int64, Int64).self)
+            versions[name] = FeedVersion(incarnation: id, revision: revision)
         }
-        return revisions
+        return versions
     }
 
     /// Its images, sections, change log and layouts go with it: bulk work (``StatementLength``).
@@ -124,6 +125,15 @@ public struct PostgresTransaction: CatalogTransaction {
     public func changes(feedID: Int64, since revision: Int64, through last: Int64) throws -> [ChangeRecord] {
         try session.rows(SharedSQL.changesBetween.postgres, .int(feedID), .int(revision), .int(last)).map(
             ChangeRecord.init(postgres:))
+    }
+
+    public func changeCounts(feedID: Int64, revision: Int64) throws -> [ChangeKind: Int] {
+        var counts: [ChangeKind: Int] = [:]
+        for row in try session.rows(SharedSQL.changeCounts.postgres, .int(feedID), .int(revision)) {
+            let (kind, count) = try row.decode((String, Int64).self)
+            if let kind = ChangeKind(rawValue: kind) { counts[kind] = Int(count) }
+        }
+        return counts
     }
 
     public func changesFrom(feedID: Int64) throws -> Int64 {

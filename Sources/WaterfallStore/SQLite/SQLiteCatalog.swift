@@ -39,7 +39,6 @@ public struct SQLiteCatalog: CatalogStore {
     /// The file path, or `nil` for an in-memory database.
     public let path: String?
     public var location: String? { path }
-    public var reusesFeedIDs: Bool { true }
     public var readsAreRemote: Bool { false }
     /// Whether this process created the file: it then starts with a rollback journal, so that
     /// a first bulk import writes every page once, straight into the file (no WAL copy and no

@@ -82,3 +82,17 @@ extension SQLiteTransaction {
             arguments: [time, name])
     }
 }
+
+extension SQLiteTransaction {
+    /// The secret that signs the catalog's tokens (migration 0010 made it).
+    public func tokenSecret() throws -> [UInt8] {
+        guard let secret = try Data.fetchOne(db, sql: "SELECT token_secret FROM catalog_identity"), secret.count == 32
+        else { throw StoreError(.cannotOpen, "the catalog has no token secret: its identity row is missing.") }
+        return Array(secret)
+    }
+
+    /// Whether GRDB's migrator has applied every migration of `Migrations/sqlite/`.
+    public func migrationsAreCurrent() throws -> Bool {
+        try SQLiteCatalog.migrator.hasCompletedMigrations(db)
+    }
+}

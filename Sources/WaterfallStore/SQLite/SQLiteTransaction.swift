@@ -32,23 +32,23 @@ public struct SQLiteTransaction: CatalogTransaction {
     }
 
     private static let feedSummarySelect = """
-        SELECT name, revision, image_count,
+        SELECT id, name, revision, image_count,
                (SELECT COUNT(*) FROM section WHERE feed_id = feed.id) AS sections,
                (SELECT COUNT(*) FROM layout WHERE feed_id = feed.id) AS layouts
         FROM feed
         """
 
     private static func feedSummary(_ row: Row) -> FeedSummary {
-        FeedSummary(name: row[0], revision: row[1], images: row[2], sections: row[3], layouts: row[4])
+        FeedSummary(id: row[0], name: row[1], revision: row[2], images: row[3], sections: row[4], layouts: row[5])
     }
 
-    /// Every feed's revision, by name: what a watcher compares to see which feeds changed.
-    public func feedRevisions() throws -> [String: Int64] {
-        var revisions: [String: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: SharedSQL.feedRevisions.sqlite) {
-            revisions[row[0]] = row[1]
+    /// Every feed's incarnation and revision, by name: what a watcher compares.
+    public func feedVersions() throws -> [String: FeedVersion] {
+        var versions: [String: FeedVersion] = [:]
+        for row in try Row.fetchAll(db, sql: SharedSQL.feedVersions.sqlite) {
+            versions[row[0]] = FeedVersion(incarnation: row[1], revision: row[2])
         }
-        return revisions
+        return versions
     }
 
     /// Deletes a feed and, through the schema's cascades, everything of it: sections, images,
@@ -57,10 +57,18 @@ public struct SQLiteTransaction: CatalogTransaction {
         try db.execute(sql: SharedSQL.deleteFeed.sqlite, arguments: [id])
     }
 
-    /// Creates an empty feed at revision 0.
+    /// Creates an empty feed at revision 0, with the catalog's next feed id: SQLite alone would
+    /// give a feed made after the greatest one was removed that removed feed's id, and a feed's
+    /// id is its incarnation, never used twice (DESIGN section 19).
     public func createFeed(named name: String) throws -> FeedRecord {
-        try db.execute(sql: "INSERT INTO feed (name) VALUES (?)", arguments: [name])
-        return FeedRecord(id: db.lastInsertedRowID, name: name, revision: 0, imageCount: 0)
+        try db.execute(
+            sql: """
+                INSERT INTO feed (id, name)
+                SELECT max(next_feed_id, (SELECT coalesce(max(id), 0) + 1 FROM feed)), ? FROM catalog_identity
+                """, arguments: [name])
+        let id = db.lastInsertedRowID
+        try db.execute(sql: "UPDATE catalog_identity SET next_feed_id = ?", arguments: [id + 1])
+        return FeedRecord(id: id, name: name, revision: 0, imageCount: 0)
     }
 
     /// Adjusts the stored image count by `delta` (bulk writers that know their counts use this
@@ -142,6 +150,15 @@ public struct SQLiteTransaction: CatalogTransaction {
             .map {
                 ChangeRecord(revision: $0[0], kind: ChangeKind(rawValue: $0[1])!, externalID: $0[2], section: $0[3])
             }
+    }
+
+    /// How many rows of each kind one revision's change log holds.
+    public func changeCounts(feedID: Int64, revision: Int64) throws -> [ChangeKind: Int] {
+        var counts: [ChangeKind: Int] = [:]
+        for row in try Row.fetchAll(db, sql: SharedSQL.changeCounts.sqlite, arguments: [feedID, revision]) {
+            if let kind = ChangeKind(rawValue: row[0]) { counts[kind] = row[1] }
+        }
+        return counts
     }
 
     /// The oldest revision the feed's change log can be read from.

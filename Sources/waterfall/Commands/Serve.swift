@@ -62,8 +62,30 @@ extension WaterfallCommand {
                 "Seconds that SIGTERM lets requests in flight go on before one still receiving its body is answered 503; 0 or more.",
                 valueName: "seconds"))
         var shutdownGrace = "10"
+        @Option(
+            help: ArgumentHelp(
+                "The most streams (NDJSON listings and event streams) open at once; beyond it, 503 with Retry-After. 1 to 100000.",
+                valueName: "count"))
+        var maxStreams = StreamLimits().total
+        @Option(
+            help: ArgumentHelp(
+                "The most streams one API key may hold open at once (callers without a key are bounded by --max-streams alone). 1 to 100000.",
+                valueName: "count"))
+        var maxStreamsPerKey = StreamLimits().perKey
+        @Option(
+            help: ArgumentHelp(
+                "The threads for blocking work: PostgreSQL transactions, request bodies written to disk, compression of large answers. 1 to 1024.",
+                valueName: "count"))
+        var blockingThreads = BlockingThreads.defaultCount
 
         func validate() throws {
+            for (flag, value) in [("--max-streams", maxStreams), ("--max-streams-per-key", maxStreamsPerKey)]
+            where !(1...100_000).contains(value) {
+                throw ValidationError("\(flag) must be from 1 to 100000, got \(value).")
+            }
+            guard (1...1024).contains(blockingThreads) else {
+                throw ValidationError("--blocking-threads must be from 1 to 1024, got \(blockingThreads).")
+            }
             guard (0...65_535).contains(port) else {
                 throw ValidationError("--port must be from 0 to 65535, got \(port).")
             }
@@ -91,6 +113,7 @@ extension WaterfallCommand {
 
         func run() async throws {
             let path = database.resolvedPath
+            BlockingThreads.configure(threads: blockingThreads)
             let service = try WaterfallService.openForServing(path: path)
             var configuration = ServerConfiguration()
             configuration.host = host
@@ -100,6 +123,8 @@ extension WaterfallCommand {
             configuration.hotMemory = Self.bytes(hotMemory) ?? 0
             configuration.allowAnonymous = allowAnonymous
             configuration.limits.shutdownGracePeriod = Self.seconds(shutdownGrace)!
+            configuration.limits.streams.total = maxStreams
+            configuration.limits.streams.perKey = maxStreamsPerKey
             configuration.keepChanges = try ChangeRetention(parsing: keepChanges)
             let format = logFormat
             LoggingSystem.bootstrap { label in LogLineHandler(label: label, format: format) }

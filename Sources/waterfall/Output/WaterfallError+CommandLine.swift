@@ -31,7 +31,8 @@ extension WaterfallError {
             64
         case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .nothingTakenBy, .moveOntoItself,
             .moveAcrossDateSections, .indexOutsideSection, .invalidData,
-            .revisionMismatch, .changesPruned, .cursorExpired, .unknownKey, .keyExists:
+            .revisionMismatch, .changesPruned, .cursorExpired, .cursorOfRemovedFeed, .feedRemadeSinceRead, .unknownKey,
+            .keyExists:
             65
         case .fileUnreadable: 66
         case .cannotCreate: 73

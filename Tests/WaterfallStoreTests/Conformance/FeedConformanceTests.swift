@@ -32,7 +32,7 @@ import WaterfallTestSupport
                 // Names are compared exactly: no case folding, no trimming
                 #expect(try tx.feed(named: "Travel") == nil)
                 #expect(try tx.feed(named: "travel ") == nil)
-                #expect(try tx.feedRevisions() == ["travel": 2])
+                #expect(try tx.feedVersions().mapValues(\.revision) == ["travel": 2])
             }
         }
     }
@@ -67,7 +67,7 @@ import WaterfallTestSupport
                     ])
                 #expect(try tx.feedSummary(named: "a") == summaries[2])
                 #expect(try tx.feedSummary(named: "missing") == nil)
-                #expect(try tx.feedRevisions() == ["B": 0, "Z": 0, "a": 1, "b": 0, "é": 0])
+                #expect(try tx.feedVersions().mapValues(\.revision) == ["B": 0, "Z": 0, "a": 1, "b": 0, "é": 0])
             }
         }
     }
@@ -139,7 +139,7 @@ import WaterfallTestSupport
             try await store.read { tx throws in
                 #expect(try tx.feed(named: "gone") == nil)
                 #expect(try tx.feeds().map(\.name) == ["kept"])
-                #expect(try tx.feedRevisions().keys.sorted() == ["kept"])
+                #expect(try tx.feedVersions().keys.sorted() == ["kept"])
                 #expect(try tx.sections(feedID: gone.feed.id).isEmpty)
                 #expect(try tx.sections(ids: gone.feed.sections).isEmpty)
                 #expect(try tx.imageCount(sectionID: gone.feed.sections[0]) == 0)
