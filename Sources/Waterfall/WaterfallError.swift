@@ -53,8 +53,9 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// now at revision `current` was made anew: another incarnation, DESIGN section 19): the
     /// client lists again (HTTP 410).
     case cursorOfRemovedFeed(feed: String, current: Int64)
-    /// A write expected the feed a client read, but that feed was removed and another of the
-    /// same name made since (another incarnation, DESIGN section 19): nothing changed (HTTP 412).
+    /// A write expected the feed a client read, but that feed was removed since, and maybe
+    /// another of the same name made (another incarnation, DESIGN section 19): nothing changed
+    /// (HTTP 412).
     case feedRemadeSinceRead(feed: String)
     /// No API key has this name.
     case unknownKey(String)
@@ -133,7 +134,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
                 "feed \(feed.quoted) was removed and made anew since this listing began; list it again, or follow its changes."
         case .feedRemadeSinceRead(let feed):
             return
-                "feed \(feed.quoted) was removed and made anew since it was read; read it again; nothing was written."
+                "feed \(feed.quoted) is not the feed that was read: it was removed, or removed and made anew, since; read it again; nothing was written."
         case .unknownKey(let name):
             return "unknown API key \(name.quoted)."
         case .keyExists(let name):

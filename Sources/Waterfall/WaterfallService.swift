@@ -54,8 +54,9 @@ public struct WaterfallService: Sendable {
     func checkExpectedRevision(of feed: FeedRecord?, named name: String) throws(WaterfallError) {
         guard let expected = expectedRevision else { return }
         let actual = feed?.revision ?? 0
-        if let incarnation = expectedIncarnation, let feed, feed.id != incarnation {
-            throw .feedRemadeSinceRead(feed: name)
+        if let incarnation = expectedIncarnation {
+            // A tag names one feed: one removed since (and not made anew) matches nothing.
+            guard let feed, feed.id == incarnation else { throw .feedRemadeSinceRead(feed: name) }
         }
         if actual != expected { throw .revisionMismatch(feed: name, expected: expected, actual: actual) }
     }

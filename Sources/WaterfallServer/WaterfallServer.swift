@@ -67,6 +67,8 @@ public struct WaterfallServer: Sendable {
     let shutdown: ShutdownClock
     /// The streams this server runs now.
     let streams: StreamSlots
+    /// The readiness probe's check.
+    let readiness: Readiness
 
     /// A server over `service`.
     /// - Parameters:
@@ -95,6 +97,7 @@ public struct WaterfallServer: Sendable {
         routes = APIRoutes.all
         shutdown = ShutdownClock(grace: configuration.limits.shutdownGracePeriod)
         streams = StreamSlots(limits: configuration.limits.streams)
+        readiness = Readiness(runner: runner)
     }
 
     /// The Hummingbird application: HTTP/1.1 with the idle timeout, answering through the route
@@ -114,7 +117,8 @@ public struct WaterfallServer: Sendable {
                 routing: APIResponder(
                     routes: routes,
                     services: RouteServices(
-                        runner: runner, hub: hub, gatekeeper: gatekeeper, limits: configuration.limits,
+                        runner: runner, hub: hub, gatekeeper: gatekeeper, readiness: readiness,
+                        limits: configuration.limits,
                         shutdown: shutdown, streams: streams))),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(

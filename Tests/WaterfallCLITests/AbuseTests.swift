@@ -38,7 +38,7 @@ import Glibc
         _ = try cli(["import", ServeEndToEndTests.sample("coco-val2017.json")])
         _ = try cli(["layout", "add", "phone", "--feed", "travel", "--columns", "2", "--width", "375"])
         _ = try cli(["layout", "add", "phone", "--feed", "coco-val2017", "--columns", "2", "--width", "375"])
-        let big = 100_000
+        let big = 120_000
         try Self.writeFeed("big", sections: [big], to: folder.path("big.json"))
         _ = try cli(["import", folder.path("big.json")])
         try Self.writeFeed("f", sections: [10, 10, 10, 10], to: folder.path("f1.json"))
@@ -186,6 +186,13 @@ import Glibc
         crowd.removeAll()
         #expect(
             statuses.keys.allSatisfy { $0 == 200 || $0 == 503 }, "500 connections at once answered \(statuses)")
+
+        // The change log of the large import, asked for a page: its one revision by its counts.
+        let changes = ask("GET", "/v1/feeds/big/changes?since=0&limit=10")
+        #expect(
+            changes?.text
+                == #"{"feed":"big","revision":1,"truncatedRevision":1,"inserted":\#(big),"updated":0,"moved":0,"removed":0,"changes":[]}"#
+                + "\n", "\(changes?.text.prefix(300) ?? "")")
 
         // Four event streams from revision 0 of the large import: each sends its first revision
         // as its counts, and the server's memory stays bounded.

@@ -201,3 +201,77 @@ extension TrustBoundaryRouteTests {
         }
     }
 }
+
+/// `GET /readyz`'s check: bounded in time, one at a time, its outcome shared for a second.
+@Suite struct ReadinessTests {
+    /// Found by an attacker's reading of issue 50's first step: a probe awaited its check to the
+    /// end (a task group waits for every child), so a database that does not answer held each
+    /// probe past its 2 s, and every probe, open to anyone, made a transaction of its own.
+    @Test func aProbeAnswersWithinItsPatienceAndProbesShareOneCheck() async throws {
+        let asked = NIOLockedValueBox(0)
+        let slow = Readiness {
+            asked.withLockedValue { $0 += 1 }
+            try? await Task.sleep(for: .seconds(20))
+            return true
+        }
+        let start = ContinuousClock.now
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    do {
+                        try await slow.check()
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        let waited = ContinuousClock.now - start
+        #expect(outcomes.allSatisfy { !$0 }, "a probe was answered ready while the database had not answered")
+        // Their patience is 2 s; the check takes 20 (a loaded machine wakes timers late).
+        #expect(waited < .seconds(10), "the probes waited \(waited)")
+        #expect(asked.withLockedValue { $0 } == 1, "\(asked.withLockedValue { $0 }) checks for 20 probes")
+
+        let quick = Readiness {
+            asked.withLockedValue { $0 += 1 }
+            return true
+        }
+        try await quick.check()
+        try await quick.check()
+        #expect(asked.withLockedValue { $0 } == 2, "a fresh outcome was asked again")
+    }
+}
+
+extension TrustBoundaryRouteTests {
+    /// Found by the same reading: a client resuming an event stream with the `Last-Event-ID` of a
+    /// feed since removed and made anew, now at a lower revision, waited silently for revisions
+    /// it would never recognise. A resume point past the feed's revision ends with a reset.
+    @Test func aResumePointPastTheFeedsRevisionIsAReset() async throws {
+        let fixture = try await TestServer()
+        try await fixture.test { client in
+            try await client.execute(
+                uri: "/v1/feeds/travel/events", method: .get, headers: [.lastEventID: "50"]
+            ) {
+                #expect($0.status == .ok)
+                #expect(
+                    $0.text.contains("event: reset\ndata: {\"feed\":\"travel\",\"reason\":\"remade\"}"), "\($0.text)")
+            }
+        }
+    }
+}
+
+extension StreamSlotTests {
+    /// Found by the same reading: one key could run both of a server's listings (each holds a
+    /// read transaction) and deny them to every other key.
+    @Test func oneKeyRunsOneListingAtATime() throws {
+        let slots = StreamSlots(limits: StreamLimits())
+        let first = try slots.take(.listing, key: "a")
+        #expect(throws: Problem.self) { try slots.take(.listing, key: "a") }
+        let other = try slots.take(.listing, key: "b")
+        first.release()
+        _ = try slots.take(.listing, key: "a")
+        withExtendedLifetime(other) {}
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaterfallStore
+import WaterfallSync
 import WaterfallTestSupport
 
 @testable import Waterfall
@@ -129,5 +130,22 @@ import WaterfallTestSupport
             since = last.revision
         }
         #expect(revisions == [2, 3, 4, 5, 6])
+    }
+}
+
+extension TrustBoundaryTests {
+    /// Found by an attacker's reading of issue 50's first step: a write expecting a feed since
+    /// removed (and not made anew) passed, its revision taken for 0's.
+    @Test func aWriteExpectingARemovedFeedIsRefused() async throws {
+        let catalog = try TestCatalog(.sqlite)
+        _ = try await catalog.importFeed(["a", "b"])
+        let read = try await catalog.service.images(feed: "f", offset: 0, limit: 1)
+        try await catalog.service.removeFeed(named: "f")
+        await #expect(throws: WaterfallError.feedRemadeSinceRead(feed: "f")) {
+            let document = try FeedDecoder().decode(
+                Array(TestCatalog.feedJSON("f", ["c"]).utf8), format: .json, source: "test.json")
+            _ = try await catalog.service.expecting(FeedVersion(incarnation: read.incarnation, revision: 0))
+                .importFeed(document, named: "f", options: .init())
+        }
     }
 }

@@ -81,6 +81,18 @@ public struct ChangeList: Hashable, Sendable {
     /// absent from the JSON) when the page reaches the end of the log.
     public var nextSince: Int64?
     public var changes: [Change]
+    /// A first revision of more than ``WaterfallService/maximumLimit`` changes, given by its
+    /// counts alone (DESIGN section 19): its number, and how many changes of each kind it made;
+    /// `nil` otherwise.
+    public var truncated: (revision: Int64, counts: [ChangeKind: Int])? {
+        get { truncatedRevision.map { ($0, truncatedCounts) } }
+        set {
+            truncatedRevision = newValue?.revision
+            truncatedCounts = newValue?.counts ?? [:]
+        }
+    }
+    public var truncatedRevision: Int64? = nil
+    public var truncatedCounts: [ChangeKind: Int] = [:]
 
 }
 

@@ -25,12 +25,14 @@ extension WaterfallService {
                 let feed = try resolveFeed(feed, tx)
                 let from = try tx.changesFrom(feedID: feed.id)
                 if revision < from { throw WaterfallError.changesPruned(feed: feed.name, since: revision, from: from) }
-                let (rows, nextSince) = try Self.changePage(of: feed.id, since: revision, limit: limit, tx)
-                return ChangeList(
+                let (rows, nextSince, truncated) = try Self.changePage(of: feed.id, since: revision, limit: limit, tx)
+                var list = ChangeList(
                     feed: feed.name, revision: feed.revision, incarnation: feed.id, nextSince: nextSince,
                     changes: rows.map {
                         .init(revision: $0.revision, kind: $0.kind.rawValue, id: $0.externalID, section: $0.section)
                     })
+                list.truncated = truncated
+                return list
             }
         }
     }
@@ -113,21 +115,25 @@ extension WaterfallService {
 
     /// The rows of whole revisions after `revision`, at most `limit` of them unless the first
     /// revision alone has more, and the revision to go on from when rows are left after them.
+    /// A first revision of more than ``maximumLimit`` rows is given by its counts alone
+    /// (`truncated`): a page never holds more than that many rows, whatever a revision made.
     private static func changePage(
         of feedID: Int64, since revision: Int64, limit: Int?, _ tx: any CatalogTransaction
-    ) throws -> (rows: [ChangeRecord], nextSince: Int64?) {
-        guard let limit else { return (try tx.changes(feedID: feedID, since: revision), nil) }
+    ) throws -> (rows: [ChangeRecord], nextSince: Int64?, truncated: (revision: Int64, counts: [ChangeKind: Int])?) {
+        guard let limit else { return (try tx.changes(feedID: feedID, since: revision), nil, nil) }
         // One row more than the page holds tells whether the log goes on, and which revision
         // the limit cut.
         let rows = try tx.changes(feedID: feedID, since: revision, limit: limit + 1)
-        guard rows.count > limit else { return (rows, nil) }
+        guard rows.count > limit else { return (rows, nil, nil) }
         let cut = rows[limit].revision
         let whole = rows.prefix { $0.revision < cut }
-        if let last = whole.last { return (Array(whole), last.revision) }
-        // The first revision alone passes the limit: it is answered whole.
-        let first = try tx.changes(feedID: feedID, since: revision, through: cut)
+        if let last = whole.last { return (Array(whole), last.revision, nil) }
         let more = try !tx.changes(feedID: feedID, since: cut, limit: 1).isEmpty
-        return (first, more ? cut : nil)
+        // The first revision alone passes the limit: it is answered whole, up to the largest page.
+        let counts = try tx.changeCounts(feedID: feedID, revision: cut)
+        if counts.values.reduce(0, +) > maximumLimit { return ([], more ? cut : nil, (cut, counts)) }
+        let first = try tx.changes(feedID: feedID, since: revision, through: cut)
+        return (first, more ? cut : nil, nil)
     }
 
     /// The most change-log rows one transaction of ``pruneChanges(keeping:now:)`` deletes, so

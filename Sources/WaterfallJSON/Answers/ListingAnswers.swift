@@ -135,6 +135,23 @@ extension ChangeList: JSONAnswer {
             description:
                 "With `limit`: the revision to ask the changes since next, while later changes are left; absent when the page reaches the end of the log."
         ) { $0.nextSince },
+        .integer(
+            "truncatedRevision", .minimum(1), ifAbsent: .omitted,
+            description:
+                "A first revision of more than 100,000 changes (a large import), given by its counts alone (`inserted`, `updated`, `moved`, `removed`) and no changes: list the feed again, then ask since it."
+        ) { $0.truncatedRevision },
+        .integer("inserted", ifAbsent: .omitted, description: "The truncated revision's insertions.") {
+            $0.truncatedRevision == nil ? nil : $0.truncatedCounts[.insert, default: 0]
+        },
+        .integer("updated", ifAbsent: .omitted, description: "The truncated revision's updates.") {
+            $0.truncatedRevision == nil ? nil : $0.truncatedCounts[.update, default: 0]
+        },
+        .integer("moved", ifAbsent: .omitted, description: "The truncated revision's moves.") {
+            $0.truncatedRevision == nil ? nil : $0.truncatedCounts[.move, default: 0]
+        },
+        .integer("removed", ifAbsent: .omitted, description: "The truncated revision's removals.") {
+            $0.truncatedRevision == nil ? nil : $0.truncatedCounts[.remove, default: 0]
+        },
         .array("changes", of: "Change") { $0.changes },
     ]
 

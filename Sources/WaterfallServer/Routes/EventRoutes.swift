@@ -61,7 +61,7 @@ extension APIRoutes {
                     // with a last comment that tells the client to reconnect.
                     let stopping = NIOLockedValueBox(false)
                     try? await withGracefulShutdownHandler {
-                        try await stream.run(signals, into: &writer)
+                        try await stream.run(signals, from: first, into: &writer)
                     } onGracefulShutdown: {
                         stopping.withLockedValue { $0 = true }
                         hub.stop()
@@ -151,9 +151,17 @@ private struct EventStream {
     /// How often a stream reads the change log again while the database cannot be reached.
     static let retryInterval: Duration = .seconds(1)
 
-    mutating func run(_ signals: EventHub.Subscription, into writer: inout any ResponseBodyWriter) async throws {
+    mutating func run(
+        _ signals: EventHub.Subscription, from start: FeedVersion, into writer: inout any ResponseBodyWriter
+    ) async throws {
         // Tell the client how soon to reconnect, and flush the headers at once.
         try await watch.write(ByteBuffer(string: "retry: 1000\n\n"), to: &writer)
+        // A client resuming past the feed's revision followed another feed of its name, since
+        // removed: this one was made anew (event ids are revisions; they name no incarnation).
+        if since > start.revision {
+            _ = try await reset("remade", &writer)
+            return
+        }
         guard try await catchUp(&writer) else { return }
         for await signal in signals {
             switch signal {
@@ -182,7 +190,7 @@ private struct EventStream {
                 continue
             } catch WaterfallError.changesPruned {
                 return try await reset("pruned", &writer)
-            } catch {
+            } catch WaterfallError.unknownFeed {
                 return try await reset("removed", &writer)
             }
             guard page.version.incarnation == incarnation else { return try await reset("remade", &writer) }

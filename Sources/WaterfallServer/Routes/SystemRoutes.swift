@@ -23,12 +23,12 @@ extension APIRoutes {
             OperationDoc(
                 "Readiness: the database answers and its schema is current", tags: ["service"],
                 description:
-                    "200 when the database answers within 2 s and every migration this version knows is applied; else 503 with `Retry-After`: an orchestrator's readiness probe, which sends no traffic to an instance whose database is away.",
+                    "200 when the database answered within 2 s and every migration this version knows is applied; else 503 with `Retry-After`: an orchestrator's readiness probe, which sends no traffic to an instance whose database is away. One check runs at a time and its outcome answers for a second, however many probes come.",
                 responses: [.ok("Ready.", .json("Health"))],
                 problems: .open + [.serviceUnavailable])
         ) { request, _, server in
             try RequestQuery(request).finish()
-            try await Readiness.check(server.runner)
+            try await server.readiness.check()
             return await healthAnswer.response(to: request)
         },
         Route(
@@ -100,38 +100,6 @@ extension APIRoutes {
                 to: request)
         },
     ]
-}
-
-/// `GET /readyz`: one short read of the catalog, bounded in time.
-enum Readiness {
-    /// How long the database has to answer before the server says it is not ready.
-    static let patience: Duration = .seconds(2)
-
-    /// Returns when the database answers within ``patience`` and its migrations are current.
-    /// - Throws: ``Problem`` 503 with `Retry-After` otherwise.
-    static func check(_ runner: ServiceRunner) async throws {
-        let ready = await withTaskGroup(of: Bool?.self) { group in
-            group.addTask { try? await runner.run { try await $0.migrationsAreCurrent() } }
-            group.addTask {
-                try? await Task.sleep(for: patience)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-        switch ready {
-        case true?: return
-        case false?:
-            throw Problem(
-                .serviceUnavailable, "the catalog's schema is older than this server's; it is being migrated.",
-                headers: [.retryAfter: "5"])
-        case nil:
-            throw Problem(
-                .serviceUnavailable, "the database did not answer within \(patience); try again shortly.",
-                headers: [.retryAfter: "2"])
-        }
-    }
 }
 
 /// The liveness answer, `{"status":"ok"}`, described once: this table writes it and gives its

@@ -72,31 +72,48 @@ private final class CompressedCopy: Sendable {
 
     private let state = NIOLockedValueBox(State.none)
 
+    /// What a caller found: the bytes, the work that makes them, or a small body to compress
+    /// itself (two callers at once may both do it; the bytes are the same).
+    private enum Either {
+        case ready(ByteBuffer)
+        case wait(Task<ByteBuffer?, Never>)
+        case compressHere
+    }
+
+    /// The gzip coding of `plain` with zlib's default level (6): most of level 9's gain, a
+    /// fraction of its time.
+    @Sendable private static func compress(_ plain: ByteBuffer) -> ByteBuffer? {
+        var input = plain
+        return try? input.compress(with: .gzip())
+    }
+
     /// The gzip bytes of `plain`, compressed now or kept from before; `nil` if zlib fails
     /// (it compresses into a buffer of its worst-case size, so it should not) or no thread could
     /// be had: then the plain bytes are sent, and compressing is tried again next time.
     func bytes(of plain: ByteBuffer) async -> ByteBuffer? {
-        let work: Task<ByteBuffer?, Never> = state.withLockedValue { state in
+        let work: Task<ByteBuffer?, Never>
+        switch state.withLockedValue({ state -> Either in
             switch state {
-            case .done(let bytes): return Task { bytes }
-            case .compressing(let task): return task
+            case .done(let bytes): return .ready(bytes)
+            case .compressing(let task): return .wait(task)
             case .none:
-                let task = Task { () -> ByteBuffer? in
-                    @Sendable func compress() -> ByteBuffer? {
-                        var input = plain
-                        // zlib's default level (6): most of level 9's gain, a fraction of its time.
-                        return try? input.compress(with: .gzip())
-                    }
-                    if plain.readableBytes < Self.threadedBytes { return compress() }
-                    return try? await BlockingThreads.run(compress) ?? nil
-                }
+                guard plain.readableBytes >= Self.threadedBytes else { return .compressHere }
+                let task = Task { try? await BlockingThreads.run { Self.compress(plain) } ?? nil }
                 state = .compressing(task)
-                return task
+                return .wait(task)
             }
+        }) {
+        case .ready(let bytes): return bytes
+        case .wait(let task): work = task
+        case .compressHere:
+            let bytes = Self.compress(plain)
+            if let bytes { state.withLockedValue { $0 = .done(bytes) } }
+            return bytes
         }
         let bytes = await work.value
         state.withLockedValue { state in
-            guard case .compressing = state else { return }
+            // Only the work that is still the one under way settles the state.
+            guard case .compressing(let current) = state, current == work else { return }
             state = bytes.map(State.done) ?? .none
         }
         return bytes

@@ -98,6 +98,8 @@ struct RouteServices: Sendable {
     let runner: ServiceRunner
     let hub: EventHub
     let gatekeeper: Gatekeeper
+    /// The readiness probe's one check at a time (``Readiness``).
+    let readiness: Readiness
     let limits: ServerLimits
     /// When SIGTERM came, for answers that run long (``ImageStreamRoute``).
     let shutdown: ShutdownClock

@@ -6,7 +6,8 @@ import NIOCore
 /// at most ``StreamLimits/total`` in all and ``StreamLimits/perKey`` per API key (callers
 /// without a key are bounded by the total alone); beyond either, 503 with `Retry-After`. A
 /// listing also holds a read transaction (and, on PostgreSQL, a connection) for as long as it
-/// runs, so at most ``StreamLimits/listings`` of those run at once.
+/// runs, so at most ``StreamLimits/listings`` of those run at once, and
+/// ``StreamLimits/listingsPerKey`` for one key.
 ///
 /// A stream is accounted from the moment its route admits it (before its first byte) to its
 /// last: the ``StreamSlot`` it holds is given back when the last of its holders lets it go,
@@ -20,6 +21,7 @@ final class StreamSlots: Sendable {
         var total = 0
         var listings = 0
         var byKey: [String: Int] = [:]
+        var listingsByKey: [String: Int] = [:]
     }
 
     /// What a slot is taken for.
@@ -47,9 +49,15 @@ final class StreamSlots: Sendable {
             if let key, counts.byKey[key, default: 0] >= limits.perKey {
                 return "key \(key.quoted) holds \(limits.perKey) streams already (--max-streams-per-key)"
             }
+            if let key, kind == .listing, counts.listingsByKey[key, default: 0] >= limits.listingsPerKey {
+                return "key \(key.quoted) is streaming a listing already"
+            }
             counts.total += 1
             if kind == .listing { counts.listings += 1 }
-            if let key { counts.byKey[key, default: 0] += 1 }
+            if let key {
+                counts.byKey[key, default: 0] += 1
+                if kind == .listing { counts.listingsByKey[key, default: 0] += 1 }
+            }
             return nil
         }
         if let refusal {
@@ -65,6 +73,10 @@ final class StreamSlots: Sendable {
             if let key {
                 counts.byKey[key, default: 1] -= 1
                 if counts.byKey[key] == 0 { counts.byKey[key] = nil }
+                if kind == .listing {
+                    counts.listingsByKey[key, default: 1] -= 1
+                    if counts.listingsByKey[key] == 0 { counts.listingsByKey[key] = nil }
+                }
             }
         }
     }
@@ -78,6 +90,8 @@ public struct StreamLimits: Sendable {
     public var perKey = 16
     /// NDJSON listings at once: each holds a read transaction while it runs.
     public var listings = 2
+    /// NDJSON listings one API key may run at once, so that one key cannot take them all.
+    public var listingsPerKey = 1
     /// How long a stream waits for a client that reads nothing before it closes the connection
     /// (DESIGN section 19: a reader that makes no progress).
     public var patience: Duration = .seconds(30)

@@ -66,6 +66,9 @@ public struct SQLiteTransaction: CatalogTransaction {
                 INSERT INTO feed (id, name)
                 SELECT max(next_feed_id, (SELECT coalesce(max(id), 0) + 1 FROM feed)), ? FROM catalog_identity
                 """, arguments: [name])
+        guard db.changesCount == 1 else {
+            throw StoreError(.cannotWrite, "the catalog has no identity row: no feed can be made in it.")
+        }
         let id = db.lastInsertedRowID
         try db.execute(sql: "UPDATE catalog_identity SET next_feed_id = ?", arguments: [id + 1])
         return FeedRecord(id: id, name: name, revision: 0, imageCount: 0)

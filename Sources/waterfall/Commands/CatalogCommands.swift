@@ -152,6 +152,11 @@ extension WaterfallCommand {
                 table.add("\(change.revision)", change.kind, cell(change.id), cell(change.section))
             }
             Terminal.print(table.rendered)
+            if let (revision, counts) = list.truncated {
+                Terminal.print(
+                    "revision \(revision) made \(counts.values.reduce(0, +)) changes, more than a page holds: \(counts[.insert, default: 0]) inserted, \(counts[.update, default: 0]) updated, \(counts[.move, default: 0]) moved, \(counts[.remove, default: 0]) removed; list the feed again"
+                )
+            }
             Terminal.print(
                 "feed \(cell(list.feed)) is at revision \(list.revision); \(list.changes.count) change\(list.changes.count == 1 ? "" : "s") since revision \(since)"
                     + (list.nextSince.map { "; more with --since \($0)" } ?? ""))
