@@ -49,15 +49,25 @@ public struct WaterfallService: Sendable {
         return service
     }
 
+    /// The same service, with every operation requiring its feed to be the incarnation
+    /// `incarnation` (nil: any), at whatever revision: a read of the change log that follows one
+    /// feed (DESIGN section 19).
+    public func expecting(incarnation: Int64?) -> WaterfallService {
+        var service = self
+        service.expectedRevision = nil
+        service.expectedIncarnation = incarnation
+        return service
+    }
+
     /// Throws unless `feed` is at the expected revision and incarnation (when they are set);
     /// `nil` is a feed that does not exist yet, at revision 0.
     func checkExpectedRevision(of feed: FeedRecord?, named name: String) throws(WaterfallError) {
-        guard let expected = expectedRevision else { return }
-        let actual = feed?.revision ?? 0
         if let incarnation = expectedIncarnation {
-            // A tag names one feed: one removed since (and not made anew) matches nothing.
+            // A tag names one feed: one removed since (and maybe made anew) matches nothing.
             guard let feed, feed.id == incarnation else { throw .feedRemadeSinceRead(feed: name) }
         }
+        guard let expected = expectedRevision else { return }
+        let actual = feed?.revision ?? 0
         if actual != expected { throw .revisionMismatch(feed: name, expected: expected, actual: actual) }
     }
 

@@ -275,3 +275,32 @@ extension StreamSlotTests {
         withExtendedLifetime(other) {}
     }
 }
+
+extension TrustBoundaryRouteTests {
+    /// Issue 50, item 2: change-log reads follow one incarnation. A client that lists a feed and
+    /// then follows its changes sends the listing's tag; once the feed is removed and made anew,
+    /// `changes` and `events` answer 412 (the client lists again), whatever the revision.
+    @Test func readsOfTheChangeLogFollowOneIncarnation() async throws {
+        let fixture = try await TestServer()
+        try await fixture.test { client in
+            let tag = try await client.execute(uri: "/v1/feeds/travel/images?limit=3", method: .get) {
+                $0.headers[.eTag] ?? ""
+            }
+            try await client.execute(uri: "/v1/feeds/travel/changes?since=0", method: .get, headers: [.ifMatch: tag]) {
+                #expect($0.status == .ok)
+            }
+            try await fixture.service.removeFeed(named: "travel")
+            _ = try await fixture.service.importFeed(
+                contentsOf: TestServer.sampleData("travel.json"), options: .init())
+            for uri in ["/v1/feeds/travel/changes?since=0", "/v1/feeds/travel/events?since=0"] {
+                try await client.execute(uri: uri, method: .get, headers: [.ifMatch: tag]) {
+                    $0.expectProblem(.preconditionFailed, "is not the feed that was read")
+                }
+            }
+            // Without the tag, the new feed's log is read as any other.
+            try await client.execute(uri: "/v1/feeds/travel/changes?since=0", method: .get) {
+                #expect($0.status == .ok)
+            }
+        }
+    }
+}

@@ -37,8 +37,12 @@ struct ListingCursor: Hashable {
             withUnsafeBytes(of: number.bigEndian) { bytes += $0 }
         }
         bytes += Self.mac(of: bytes, feed: feed, secret: secret)
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        return Self.base64url(Data(bytes))
+    }
+
+    /// base64url of `data`, without padding.
+    private static func base64url(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
@@ -64,7 +68,9 @@ struct ListingCursor: Hashable {
             var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
             guard let data = Data(base64Encoded: base64), data.count == payloadBytes + macBytes,
-                data.first == ListingCursor.version
+                data.first == ListingCursor.version,
+                // One spelling per cursor: the last digit's two unused bits must be zero, as written.
+                ListingCursor.base64url(data) == token
             else { return nil }
             bytes = Array(data)
         }

@@ -78,9 +78,9 @@ extension ProblemStatuses {
     static let feedStream: ProblemStatuses = databaseRead + [.notFound]
     /// A read of one feed whose answer is kept: as above, and 304.
     static let feedRead: ProblemStatuses = feedStream + [.notModified]
-    /// A read of a feed's change log since a revision: as above, and 410 for a revision
-    /// whose later changes were pruned.
-    static let changeLogRead: ProblemStatuses = feedRead + [.gone]
+    /// A read of a feed's change log since a revision: as above, 410 for a revision whose
+    /// later changes were pruned, and 412 for an `If-Match` naming another incarnation.
+    static let changeLogRead: ProblemStatuses = feedRead + [.gone, .preconditionFailed]
     /// A write to one feed without a body: its feed may be unknown, its precondition may fail,
     /// the database's disk may be full.
     static let feedWrite: ProblemStatuses = feedStream + [.preconditionFailed, .insufficientStorage]

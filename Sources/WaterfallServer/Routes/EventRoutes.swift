@@ -16,13 +16,13 @@ extension APIRoutes {
                 "The feed's changes as Server-Sent Events", tags: ["images"],
                 description:
                     #"One `change` event per revision after `since` (or `Last-Event-ID`), then live as the feed moves on, whoever writes it (this server, another instance of it, the command line). Each event: `id:` the revision, `event: change`, `data:` `{"revision", "changes": [{"revision", "kind", "id", "section"}]}`; a revision of more than 1,000 changes comes as its counts with `"truncated": true` and no changes (list the feed again, or page `changes`), so a stream holds one page of the log whatever the log holds. A `: heartbeat` comment comes every 15 s. When the feed is removed, removed and made anew, or its log pruned past the stream, an `event: reset` (`data:` `{"feed", "reason"}`) ends the stream: list the feed again, then follow it anew. When the server shuts down, a last `: shutting down` comment ends it: reconnect (to this server once it is back, or another instance) with `Last-Event-ID`, and nothing is missed. Streams are capped per key and per server (503 with `Retry-After` beyond: `serve --max-streams`, `--max-streams-per-key`), and one whose client reads nothing for 30 s is closed."#,
-                parameters: [.feed, .query("Since"), .header("LastEventID")],
+                parameters: [.feed, .query("Since"), .header("LastEventID"), .header("IfMatch")],
                 responses: [
                     .ok(
                         "The stream.", ContentDoc(mediaType: "text/event-stream", schema: .component("ServerSentEvent"))
                     )
                 ],
-                problems: .feedStream + [.gone])
+                problems: .feedStream + [.gone, .preconditionFailed])
         ) { request, path, server in
             var query = try RequestQuery(request)
             var since = try query.int("since").map(Int64.init) ?? 0
@@ -39,7 +39,10 @@ extension APIRoutes {
             // An unknown feed is 404, and a revision whose later changes were pruned 410, before
             // the stream starts; the feed's incarnation then is the one the stream follows.
             let start = since
-            let first = try await server.runner.run { try await $0.changeEventsStart(feed: feed, since: start) }
+            let expected = try EntityTags.expectedState(of: request)
+            let first = try await server.runner.run {
+                try await expected.incarnation(appliedTo: $0).changeEventsStart(feed: feed, since: start)
+            }
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
             if request.method == .head { return Response(status: .ok, headers: headers) }
             let slot = try server.streams.take(.events, key: path.key)

@@ -182,8 +182,8 @@ extension APIRoutes {
             OperationDoc(
                 "The change log after a revision, a page of whole revisions", tags: ["images"],
                 description:
-                    "The revisions after `since` whose changes add up to at most `limit` (1,000 when absent, 100,000 at most), never part of a revision (a first revision of more changes comes whole), and `nextSince`, the revision to ask from next, while more follow. 410 when the changes after `since` were pruned (`serve --keep-changes`): the problem's `oldestSince` is the oldest revision to ask from, after listing the feed again.",
-                parameters: [.feed, .query("Since"), .query("ChangeLimit"), .ifNoneMatch],
+                    "The revisions after `since` whose changes add up to at most `limit` (1,000 when absent, 100,000 at most), never part of a revision (a first revision of more changes comes whole, up to 100,000; a larger one by its counts, `truncatedRevision`), and `nextSince`, the revision to ask from next, while more follow. With `If-Match` (an ETag of any answer about the feed), 412 when the feed is no longer the one the tag names (removed, or removed and made anew: another incarnation), whatever its revision. 410 when the changes after `since` were pruned (`serve --keep-changes`): the problem's `oldestSince` is the oldest revision to ask from, after listing the feed again.",
+                parameters: [.feed, .query("Since"), .query("ChangeLimit"), .header("IfMatch"), .ifNoneMatch],
                 responses: [.ok("The changes.", .json("ChangeList"), headers: [.eTag])],
                 problems: .changeLogRead)
         ) { request, path, server in
@@ -192,8 +192,10 @@ extension APIRoutes {
             let limit = try query.int("limit") ?? WaterfallService.defaultChangeLimit
             try query.finish()
             let feed = path["feed"]
+            let expected = try EntityTags.expectedState(of: request)
             return try await server.runner.answer(for: request, path) { service in
-                let answer = try await service.changes(feed: feed, since: Int64(since), limit: limit)
+                let answer = try await expected.incarnation(appliedTo: service).changes(
+                    feed: feed, since: Int64(since), limit: limit)
                 return (try StableJSON.document(of: answer), answer.version)
             }.response(to: request)
         },

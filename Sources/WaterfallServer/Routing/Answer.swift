@@ -107,6 +107,13 @@ enum EntityTags {
         /// One incarnation of the feed at one revision (an `If-Match` tag).
         case version(FeedVersion)
 
+        /// The service, expecting the feed a read of the change log follows to be the tag's
+        /// incarnation (at whatever revision: the log moves on); `X-Feed-Revision` names no feed.
+        func incarnation(appliedTo service: WaterfallService) -> WaterfallService {
+            if case .version(let version) = self { return service.expecting(incarnation: version.incarnation) }
+            return service.expecting(incarnation: nil)
+        }
+
         /// The service, expecting this of the feed it writes.
         func applied(to service: WaterfallService) -> WaterfallService {
             switch self {

@@ -17,7 +17,10 @@ struct KeptAnswerGate: RouterMiddleware {
     {
         // The open routes (the probes above all) never ask who calls: that reads the keys, and
         // liveness must not depend on the database.
-        guard request.method == .get, !APIRoutes.openPaths.contains(request.uri.path) else {
+        // A precondition (`If-Match` on a read of the change log) is checked by the route.
+        guard request.method == .get, !APIRoutes.openPaths.contains(request.uri.path),
+            request.headers[.ifMatch] == nil
+        else {
             return try await next(request, context)
         }
         var context = context
