@@ -21,26 +21,16 @@ import Waterfall
                 }
             })
         defer { hub.stop() }
-        let changes = NIOLockedValueBox(0)
-        let stream = hub.subscribe(feed: "f")
-        let listener = Task {
-            for await signal in stream where signal == .changed { changes.withLockedValue { $0 += 1 } }
-        }
-        defer { listener.cancel() }
-        /// Whether `count` changes were heard within 5 s.
-        func heard(_ count: Int) async throws -> Bool {
-            for _ in 0..<100 where changes.withLockedValue({ $0 }) < count {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            return changes.withLockedValue { $0 } >= count
-        }
+        let listener = ChangeCounter(hub.subscribe(feed: "f"))
+        defer { listener.stop() }
+        func heard(_ count: Int) async throws -> Bool { try await listener.heard(count) }
         // The first look wakes every listener once
         #expect(try await heard(1))
 
         // A commit, whose revisions cannot be read for a while
         database.withLockedValue { $0 = (2, ["f": 2], true) }
         try await Task.sleep(for: .milliseconds(500))
-        #expect(changes.withLockedValue { $0 } == 1)
+        #expect(listener.count == 1)
         database.withLockedValue { $0.failing = false }
 
         // Heard once they can be, with no other commit
@@ -72,21 +62,37 @@ import Waterfall
             databaseVersion: { version.withLockedValue { $0 } },
             feedVersions: { ["f": FeedVersion(incarnation: incarnation.withLockedValue { $0 }, revision: 1)] })
         defer { hub.stop() }
-        let changes = NIOLockedValueBox(0)
-        let stream = hub.subscribe(feed: "f")
-        let listener = Task {
-            for await signal in stream where signal == .changed { changes.withLockedValue { $0 += 1 } }
-        }
-        defer { listener.cancel() }
-        func heard(_ count: Int) async throws -> Bool {
-            for _ in 0..<100 where changes.withLockedValue({ $0 }) < count {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            return changes.withLockedValue { $0 } >= count
-        }
+        let listener = ChangeCounter(hub.subscribe(feed: "f"))
+        defer { listener.stop() }
+        func heard(_ count: Int) async throws -> Bool { try await listener.heard(count) }
         #expect(try await heard(1))
         incarnation.withLockedValue { $0 = 2 }
         version.withLockedValue { $0 = 2 }
         #expect(try await heard(2), "a feed made anew at the same revision woke no listener")
     }
+}
+
+/// Counts the `changed` signals of one subscription, as a stream's listener hears them.
+private final class ChangeCounter: Sendable {
+    private let changes = NIOLockedValueBox(0)
+    private let listening: Task<Void, Never>
+
+    init(_ signals: EventHub.Subscription) {
+        let changes = changes
+        listening = Task {
+            for await signal in signals where signal == .changed { changes.withLockedValue { $0 += 1 } }
+        }
+    }
+
+    var count: Int { changes.withLockedValue { $0 } }
+
+    /// Whether `count` changes were heard within 5 s.
+    func heard(_ count: Int) async throws -> Bool {
+        for _ in 0..<100 where self.count < count {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return self.count >= count
+    }
+
+    func stop() { listening.cancel() }
 }

@@ -22,15 +22,11 @@ extension WaterfallService {
         }
         return try await perform {
             try await database.read { tx in
-                let feed = try resolveFeed(feed, tx)
-                let from = try tx.changesFrom(feedID: feed.id)
-                if revision < from { throw WaterfallError.changesPruned(feed: feed.name, since: revision, from: from) }
+                let feed = try feedWithLog(feed, since: revision, tx)
                 let (rows, nextSince, truncated) = try Self.changePage(of: feed.id, since: revision, limit: limit, tx)
                 var list = ChangeList(
                     feed: feed.name, revision: feed.revision, incarnation: feed.id, nextSince: nextSince,
-                    changes: rows.map {
-                        .init(revision: $0.revision, kind: $0.kind.rawValue, id: $0.externalID, section: $0.section)
-                    })
+                    changes: rows.map(ChangeList.Change.init))
                 list.truncated = truncated
                 return list
             }
@@ -57,9 +53,7 @@ extension WaterfallService {
         }
         return try await perform {
             try await database.read { tx in
-                let feed = try resolveFeed(name, tx)
-                let from = try tx.changesFrom(feedID: feed.id)
-                if revision < from { throw WaterfallError.changesPruned(feed: feed.name, since: revision, from: from) }
+                let feed = try feedWithLog(name, since: revision, tx)
                 return FeedVersion(incarnation: feed.id, revision: feed.revision)
             }
         }
@@ -78,9 +72,7 @@ extension WaterfallService {
         let limit = Swift.max(1, Swift.min(limit, Self.maximumLimit))
         return try await perform {
             try await database.read { tx in
-                let feed = try resolveFeed(name, tx)
-                let from = try tx.changesFrom(feedID: feed.id)
-                if revision < from { throw WaterfallError.changesPruned(feed: feed.name, since: revision, from: from) }
+                let feed = try feedWithLog(name, since: revision, tx)
                 let rows = try tx.changes(feedID: feed.id, since: revision, limit: limit + 1)
                 var page = ChangeEventPage(version: FeedVersion(incarnation: feed.id, revision: feed.revision))
                 var whole = rows[...]
@@ -99,18 +91,23 @@ extension WaterfallService {
                     let revision = whole[start].revision
                     let end = whole[start...].firstIndex { $0.revision != revision } ?? whole.endIndex
                     page.events.append(
-                        .whole(
-                            revision: revision,
-                            changes: whole[start..<end].map {
-                                .init(
-                                    revision: $0.revision, kind: $0.kind.rawValue, id: $0.externalID,
-                                    section: $0.section)
-                            }))
+                        .whole(revision: revision, changes: whole[start..<end].map(ChangeList.Change.init)))
                     start = end
                 }
                 return page
             }
         }
+    }
+
+    /// The feed named `name` (or the only one), whose change log is read after `revision`.
+    /// - Throws: ``WaterfallError`` `changesPruned` when rows after `revision` were pruned.
+    private func feedWithLog(_ name: String?, since revision: Int64, _ tx: any CatalogTransaction) throws
+        -> FeedRecord
+    {
+        let feed = try resolveFeed(name, tx)
+        let from = try tx.changesFrom(feedID: feed.id)
+        if revision < from { throw WaterfallError.changesPruned(feed: feed.name, since: revision, from: from) }
+        return feed
     }
 
     /// The rows of whole revisions after `revision`, at most `limit` of them unless the first
@@ -188,5 +185,12 @@ extension WaterfallService {
             return nil
         }
         return through
+    }
+}
+
+extension ChangeList.Change {
+    /// A row of the change log as the log's answers give it.
+    init(_ row: ChangeRecord) {
+        self.init(revision: row.revision, kind: row.kind.rawValue, id: row.externalID, section: row.section)
     }
 }

@@ -14,10 +14,7 @@ extension APIRoutes {
                     "200 while the process serves requests, without touching the database: an orchestrator's liveness probe, which must not restart a healthy instance while its database is away (DESIGN section 19).",
                 responses: [.ok("The server is up.", .json("Health"))],
                 problems: .open)
-        ) { request, _, _ in
-            try RequestQuery(request).finish()
-            return await healthAnswer.response(to: request)
-        },
+        ) { request, _, _ in try await liveness(request) },
         Route(
             .get, "/readyz", "getReadiness", access: .open,
             OperationDoc(
@@ -39,10 +36,7 @@ extension APIRoutes {
                     "The same as `/livez`: 200 while the process serves, whatever its database does. Kept for the probes that know it; `/readyz` says whether the database answers.",
                 responses: [.ok("The server is up.", .json("Health"))],
                 problems: .open)
-        ) { request, _, _ in
-            try RequestQuery(request).finish()
-            return await healthAnswer.response(to: request)
-        },
+        ) { request, _, _ in try await liveness(request) },
         Route(
             .get, "/openapi.json", "getOpenAPI", access: .open,
             OperationDoc(
@@ -110,6 +104,12 @@ struct Health: JSONAnswer {
 }
 
 extension APIRoutes {
+    /// `GET /livez` and `/healthz`: the process serves; the database is not asked.
+    fileprivate static func liveness(_ request: Request) async throws -> Response {
+        try RequestQuery(request).finish()
+        return await healthAnswer.response(to: request)
+    }
+
     /// The answer of `GET /livez`, `/readyz` and `/healthz`, written once.
     fileprivate static let healthAnswer: JSONBody = {
         do {
