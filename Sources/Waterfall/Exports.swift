@@ -7,6 +7,7 @@
 @_exported import protocol WaterfallStore.ChangeWatcher
 @_exported import struct WaterfallStore.FeedVersion
 @_exported import enum WaterfallSync.FeedFormat
+@_exported import enum WaterfallSync.ImageTags
 @_exported import enum WaterfallSync.MoveTarget
 @_exported import struct WaterfallSync.Rendition
 @_exported import enum WaterfallSync.Renditions

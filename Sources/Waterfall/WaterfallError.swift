@@ -97,7 +97,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// front end says it its own way (`--pin-offset`, `pinOffset`).
     public enum Parameter: String, Hashable, Sendable, CaseIterable {
         case feedName, layoutName, keyName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
-        case date, anchorY, cursor, dpr
+        case date, anchorY, cursor, dpr, tag
         case resetOrder, appendMode, expires, sectionBy, timeZone, keepChanges
         case backupTarget
     }

@@ -69,11 +69,14 @@ public struct ImageRecord: Hashable, Sendable {
     /// The sizes the image is served at, as the catalog stores them (one line a rendition,
     /// `WIDTH URL`, or `* TEMPLATE`; the service reads them with `Renditions(storedText:)`).
     public var renditions: String?
+    /// The image's tags as the catalog stores them (one line a tag, in the feed's order; the
+    /// service reads them with `ImageTags.tags(storedText:)`); `nil` for none (DESIGN section 20).
+    public var tags: String?
 
     public init(
         key: Int64, externalID: String, sectionID: Int64, width: Int32, height: Int32,
         isFullSpan: Bool, url: String?, title: String?, takenAt: Int64? = nil,
-        placeholder: String? = nil, color: String? = nil, renditions: String? = nil
+        placeholder: String? = nil, color: String? = nil, renditions: String? = nil, tags: String? = nil
     ) {
         self.key = key
         self.externalID = externalID
@@ -87,6 +90,7 @@ public struct ImageRecord: Hashable, Sendable {
         self.placeholder = placeholder
         self.color = color
         self.renditions = renditions
+        self.tags = tags
     }
 }
 

@@ -131,6 +131,12 @@ public protocol ImageRows {
     func images(feedID: Int64, fromKey key: Int64, limit: Int) throws -> [ImageRecord]
     /// Up to `limit` images from catalog index `offset`, in catalog order. O(offset + limit).
     func images(feedID: Int64, offset: Int, limit: Int) throws -> [ImageRecord]
+    /// How many images of a feed carry `tag` (compared exactly). O(n): a scan of the feed.
+    func imageCount(feedID: Int64, tagged tag: String) throws -> Int
+    /// Up to `limit` images carrying `tag` from order key `key` on (inclusive), in catalog order.
+    func images(feedID: Int64, tagged tag: String, fromKey key: Int64, limit: Int) throws -> [ImageRecord]
+    /// Up to `limit` images carrying `tag` from index `offset` among them, in catalog order.
+    func images(feedID: Int64, tagged tag: String, offset: Int, limit: Int) throws -> [ImageRecord]
     /// Calls `body` with the geometry of every image from order key `key` on, in catalog order,
     /// until `body` returns `false`.
     func scanGeometry(feedID: Int64, fromKey key: Int64, _ body: (ImageGeometry) throws -> Bool) throws

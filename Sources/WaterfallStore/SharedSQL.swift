@@ -5,7 +5,7 @@
 enum SharedSQL {
     /// The columns of an image row, in ``ImageRecord``'s order.
     static let imageColumns =
-        "sort_key, external_id, section_id, width, height, full_span, url, title, taken_at, placeholder, color, renditions"
+        "sort_key, external_id, section_id, width, height, full_span, url, title, taken_at, placeholder, color, renditions, tags"
     /// The columns of a feed row, in ``FeedRecord``'s order.
     static let feedColumns = "id, name, revision, image_count, section_by, time_zone"
     /// The columns of a section row, in ``SectionRecord``'s order.
@@ -102,6 +102,22 @@ enum SharedSQL {
     /// Images from a catalog index on, in catalog order.
     static let imagesFromOffset = SharedStatement(
         "SELECT \(imageColumns) FROM image WHERE feed_id = ? ORDER BY sort_key LIMIT ? OFFSET ?")
+    /// How many images of a feed carry a tag (bound as `"\n" + tag + "\n"`, see `tagNeedle`).
+    static let taggedImageCount = SharedStatement(
+        taggedBy: "SELECT count(*) FROM image WHERE feed_id = ? AND {hasTag}")
+    /// The images of a feed that carry a tag, from an order key on, in catalog order.
+    static let taggedImagesFromKey = SharedStatement(
+        taggedBy:
+            "SELECT \(imageColumns) FROM image WHERE feed_id = ? AND sort_key >= ? AND {hasTag} ORDER BY sort_key LIMIT ?"
+    )
+    /// The images of a feed that carry a tag, from an index among them on, in catalog order.
+    static let taggedImagesFromOffset = SharedStatement(
+        taggedBy: "SELECT \(imageColumns) FROM image WHERE feed_id = ? AND {hasTag} ORDER BY sort_key LIMIT ? OFFSET ?"
+    )
+
+    /// What a tagged read binds for its tag: the tag between line breaks, which the stored
+    /// lines (`"\n" + tags + "\n"`) hold exactly when one of them is the tag, byte for byte.
+    static func tagNeedle(_ tag: String) -> String { "\n" + tag + "\n" }
     /// Deletes the section extents of a feed's cached layouts that end at or after a key.
     static let invalidateSectionExtents = SharedStatement(
         "DELETE FROM layout_section WHERE cache_id IN (SELECT id FROM layout_cache WHERE feed_id = ?) AND until_key >= ?"
@@ -166,6 +182,16 @@ struct SharedStatement: Sendable {
     let sqlite: String
     /// The statement with `$1`, `$2`, … placeholders.
     let postgres: String
+
+    /// `sql` with `{hasTag}` written in each dialect: whether the row's `tags` hold the tag
+    /// bound there as ``SharedSQL/tagNeedle(_:)`` (a plain substring search, exact by bytes; a
+    /// scan of the feed's rows, which views replace with kept membership).
+    init(taggedBy sql: String) {
+        let sqlite = SharedStatement(sql.replacing("{hasTag}", with: "instr(char(10) || tags || char(10), ?) > 0"))
+        let postgres = SharedStatement(sql.replacing("{hasTag}", with: "strpos(chr(10) || tags || chr(10), ?) > 0"))
+        self.sqlite = sqlite.sqlite
+        self.postgres = postgres.postgres
+    }
 
     init(_ sql: String) {
         sqlite = sql

@@ -32,13 +32,17 @@ public struct FeedImage: Hashable, Sendable {
     public var color: String?
     /// The sizes the image is served at.
     public var renditions: Renditions?
+    /// The image's tags in the feed's order, each given once (see ``ImageTags``); empty when
+    /// the feed gives none.
+    public var tags: [String]
 
     /// Creates an image; the decoder is the usual source, this is for tests and callers that
     /// build feeds in code (values are not validated here).
     public init(
         id: String, width: Int32, height: Int32, url: String? = nil, title: String? = nil,
         section: Int32? = nil, span: Span = .normal, takenAt: Int64? = nil,
-        placeholder: String? = nil, color: String? = nil, renditions: Renditions? = nil
+        placeholder: String? = nil, color: String? = nil, renditions: Renditions? = nil,
+        tags: [String] = []
     ) {
         self.id = id
         self.width = width
@@ -51,5 +55,6 @@ public struct FeedImage: Hashable, Sendable {
         self.placeholder = placeholder
         self.color = color
         self.renditions = renditions
+        self.tags = tags
     }
 }

@@ -34,6 +34,9 @@ public struct ImageList: Hashable, Sendable {
         public var placeholder: String? = nil
         public var color: String? = nil
         public var renditions: Renditions? = nil
+        /// The image's tags in the feed's order (DESIGN section 20); absent from the JSON when
+        /// it has none.
+        public var tags: [String] = []
         /// Set for full-span images only; not part of the JSON.
         public var isFullSpan: Bool
 
@@ -60,7 +63,8 @@ extension ImageList.Image {
             index: index, id: row.externalID, section: section, width: Int(row.width), height: Int(row.height),
             url: row.url, title: row.title, takenAt: row.takenAt.map(TakenAt.string(milliseconds:)),
             placeholder: row.placeholder, color: row.color,
-            renditions: row.renditions.flatMap(Renditions.init(storedText:)), isFullSpan: row.isFullSpan)
+            renditions: row.renditions.flatMap(Renditions.init(storedText:)),
+            tags: ImageTags.tags(storedText: row.tags), isFullSpan: row.isFullSpan)
     }
 }
 

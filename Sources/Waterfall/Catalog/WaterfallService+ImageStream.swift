@@ -25,20 +25,28 @@ extension WaterfallService {
     /// memory held is a batch's whatever the feed's size. `head` and `images` run on the
     /// store's thread, inside the transaction: `images` may block it (a client that reads
     /// slowly) or throw (one that went away), which ends the transaction.
-    /// - Throws: ``WaterfallError`` as ``images(feed:offset:limit:)``, or what `images` throws.
+    /// With `tag`, only the images carrying it, counted among themselves (`totalItems`, `index`).
+    /// - Throws: ``WaterfallError`` as ``images(feed:offset:limit:tag:)``, or what `images` throws.
     public func streamImages(
-        feed: String?, head: @escaping @Sendable (ImageStreamHead) throws -> Void,
+        feed: String?, tag: String? = nil, head: @escaping @Sendable (ImageStreamHead) throws -> Void,
         images: @escaping @Sendable ([ImageList.Image]) throws -> Void
     ) async throws(WaterfallError) {
+        try Self.validateTag(tag)
         try await perform {
             try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
                 let names = try tx.sections(feedID: feed.id).namesByID
-                try head(ImageStreamHead(feed: feed.name, revision: feed.revision, totalItems: feed.imageCount))
+                let total = try tag.map { try tx.imageCount(feedID: feed.id, tagged: $0) } ?? feed.imageCount
+                try head(ImageStreamHead(feed: feed.name, revision: feed.revision, totalItems: total))
                 var index = 0
                 var from = Int64.min
                 while true {
-                    let rows = try tx.images(feedID: feed.id, fromKey: from, limit: Self.imageStreamBatch)
+                    let rows =
+                        if let tag {
+                            try tx.images(feedID: feed.id, tagged: tag, fromKey: from, limit: Self.imageStreamBatch)
+                        } else {
+                            try tx.images(feedID: feed.id, fromKey: from, limit: Self.imageStreamBatch)
+                        }
                     if !rows.isEmpty {
                         try images(
                             rows.map { row in

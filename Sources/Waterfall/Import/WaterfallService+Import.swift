@@ -310,6 +310,7 @@ struct ImportApplier {
             updated.placeholder = fileImage.placeholder
             updated.color = fileImage.color
             updated.renditions = fileImage.renditions?.storedText
+            updated.tags = ImageTags.storedText(fileImage.tags)
         }
         if !updated.isExactly(current) {
             if updated.width != current.width || updated.height != current.height
@@ -372,7 +373,7 @@ struct ImportApplier {
                         sectionID: sectionIDs[plan.entries[entryIndex].section],
                         width: image.width, height: image.height, isFullSpan: image.span == .full, url: image.url,
                         title: image.title, takenAt: image.takenAt, placeholder: image.placeholder, color: image.color,
-                        renditions: image.renditions?.storedText))
+                        renditions: image.renditions?.storedText, tags: ImageTags.storedText(image.tags)))
             }
             precondition(!places.isEmpty, "the store asked for more rows than the plan inserts")
             (batchCount, nextInBatch) = (places.count, 0)
@@ -448,6 +449,7 @@ extension ImageRecord {
             && width == other.width && height == other.height && isFullSpan == other.isFullSpan
             && url.isExactly(other.url) && title.isExactly(other.title) && takenAt == other.takenAt
             && placeholder == other.placeholder && color == other.color && renditions.isExactly(other.renditions)
+            && tags.isExactly(other.tags)
     }
 }
 

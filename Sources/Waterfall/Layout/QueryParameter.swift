@@ -82,6 +82,13 @@ extension QueryParameter {
             "Instead of offset: a listing's nextCursor, to go on as of its revision (410 once the feed has changed since)."
     )
 
+    // A listing of the images that carry a tag (DESIGN section 20).
+    public static let tag = QueryParameter(
+        "tag", .string,
+        help:
+            "List only the images carrying this tag (compared exactly); index, totalItems and offset then count those images."
+    )
+
     // A viewport anchored at an image (DESIGN section 16), instead of y.
     public static let anchor = QueryParameter(
         "anchor", .string,
@@ -122,7 +129,8 @@ extension QueryParameter {
 
     /// Every parameter, in the order the document lists them.
     public static let all: [QueryParameter] = [
-        page, pageSize, offset, limit, cursor, y, height, pinHeaders, pinOffset, anchor, anchorY, id, date, locateLimit,
+        page, pageSize, offset, limit, cursor, tag, y, height, pinHeaders, pinOffset, anchor, anchorY, id, date,
+        locateLimit,
         x, viewportWidth, dpr,
     ]
 }

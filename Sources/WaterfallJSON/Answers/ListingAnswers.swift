@@ -50,6 +50,11 @@ extension ImageList.Image: JSONAnswer {
         ) { image -> String? in
             if case .template(let template)? = image.renditions { template } else { nil }
         },
+        .encoded(
+            "tags", as: .strings, .maxItems(ImageTags.maximumCount), ifAbsent: .omitted,
+            description:
+                "The image's tags in the feed's order (each 1 to 64 bytes, compared exactly); absent when it has none."
+        ) { $0.tags.isEmpty ? nil : $0.tags },
     ]
 
     public static let schemas = [

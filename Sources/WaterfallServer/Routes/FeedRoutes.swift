@@ -92,8 +92,8 @@ extension APIRoutes {
             OperationDoc(
                 "A slice of the catalog order, or all of it as lines", tags: ["images"],
                 description:
-                    #"With `Accept: application/x-ndjson`, the whole catalog at one revision, read in one transaction and written as it is read (constant memory on the server): a first line `{"feed", "revision", "totalItems"}`, then one image a line, in catalog order, each as `images` lists it (`offset`, `limit` and `cursor` are refused). Paged, each answer with more to come carries `nextCursor`: `cursor=` lists on from it as of the same revision, or answers 410 (with the feed's `revision` now) once anything was committed to the feed since. At most two such streams run at once on a server; a third is a 503 with `Retry-After`. A stream still running when a shutting-down server's grace ends is cut: the connection closes before the body's end."#,
-                parameters: [.feed, .query("Offset"), .query("Limit"), .query("Cursor"), .ifNoneMatch],
+                    #"With `Accept: application/x-ndjson`, the whole catalog at one revision, read in one transaction and written as it is read (constant memory on the server): a first line `{"feed", "revision", "totalItems"}`, then one image a line, in catalog order, each as `images` lists it (`offset`, `limit` and `cursor` are refused; `tag` is taken). Paged, each answer with more to come carries `nextCursor`: `cursor=` lists on from it as of the same revision, or answers 410 (with the feed's `revision` now) once anything was committed to the feed since. At most two such streams run at once on a server; a third is a 503 with `Retry-After`. A stream still running when a shutting-down server's grace ends is cut: the connection closes before the body's end."#,
+                parameters: [.feed, .query("Offset"), .query("Limit"), .query("Cursor"), .query("Tag"), .ifNoneMatch],
                 responses: [.ok("The images.", .json("ImageList"), .ndjson("ImageLine"), headers: [.eTag])],
                 problems: .feedRead + [.gone, .serviceUnavailable])
         ) { request, path, server in
@@ -104,6 +104,7 @@ extension APIRoutes {
             let offset = try query.int(.offset)
             let limit = try query.int(.limit) ?? PageSlice.defaultPageSize
             let cursor = query.string(.cursor)
+            let tag = query.string(.tag)
             try query.finish()
             if cursor != nil && offset != nil {
                 throw Problem.badRequest("cursor and offset cannot be given together.")
@@ -112,9 +113,9 @@ extension APIRoutes {
             return try await server.runner.answer(for: request, path) { service in
                 let answer =
                     if let cursor {
-                        try await service.images(feed: feed, cursor: cursor, limit: limit)
+                        try await service.images(feed: feed, cursor: cursor, limit: limit, tag: tag)
                     } else {
-                        try await service.images(feed: feed, offset: offset ?? 0, limit: limit)
+                        try await service.images(feed: feed, offset: offset ?? 0, limit: limit, tag: tag)
                     }
                 return (try StableJSON.document(of: answer), answer.version)
             }.response(to: request)

@@ -46,7 +46,9 @@ enum ImageStreamRoute {
     static func stream(_ request: Request, _ path: PathParameters, _ services: RouteServices) async throws -> Response {
         let runner = services.runner
         let shutdown = services.shutdown
-        try RequestQuery(request).finish()
+        var query = try RequestQuery(request)
+        let tag = query.string(.tag)
+        try query.finish()
         let feed = path["feed"]
         let headers: HTTPFields = [.contentType: "application/x-ndjson", .cacheControl: "no-cache"]
         if request.method == .head {
@@ -63,7 +65,7 @@ enum ImageStreamRoute {
             do {
                 try await runner.run { service in
                     try await service.streamImages(
-                        feed: feed,
+                        feed: feed, tag: tag,
                         head: { head in try channel.send(ByteBuffer(bytes: try StableJSON.document(of: head))) },
                         images: { images in
                             var lines: [UInt8] = []

@@ -40,6 +40,11 @@ enum PostgresStatement {
     enum ImageByKey: PostgresRequestStatement { static let sql = SharedSQL.imageByKey.postgres }
     enum ImagesFromKey: PostgresRequestStatement { static let sql = SharedSQL.imagesFromKey.postgres }
     enum ImagesFromOffset: PostgresRequestStatement { static let sql = SharedSQL.imagesFromOffset.postgres }
+    enum TaggedImageCount: PostgresRequestStatement { static let sql = SharedSQL.taggedImageCount.postgres }
+    enum TaggedImagesFromKey: PostgresRequestStatement { static let sql = SharedSQL.taggedImagesFromKey.postgres }
+    enum TaggedImagesFromOffset: PostgresRequestStatement {
+        static let sql = SharedSQL.taggedImagesFromOffset.postgres
+    }
     enum GeometryFromKey: PostgresRequestStatement {
         static let sql = """
             SELECT sort_key, section_id, width, height, full_span FROM image

@@ -36,6 +36,27 @@ extension PostgresTransaction {
             .map(ImageRecord.init(postgres:))
     }
 
+    public func imageCount(feedID: Int64, tagged tag: String) throws -> Int {
+        Int(
+            try session.scalar(
+                Int64.self, PostgresStatement.TaggedImageCount.self, .int(feedID), .text(SharedSQL.tagNeedle(tag)))
+                ?? 0)
+    }
+
+    public func images(feedID: Int64, tagged tag: String, fromKey key: Int64, limit: Int) throws -> [ImageRecord] {
+        try session.rows(
+            PostgresStatement.TaggedImagesFromKey.self, .int(feedID), .int(key), .text(SharedSQL.tagNeedle(tag)),
+            .int(Int64(limit))
+        ).map(ImageRecord.init(postgres:))
+    }
+
+    public func images(feedID: Int64, tagged tag: String, offset: Int, limit: Int) throws -> [ImageRecord] {
+        try session.rows(
+            PostgresStatement.TaggedImagesFromOffset.self, .int(feedID), .text(SharedSQL.tagNeedle(tag)),
+            .int(Int64(limit)), .int(Int64(offset))
+        ).map(ImageRecord.init(postgres:))
+    }
+
     /// Reads batches that grow from 512 rows (a page needs a few hundred) to 16,384 (a rebuild
     /// reads on to the end of the feed).
     public func scanGeometry(feedID: Int64, fromKey key: Int64, _ body: (ImageGeometry) throws -> Bool) throws {
@@ -155,21 +176,24 @@ extension PostgresTransaction {
             try session.execute(
                 """
                 INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title, taken_at,
-                                   placeholder, color, renditions)
+                                   placeholder, color, renditions, tags)
                 SELECT $1, k, e, s, w, h, f, CASE WHEN un THEN NULL ELSE u END, CASE WHEN tn THEN NULL ELSE t END,
                        CASE WHEN dn THEN NULL ELSE d END, CASE WHEN pn THEN NULL ELSE p END,
-                       CASE WHEN cn THEN NULL ELSE c END, CASE WHEN rn THEN NULL ELSE re END
+                       CASE WHEN cn THEN NULL ELSE c END, CASE WHEN rn THEN NULL ELSE re END,
+                       CASE WHEN gn THEN NULL ELSE g END
                 FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::int[], $6::int[], $7::bool[],
                             $8::text[], $9::bool[], $10::text[], $11::bool[], $12::bigint[], $13::bool[],
-                            $14::text[], $15::bool[], $16::text[], $17::bool[], $18::text[], $19::bool[])
-                     AS r(k, e, s, w, h, f, u, un, t, tn, d, dn, p, pn, c, cn, re, rn)
+                            $14::text[], $15::bool[], $16::text[], $17::bool[], $18::text[], $19::bool[],
+                            $20::text[], $21::bool[])
+                     AS r(k, e, s, w, h, f, u, un, t, tn, d, dn, p, pn, c, cn, re, rn, g, gn)
                 """,
                 .int(feedID), .ints(batch.keys), .texts(batch.ids), .ints(batch.sections), .int32s(batch.widths),
                 .int32s(batch.heights), .bools(batch.fullSpans), .texts(batch.urls), .bools(batch.urlIsNull),
                 .texts(batch.titles), .bools(batch.titleIsNull), .ints(batch.takenAts), .bools(batch.takenAtIsNull),
                 .texts(batch.placeholders), .bools(batch.placeholderIsNull), .texts(batch.colors),
                 .bools(batch.colorIsNull),
-                .texts(batch.renditions), .bools(batch.renditionsIsNull), length: .bulk)
+                .texts(batch.renditions), .bools(batch.renditionsIsNull), .texts(batch.tags),
+                .bools(batch.tagsIsNull), length: .bulk)
             sent += batch.keys.count
         }
     }
@@ -189,10 +213,11 @@ extension PostgresTransaction {
                        url = CASE WHEN r.un THEN NULL ELSE r.u END, title = CASE WHEN r.tn THEN NULL ELSE r.t END,
                        taken_at = CASE WHEN r.dn THEN NULL ELSE r.d END,
                        placeholder = CASE WHEN r.pn THEN NULL ELSE r.p END, color = CASE WHEN r.cn THEN NULL ELSE r.c END,
-                       renditions = CASE WHEN r.rn THEN NULL ELSE r.re END
+                       renditions = CASE WHEN r.rn THEN NULL ELSE r.re END, tags = CASE WHEN r.gn THEN NULL ELSE r.g END
                 FROM unnest($2::bigint[], $3::int[], $4::int[], $5::bool[], $6::text[], $7::bool[], $8::text[], $9::bool[],
-                            $10::bigint[], $11::bool[], $12::text[], $13::bool[], $14::text[], $15::bool[], $16::text[], $17::bool[])
-                     AS r(k, w, h, f, u, un, t, tn, d, dn, p, pn, c, cn, re, rn)
+                            $10::bigint[], $11::bool[], $12::text[], $13::bool[], $14::text[], $15::bool[], $16::text[], $17::bool[],
+                            $18::text[], $19::bool[])
+                     AS r(k, w, h, f, u, un, t, tn, d, dn, p, pn, c, cn, re, rn, g, gn)
                 WHERE image.feed_id = $1 AND image.sort_key = r.k
                 """,
                 .int(feedID), .ints(batch.keys), .int32s(batch.widths), .int32s(batch.heights), .bools(batch.fullSpans),
@@ -200,7 +225,7 @@ extension PostgresTransaction {
                 .ints(batch.takenAts), .bools(batch.takenAtIsNull), .texts(batch.placeholders),
                 .bools(batch.placeholderIsNull),
                 .texts(batch.colors), .bools(batch.colorIsNull), .texts(batch.renditions),
-                .bools(batch.renditionsIsNull), length: .bulk)
+                .bools(batch.renditionsIsNull), .texts(batch.tags), .bools(batch.tagsIsNull), length: .bulk)
         }
     }
 
@@ -256,6 +281,8 @@ private struct ImageColumns {
     var colorIsNull: [Bool] = []
     var renditions: [String] = []
     var renditionsIsNull: [Bool] = []
+    var tags: [String] = []
+    var tagsIsNull: [Bool] = []
 
     init(capacity: Int) {
         keys.reserveCapacity(capacity)
@@ -276,6 +303,8 @@ private struct ImageColumns {
         colorIsNull.reserveCapacity(capacity)
         renditions.reserveCapacity(capacity)
         renditionsIsNull.reserveCapacity(capacity)
+        tags.reserveCapacity(capacity)
+        tagsIsNull.reserveCapacity(capacity)
     }
 
     mutating func append(_ image: ImageRecord) {
@@ -297,6 +326,8 @@ private struct ImageColumns {
         colorIsNull.append(image.color == nil)
         renditions.append(image.renditions ?? "")
         renditionsIsNull.append(image.renditions == nil)
+        tags.append(image.tags ?? "")
+        tagsIsNull.append(image.tags == nil)
     }
 
     mutating func removeAll() {
@@ -318,18 +349,21 @@ private struct ImageColumns {
         colorIsNull.removeAll(keepingCapacity: true)
         renditions.removeAll(keepingCapacity: true)
         renditionsIsNull.removeAll(keepingCapacity: true)
+        tags.removeAll(keepingCapacity: true)
+        tagsIsNull.removeAll(keepingCapacity: true)
     }
 }
 
 extension ImageRecord {
     init(postgres row: PostgresRow) throws {
-        let (key, id, section, width, height, fullSpan, url, title, takenAt, placeholder, color, renditions) =
+        let (key, id, section, width, height, fullSpan, url, title, takenAt, placeholder, color, renditions, tags) =
             try row.decode(
-                (Int64, String, Int64, Int32, Int32, Bool, String?, String?, Int64?, String?, String?, String?).self)
+                (Int64, String, Int64, Int32, Int32, Bool, String?, String?, Int64?, String?, String?, String?, String?)
+                    .self)
         self.init(
             key: key, externalID: id, sectionID: section, width: width, height: height,
             isFullSpan: fullSpan, url: url, title: title, takenAt: takenAt,
-            placeholder: placeholder, color: color, renditions: renditions)
+            placeholder: placeholder, color: color, renditions: renditions, tags: tags)
     }
 }
 

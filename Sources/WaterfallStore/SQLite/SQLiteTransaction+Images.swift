@@ -56,6 +56,39 @@ extension SQLiteTransaction {
         return result
     }
 
+    public func imageCount(feedID: Int64, tagged tag: String) throws -> Int {
+        let statement = try RawStatement(cached: db, SharedSQL.taggedImageCount.sqlite)
+        statement.bind(1, feedID)
+        statement.bind(2, SharedSQL.tagNeedle(tag))
+        return try statement.step() ? Int(statement.int64(0)) : 0
+    }
+
+    public func images(feedID: Int64, tagged tag: String, fromKey key: Int64, limit: Int) throws -> [ImageRecord] {
+        var result: [ImageRecord] = []
+        let statement = try RawStatement(cached: db, SharedSQL.taggedImagesFromKey.sqlite)
+        statement.bind(1, feedID)
+        statement.bind(2, key)
+        statement.bind(3, SharedSQL.tagNeedle(tag))
+        statement.bind(4, Int64(limit))
+        while try statement.step() {
+            result.append(ImageRecord(statement: statement))
+        }
+        return result
+    }
+
+    public func images(feedID: Int64, tagged tag: String, offset: Int, limit: Int) throws -> [ImageRecord] {
+        var result: [ImageRecord] = []
+        let statement = try RawStatement(cached: db, SharedSQL.taggedImagesFromOffset.sqlite)
+        statement.bind(1, feedID)
+        statement.bind(2, SharedSQL.tagNeedle(tag))
+        statement.bind(3, Int64(limit))
+        statement.bind(4, Int64(offset))
+        while try statement.step() {
+            result.append(ImageRecord(statement: statement))
+        }
+        return result
+    }
+
     /// Calls `body` with the geometry of every image from order key `key` on, in catalog order,
     /// until `body` returns `false`. One sequential range scan of the clustered image table.
     public func scanGeometry(feedID: Int64, fromKey key: Int64, _ body: (ImageGeometry) throws -> Bool) throws {
@@ -246,8 +279,8 @@ extension SQLiteTransaction {
             db,
             """
             INSERT INTO image (feed_id, sort_key, external_id, section_id, width, height, full_span, url, title, taken_at,
-                               placeholder, color, renditions)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               placeholder, color, renditions, tags)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for _ in 0..<count {
             let image = try next()
@@ -261,6 +294,7 @@ extension SQLiteTransaction {
             insert.bind(11, image.placeholder)
             insert.bind(12, image.color)
             insert.bind(13, image.renditions)
+            insert.bind(14, image.tags)
             try insert.withBound(3, image.externalID) {
                 try insert.withBound(8, image.url) {
                     try insert.withBound(9, image.title) {
@@ -271,14 +305,14 @@ extension SQLiteTransaction {
         }
     }
 
-    /// Rewrites the sizes, span, url, title, date, placeholder, colour and renditions of the
+    /// Rewrites the sizes, span, url, title, date, placeholder, colour, renditions and tags of the
     /// image at `image.key`.
     public func updateImages(feedID: Int64, _ images: some Sequence<ImageRecord>) throws {
         let update = try RawStatement(
             db,
             """
             UPDATE image SET width = ?, height = ?, full_span = ?, url = ?, title = ?, taken_at = ?,
-                             placeholder = ?, color = ?, renditions = ?
+                             placeholder = ?, color = ?, renditions = ?, tags = ?
             WHERE feed_id = ? AND sort_key = ?
             """)
         for image in images {
@@ -291,8 +325,9 @@ extension SQLiteTransaction {
             update.bind(7, image.placeholder)
             update.bind(8, image.color)
             update.bind(9, image.renditions)
-            update.bind(10, feedID)
-            update.bind(11, image.key)
+            update.bind(10, image.tags)
+            update.bind(11, feedID)
+            update.bind(12, image.key)
             try update.run()
         }
     }
@@ -337,7 +372,7 @@ extension ImageRecord {
         self.init(
             key: row[0], externalID: row[1], sectionID: row[2], width: row[3], height: row[4],
             isFullSpan: row[5], url: row[6], title: row[7], takenAt: row[8],
-            placeholder: row[9], color: row[10], renditions: row[11])
+            placeholder: row[9], color: row[10], renditions: row[11], tags: row[12])
     }
 
     init(statement: RawStatement) {
@@ -347,7 +382,8 @@ extension ImageRecord {
             height: Int32(truncatingIfNeeded: statement.int64(4)),
             isFullSpan: statement.int64(5) != 0, url: statement.string(6), title: statement.string(7),
             takenAt: statement.isNull(8) ? nil : statement.int64(8),
-            placeholder: statement.string(9), color: statement.string(10), renditions: statement.string(11))
+            placeholder: statement.string(9), color: statement.string(10), renditions: statement.string(11),
+            tags: statement.string(12))
     }
 }
 

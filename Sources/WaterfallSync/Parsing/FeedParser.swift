@@ -29,7 +29,7 @@ struct FeedParser: ~Copyable {
     private static let topLevelFields = FieldNames(["feed", "sections", "images", "sectionBy", "timeZone"])
     private static let imageFields = FieldNames([
         "id", "width", "height", "url", "title", "section", "span", "takenAt", "placeholder", "color", "renditions",
-        "urlTemplate",
+        "urlTemplate", "tags",
     ])
     /// `imageFields`, held here so the per-image loop does not go through a lazy global.
     private let imageFields = FeedParser.imageFields
@@ -269,11 +269,12 @@ struct FeedParser: ~Copyable {
         var placeholder: String?
         var color: String?
         var renditions: Renditions?
+        var tags: [String] = []
         var seen: UInt16 = 0
         var isFirst = true
         while let field = try scanner.nextField(isFirst: isFirst, names: imageFields) {
             isFirst = false
-            if field < 12 {
+            if field < 13 {
                 let bit: UInt16 = 1 << field
                 if seen & bit != 0 { throw .repeatedField(source, place, imageFields[field]) }
                 seen |= bit
@@ -318,6 +319,8 @@ struct FeedParser: ~Copyable {
                     }
                     renditions = template
                 }
+            case 12:
+                tags = try readTags(place.field("tags"))
             default:
                 try scanner.skipValue(depth: depth)
             }
@@ -329,7 +332,35 @@ struct FeedParser: ~Copyable {
         images.append(
             FeedImage(
                 id: id, width: width, height: height, url: url, title: title, section: section, span: span,
-                takenAt: takenAt, placeholder: placeholder, color: color, renditions: renditions))
+                takenAt: takenAt, placeholder: placeholder, color: color, renditions: renditions, tags: tags))
+    }
+
+    /// An image's `"tags"`: an array of at most ``ImageTags/maximumCount`` strings of 1 to
+    /// ``ImageTags/maximumBytes`` bytes without control characters, none given twice; null or
+    /// `[]` is none.
+    private mutating func readTags(_ place: Place) throws(SyncError) -> [String] {
+        if try scanner.skipNull() { return [] }
+        try scanner.openArray(place, expected: "an array of tags (strings), or null")
+        let expected: StaticString = "a tag: a non-empty string"
+        var tags: [String] = []
+        var isFirst = true
+        while try scanner.nextElement(isFirst: isFirst) {
+            isFirst = false
+            let element = place.element(tags.count)
+            guard tags.count < ImageTags.maximumCount else {
+                throw .value(source, place, expected: "at most \(ImageTags.maximumCount) tags", found: "more")
+            }
+            let start = try scanner.valueStart(expected: expected)
+            guard start == .string else { throw scanner.wrongValue(start, element, expected: expected) }
+            let tag = try scanner.checkedName(
+                scanner.scanString(keep: ImageTags.maximumBytes), element, limit: ImageTags.maximumBytes,
+                expected: expected)
+            if ImageTags.contains(tags, tag) {
+                throw .value(source, element, expected: "a tag not given before", found: Display.quoted(tag) + " again")
+            }
+            tags.append(tag)
+        }
+        return tags
     }
 
     private mutating func readSpan(_ place: Place) throws(SyncError) -> Span {

@@ -37,6 +37,12 @@ extension WaterfallCommand {
         var cursor: String?
         @Option(parsing: .unconditional, help: "How many images to list, at most 100000.")
         var limit = 50
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "List only the images carrying this tag (compared exactly); indexes and the total count those.",
+                valueName: "tag"))
+        var tag: String?
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
@@ -49,16 +55,23 @@ extension WaterfallCommand {
             let service = try database.open()
             let list =
                 if let cursor {
-                    try await service.images(feed: feed.feed, cursor: cursor, limit: limit)
+                    try await service.images(feed: feed.feed, cursor: cursor, limit: limit, tag: tag)
                 } else {
-                    try await service.images(feed: feed.feed, offset: offset ?? 0, limit: limit)
+                    try await service.images(feed: feed.feed, offset: offset ?? 0, limit: limit, tag: tag)
                 }
             if output.json { return Terminal.printJSON(list) }
-            var table = Table("INDEX", "ID", "SECTION", "WIDTH", "HEIGHT", "TITLE", rightAligned: [0, 3, 4])
+            // A TAGS column when the slice has a tagged image; the table is as it always was otherwise.
+            let showsTags = list.images.contains { !$0.tags.isEmpty }
+            var table = Table(
+                ["INDEX", "ID", "SECTION", "WIDTH", "HEIGHT", "TITLE"] + (showsTags ? ["TAGS"] : []),
+                rightAligned: [0, 3, 4])
             for image in list.images {
+                let tags = image.tags.isEmpty ? nil : image.tags.joined(separator: ", ")
                 table.add(
-                    "\(image.index)", cell(image.id), cell(image.section), "\(image.width)", "\(image.height)",
-                    cell(image.title))
+                    [
+                        "\(image.index)", cell(image.id), cell(image.section), "\(image.width)", "\(image.height)",
+                        cell(image.title),
+                    ] + (showsTags ? [cell(tags)] : []))
             }
             Terminal.print(table.rendered)
             let first = list.images.first?.index ?? 0

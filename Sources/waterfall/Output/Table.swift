@@ -6,11 +6,19 @@ struct Table {
     var rightAligned: Set<Int> = []
 
     init(_ headers: String..., rightAligned: Set<Int> = []) {
+        self.init(headers, rightAligned: rightAligned)
+    }
+
+    init(_ headers: [String], rightAligned: Set<Int> = []) {
         self.headers = headers
         self.rightAligned = rightAligned
     }
 
     mutating func add(_ cells: String...) {
+        rows.append(cells)
+    }
+
+    mutating func add(_ cells: [String]) {
         rows.append(cells)
     }
 

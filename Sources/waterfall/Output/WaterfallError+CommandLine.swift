@@ -64,6 +64,7 @@ extension WaterfallError.Parameter {
         case .anchorY: "--anchor-y"
         case .cursor: "--cursor"
         case .dpr: "--dpr"
+        case .tag: "--tag"
         case .resetOrder: "--reset-order"
         case .appendMode: "--append"
         case .sectionBy: "--section-by"
