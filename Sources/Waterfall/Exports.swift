@@ -12,3 +12,5 @@
 @_exported import struct WaterfallSync.Rendition
 @_exported import enum WaterfallSync.Renditions
 @_exported import enum WaterfallSync.SectionBy
+@_exported import struct WaterfallSync.ViewRule
+@_exported import struct WaterfallSync.ViewRuleError

@@ -18,6 +18,8 @@ public enum WaterfallError: Error, Hashable, Sendable {
     case feedNotChosen([String])
     /// The feed has no saved layout of this name.
     case unknownLayout(feed: String, layout: String)
+    /// No view of that name in the feed (DESIGN section 20).
+    case unknownView(feed: String, view: String)
     /// The feed has no image of this id; `place` prefixes the sentence when the id comes from a
     /// file (`"order.json: moves[3]: "`), else it is empty.
     case unknownImage(feed: String, id: String, place: String)
@@ -59,6 +61,8 @@ public enum WaterfallError: Error, Hashable, Sendable {
     case feedRemadeSinceRead(feed: String)
     /// No API key has this name.
     case unknownKey(String)
+    /// No share link of that id (DESIGN section 20).
+    case unknownShare(Int64)
     /// An API key of this name exists already.
     case keyExists(String)
     /// A feed read from a nameless stream (standard input, a request body without a name)
@@ -97,7 +101,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// front end says it its own way (`--pin-offset`, `pinOffset`).
     public enum Parameter: String, Hashable, Sendable, CaseIterable {
         case feedName, layoutName, keyName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
-        case date, anchorY, cursor, dpr, tag
+        case date, anchorY, cursor, dpr, tag, viewName, viewRule
         case resetOrder, appendMode, expires, sectionBy, timeZone, keepChanges
         case backupTarget
     }
@@ -114,6 +118,8 @@ public enum WaterfallError: Error, Hashable, Sendable {
         case .feedNotChosen(let feeds):
             let names = feeds.prefix(5).map(\.quoted).joined(separator: ", ") + (feeds.count > 5 ? ", …" : "")
             return "the database holds \(feeds.count) feeds (\(names)) and the request names none."
+        case .unknownView(let feed, let view):
+            return "unknown view \(view.quoted) of feed \(feed.quoted)."
         case .unknownLayout(let feed, let layout):
             return "unknown layout \(layout.quoted) for feed \(feed.quoted)."
         case .unknownImage(let feed, let id, let place):
@@ -135,6 +141,8 @@ public enum WaterfallError: Error, Hashable, Sendable {
         case .feedRemadeSinceRead(let feed):
             return
                 "feed \(feed.quoted) is not the feed that was read: it was removed, or removed and made anew, since; read it again; nothing was written."
+        case .unknownShare(let id):
+            return "no share link has id \(id); `share list` lists them."
         case .unknownKey(let name):
             return "unknown API key \(name.quoted)."
         case .keyExists(let name):

@@ -24,12 +24,24 @@ public struct WaterfallService: Sendable {
     /// Feeds' geometry and layouts kept in memory by a server (``keepingHotGeometry(_:)``);
     /// `nil` for a process per command, which reads the layout cache in the database.
     public internal(set) var hot: HotGeometry?
+    /// The view every read of this service answers for, within the feed it names (DESIGN
+    /// section 20); `nil`: the feed itself. Writes take no view: a front end writes to a view's
+    /// feed.
+    public private(set) var view: String?
 
     /// Creates a service over an open catalog.
     public init(database: any CatalogStore, stride: Int = 256) {
         precondition(stride > 0)
         self.database = database
         self.stride = stride
+    }
+
+    /// The same service, its reads answering for the view `view` of the feed they name (DESIGN
+    /// section 20); `nil`: the feed itself.
+    public func inView(_ view: String?) -> WaterfallService {
+        var service = self
+        service.view = view
+        return service
     }
 
     /// The same service, with every operation requiring its feed at `revision` (nil: any).
@@ -100,19 +112,50 @@ public struct WaterfallService: Sendable {
         }
     }
 
-    /// The feed named `name`, or the only feed of the database when `name` is `nil`.
+    /// The feed named `name`, or the only feed of the database when `name` is `nil`; with a
+    /// ``view``, that view's membership of it (named as the feed, with `view` set).
     func resolveFeed(_ name: String?, _ tx: any CatalogTransaction) throws -> FeedRecord {
+        guard let view else { return try resolveFeedItself(name, tx) }
+        let feed = try resolveFeed(name, tx, checking: false)
+        guard let record = try tx.view(feedID: feed.id, name: view) else {
+            throw WaterfallError.unknownView(feed: feed.name, view: view)
+        }
+        guard var membership = try tx.feed(id: record.membershipID) else {
+            throw WaterfallError.database("view \(view.quoted) of feed \(feed.name.quoted) has lost its images.")
+        }
+        membership.name = feed.name
+        membership.view = view
+        membership.viewOf = feed.id
+        try checkExpectedRevision(of: membership, named: feed.name)
+        return membership
+    }
+
+    /// The feed a write changes: the feed `name` names (or the catalog's only feed), also when
+    /// the service answers for a view, whose writes are its feed's (a move given in a view is a
+    /// move in the feed, DESIGN section 20); the expected version is the view's then.
+    func resolveFeedToEdit(_ name: String?, _ tx: any CatalogTransaction) throws -> FeedRecord {
+        guard view != nil else { return try resolveFeedItself(name, tx) }
+        _ = try resolveFeed(name, tx)
+        return try resolveFeed(name, tx, checking: false)
+    }
+
+    /// The feed `name` names (or the catalog's only feed), itself: never a view.
+    private func resolveFeedItself(_ name: String?, _ tx: any CatalogTransaction) throws -> FeedRecord {
+        try resolveFeed(name, tx, checking: true)
+    }
+
+    private func resolveFeed(_ name: String?, _ tx: any CatalogTransaction, checking: Bool) throws -> FeedRecord {
         if let name {
             guard let feed = try tx.feed(named: name) else {
                 throw WaterfallError.unknownFeed(name)
             }
-            try checkExpectedRevision(of: feed, named: name)
+            if checking { try checkExpectedRevision(of: feed, named: name) }
             return feed
         }
         let feeds = try tx.feeds()
         switch feeds.count {
         case 1:
-            try checkExpectedRevision(of: feeds[0], named: feeds[0].name)
+            if checking { try checkExpectedRevision(of: feeds[0], named: feeds[0].name) }
             return feeds[0]
         case 0:
             throw WaterfallError.noFeeds

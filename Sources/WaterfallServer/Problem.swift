@@ -24,6 +24,10 @@ struct Problem: Error, HTTPResponseError {
         self.headers = headers
     }
 
+    /// A share link's path that answers nothing: no link, a link removed or expired, or a route
+    /// the link does not reach; all alike, so that it reveals nothing.
+    static let noShare = Problem(.notFound, "no share link answers this path.")
+
     static func badRequest(_ detail: String) -> Problem {
         Problem(.badRequest, detail)
     }
@@ -36,7 +40,7 @@ struct Problem: Error, HTTPResponseError {
         case .invalidValue, .conflictingValues, .feedNotChosen, .feedNameMissing, .invalidConfiguration,
             .backupNeedsPgDump:
             self.init(.badRequest, detail)
-        case .unknownFeed, .noFeeds, .unknownLayout, .unknownKey, .nothingTakenBy:
+        case .unknownFeed, .noFeeds, .unknownLayout, .unknownView, .unknownKey, .unknownShare, .nothingTakenBy:
             self.init(.notFound, detail)
         case .unknownImage(_, _, let place):
             // An id in a request body is bad data; the id of the path is a missing resource.
@@ -120,6 +124,8 @@ extension WaterfallError.Parameter {
         case .feedName: "the feed name"
         case .layoutName: "the layout name"
         case .keyName: "the key name"
+        case .viewName: "the view name"
+        case .viewRule: "request body"
         case .appendMode: "mode=append"
         case .sectionBy: "sectionBy"
         case .timeZone: "timeZone"

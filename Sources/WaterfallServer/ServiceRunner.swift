@@ -23,13 +23,13 @@ final class ServiceRunner: Sendable {
     /// Where kept-answer hits and misses are counted.
     let metrics: ServerMetrics
     private let watcher: (any ChangeWatcher)?
-    private let answers = NIOLockedValueBox(KeptAnswers())
+    private let answers: NIOLockedValueBox<KeptAnswers>
     /// Writes this server has made (counted when each returns): part of the version, so that a
     /// client reads its own write at once even where the watcher hears of commits later.
-    private let ownWrites = NIOLockedValueBox<Int64>(0)
+    private let ownWrites: NIOLockedValueBox<Int64>
     /// Computations under way, by version and key: concurrent requests for the same answer
     /// (the 64 connections that all ask again after a commit) wait for one computation.
-    private let inFlight = NIOLockedValueBox([KeptAnswerFlight: Task<Answer, any Error>]())
+    private let inFlight: NIOLockedValueBox<[KeptAnswerFlight: Task<Answer, any Error>]>
 
     /// - Parameter watcher: the server's watcher of the database, when it keeps encoded answers
     ///   until the version changes; nil keeps none.
@@ -37,6 +37,25 @@ final class ServiceRunner: Sendable {
         self.service = service
         self.metrics = metrics
         self.watcher = watcher
+        answers = NIOLockedValueBox(KeptAnswers())
+        ownWrites = NIOLockedValueBox(0)
+        inFlight = NIOLockedValueBox([:])
+    }
+
+    /// The same runner, its service answering for the view `view` (DESIGN section 20): it
+    /// shares this one's kept answers (kept under the request's path, which names the view),
+    /// computations in flight and count of writes.
+    func inView(_ view: String) -> ServiceRunner {
+        ServiceRunner(sharing: self, service: service.inView(view))
+    }
+
+    private init(sharing other: ServiceRunner, service: WaterfallService) {
+        self.service = service
+        metrics = other.metrics
+        watcher = other.watcher
+        answers = other.answers
+        ownWrites = other.ownWrites
+        inFlight = other.inFlight
     }
 
     /// Runs `body`, a read, with the service.

@@ -49,7 +49,8 @@ public struct ServerLimits: Sendable {
 /// `Routes/`. It is plain data, built once without a server: handlers get the server's parts
 /// (``RouteServices``) when they answer, so that ``APIDocument`` can read the table too.
 enum APIRoutes {
-    static let all: [Route] = systemRoutes + feedRoutes + layoutRoutes + queryRoutes + eventRoutes + galleryRoutes
+    static let all: [Route] =
+        systemRoutes + feedRoutes + layoutRoutes + viewRoutes + shareRoutes + queryRoutes + eventRoutes + galleryRoutes
 
     /// The paths of the routes anyone may call (no parameters in them): answered without asking
     /// who calls.
@@ -119,7 +120,7 @@ public struct WaterfallServer: Sendable {
                     services: RouteServices(
                         runner: runner, hub: hub, gatekeeper: gatekeeper, readiness: readiness,
                         limits: configuration.limits,
-                        shutdown: shutdown, streams: streams))),
+                        shutdown: shutdown, streams: streams, shares: ShareBook()))),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),

@@ -13,6 +13,70 @@ public struct FeedRecord: Hashable, Sendable {
     public var sectionBy: String? = nil
     /// The IANA time zone of the date sections; `nil` is UTC.
     public var timeZone: String? = nil
+    /// Set by the service when the record stands for a view's membership (DESIGN section 20):
+    /// the view's name, with `name` its feed's; `nil` for a feed. Never stored.
+    public var view: String? = nil
+    /// With `view`: the id of the view's feed, whose named layouts the view uses.
+    public var viewOf: Int64? = nil
+
+    /// The feed whose named layouts this one uses: its own, or a view's feed's.
+    public var layoutFeedID: Int64 { viewOf ?? id }
+}
+
+/// A view of a feed (DESIGN section 20): its rule, and the feed that holds its images.
+public struct ViewRecord: Hashable, Sendable {
+    /// The feed the view filters.
+    public var feedID: Int64
+    /// The view's name, unique in its feed.
+    public var name: String
+    /// The rule as canonical JSON (`{"where": {…}}`).
+    public var rule: String
+    /// The view's membership: a feed holding a copy of each image of `feedID` that matches, at
+    /// the same order key; its id is the view's incarnation.
+    public var membershipID: Int64
+    /// The rule as the membership was built under it (dates made moments): made anew when it
+    /// changes.
+    public var resolved: String
+
+    public init(feedID: Int64, name: String, rule: String, membershipID: Int64, resolved: String) {
+        self.feedID = feedID
+        self.name = name
+        self.rule = rule
+        self.membershipID = membershipID
+        self.resolved = resolved
+    }
+}
+
+/// A share link (DESIGN section 20): what its token hands out, until when.
+public struct ShareRecord: Hashable, Sendable {
+    /// Its id (0 until saved).
+    public var id: Int64
+    /// The SHA-256 of its token.
+    public var tokenHash: [UInt8]
+    public var feedID: Int64
+    /// The feed's name (read with the share; not stored with it).
+    public var feedName: String
+    /// The view it hands out, by name; `nil`: the whole feed.
+    public var view: String?
+    /// The one named layout it allows; `nil`: any layout, inline ones too.
+    public var layout: String?
+    /// When it stops answering, in seconds since the epoch; `nil`: never.
+    public var expiresAt: Int64?
+    public var createdAt: Int64
+
+    public init(
+        id: Int64 = 0, tokenHash: [UInt8], feedID: Int64, feedName: String, view: String?, layout: String?,
+        expiresAt: Int64?, createdAt: Int64
+    ) {
+        self.id = id
+        self.tokenHash = tokenHash
+        self.feedID = feedID
+        self.feedName = feedName
+        self.view = view
+        self.layout = layout
+        self.expiresAt = expiresAt
+        self.createdAt = createdAt
+    }
 }
 
 /// A feed with its counts, as `feeds` lists it.

@@ -10,7 +10,7 @@
 /// (order-key allocation) is written once in extensions. `Tests/WaterfallStoreTests/Conformance`
 /// is the contract every engine must pass.
 public protocol CatalogTransaction: FeedRows, SectionRows, ImageRows, ChangeLogRows, NamedLayoutRows, LayoutCacheRows,
-    APIKeyRows, CatalogIdentityRows
+    APIKeyRows, CatalogIdentityRows, ViewRows, ShareRows
 {}
 
 /// Feeds: names, revisions, counts, and removal of everything of a feed.
@@ -30,8 +30,15 @@ public protocol FeedRows {
     /// and the layout cache.
     func deleteFeed(id: Int64) throws
     /// Creates an empty feed at revision 0, with an id no feed of the catalog ever had (its
-    /// incarnation, DESIGN section 19).
-    func createFeed(named name: String) throws -> FeedRecord
+    /// incarnation, DESIGN section 19); with `viewOf`, a view's membership (DESIGN section 20):
+    /// a feed no lookup by name, list or watcher sees, removed with the feed it filters.
+    func createFeed(named name: String, viewOf base: Int64?) throws -> FeedRecord
+    /// Any feed by id, a view's membership included.
+    func feed(id: Int64) throws -> FeedRecord?
+    /// The id of every feed, views' memberships included.
+    func feedIDs() throws -> Set<Int64>
+    /// Sets a view's membership at `revision` (its feed's).
+    func setRevision(feedID: Int64, to revision: Int64) throws
     /// Adjusts the stored image count by `delta`.
     func adjustImageCount(feedID: Int64, by delta: Int) throws
     /// Bumps the feed's revision, records when (the transaction's time), and returns the new one.
@@ -39,6 +46,40 @@ public protocol FeedRows {
     /// Stores the feed's date sections (DESIGN section 17): `sectionBy` `day`, `month`, `year`
     /// or `nil`, `timeZone` an IANA name or `nil` (UTC).
     func setSectioning(feedID: Int64, sectionBy: String?, timeZone: String?) throws
+}
+
+extension FeedRows {
+    /// Creates an empty feed at revision 0 (not a view's membership).
+    public func createFeed(named name: String) throws -> FeedRecord {
+        try createFeed(named: name, viewOf: nil)
+    }
+}
+
+/// Views (DESIGN section 20): named rules over a feed, each with its membership, a feed of its
+/// own that holds the images that match.
+public protocol ViewRows {
+    /// A feed's views, by name (byte order).
+    func views(feedID: Int64) throws -> [ViewRecord]
+    /// The view of a feed named `name`, or `nil`.
+    func view(feedID: Int64, name: String) throws -> ViewRecord?
+    /// Saves a view under its name, replacing one of that name (whose membership the caller
+    /// removed first).
+    func saveView(_ view: ViewRecord) throws
+    /// Removes a view and its membership; `false` when the feed has no view of that name.
+    func removeView(feedID: Int64, name: String) throws -> Bool
+}
+
+/// Share links (DESIGN section 20): tokens, kept as their SHA-256, that hand a feed or a view
+/// to whoever holds one, read-only.
+public protocol ShareRows {
+    /// Saves a share and returns its id.
+    func insertShare(_ share: ShareRecord) throws -> Int64
+    /// Every share, with its feed's name, by id.
+    func shares() throws -> [ShareRecord]
+    /// The share whose token has this SHA-256, or `nil`.
+    func share(tokenHash: [UInt8]) throws -> ShareRecord?
+    /// Removes a share; `false` when there is none of that id.
+    func removeShare(id: Int64) throws -> Bool
 }
 
 /// The change log: what changed at each revision of a feed.

@@ -40,6 +40,10 @@ public struct KeyAllocation: Hashable, Sendable {
     /// The smallest key that any existing image had before it was renumbered (`nil` when none
     /// was): the layout cache must be invalidated from there.
     public var renumberedFrom: Int64?
+    /// The images renumbered, in order: each one's key before and after (what a view's
+    /// membership replays, DESIGN section 20); empty when none was.
+    public var renumberedKeys: [Int64] = []
+    public var renumberedTo: [Int64] = []
 }
 
 extension ImageRows {
@@ -90,7 +94,9 @@ extension ImageRows {
                 }
                 try rekeyImages(feedID: feedID, newKeys)
                 let moved = window.min()
-                return KeyAllocation(keys: allocated, renumberedFrom: moved.map { min($0, allocated.first!) })
+                return KeyAllocation(
+                    keys: allocated, renumberedFrom: moved.map { min($0, allocated.first!) },
+                    renumberedKeys: newKeys.map(\.from), renumberedTo: newKeys.map(\.to))
             }
             if reachesStart && reachesEnd {
                 throw StoreError(

@@ -85,11 +85,28 @@ enum SharedSQL {
     /// Deletes a section.
     static let deleteSection = SharedStatement("DELETE FROM section WHERE id = ?")
     /// The feed of a name.
-    static let feedByName = SharedStatement("SELECT \(feedColumns) FROM feed WHERE name = ?")
+    static let feedByName = SharedStatement(
+        "SELECT \(feedColumns) FROM feed WHERE name = ? AND view_of IS NULL")
+    /// Any feed by id, a view's membership included.
+    static let feedByID = SharedStatement("SELECT \(feedColumns) FROM feed WHERE id = ?")
+    /// Sets a view's membership at its feed's revision.
+    static let setRevision = SharedStatement("UPDATE feed SET revision = ? WHERE id = ?")
+    /// A feed's views, as ``ViewRecord``s (the order is each engine's: by name, byte order).
+    static let viewColumns = "feed_id, name, rule, membership_id, resolved"
+    /// Saves a view under its name, replacing one of the name.
+    static let saveView = SharedStatement(
+        """
+        INSERT INTO view (feed_id, name, rule, membership_id, resolved) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (feed_id, name) DO UPDATE SET rule = excluded.rule, membership_id = excluded.membership_id,
+            resolved = excluded.resolved
+        """)
+    /// Removes a view: its membership, and the view's row with it (the schema's cascades).
+    static let removeView = SharedStatement(
+        "DELETE FROM feed WHERE id = (SELECT membership_id FROM view WHERE feed_id = ? AND name = ?)")
     /// A feed's revision.
     static let feedRevision = SharedStatement("SELECT revision FROM feed WHERE id = ?")
     /// Every feed's incarnation and revision.
-    static let feedVersions = SharedStatement("SELECT name, id, revision FROM feed")
+    static let feedVersions = SharedStatement("SELECT name, id, revision FROM feed WHERE view_of IS NULL")
     /// Whether any API key exists.
     static let hasAPIKeys = SharedStatement("SELECT EXISTS (SELECT 1 FROM api_key)")
     /// The image of a feed with an id.

@@ -17,8 +17,9 @@ struct WaterfallCommand: AsyncParsableCommand {
         subcommands: [
             Demo.self, Import.self, Move.self, Reorder.self, Remove.self, Feeds.self, Images.self, Sections.self,
             Changes.self,
-            Layout.self, Page.self, Viewport.self, Locate.self, CoverFlow.self, Render.self, Stats.self, Backup.self,
-            Feed.self, Key.self, Serve.self,
+            Layout.self, View.self, Page.self, Viewport.self, Locate.self, CoverFlow.self, Render.self, Stats.self,
+            Backup.self,
+            Feed.self, Key.self, Share.self, Serve.self,
             OpenAPI.self,
         ])
 

@@ -19,5 +19,6 @@ extension CoverFlowPage: FeedAnswer {}
 extension LocatedImage: FeedAnswer {}
 extension ImageList: FeedAnswer {}
 extension SectionList: FeedAnswer {}
+extension ViewList: FeedAnswer {}
 extension ChangeList: FeedAnswer {}
 extension FeedList.Feed: FeedAnswer {}

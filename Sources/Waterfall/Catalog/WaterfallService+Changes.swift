@@ -138,7 +138,8 @@ extension WaterfallService {
     /// log would take.
     static let pruneBatch = 10_000
 
-    /// Prunes every feed's change log down to what `retention` keeps, best effort: a read
+    /// Prunes every feed's change log (and its views', DESIGN section 20) down to what
+    /// `retention` keeps, best effort: a read
     /// finds the feeds with rows to prune, then each batch of at most 10,000 rows is a write of
     /// its own, skipped (to be tried at the next call) when another writer holds the database
     /// for more than a tenth of a second, since pruning is worth no wait. A call that finds
@@ -158,7 +159,13 @@ extension WaterfallService {
                         guard let feed = try tx.feed(named: name),
                             let through = try Self.prunable(feed, retention, now, tx)
                         else { return 0 }
-                        return try tx.pruneChanges(feedID: feed.id, through: through, limit: Self.pruneBatch)
+                        // Its views' logs follow it (DESIGN section 20): a view's revision is its feed's.
+                        var deleted = try tx.pruneChanges(feedID: feed.id, through: through, limit: Self.pruneBatch)
+                        for view in try tx.views(feedID: feed.id) {
+                            deleted += try tx.pruneChanges(
+                                feedID: view.membershipID, through: through, limit: Self.pruneBatch)
+                        }
+                        return deleted
                     }
                     guard let batch else { break }
                     deleted += batch

@@ -255,8 +255,10 @@ public final class HotGeometry: @unchecked Sendable {
     private func dropRemovedFeeds(_ tx: any CatalogTransaction) throws {
         let kept = lock.withLock { feeds.map { (id: $0.key, name: $0.value.name) } }
         guard !kept.isEmpty else { return }
-        let catalog = Dictionary(try tx.feeds().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let removed = kept.filter { catalog[$0.id] != $0.name }
+        // A feed's id is its incarnation, never used twice: an id the catalog no longer has is
+        // a feed (or a view's membership, DESIGN section 20) removed.
+        let catalog = try tx.feedIDs()
+        let removed = kept.filter { !catalog.contains($0.id) }
         guard !removed.isEmpty else { return }
         let entries = lock.withLock { removed.compactMap { feeds.removeValue(forKey: $0.id) } }
         for entry in entries { entry.abandon() }

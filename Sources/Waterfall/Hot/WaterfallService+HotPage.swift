@@ -117,7 +117,8 @@ extension WaterfallService {
         finish:
             @escaping @Sendable (WaterfallService, any CatalogPageReads, HotAnswer, LayoutQuery) async throws -> Answer?
     ) async throws(WaterfallError) -> Answer? {
-        guard let hot, let name else { return nil }
+        // A view's membership is read by the transaction's way (`resolveFeed` finds it).
+        guard let hot, let name, view == nil else { return nil }
         let service = self
         do {
             let answer = try await database.readAwaitingStatements { reads -> Answer? in
@@ -126,7 +127,7 @@ extension WaterfallService {
                 else { return nil }
                 var record: NamedLayoutRecord?
                 if case .named(let layoutName) = layout {
-                    record = try await reads.layout(feedID: feed.id, name: layoutName)
+                    record = try await reads.layout(feedID: feed.layoutFeedID, name: layoutName)
                 }
                 guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: record) else {
                     return nil

@@ -439,6 +439,7 @@ struct ImportApplier {
         }
         try tx.adjustImageCount(feedID: feed.id, by: plan.entries.count - catalog.images.count)
         try tx.invalidateLayouts(feedID: feed.id, fromKey: firstAffectedKey ?? OrderKeys.end)
+        try ViewMembership.follow(feedID: feed.id, revision: summary.revision, renewedKeys: renumbered, tx)
     }
 }
 

@@ -203,7 +203,7 @@ extension WaterfallService {
         name: String?, configuration: AnyLayoutConfiguration
     ) {
         var record: NamedLayoutRecord?
-        if case .named(let name) = source { record = try tx.layout(feedID: feed.id, name: name) }
+        if case .named(let name) = source { record = try tx.layout(feedID: feed.layoutFeedID, name: name) }
         return try source.resolved(feed: feed, record: record)
     }
 }

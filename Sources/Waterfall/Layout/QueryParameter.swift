@@ -89,6 +89,13 @@ extension QueryParameter {
             "List only the images carrying this tag (compared exactly); index, totalItems and offset then count those images."
     )
 
+    // An answer pinned to a revision (DESIGN section 20).
+    public static let revision = QueryParameter(
+        "revision", .integer, minimum: 0, maximum: 1e15,
+        help:
+            "Pin the answer to this revision of the feed: cacheable for good (immutable), or 410 once the feed is at another."
+    )
+
     // A viewport anchored at an image (DESIGN section 16), instead of y.
     public static let anchor = QueryParameter(
         "anchor", .string,
@@ -129,7 +136,8 @@ extension QueryParameter {
 
     /// Every parameter, in the order the document lists them.
     public static let all: [QueryParameter] = [
-        page, pageSize, offset, limit, cursor, tag, y, height, pinHeaders, pinOffset, anchor, anchorY, id, date,
+        page, pageSize, offset, limit, cursor, tag, revision, y, height, pinHeaders, pinOffset, anchor, anchorY, id,
+        date,
         locateLimit,
         x, viewportWidth, dpr,
     ]

@@ -45,7 +45,7 @@ extension WaterfallService {
         try performNow { try configuration.validate() }
         return try await perform {
             try await database.write(.feed(named: feed)) { tx in
-                let feed = try resolveFeed(feed, tx)
+                let feed = try resolveFeedToEdit(feed, tx)
                 let existed = try tx.layout(feedID: feed.id, name: name) != nil
                 try tx.saveLayout(
                     feedID: feed.id, NamedLayoutRecord(name: name, configuration: configuration.canonicalJSON))
@@ -83,7 +83,7 @@ extension WaterfallService {
     public func removeLayout(feed: String?, name: String) async throws(WaterfallError) {
         try await perform {
             try await database.write(.feed(named: feed)) { tx in
-                let feed = try resolveFeed(feed, tx)
+                let feed = try resolveFeedToEdit(feed, tx)
                 guard try tx.removeLayout(feedID: feed.id, name: name) else {
                     throw WaterfallError.unknownLayout(feed: feed.name, layout: name)
                 }

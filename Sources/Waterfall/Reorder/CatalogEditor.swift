@@ -13,6 +13,8 @@ struct CatalogEditor {
     private var removed = 0
     private var unchanged = 0
     private var sectionNames: [Int64: String?] = [:]
+    /// The keys renumbered to make room for moves, in order: what the feed's views replay.
+    private var renumbered: [(from: [Int64], to: [Int64])] = []
 
     init(tx: any CatalogTransaction, feed: FeedRecord) {
         self.tx = tx
@@ -97,7 +99,10 @@ struct CatalogEditor {
         try tx.insertImages(feedID: feed.id, [moved])
         touch(image.key)
         touch(moved.key)
-        if let renumbered = allocation.renumberedFrom { touch(renumbered) }
+        if let renumberedFrom = allocation.renumberedFrom {
+            touch(renumberedFrom)
+            renumbered.append((allocation.renumberedKeys, allocation.renumberedTo))
+        }
         changes.append((.move, id, try sectionName(sectionID)))
         movedIDs.insert(ExactString(id))
     }
@@ -148,7 +153,8 @@ struct CatalogEditor {
     }
 
     /// Drops sections left empty and undeclared, bumps the revision when anything changed,
-    /// appends the change log and invalidates the cached layouts from the first affected key.
+    /// appends the change log, invalidates the cached layouts from the first affected key and
+    /// brings the feed's views along (DESIGN section 20).
     mutating func finish() throws -> ChangeSummary {
         var summary = ChangeSummary(feed: feed.name, revision: feed.revision)
         summary.moved = movedIDs.count
@@ -160,6 +166,7 @@ struct CatalogEditor {
         try tx.appendChanges(feedID: feed.id, revision: summary.revision, changes)
         if removed > 0 { try tx.adjustImageCount(feedID: feed.id, by: -removed) }
         try tx.invalidateLayouts(feedID: feed.id, fromKey: firstAffectedKey ?? OrderKeys.end)
+        try ViewMembership.follow(feedID: feed.id, revision: summary.revision, renumbered: renumbered, tx)
         return summary
     }
 }

@@ -10,7 +10,7 @@ extension WaterfallService {
     {
         try await perform {
             let body = { @Sendable (tx: any CatalogTransaction) throws -> ChangeSummary in
-                var editor = CatalogEditor(tx: tx, feed: try resolveFeed(feed, tx))
+                var editor = CatalogEditor(tx: tx, feed: try resolveFeedToEdit(feed, tx))
                 try editor.move(id, to: target)
                 return try editor.finish()
             }
@@ -23,7 +23,7 @@ extension WaterfallService {
     public func remove(feed: String?, ids: [String]) async throws(WaterfallError) -> ChangeSummary {
         try await perform {
             try await database.write(.feed(named: feed)) { tx in
-                var editor = CatalogEditor(tx: tx, feed: try resolveFeed(feed, tx))
+                var editor = CatalogEditor(tx: tx, feed: try resolveFeedToEdit(feed, tx))
                 var seen: Set<ExactString> = []
                 for id in ids where seen.insert(ExactString(id)).inserted {
                     try editor.remove(id)
@@ -57,7 +57,7 @@ extension WaterfallService {
     ) async throws(WaterfallError) -> ChangeSummary {
         try await perform {
             let body = { @Sendable (tx: any CatalogTransaction) throws -> ChangeSummary in
-                var editor = CatalogEditor(tx: tx, feed: try resolveFeed(document.feed ?? feed, tx))
+                var editor = CatalogEditor(tx: tx, feed: try resolveFeedToEdit(document.feed ?? feed, tx))
                 switch document.operations {
                 case .order(let ids):
                     try editor.applyOrder(ids, place: "\(source): ")

@@ -210,3 +210,28 @@ extension ImageStreamHead: JSONAnswer {
         )
     ]
 }
+
+extension ViewList.View: JSONAnswer {
+    public static let members: [AnswerMember<ViewList.View>] = [
+        .string("name") { $0.name },
+        .encoded("rule", as: .reference("ViewRule"), description: "The rule, in its canonical form.") { $0.rule },
+        .integer("images", .minimum(0), description: "How many of the feed's images the view holds now.") {
+            $0.images
+        },
+        .integer("sections", .minimum(0), description: "In how many of the feed's sections.") { $0.sections },
+    ]
+
+    public static let schemas = [
+        schema("ListedView", description: "A view of a feed (DESIGN section 20): its rule and what it holds.")
+    ]
+}
+
+extension ViewList: JSONAnswer {
+    public static let members: [AnswerMember<ViewList>] = [
+        .string("feed") { $0.feed },
+        .integer("revision") { $0.revision },
+        .array("views", of: "ListedView") { $0.views },
+    ]
+
+    public static let schemas = [schema("ViewList", description: "A feed's views, by name (`view list --json`).")]
+}

@@ -10,7 +10,9 @@ extension APIDocument {
         [
             PlacedImage.self, PlacedSupplement.self, LayoutPage.self, ViewportPage.self, SectionIndex.Section.self,
             SectionIndex.self, CoverFlowImage.self, CoverFlowPage.self, ImageList.Image.self, ImageList.self,
-            SectionList.Section.self, SectionList.self, NamedLayout.self, LayoutList.self, ChangeList.Change.self,
+            SectionList.Section.self, SectionList.self, ViewList.View.self, ViewList.self, ShareList.Share.self,
+            ShareList.self, NewShare.self, NamedLayout.self,
+            LayoutList.self, ChangeList.Change.self,
             ChangeList.self, ChangeSummary.self, ChangeEvent.self, StreamReset.self, FeedList.Feed.self, FeedList.self,
             HotFeedReport.self, LayoutCoverage.self, DatabaseStats.self, BackupReport.self, Problem.self,
             CallerAccess.self, LocatedImage.self, ImageStreamHead.self, Health.self,

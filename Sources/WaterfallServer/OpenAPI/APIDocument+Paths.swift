@@ -38,10 +38,13 @@ extension APIDocument {
         if route.access == .open && !doc.problems.statuses.contains(.unauthorized) {
             operation.append(("security", .array([])))
         }
-        let parameters = doc.parameters.filter { $0.location != .path }
+        let pin: ParameterRef = .query("Revision")
+        let parameters =
+            doc.parameters.filter { $0.location != .path }
+            + (route.pinsRevision && !doc.parameters.contains(pin) ? [pin] : [])
         if !parameters.isEmpty { operation.append(("parameters", references(parameters))) }
         if let body = doc.body { operation.append(("requestBody", requestBody(body))) }
-        operation.append(("responses", responses(doc)))
+        operation.append(("responses", responses(route.pinsRevision ? doc.pinnable : doc)))
         return .object(operation)
     }
 

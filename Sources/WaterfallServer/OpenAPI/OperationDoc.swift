@@ -37,6 +37,16 @@ struct OperationDoc: Sendable {
     }
 }
 
+extension OperationDoc {
+    /// The same operation, answering 410 too: a read pinned to a revision that is no longer
+    /// current (DESIGN section 20).
+    var pinnable: OperationDoc {
+        OperationDoc(
+            summary, tags: tags, description: description, parameters: parameters, body: body,
+            responses: responses, problems: problems + [.gone])
+    }
+}
+
 /// A parameter of an operation: the name of its `#/components/parameters/…` entry and where
 /// it goes (the entry's `in`, said here too so that a route reads as what it takes; a test holds
 /// the two together).
@@ -58,6 +68,12 @@ struct ParameterRef: Sendable, Hashable {
 extension ParameterRef {
     /// `{feed}`.
     static let feed = path("Feed")
+    /// `{id}`, a share link's id.
+    static let shareID = path("ShareID")
+    /// `{token}`, a share link's.
+    static let shareToken = path("ShareToken")
+    /// `{view}`, a view of the feed.
+    static let viewName = path("ViewName")
     /// `{name}`, a named layout.
     static let layoutName = path("LayoutName")
     /// `{id}`, an image.

@@ -195,6 +195,9 @@ private struct EventStream {
                 return try await reset("pruned", &writer)
             } catch WaterfallError.unknownFeed {
                 return try await reset("removed", &writer)
+            } catch WaterfallError.unknownView {
+                // A view's stream whose view was removed (DESIGN section 20).
+                return try await reset("removed", &writer)
             }
             guard page.version.incarnation == incarnation else { return try await reset("remade", &writer) }
             var buffer = ByteBuffer()

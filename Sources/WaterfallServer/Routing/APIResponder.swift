@@ -30,7 +30,10 @@ struct APIResponder: HTTPResponder {
                         caller, access: route.access, feed: parameters.values["feed"])
                 }
                 parameters.connection = context.channel
-                let response = try await route.handler(request, parameters, services)
+                // A read of a feed may be pinned to its revision (DESIGN section 20).
+                let (request, pinned) = route.pinsRevision ? try RevisionPin.strip(request) : (request, nil)
+                var response = try await route.handler(request, parameters, services)
+                if pinned != nil { response = try RevisionPin.finish(response, pinned: pinned, isPublic: false) }
                 if route.access == .write && response.status.kind == .successful {
                     metrics.write(kind: route.operationID)
                 }

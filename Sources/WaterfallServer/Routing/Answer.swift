@@ -46,14 +46,19 @@ struct Answer: Sendable {
 
     /// 200 with the document, gzip-compressed when the request asks for it (``JSONBody``), or
     /// 304 when the request's `If-None-Match` names the tag of the coding it would get. Both
-    /// carry `Vary: Accept-Encoding`: a 304 carries what the 200 would (RFC 9110 section 15.4.5).
+    /// carry `Vary: Accept-Encoding`: a 304 carries what the 200 would (RFC 9110 section 15.4.5),
+    /// and `Cache-Control: no-cache` (a cache asks again with the tag; an answer pinned to its
+    /// revision is immutable instead, ``RevisionPin``).
     func response(to request: Request, status: HTTPResponse.Status = .ok) async -> Response {
         let (coding, bytes) = await body.encoded(for: request)
         let tag = entityTag(coding)
         if let tags = request.headers[.ifNoneMatch], EntityTags.list(tags).contains(where: { $0 == "*" || $0 == tag }) {
-            return Response(status: .notModified, headers: [.eTag: tag, .vary: "Accept-Encoding"])
+            return Response(
+                status: .notModified, headers: [.eTag: tag, .vary: "Accept-Encoding", .cacheControl: "no-cache"])
         }
-        return Response(status: status, headers: JSONBody.headers(coding, [.eTag: tag]), body: .init(byteBuffer: bytes))
+        return Response(
+            status: status, headers: JSONBody.headers(coding, [.eTag: tag, .cacheControl: "no-cache"]),
+            body: .init(byteBuffer: bytes))
     }
 }
 

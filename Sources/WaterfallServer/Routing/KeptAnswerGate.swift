@@ -1,4 +1,5 @@
 import Hummingbird
+import Waterfall
 
 /// Answers a repeated read from its kept answer, the first piece after the request's id, log and
 /// problems: it finds who calls (``Gatekeeper/caller(of:)``), looks the answer up under the
@@ -18,8 +19,9 @@ struct KeptAnswerGate: RouterMiddleware {
         // The open routes (the probes above all) never ask who calls: that reads the keys, and
         // liveness must not depend on the database.
         // A precondition (`If-Match` on a read of the change log) is checked by the route.
+        // A share link's path is checked against its link at every request (``ShareBook``).
         guard request.method == .get, !APIRoutes.openPaths.contains(request.uri.path),
-            request.headers[.ifMatch] == nil
+            request.headers[.ifMatch] == nil, !request.uri.path.hasPrefix(WaterfallService.sharePathPrefix)
         else {
             return try await next(request, context)
         }

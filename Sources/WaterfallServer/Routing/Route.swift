@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import Waterfall
 
 /// One operation of the HTTP API: a method, a path pattern, the OpenAPI operation it is, what
 /// the document says of it, and what answers it. The route table (``APIRoutes``) is the one list
@@ -68,6 +69,82 @@ struct Route: Sendable {
         self.handler = handler
     }
 
+    /// The route for a view of the feed it is about (DESIGN section 20):
+    /// `/v1/feeds/{feed}/views/{view}` and the rest of its pattern, the same parameters with
+    /// `{view}`, answered by the same handler with the view's service.
+    func forView() -> Route {
+        let feedPrefix = "/v1/feeds/{feed}"
+        precondition(pattern.hasPrefix(feedPrefix + "/"), "only a feed's routes have a view's")
+        var parameters = doc.parameters
+        parameters.insert(.viewName, at: (parameters.firstIndex(of: .feed) ?? -1) + 1)
+        let viewDoc = OperationDoc(
+            doc.summary + ", of a view", tags: ["views"],
+            description: (doc.description.map { $0 + "\n\n" } ?? "")
+                + "For a view, the view's images alone, as a feed of them would answer; a view's revision is its feed's. A write given in a view is its feed's.",
+            parameters: parameters, body: doc.body, responses: doc.responses, problems: doc.problems)
+        let handler = self.handler
+        return Route(
+            method, "/v1/feeds/{feed}/views/{view}" + pattern.dropFirst(feedPrefix.count),
+            "view" + operationID.prefix(1).uppercased() + operationID.dropFirst(), access: access, viewDoc
+        ) { request, path, services in
+            try await handler(request, path, services.inView(path["view"]))
+        }
+    }
+
+    /// Whether a request may pin the route's answer to a revision (`revision=R`, DESIGN section
+    /// 20): a read of one feed (or view) answered with an entity tag; not its event stream.
+    var pinsRevision: Bool {
+        method == .get && pattern.hasPrefix("/v1/feeds/{feed}") && !pattern.hasSuffix("/events")
+    }
+
+    /// The route for a share link (DESIGN section 20): `/s/{token}` and the rest of a feed's read
+    /// route, open to anyone holding a link, answered as the route answers for the link's feed
+    /// or view. With the link's layout, only that named layout (and the routes that take none).
+    /// Anything the link does not reach, and a link removed or expired, is the same 404.
+    func forShare() -> Route {
+        let feedPrefix = "/v1/feeds/{feed}"
+        precondition(method == .get && pattern.hasPrefix(feedPrefix), "only a feed's reads have a share link's")
+        let rest = String(pattern.dropFirst(feedPrefix.count))
+        let takesLayoutName = rest.contains("{name}")
+        let takesNoLayout = Self.routesWithoutLayout.contains(rest)
+        var parameters = doc.parameters.filter { $0 != .feed }
+        parameters.insert(.shareToken, at: 0)
+        let shareDoc = OperationDoc(
+            doc.summary + ", through a share link", tags: ["shares"],
+            description: (doc.description.map { $0 + "\n\n" } ?? "")
+                + "Through a share link, without a key: what the route answers for the link's feed or view. `revision=R` pins the answer to the revision it shows: `Cache-Control: public, max-age=31536000, immutable`, or 410 once R is not current; unpinned answers are `no-cache`.",
+            parameters: parameters + [.query("Revision")], body: nil, responses: doc.responses,
+            problems: doc.problems + [.gone])
+        let handler = self.handler
+        return Route(
+            .get, "/s/{token}" + rest, "share" + operationID.prefix(1).uppercased() + operationID.dropFirst(),
+            access: .open, shareDoc
+        ) { request, path, services in
+            guard let scope = try await services.shares.scope(token: path["token"], runner: services.runner),
+                scope.layout == nil || takesNoLayout
+                    || (takesLayoutName && path["name"].utf8.elementsEqual(scope.layout!.utf8))
+            else { throw Problem.noShare }
+            let path = path.sharing(scope)
+            let (pinnedRequest, pinned) = try RevisionPin.strip(request)
+            do {
+                let response = try await handler(
+                    pinnedRequest, path, scope.view.map { services.inView($0) } ?? services)
+                return try RevisionPin.finish(
+                    response, pinned: pinned, isPublic: true, expires: scope.expiresAt)
+            } catch let error as WaterfallError {
+                // The link's view or layout removed since: as a link removed, nothing named.
+                switch error {
+                case .unknownFeed, .unknownView, .unknownLayout: throw Problem.noShare
+                default: throw error
+                }
+            }
+        }
+    }
+
+    /// The rest of the feed's read routes that take no layout: a link limited to one layout
+    /// answers these and that layout's own.
+    static let routesWithoutLayout: Set<String> = ["", "/images", "/sections", "/changes"]
+
     /// The path parameters when the raw (still percent-encoded) path segments match, else nil.
     /// - Throws: ``Problem`` 400 when a parameter is not valid percent-encoded UTF-8.
     func match(_ path: [Substring]) throws(Problem) -> PathParameters? {
@@ -105,6 +182,15 @@ struct RouteServices: Sendable {
     let shutdown: ShutdownClock
     /// The streams running now (NDJSON listings and event streams), and their caps.
     let streams: StreamSlots
+    /// What each share link hands out (DESIGN section 20).
+    let shares: ShareBook
+
+    /// The same services, the runner's answering for the view `view` (DESIGN section 20).
+    func inView(_ view: String) -> RouteServices {
+        RouteServices(
+            runner: runner.inView(view), hub: hub, gatekeeper: gatekeeper, readiness: readiness, limits: limits,
+            shutdown: shutdown, streams: streams, shares: shares)
+    }
 }
 
 /// The decoded path parameters of a matched route, and the feeds the caller may see.
@@ -125,5 +211,14 @@ struct PathParameters: Sendable {
     /// The parameter `name` of the route's pattern (always present once matched).
     subscript(_ name: String) -> String {
         values[name] ?? ""
+    }
+
+    /// The same parameters, standing for the feed (and view) a share link hands out.
+    func sharing(_ scope: SharedScope) -> PathParameters {
+        var parameters = self
+        parameters.values["feed"] = scope.feed
+        parameters.values["view"] = scope.view
+        parameters.access = .read
+        return parameters
     }
 }

@@ -168,7 +168,7 @@ extension PostgresTransaction {
                    feed.image_count,
                    (SELECT array_agg(name ORDER BY name COLLATE "C") FROM layout
                      WHERE layout.feed_id = feed.id AND layout.configuration = layout_cache.configuration)
-            FROM layout_cache JOIN feed ON feed.id = layout_cache.feed_id
+            FROM layout_cache JOIN feed ON feed.id = layout_cache.feed_id WHERE feed.view_of IS NULL
             ORDER BY feed.name COLLATE "C", layout_cache.id
             """
         ).map { row in

@@ -17,8 +17,21 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func feeds() throws -> [FeedRecord] {
-        try session.rows("SELECT \(SharedSQL.feedColumns) FROM feed ORDER BY name COLLATE \"C\"").map(
-            FeedRecord.init(postgres:))
+        try session.rows(
+            "SELECT \(SharedSQL.feedColumns) FROM feed WHERE view_of IS NULL ORDER BY name COLLATE \"C\""
+        ).map(FeedRecord.init(postgres:))
+    }
+
+    public func feed(id: Int64) throws -> FeedRecord? {
+        try session.rows(SharedSQL.feedByID.postgres, .int(id)).first.map(FeedRecord.init(postgres:))
+    }
+
+    public func feedIDs() throws -> Set<Int64> {
+        Set(try session.rows("SELECT id FROM feed").map { try $0.decode(Int64.self) })
+    }
+
+    public func setRevision(feedID: Int64, to revision: Int64) throws {
+        try session.execute(SharedSQL.setRevision.postgres, .int(revision), .int(feedID))
     }
 
     public func feedSummaries() throws -> [FeedSummary] {
@@ -26,14 +39,14 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func feedSummary(named name: String) throws -> FeedSummary? {
-        try session.rows("\(Self.feedSummarySelect) WHERE name = $1", .text(name)).first.map(Self.feedSummary)
+        try session.rows("\(Self.feedSummarySelect) AND name = $1", .text(name)).first.map(Self.feedSummary)
     }
 
     private static let feedSummarySelect = """
         SELECT id, name, revision, image_count,
                (SELECT count(*) FROM section WHERE feed_id = feed.id),
                (SELECT count(*) FROM layout WHERE feed_id = feed.id)
-        FROM feed
+        FROM feed WHERE view_of IS NULL
         """
 
     private static func feedSummary(_ row: PostgresRow) throws -> FeedSummary {
@@ -57,8 +70,10 @@ public struct PostgresTransaction: CatalogTransaction {
         try session.execute(SharedSQL.deleteFeed.postgres, .int(id), length: .bulk)
     }
 
-    public func createFeed(named name: String) throws -> FeedRecord {
-        let id = try session.scalar(Int64.self, "INSERT INTO feed (name) VALUES ($1) RETURNING id", .text(name))!
+    public func createFeed(named name: String, viewOf base: Int64?) throws -> FeedRecord {
+        let id = try session.scalar(
+            Int64.self, "INSERT INTO feed (name, view_of) VALUES ($1, $2) RETURNING id", .text(name),
+            .optionalInt(base))!
         return FeedRecord(id: id, name: name, revision: 0, imageCount: 0)
     }
 
@@ -298,5 +313,82 @@ extension SectionRecord {
     init(postgres row: PostgresRow) throws {
         let (id, name, title, position, declared) = try row.decode((Int64, String?, String?, Int64, Bool).self)
         self.init(id: id, name: name, title: title, position: position, isDeclared: declared)
+    }
+}
+
+// MARK: Views
+
+extension PostgresTransaction {
+    public func views(feedID: Int64) throws -> [ViewRecord] {
+        try session.rows(
+            "SELECT \(SharedSQL.viewColumns) FROM view WHERE feed_id = $1 ORDER BY name COLLATE \"C\"", .int(feedID)
+        ).map(ViewRecord.init(postgres:))
+    }
+
+    public func view(feedID: Int64, name: String) throws -> ViewRecord? {
+        try session.rows(
+            "SELECT \(SharedSQL.viewColumns) FROM view WHERE feed_id = $1 AND name = $2", .int(feedID), .text(name)
+        ).first.map(ViewRecord.init(postgres:))
+    }
+
+    public func saveView(_ view: ViewRecord) throws {
+        try session.execute(
+            SharedSQL.saveView.postgres, .int(view.feedID), .text(view.name), .text(view.rule), .int(view.membershipID),
+            .text(view.resolved))
+    }
+
+    public func removeView(feedID: Int64, name: String) throws -> Bool {
+        try session.execute(SharedSQL.removeView.postgres, .int(feedID), .text(name), length: .bulk) > 0
+    }
+}
+
+extension ViewRecord {
+    init(postgres row: PostgresRow) throws {
+        let (feedID, name, rule, membershipID, resolved) = try row.decode((Int64, String, String, Int64, String).self)
+        self.init(feedID: feedID, name: name, rule: rule, membershipID: membershipID, resolved: resolved)
+    }
+}
+
+// MARK: Shares
+
+extension PostgresTransaction {
+    private static let shareSelect = """
+        SELECT share.id, share.token_hash, share.feed_id, feed.name, share.view, share.layout, share.expires_at,
+               share.created_at
+        FROM share JOIN feed ON feed.id = share.feed_id
+        """
+
+    public func insertShare(_ share: ShareRecord) throws -> Int64 {
+        try session.scalar(
+            Int64.self,
+            """
+            INSERT INTO share (token_hash, feed_id, view, layout, expires_at, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
+            """,
+            .bytes(share.tokenHash), .int(share.feedID), .text(share.view), .text(share.layout),
+            .optionalInt(share.expiresAt), .int(share.createdAt))!
+    }
+
+    public func shares() throws -> [ShareRecord] {
+        try session.rows("\(Self.shareSelect) ORDER BY share.id").map(ShareRecord.init(postgres:))
+    }
+
+    public func share(tokenHash: [UInt8]) throws -> ShareRecord? {
+        try session.rows("\(Self.shareSelect) WHERE share.token_hash = $1", .bytes(tokenHash)).first.map(
+            ShareRecord.init(postgres:))
+    }
+
+    public func removeShare(id: Int64) throws -> Bool {
+        try session.execute("DELETE FROM share WHERE id = $1", .int(id)) > 0
+    }
+}
+
+extension ShareRecord {
+    init(postgres row: PostgresRow) throws {
+        let (id, hash, feedID, feedName, view, layout, expiresAt, createdAt) = try row.decode(
+            (Int64, ByteBuffer, Int64, String, String?, String?, Int64?, Int64).self)
+        self.init(
+            id: id, tokenHash: Array(buffer: hash), feedID: feedID, feedName: feedName, view: view, layout: layout,
+            expiresAt: expiresAt, createdAt: createdAt)
     }
 }

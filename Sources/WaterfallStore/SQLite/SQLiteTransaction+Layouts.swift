@@ -203,7 +203,7 @@ extension SQLiteTransaction {
                        feed.image_count,
                        (SELECT group_concat(name, char(31)) FROM layout
                          WHERE layout.feed_id = feed.id AND layout.configuration = layout_cache.configuration)
-                FROM layout_cache JOIN feed ON feed.id = layout_cache.feed_id
+                FROM layout_cache JOIN feed ON feed.id = layout_cache.feed_id WHERE feed.view_of IS NULL
                 ORDER BY feed.name, layout_cache.id
                 """
         ).map { row in

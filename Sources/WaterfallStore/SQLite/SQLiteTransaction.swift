@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -17,8 +18,22 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// Every feed, by name.
     public func feeds() throws -> [FeedRecord] {
-        try RawStatement(cached: db, "SELECT \(SharedSQL.feedColumns) FROM feed ORDER BY name").all(
-            FeedRecord.init(statement:))
+        try RawStatement(cached: db, "SELECT \(SharedSQL.feedColumns) FROM feed WHERE view_of IS NULL ORDER BY name")
+            .all(FeedRecord.init(statement:))
+    }
+
+    public func feed(id: Int64) throws -> FeedRecord? {
+        let statement = try RawStatement(cached: db, SharedSQL.feedByID.sqlite)
+        statement.bind(1, id)
+        return try statement.first(FeedRecord.init(statement:))
+    }
+
+    public func feedIDs() throws -> Set<Int64> {
+        Set(try Int64.fetchAll(db, sql: "SELECT id FROM feed"))
+    }
+
+    public func setRevision(feedID: Int64, to revision: Int64) throws {
+        try db.execute(sql: SharedSQL.setRevision.sqlite, arguments: [revision, feedID])
     }
 
     /// Every feed with its counts, by name.
@@ -28,14 +43,14 @@ public struct SQLiteTransaction: CatalogTransaction {
 
     /// The counts of the feed named `name`, or `nil`.
     public func feedSummary(named name: String) throws -> FeedSummary? {
-        try Row.fetchOne(db, sql: "\(Self.feedSummarySelect) WHERE name = ?", arguments: [name]).map(Self.feedSummary)
+        try Row.fetchOne(db, sql: "\(Self.feedSummarySelect) AND name = ?", arguments: [name]).map(Self.feedSummary)
     }
 
     private static let feedSummarySelect = """
         SELECT id, name, revision, image_count,
                (SELECT COUNT(*) FROM section WHERE feed_id = feed.id) AS sections,
                (SELECT COUNT(*) FROM layout WHERE feed_id = feed.id) AS layouts
-        FROM feed
+        FROM feed WHERE view_of IS NULL
         """
 
     private static func feedSummary(_ row: Row) -> FeedSummary {
@@ -60,12 +75,12 @@ public struct SQLiteTransaction: CatalogTransaction {
     /// Creates an empty feed at revision 0, with the catalog's next feed id: SQLite alone would
     /// give a feed made after the greatest one was removed that removed feed's id, and a feed's
     /// id is its incarnation, never used twice (DESIGN section 19).
-    public func createFeed(named name: String) throws -> FeedRecord {
+    public func createFeed(named name: String, viewOf base: Int64?) throws -> FeedRecord {
         try db.execute(
             sql: """
-                INSERT INTO feed (id, name)
-                SELECT max(next_feed_id, (SELECT coalesce(max(id), 0) + 1 FROM feed)), ? FROM catalog_identity
-                """, arguments: [name])
+                INSERT INTO feed (id, name, view_of)
+                SELECT max(next_feed_id, (SELECT coalesce(max(id), 0) + 1 FROM feed)), ?, ? FROM catalog_identity
+                """, arguments: [name, base])
         guard db.changesCount == 1 else {
             throw StoreError(.cannotWrite, "the catalog has no identity row: no feed can be made in it.")
         }
@@ -370,5 +385,82 @@ extension SQLiteTransaction {
             try? RawStatement.execute(db, "PRAGMA cache_size = \(cacheSize); PRAGMA mmap_size = \(mmapSize)")
         }
         return try body()
+    }
+}
+
+// MARK: Views
+
+extension SQLiteTransaction {
+    public func views(feedID: Int64) throws -> [ViewRecord] {
+        try Row.fetchAll(
+            db, sql: "SELECT \(SharedSQL.viewColumns) FROM view WHERE feed_id = ? ORDER BY name", arguments: [feedID]
+        ).map(ViewRecord.init(row:))
+    }
+
+    public func view(feedID: Int64, name: String) throws -> ViewRecord? {
+        try Row.fetchOne(
+            db, sql: "SELECT \(SharedSQL.viewColumns) FROM view WHERE feed_id = ? AND name = ?",
+            arguments: [feedID, name]
+        ).map(ViewRecord.init(row:))
+    }
+
+    public func saveView(_ view: ViewRecord) throws {
+        try db.execute(
+            sql: SharedSQL.saveView.sqlite,
+            arguments: [view.feedID, view.name, view.rule, view.membershipID, view.resolved])
+    }
+
+    public func removeView(feedID: Int64, name: String) throws -> Bool {
+        try db.execute(sql: SharedSQL.removeView.sqlite, arguments: [feedID, name])
+        return db.changesCount > 0
+    }
+}
+
+extension ViewRecord {
+    init(row: Row) {
+        self.init(feedID: row[0], name: row[1], rule: row[2], membershipID: row[3], resolved: row[4])
+    }
+}
+
+// MARK: Shares
+
+extension SQLiteTransaction {
+    private static let shareSelect = """
+        SELECT share.id, share.token_hash, share.feed_id, feed.name, share.view, share.layout, share.expires_at,
+               share.created_at
+        FROM share JOIN feed ON feed.id = share.feed_id
+        """
+
+    public func insertShare(_ share: ShareRecord) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO share (token_hash, feed_id, view, layout, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                Data(share.tokenHash), share.feedID, share.view, share.layout, share.expiresAt, share.createdAt,
+            ])
+        return db.lastInsertedRowID
+    }
+
+    public func shares() throws -> [ShareRecord] {
+        try Row.fetchAll(db, sql: "\(Self.shareSelect) ORDER BY share.id").map(ShareRecord.init(row:))
+    }
+
+    public func share(tokenHash: [UInt8]) throws -> ShareRecord? {
+        try Row.fetchOne(db, sql: "\(Self.shareSelect) WHERE share.token_hash = ?", arguments: [Data(tokenHash)])
+            .map(ShareRecord.init(row:))
+    }
+
+    public func removeShare(id: Int64) throws -> Bool {
+        try db.execute(sql: "DELETE FROM share WHERE id = ?", arguments: [id])
+        return db.changesCount > 0
+    }
+}
+
+extension ShareRecord {
+    init(row: Row) {
+        self.init(
+            id: row[0], tokenHash: [UInt8]((row[1] as Data)), feedID: row[2], feedName: row[3], view: row[4],
+            layout: row[5], expiresAt: row[6], createdAt: row[7])
     }
 }

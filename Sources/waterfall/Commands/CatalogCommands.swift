@@ -29,6 +29,7 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
+        @OptionGroup var view: ViewOptions
         @Option(parsing: .unconditional, help: "Index of the first image to list (default 0).")
         var offset: Int?
         @Option(
@@ -52,7 +53,7 @@ extension WaterfallCommand {
         }
 
         func run() async throws {
-            let service = try database.open()
+            let service = try database.open().inView(view.view)
             let list =
                 if let cursor {
                     try await service.images(feed: feed.feed, cursor: cursor, limit: limit, tag: tag)
@@ -96,6 +97,7 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
+        @OptionGroup var view: ViewOptions
         @Option(
             help: ArgumentHelp("Print the section index of this layout saved with `layout add`.", valueName: "name"))
         var layout: String?
@@ -116,7 +118,7 @@ extension WaterfallCommand {
         }
 
         func run() async throws {
-            let service = try database.open()
+            let service = try database.open().inView(view.view)
             if hasLayout {
                 let index = try await service.sectionIndex(feed: feed.feed, layout: try layoutFlags.source())
                 if output.json { return Terminal.printJSON(index) }
@@ -140,6 +142,7 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
+        @OptionGroup var view: ViewOptions
         @Option(parsing: .unconditional, help: "List the changes after this revision.")
         var since: Int64
         @Option(
@@ -158,7 +161,7 @@ extension WaterfallCommand {
         }
 
         func run() async throws {
-            let list = try await database.open().changes(feed: feed.feed, since: since, limit: limit)
+            let list = try await database.open().inView(view.view).changes(feed: feed.feed, since: since, limit: limit)
             if output.json { return Terminal.printJSON(list) }
             var table = Table("REVISION", "KIND", "ID", "SECTION", rightAligned: [0])
             for change in list.changes {

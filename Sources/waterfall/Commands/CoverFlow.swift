@@ -16,6 +16,7 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
+        @OptionGroup var view: ViewOptions
         @OptionGroup(title: "Cover flow configuration") var cover: CoverFlowOptions
         @Option(parsing: .unconditional, help: .query(.viewportWidth))
         var viewportWidth: Double
@@ -53,7 +54,7 @@ extension WaterfallCommand {
         }
 
         func run() async throws {
-            var page = try await database.open().coverFlow(
+            var page = try await database.open().inView(view.view).coverFlow(
                 feed: feed.feed, configuration: try configuration(), x: x, viewportWidth: viewportWidth)
             if let dpr { page = page.choosingRenditions(dpr: dpr) }
             if output.json { return Terminal.printJSON(page) }

@@ -17,6 +17,7 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
+        @OptionGroup var view: ViewOptions
         @OptionGroup var layout: LayoutOptions
         @Argument(help: ArgumentHelp("The image's id.", valueName: "id"))
         var id: String?
@@ -44,7 +45,7 @@ extension WaterfallCommand {
         }
 
         func run() async throws {
-            let located = try await database.open().locate(
+            let located = try await database.open().inView(view.view).locate(
                 feed: feed.feed, layout: try layout.source(), try target(), limit: limit)
             if output.json { return Terminal.printJSON(located) }
             var table = Table(

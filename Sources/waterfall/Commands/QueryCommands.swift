@@ -10,6 +10,7 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
+        @OptionGroup var view: ViewOptions
         @OptionGroup var layout: LayoutOptions
         @OptionGroup(title: "Which images") var slice: SliceOptions
         @Option(parsing: .unconditional, help: .query(.dpr))
@@ -19,7 +20,8 @@ extension WaterfallCommand {
         /// The plain values the flags give.
         var request: PageRequest {
             PageRequest(
-                database: database.path, feed: feed.feed, layout: layout.flags, slice: slice.flags, dpr: dpr,
+                database: database.path, feed: feed.feed, view: view.view, layout: layout.flags, slice: slice.flags,
+                dpr: dpr,
                 json: output.json)
         }
 
@@ -40,6 +42,7 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
+        @OptionGroup var view: ViewOptions
         @OptionGroup var layout: LayoutOptions
         @Option(parsing: .unconditional, help: .query(.y))
         var y: Double
@@ -56,7 +59,7 @@ extension WaterfallCommand {
         /// The plain values the flags give.
         var request: ViewportRequest {
             ViewportRequest(
-                database: database.path, feed: feed.feed, layout: layout.flags, y: y, height: height,
+                database: database.path, feed: feed.feed, view: view.view, layout: layout.flags, y: y, height: height,
                 pinHeaders: pinHeaders, pinOffset: pinOffset, dpr: dpr, json: output.json)
         }
 
@@ -75,6 +78,7 @@ extension WaterfallCommand {
 struct PageRequest: FastLaneRequest {
     var database: String?
     var feed: String?
+    var view: String?
     var layout = LayoutFlags()
     var slice = SliceFlags()
     var dpr: Double?
@@ -89,7 +93,7 @@ struct PageRequest: FastLaneRequest {
     }
 
     func run() async throws {
-        var result = try await OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).page(
+        var result = try await OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).inView(view).page(
             feed: feed, layout: try layout.source(), offset: slice.slice.range.offset, limit: slice.slice.range.limit)
         if let dpr { result = result.choosingRenditions(dpr: dpr) }
         if json { return Terminal.printJSON(result) }
@@ -102,7 +106,7 @@ struct PageRequest: FastLaneRequest {
 
     static func kind(of name: Substring) -> FastLaneOptionKind? {
         switch name {
-        case "db", "feed": .value(unconditional: false)
+        case "db", "feed", "view": .value(unconditional: false)
         case "dpr": .value(unconditional: true)
         case "json": .flag
         // The slice's names first: the configuration flags' table is built on first use.
@@ -114,6 +118,7 @@ struct PageRequest: FastLaneRequest {
         switch name {
         case "db": assign(value, to: &database)
         case "feed": assign(value, to: &feed)
+        case "view": assign(value, to: &view)
         case "dpr": assign(value, to: &dpr)
         case "json": raise(&json)
         default: SliceFlags.kind(of: name) != nil ? slice.set(name, value) : layout.set(name, value)
@@ -126,6 +131,7 @@ struct PageRequest: FastLaneRequest {
 struct ViewportRequest: FastLaneRequest {
     var database: String?
     var feed: String?
+    var view: String?
     var layout = LayoutFlags()
     var y = 0.0
     var height = 0.0
@@ -145,7 +151,7 @@ struct ViewportRequest: FastLaneRequest {
     }
 
     func run() async throws {
-        var result = try await OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).viewport(
+        var result = try await OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).inView(view).viewport(
             feed: feed, layout: try layout.source(), y: y, height: height,
             pinOffset: pinHeaders ? (pinOffset ?? 0) : nil)
         if let dpr { result = result.choosingRenditions(dpr: dpr) }
@@ -160,7 +166,7 @@ struct ViewportRequest: FastLaneRequest {
 
     static func kind(of name: Substring) -> FastLaneOptionKind? {
         switch name {
-        case "db", "feed": .value(unconditional: false)
+        case "db", "feed", "view": .value(unconditional: false)
         case "y", "height", "pin-offset", "dpr": .value(unconditional: true)
         case "json", "pin-headers": .flag
         default: LayoutFlags.kind(of: name)
@@ -171,6 +177,7 @@ struct ViewportRequest: FastLaneRequest {
         switch name {
         case "db": assign(value, to: &database)
         case "feed": assign(value, to: &feed)
+        case "view": assign(value, to: &view)
         case "y": assign(value, to: &y)
         case "height": assign(value, to: &height)
         case "pin-offset": assign(value, to: &pinOffset)

@@ -21,6 +21,7 @@ extension WaterfallCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var feed: FeedOptions
+        @OptionGroup var view: ViewOptions
         @OptionGroup var layout: LayoutOptions
         @OptionGroup(title: "Which images") var slice: SliceOptions
         @Option(parsing: .unconditional, help: "Top of the band to draw in points (with --height).")
@@ -59,7 +60,7 @@ extension WaterfallCommand {
 
         func run() async throws {
             let format = RenderFormat(path: out)!
-            let service = try database.open()
+            let service = try database.open().inView(view.view)
             let source = try layout.source()
             let renderer = PageRenderer(options: RenderOptions(includeMeasurementScript: measure))
             let text: String

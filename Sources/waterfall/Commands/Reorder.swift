@@ -24,13 +24,14 @@ extension WaterfallCommand {
         @Flag(help: "Show what would change without writing anything.")
         var dryRun = false
         @OptionGroup var feed: FeedOptions
+        @OptionGroup var view: ViewOptions
         @OptionGroup var output: OutputOptions
 
         /// The plain values the flags give.
         var request: MoveRequest {
             MoveRequest(
                 database: database.path, id: id, before: before, after: after, to: to, dryRun: dryRun,
-                feed: feed.feed, json: output.json)
+                feed: feed.feed, view: view.view, json: output.json)
         }
 
         func validate() throws {
@@ -92,11 +93,12 @@ struct MoveRequest: FastLaneRequest {
     var to: Int?
     var dryRun = false
     var feed: String?
+    var view: String?
     var json = false
 
     static func kind(of name: Substring) -> FastLaneOptionKind? {
         switch name {
-        case "db", "feed", "before", "after": .value(unconditional: false)
+        case "db", "feed", "view", "before", "after": .value(unconditional: false)
         case "to": .value(unconditional: true)
         case "dry-run", "json": .flag
         default: nil
@@ -107,6 +109,7 @@ struct MoveRequest: FastLaneRequest {
         switch name {
         case "db": assign(value, to: &database)
         case "feed": assign(value, to: &feed)
+        case "view": assign(value, to: &view)
         case "before": assign(value, to: &before)
         case "after": assign(value, to: &after)
         case "to": assign(value, to: &to)
@@ -144,7 +147,7 @@ struct MoveRequest: FastLaneRequest {
         else {
             preconditionFailure("validate() guarantees an id and exactly one target")
         }
-        let summary = try await OpenDatabases.open(path: DatabaseOptions.resolvedPath(database))
+        let summary = try await OpenDatabases.open(path: DatabaseOptions.resolvedPath(database)).inView(view)
             .move(feed: feed, id: id, to: target, dryRun: dryRun)
         printSummary(summary, json: json, dryRun: dryRun)
     }

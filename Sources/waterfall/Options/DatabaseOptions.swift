@@ -33,6 +33,14 @@ struct FeedOptions: ParsableArguments {
     var feed: String?
 }
 
+/// `--view`: a read (or a move) answered for one view of the feed (DESIGN section 20).
+struct ViewOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Answer for this view of the feed (saved with `view add`) instead of the whole feed.", valueName: "name"))
+    var view: String?
+}
+
 /// `--json`.
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print the stable machine format (JSON) instead of a table.")

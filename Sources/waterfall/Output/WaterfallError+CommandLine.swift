@@ -11,6 +11,7 @@ extension WaterfallError {
         case .noFeeds: "\(clause); import one with `waterfall import FILE`."
         case .feedNotChosen: "\(clause); choose one with --feed NAME."
         case .unknownLayout: "\(clause); `waterfall layout list` shows the saved layouts."
+        case .unknownView: "\(clause); `waterfall view list` shows the feed's views."
         case .conflictingValues(.resetOrder, .appendMode):
             "--reset-order adopts the whole file's order and cannot be combined with --append."
         case .conflictingValues(.page, _), .conflictingValues(.pageSize, _):
@@ -29,9 +30,10 @@ extension WaterfallError {
             .backupTargetExists,
             .backupNeedsPgDump:
             64
-        case .unknownFeed, .noFeeds, .unknownLayout, .unknownImage, .nothingTakenBy, .moveOntoItself,
+        case .unknownFeed, .noFeeds, .unknownLayout, .unknownView, .unknownImage, .nothingTakenBy, .moveOntoItself,
             .moveAcrossDateSections, .indexOutsideSection, .invalidData,
             .revisionMismatch, .changesPruned, .cursorExpired, .cursorOfRemovedFeed, .feedRemadeSinceRead, .unknownKey,
+            .unknownShare,
             .keyExists:
             65
         case .fileUnreadable: 66
@@ -65,6 +67,8 @@ extension WaterfallError.Parameter {
         case .cursor: "--cursor"
         case .dpr: "--dpr"
         case .tag: "--tag"
+        case .viewName: "the view name"
+        case .viewRule: "the view's rule"
         case .resetOrder: "--reset-order"
         case .appendMode: "--append"
         case .sectionBy: "--section-by"
