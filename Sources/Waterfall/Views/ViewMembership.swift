@@ -76,12 +76,7 @@ enum ViewMembership {
         let rebuildsAll = renewedKeys || changeCount > followLimit
         var reads: FeedReads?
         for view in views {
-            let rule: ViewRule
-            do {
-                rule = try ViewRule(json: Array(view.rule.utf8), source: "view \(view.name.quoted)")
-            } catch {
-                throw WaterfallError.database("the catalog holds a view's rule it cannot read: \(error.message)")
-            }
+            let rule = try WaterfallService.rule(of: view)
             let matcher = try ViewMatcher(rule, feed: feed)
             let membership = try tx.feed(id: view.membershipID)
             guard let membership, !rebuildsAll, matcher.resolved == view.resolved,

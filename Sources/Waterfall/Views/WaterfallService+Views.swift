@@ -58,6 +58,24 @@ extension WaterfallService {
         }
     }
 
+    /// The view `name` of a feed with its counts, and the feed's version (what its answer is
+    /// tagged with).
+    /// - Throws: ``WaterfallError/unknownView(feed:view:)``.
+    public func view(feed: String?, name: String) async throws(WaterfallError) -> (ViewList.View, FeedVersion) {
+        try await perform {
+            try await database.read { tx in
+                let feed = try inView(nil).resolveFeed(feed, tx)
+                guard let record = try tx.view(feedID: feed.id, name: name) else {
+                    throw WaterfallError.unknownView(feed: feed.name, view: name)
+                }
+                return (
+                    try Self.summary(of: record, rule: try Self.rule(of: record), tx),
+                    FeedVersion(incarnation: feed.id, revision: feed.revision)
+                )
+            }
+        }
+    }
+
     /// Removes the view `name` of a feed.
     /// - Throws: ``WaterfallError/unknownView(feed:view:)``.
     public func removeView(feed: String?, name: String) async throws(WaterfallError) {

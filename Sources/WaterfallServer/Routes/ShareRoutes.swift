@@ -89,11 +89,12 @@ extension APIRoutes {
                         let feed = try await service.feed(named: scope.feed)
                         return (try StableJSON.document(of: feed), feed.version)
                     }
-                    let list = try await service.views(feed: scope.feed)
-                    guard let listed = list.views.first(where: { $0.name.utf8.elementsEqual(view.utf8) }) else {
+                    do {
+                        let (listed, version) = try await service.view(feed: scope.feed, name: view)
+                        return (try StableJSON.document(of: listed), version)
+                    } catch WaterfallError.unknownView {
                         throw Problem.noShare
                     }
-                    return (try StableJSON.document(of: listed), list.version)
                 }.response(to: request)
                 return try RevisionPin.finish(response, pinned: nil, isPublic: true, expires: scope.expiresAt)
             },

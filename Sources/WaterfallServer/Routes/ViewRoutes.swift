@@ -35,11 +35,8 @@ extension APIRoutes {
                 try RequestQuery(request).finish()
                 let (feed, name) = (path["feed"], path["view"])
                 return try await server.runner.answer(for: request, path) { service in
-                    let list = try await service.views(feed: feed)
-                    guard let view = list.views.first(where: { $0.name.utf8.elementsEqual(name.utf8) }) else {
-                        throw WaterfallError.unknownView(feed: list.feed, view: name)
-                    }
-                    return (try StableJSON.document(of: view), list.version)
+                    let (view, version) = try await service.view(feed: feed, name: name)
+                    return (try StableJSON.document(of: view), version)
                 }.response(to: request)
             },
             Route(
