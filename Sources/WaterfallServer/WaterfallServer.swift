@@ -108,19 +108,20 @@ public struct WaterfallServer: Sendable {
         // Hummingbird's own lines (a connection's failure) are warnings at least.
         var frameworkLogger = logger
         frameworkLogger.logLevel = max(logger.logLevel, .warning)
+        let shares = ShareBook()
         return Application(
             responder: Edge(
                 identity: RequestIdentity(), metrics: RequestMetrics(metrics: runner.metrics),
                 log: AccessLog(logger: logger),
                 problems: ProblemMapping(),
-                kept: KeptAnswerGate(runner: runner, gatekeeper: gatekeeper, metrics: runner.metrics),
+                kept: KeptAnswerGate(runner: runner, gatekeeper: gatekeeper, shares: shares, metrics: runner.metrics),
                 grace: ShutdownGrace(clock: shutdown),
                 routing: APIResponder(
                     routes: routes,
                     services: RouteServices(
                         runner: runner, hub: hub, gatekeeper: gatekeeper, readiness: readiness,
                         limits: configuration.limits,
-                        shutdown: shutdown, streams: streams, shares: ShareBook()))),
+                        shutdown: shutdown, streams: streams, shares: shares))),
             server: .http1(configuration: .init(idleTimeout: configuration.limits.idleTimeout)),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "waterfall"),
