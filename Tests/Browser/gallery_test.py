@@ -3,13 +3,14 @@
 chromedriver through Selenium.
 
 Usage:
-    gallery_test.py BASE_URL WATERFALL DATABASE [--feed F] [--big-feed F] [--screenshots DIR]
+    gallery_test.py BASE_URL WATERFALL DATABASE [--feed F] [--big-feed F] [--screenshots DIR] [--only NAME]
     gallery_test.py --make-feed OUT.ndjson N
 
 BASE_URL is a running `waterfall serve --db DATABASE`; WATERFALL is the binary, used for the
 command-line side of the checks. --feed names a feed of a few thousand images whose first
 section holds at least four images (default coco-val2017, from SampleData); --big-feed one of
 1,000,000 images (default million; `--make-feed` writes one as NDJSON, sections of 5,000).
+--only NAME runs the one check `check_NAME` (and the console's), while working on it.
 
 Checks, each printed as `ok: …` (any failure prints `FAIL: …` and exits 1):
   a. every image box and section header on screen is where the viewport API says, within
@@ -44,6 +45,11 @@ Checks, each printed as `ok: …` (any failure prints `FAIL: …` and exits 1):
      month in Europe/Paris that this check imports as "timeline"), and a click on a month or a
      year goes to the image `locate?date=` answers for its last minute; a feed without dates
      has no labels and the plain width;
+  o. a saved view of the feed (added for this check) is in the view picker and drawn where its
+     viewport says; the share action makes a link to it, listed by `share list`, whose gallery
+     (`/s/{token}/gallery`) is read-only (no key button, no share button, no drag) and draws the
+     view's boxes where the link's own viewport says; once the link is removed, the page says it
+     answers nothing;
   f. no console errors (failed loads of the feed's own image urls, unreachable from a test
      machine, excepted; the 412 of check e excepted).
 """
@@ -1074,6 +1080,70 @@ class Run:
                                         {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
         print(f"ok: l. the header fits at 1280 and 375 px wide, counts shown (header heights {results})")
 
+    # ------------------------------------------------------------------ (o) views and share links
+
+    def check_views_and_links(self):
+        """A saved view in the view picker, drawn as its viewport answers; the share action's link
+        opening the gallery read-only on the view (no key panel, no drag), boxes where the link's
+        own viewport says; the link removed, the page says it answers nothing."""
+        feed = self.feed
+        self.cli("view", "add", "wide", "--feed", feed, "--min-aspect", "1.4")
+        try:
+            self.open(f"feed={urllib.parse.quote(feed)}&in=wide")
+            picker = self.js("const s = document.getElementById('subset'); return {hidden: document.getElementById('subset-field').hidden,"
+                             " value: s.value, options: [...s.options].map((o) => o.value)}")
+            check(not picker["hidden"] and picker["value"] == "wide" and "wide" in picker["options"],
+                  f"the view picker does not show the view: {picker}")
+            check(self.js("return gallery.savedView") == "wide", "the page does not show the view asked for in its address")
+            check(self.js("return gallery.path").endswith("/views/wide"), f"the page reads {self.js('return gallery.path')}")
+            self.expect_boxes_match("a saved view")
+            view_ids = [item["id"] for item in self.viewport_of(self.js(self.SNAPSHOT))["items"]]
+            wide = json.loads(self.cli("images", "--feed", feed, "--view", "wide", "--limit", "5", "--json"))
+            check(view_ids and wide["images"][0]["id"] in view_ids,
+                  f"the view's first image {wide['images'][0]['id']} is not drawn: {view_ids[:5]}")
+
+            # The share action makes a link and shows it
+            self.driver.find_element("id", "share-button").click()
+            self.driver.find_element("id", "share-make").click()
+            deadline = time.time() + 10
+            url = ""
+            while time.time() < deadline and not url:
+                url = self.js("return document.getElementById('share-result').hidden ? '' : document.getElementById('share-url').value")
+                time.sleep(0.05)
+            check(url.startswith(self.base + "/s/") and url.endswith("/gallery"), f"the share action shows {url!r}")
+            shares = json.loads(self.cli("share", "list", "--json"))["shares"]
+            made = [share for share in shares if share["feed"] == feed and share["view"] == "wide"]
+            check(len(made) == 1 and made[0]["expires"], f"the link made is not listed as the view's, expiring: {shares}")
+
+            # The link's gallery: read-only, no key, the view's boxes where the link's viewport says
+            self.driver.get("about:blank")
+            self.driver.get(url)
+            self.wait_idle()
+            page = self.js("return {path: gallery.path, readOnly: document.documentElement.dataset.readOnly,"
+                           " key: document.getElementById('key-button').hidden, share: document.getElementById('share-button').hidden,"
+                           " feed: document.getElementById('feed').disabled, name: gallery.feed}")
+            check(page["path"] == url[len(self.base):-len("/gallery")] and page["readOnly"] == "true" and page["key"]
+                  and page["share"] and page["feed"] and page["name"] == "wide", f"the link's gallery is not read-only on the view: {page}")
+            snapshot, answer = self.expect_boxes_match("a share link's gallery")
+            check(snapshot["query"]["base"].startswith(page["path"] + "/"), f"the link's gallery reads {snapshot['query']}")
+            check([item["id"] for item in answer["items"]][:5] == view_ids[:5], "the link shows other images than the view")
+
+            # Removed: the page says the link answers nothing
+            self.cli("share", "remove", str(made[0]["id"]))
+            time.sleep(0.6)
+            self.allowed_log.append(lambda e: "/s/" in e["message"] and "404" in e["message"])
+            self.driver.get("about:blank")
+            self.driver.get(url)
+            deadline = time.time() + 10
+            empty = ""
+            while time.time() < deadline and "answers nothing" not in empty:
+                empty = self.js("const e = document.getElementById('empty'); return e.hidden ? '' : e.textContent")
+                time.sleep(0.05)
+            check("answers nothing" in empty, f"a removed link's gallery says {empty!r}")
+        finally:
+            self.cli("view", "remove", "wide", "--feed", feed)
+        print("ok: o. a saved view in the picker; the share action's link opens it read-only, boxes as the link answers; removed, it says so")
+
     # ------------------------------------------------------------------ (f) the console
 
     def check_console(self):
@@ -1091,9 +1161,13 @@ class Run:
         check(not problems, "console errors:\n  " + "\n  ".join(problems))
         print("ok: f. no console errors")
 
-    def run(self):
+    def run(self, only=None):
         self.start_browser()
         try:
+            if only:  # --only NAME: one check (check_NAME) and the console, while working on it
+                getattr(self, f"check_{only}")()
+                self.check_console()
+                return
             self.check_boxes()
             self.check_justified()
             self.check_cover_flow()
@@ -1108,6 +1182,7 @@ class Run:
             self.check_lightbox()
             self.check_badge()
             self.check_header_fit()
+            self.check_views_and_links()
             self.check_console()
         finally:
             self.driver.quit()
@@ -1131,7 +1206,7 @@ def main(argv):
     run = Run(*positional, feed=options.get("feed", "coco-val2017"), big_feed=options.get("big-feed", "million") or None,
               screenshots=options.get("screenshots"))
     try:
-        run.run()
+        run.run(only=options.get("only"))
     except Failure as failure:
         print(f"FAIL: {failure}")
         return 1

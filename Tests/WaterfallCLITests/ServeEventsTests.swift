@@ -119,3 +119,32 @@ extension ServeEndToEndTests {
         #expect(negative.status == 400)
     }
 }
+
+extension ServeEndToEndTests {
+    /// A share link's event stream (DESIGN section 20): served without a key, and ended by a `reset` event (`unshared`) within a second of the link's removal,
+    /// by another process, however quiet the feed.
+    @Test(.enabled(if: curlIsInstalled))
+    func aShareLinksEventsEndWithinASecondOfItsRemoval() throws {
+        let database = try makeCatalog("events-shared.sqlite")
+        let made =
+            try JSONSerialization.jsonObject(
+                with: try cli(database, ["share", "add", "--feed", "travel", "--json"])) as? [String: Any]
+        let path = try #require(made?["path"] as? String)
+        let id = try #require(made?["id"] as? Int)
+        let server = try ServeProcess(database: database, in: folder)
+        defer { server.stop() }
+        let listener = try EventListener(port: server.port, path: path + "/events?since=1")
+        defer { listener.stop() }
+        #expect(listener.wait(for: "retry: 1000", timeout: 5) != nil, "the stream did not open: \(listener.text)")
+        try cli(database, ["move", "belem", "--to", "0", "--feed", "travel"])
+        #expect(listener.wait(for: "id: 2\nevent: change", timeout: 5) != nil, "\(listener.text)")
+
+        try cli(database, ["share", "remove", "\(id)"])
+        let delay = listener.wait(for: #"event: reset\#ndata: {"feed":"travel","reason":"unshared"}"#, timeout: 5)
+        #expect(delay != nil && delay! < 1.5, "no reset within 1.5 s: \(listener.text)")
+        listener.process.waitUntilExit()
+        #expect(listener.process.terminationStatus == 0, "the stream did not end: \(listener.text)")
+        let again = try ServeHTTPClient.request("GET", path + "/events", port: server.port)
+        #expect(again.status == 404)
+    }
+}

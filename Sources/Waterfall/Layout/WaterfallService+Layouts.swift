@@ -59,7 +59,7 @@ extension WaterfallService {
         try await perform {
             try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
-                return try tx.layouts(feedID: feed.id).map {
+                return try tx.layouts(feedID: feed.layoutFeedID).map {
                     NamedLayout(
                         name: $0.name, configuration: try AnyLayoutConfiguration.fromCanonicalJSON($0.configuration))
                 }

@@ -29,6 +29,8 @@ public struct NewShare: Hashable, Sendable {
 
 /// What a share link hands out, found from its token.
 public struct SharedScope: Hashable, Sendable {
+    /// The link's id (`share list`): its streams are capped as one key's (DESIGN section 19).
+    public var id: Int64
     public var feed: String
     public var view: String?
     public var layout: String?
@@ -107,7 +109,8 @@ extension WaterfallService {
                 guard let share = try tx.share(tokenHash: hash) else { return nil }
                 if let expires = share.expiresAt, expires <= Int64(now.timeIntervalSince1970) { return nil }
                 return SharedScope(
-                    feed: share.feedName, view: share.view, layout: share.layout, expiresAt: share.expiresAt)
+                    id: share.id, feed: share.feedName, view: share.view, layout: share.layout,
+                    expiresAt: share.expiresAt)
             }
         }
     }

@@ -13,9 +13,11 @@ import { wireKeyboard } from './gallery/keyboard.js';
 import { wireLightbox } from './gallery/lightbox.js';
 import { cf, COVER_FACTOR, coverMappedX, startCover, wireCoverflow } from './gallery/coverflow.js';
 import { stopLive, wireLive } from './gallery/live.js';
-import { loadFeeds, placeOf, readHash, renderLayoutPicker, selectFeed, wirePickers } from './gallery/picker.js';
+import { loadFeeds, openLink, placeOf, readHash, renderLayoutPicker, selectFeed, wirePickers } from './gallery/picker.js';
 import { topPlace } from './gallery/place.js';
 import { loadAccess, renderKeyButton, wireKeyPanel } from './gallery/key.js';
+import { renderShareButton, wireShare } from './gallery/share.js';
+import { feedPath, LINK } from './gallery/scope.js';
 
 /** Detects inline justified layouts from the server's own description: the viewport query
  *  takes `kind` with `justified` among its values once that kind exists. */
@@ -31,7 +33,8 @@ async function detectKinds() {
   } catch { state.justifiedInline = false; }
 }
 
-/** Starts (and, after the API key changed, restarts) the page: the server's kinds, the key's access, the feeds. */
+/** Starts (and, after the API key changed, restarts) the page: the server's kinds, the key's access, the feeds;
+ *  on a share link's page (`/s/{token}/gallery`), what the link hands out, read-only and without a key. */
 async function boot() {
   if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
   stageSize();
@@ -40,7 +43,14 @@ async function boot() {
   if (wanted.view === 'coverflow' || wanted.view === 'justified' || wanted.view === 'waterfall') state.view = wanted.view;
   try {
     await detectKinds();
+    if (LINK) {
+      state.canWrite = false;
+      document.documentElement.dataset.readOnly = 'true';
+      await openLink(wanted);
+      return;
+    }
     await loadAccess();
+    renderShareButton();
     const name = await loadFeeds(wanted.feed);
     if (!name) {
       stopLive();
@@ -48,9 +58,16 @@ async function boot() {
       return;
     }
     const asked = wanted.feed === name || (!wanted.feed && !!wanted.id);
-    await selectFeed(name, { layout: asked ? wanted.layout || 'fit' : 'fit', view: state.view, place: asked ? placeOf(wanted) : null });
+    await selectFeed(name, {
+      layout: asked ? wanted.layout || 'fit' : 'fit', view: state.view, place: asked ? placeOf(wanted) : null,
+      savedView: asked ? wanted.savedView : null,
+    });
   } catch (error) {
     stopLive();
+    if (LINK && error.status === 404) {
+      showEmpty({ title: 'This link answers nothing', text: 'The share link was removed, or it expired. Ask whoever shared it for a new one.' });
+      return;
+    }
     failed(error);
     if (error.status === 401 && /expired/.test(error.message)) {
       showEmpty({ title: 'The API key expired', text: 'The key saved in this browser has expired. Ask for a new one (<code>waterfall key add</code>) and enter it with the key button.' });
@@ -63,6 +80,7 @@ async function boot() {
 // Every module's event handlers.
 wirePickers();
 wireKeyPanel(boot);
+wireShare();
 wireWaterfall();
 wireScrolling();
 wireDrag();
@@ -104,6 +122,10 @@ window.gallery = Object.freeze({
   /** Content x at the left of the cover flow. */
   get mappedLeft() { return coverMappedX(); },
   get feed() { return state.feed; },
+  /** The saved view shown (its name), or null: the whole feed. */
+  get savedView() { return state.savedView; },
+  /** The path what is shown is read under: `/v1/feeds/F`, `/v1/feeds/F/views/V` or `/s/{token}`. */
+  get path() { return feedPath(); },
   get layout() { return state.layout; },
   get view() { return state.view; },
   get revision() { return state.revision; },

@@ -98,6 +98,12 @@ final class EventHub: Sendable {
             Iterator(subscription: self, rings: rings.makeAsyncIterator())
         }
 
+        /// Ends these signals from any task: the iterating one sees the end after the signal
+        /// it is handling (a share link's stream whose link was removed, DESIGN section 20).
+        func end() {
+            hub.end(feed: feed, id: id)
+        }
+
         struct Iterator: AsyncIteratorProtocol {
             fileprivate let subscription: Subscription
             fileprivate var rings: AsyncStream<Void>.Iterator
@@ -118,6 +124,12 @@ final class EventHub: Sendable {
             state.listeners[feed]?[id]?.changed = false
             return .changed
         }
+    }
+
+    /// Ends listener `id`'s signals.
+    private func end(feed: String, id: Int) {
+        let bell = state.withLockedValue { $0.listeners[feed]?[id]?.bell }
+        bell?.finish()
     }
 
     /// Whether ``stop()`` was called: the server is shutting down.

@@ -15,7 +15,7 @@ extension APIRoutes {
             OperationDoc(
                 "The feed's changes as Server-Sent Events", tags: ["images"],
                 description:
-                    #"One `change` event per revision after `since` (or `Last-Event-ID`), then live as the feed moves on, whoever writes it (this server, another instance of it, the command line). Each event: `id:` the revision, `event: change`, `data:` `{"revision", "changes": [{"revision", "kind", "id", "section"}]}`; a revision of more than 1,000 changes comes as its counts with `"truncated": true` and no changes (list the feed again, or page `changes`), so a stream holds one page of the log whatever the log holds. A `: heartbeat` comment comes every 15 s. When the feed is removed, removed and made anew, or its log pruned past the stream, an `event: reset` (`data:` `{"feed", "reason"}`) ends the stream: list the feed again, then follow it anew. When the server shuts down, a last `: shutting down` comment ends it: reconnect (to this server once it is back, or another instance) with `Last-Event-ID`, and nothing is missed. Streams are capped per key and per server (503 with `Retry-After` beyond: `serve --max-streams`, `--max-streams-per-key`), and one whose client reads nothing for 30 s is closed."#,
+                    #"One `change` event per revision after `since` (or `Last-Event-ID`), then live as the feed moves on, whoever writes it (this server, another instance of it, the command line). Each event: `id:` the revision, `event: change`, `data:` `{"revision", "changes": [{"revision", "kind", "id", "section"}]}`; a revision of more than 1,000 changes comes as its counts with `"truncated": true` and no changes (list the feed again, or page `changes`), so a stream holds one page of the log whatever the log holds. A `: heartbeat` comment comes every 15 s. When the feed is removed, removed and made anew, or its log pruned past the stream (or the share link it came through removed), an `event: reset` (`data:` `{"feed", "reason"}`) ends the stream: list the feed again, then follow it anew. When the server shuts down, a last `: shutting down` comment ends it: reconnect (to this server once it is back, or another instance) with `Last-Event-ID`, and nothing is missed. Streams are capped per key and per server (503 with `Retry-After` beyond: `serve --max-streams`, `--max-streams-per-key`), and one whose client reads nothing for 30 s is closed."#,
                 parameters: [.feed, .query("Since"), .header("LastEventID"), .header("IfMatch")],
                 responses: [
                     .ok(
@@ -46,7 +46,7 @@ extension APIRoutes {
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
             if request.method == .head { return Response(status: .ok, headers: headers) }
             let slot = try server.streams.take(.events, key: path.key)
-            let (runner, hub, metrics) = (server.runner, server.hub, server.runner.metrics)
+            let (runner, hub, metrics, link) = (server.runner, server.hub, server.runner.metrics, path.link)
             let watch = StallWatch(
                 connection: path.connection, patience: server.streams.limits.patience, shutdown: server.shutdown)
             return Response(
@@ -63,13 +63,30 @@ extension APIRoutes {
                     // SIGTERM ends every stream, so that draining the server does not wait for them,
                     // with a last comment that tells the client to reconnect.
                     let stopping = NIOLockedValueBox(false)
-                    try? await withGracefulShutdownHandler {
-                        try await stream.run(signals, from: first, into: &writer)
-                    } onGracefulShutdown: {
-                        stopping.withLockedValue { $0 = true }
-                        hub.stop()
+                    // Through a share link, the link is asked again while the stream runs; once
+                    // it no longer answers, the signals end and so does the stream.
+                    let unshared = NIOLockedValueBox(false)
+                    await withTaskGroup(of: Void.self) { group in
+                        if let link {
+                            group.addTask {
+                                while await link.isOpen() {
+                                    do { try await Task.sleep(for: ShareLink.checkInterval) } catch { return }
+                                }
+                                unshared.withLockedValue { $0 = true }
+                                signals.end()
+                            }
+                        }
+                        try? await withGracefulShutdownHandler {
+                            try await stream.run(signals, from: first, into: &writer)
+                        } onGracefulShutdown: {
+                            stopping.withLockedValue { $0 = true }
+                            hub.stop()
+                        }
+                        group.cancelAll()
                     }
-                    if stopping.withLockedValue({ $0 }) {
+                    if unshared.withLockedValue({ $0 }) {
+                        _ = try await stream.reset("unshared", &writer)
+                    } else if stopping.withLockedValue({ $0 }) {
                         try await watch.write(ByteBuffer(string: ": shutting down\n\n"), to: &writer)
                     }
                     try await writer.finish(nil)
@@ -129,7 +146,7 @@ struct StreamReset: JSONAnswer {
         .string(
             "reason",
             description:
-                "`removed` (the feed is gone), `remade` (removed and made anew: another incarnation) or `pruned` (the change log no longer reaches the stream's revision)."
+                "`removed` (the feed is gone), `remade` (removed and made anew: another incarnation), `pruned` (the change log no longer reaches the stream's revision) or `unshared` (the share link the stream came through was removed or expired: it answers 404 now)."
         ) { $0.reason },
     ]
 
@@ -220,7 +237,7 @@ private struct EventStream {
     }
 
     /// Writes the `reset` event that ends the stream; `false`.
-    private func reset(_ reason: String, _ writer: inout any ResponseBodyWriter) async throws -> Bool {
+    func reset(_ reason: String, _ writer: inout any ResponseBodyWriter) async throws -> Bool {
         var buffer = ByteBuffer(string: "event: reset\ndata: ")
         buffer.writeBytes(try StableJSON.bytes(of: StreamReset(feed: feed, reason: reason)))
         buffer.writeString("\n\n")

@@ -69,12 +69,41 @@ extension APIRoutes {
             }
             return .asset(module, type: "text/javascript; charset=utf-8")
         },
+        Route(
+            .get, "/s/{token}/gallery", "getSharedGallery", access: .open,
+            OperationDoc(
+                "The web gallery on what a share link hands out", tags: ["gallery", "shares"],
+                description:
+                    "The gallery's page, opened on the link's feed or view (DESIGN section 20): read-only, with no key panel and no drag; everything it shows comes from the link's own paths. It sends no `Referer` (the token is in its address) and asks search engines not to index it.",
+                parameters: [.shareToken],
+                responses: [
+                    .ok("The gallery's page.", .text("text/html"), headers: [.noCache]),
+                    ResponseDoc(
+                        status: 404,
+                        description:
+                            "No link answers with this token (removed, expired or never made): the same page, which says so.",
+                        headers: [.noCache], content: [.text("text/html")]),
+                ],
+                problems: .open)
+        ) { request, path, services in
+            try RequestQuery(request).finish()
+            // A link that answers nothing (removed, expired, never made) has the page too, with
+            // 404: opened in a browser, it says so rather than showing a problem document.
+            let link = try await services.shares.link(token: path["token"], runner: services.runner)
+            return .asset(
+                ByteBuffer(string: GalleryFiles.linkPage(layout: link?.scope.layout)), type: "text/html; charset=utf-8",
+                status: link == nil ? .notFound : .ok,
+                extra: [
+                    GalleryHeaders.contentSecurityPolicy: GalleryHeaders.policy,
+                    GalleryHeaders.referrerPolicy: "no-referrer", GalleryHeaders.robotsTag: "noindex, nofollow",
+                ])
+        },
     ]
 }
 
 /// The gallery's files, read once from the compiled-in assets.
 private enum GalleryFiles {
-    static let page = ByteBuffer(string: Assets.file("gallery.html"))
+    static let page = ByteBuffer(string: pageText)
     static let styles = ByteBuffer(string: Assets.file("gallery.css"))
     /// The entry module.
     static let script = ByteBuffer(string: Assets.file("gallery.js"))
@@ -91,6 +120,31 @@ private enum GalleryFiles {
         modules[fieldDefaultsName] = ByteBuffer(string: fieldDefaults)
         return modules
     }()
+
+    /// The page for a share link's gallery: the gallery's, with the one layout the link is
+    /// limited to (if any) in a `waterfall-share-layout` meta tag, percent-encoded (so nothing in
+    /// a name can be markup), and a referrer policy that keeps the token out of image requests.
+    static func linkPage(layout: String?) -> String {
+        var tags = #"<meta name="referrer" content="no-referrer">"# + "\n"
+        if let layout {
+            var encoded = ""
+            for byte in layout.utf8 {
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                    UInt8(ascii: "~"):
+                    encoded.unicodeScalars.append(Unicode.Scalar(byte))
+                default:
+                    encoded += (byte < 16 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
+                }
+            }
+            tags += #"<meta name="waterfall-share-layout" content=""# + encoded + "\">\n"
+        }
+        return pageText.replacingOccurrences(
+            of: "<meta charset=\"utf-8\">\n", with: "<meta charset=\"utf-8\">\n" + tags)
+    }
+
+    private static let pageText = Assets.file("gallery.html")
 
     /// The name of the module ``fieldDefaults``.
     static let fieldDefaultsName = "field-defaults.js"
@@ -114,6 +168,8 @@ private enum GalleryFiles {
 private enum GalleryHeaders {
     static let contentSecurityPolicy = HTTPField.Name("Content-Security-Policy")!
     static let contentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let robotsTag = HTTPField.Name("X-Robots-Tag")!
     /// The page runs only its own script and styles and talks only to this server; images come
     /// from wherever the feed's urls point.
     static let policy =
@@ -123,11 +179,13 @@ private enum GalleryHeaders {
 extension Response {
     /// A file of the gallery: revalidated on every load (`no-cache`), so that a new binary's
     /// page is never mixed with an old script.
-    fileprivate static func asset(_ body: ByteBuffer, type: String, extra: HTTPFields = [:]) -> Response {
+    fileprivate static func asset(
+        _ body: ByteBuffer, type: String, status: HTTPResponse.Status = .ok, extra: HTTPFields = [:]
+    ) -> Response {
         var headers: HTTPFields = [
             .contentType: type, .cacheControl: "no-cache", GalleryHeaders.contentTypeOptions: "nosniff",
         ]
         headers.append(contentsOf: extra)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 }

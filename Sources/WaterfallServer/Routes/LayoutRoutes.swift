@@ -18,7 +18,10 @@ extension APIRoutes {
             let feed = path["feed"]
             return try await server.runner.answer(for: request, path) { service in
                 let version = try await service.feed(named: feed).version
-                let layouts = try await service.layouts(feed: feed)
+                // Through a share link limited to one layout, that layout alone.
+                let layouts = try await service.layouts(feed: feed).filter { layout in
+                    path.link?.scope.layout.map { layout.name.utf8.elementsEqual($0.utf8) } ?? true
+                }
                 return (try StableJSON.document(of: LayoutList(layouts: layouts)), version)
             }.response(to: request)
         },

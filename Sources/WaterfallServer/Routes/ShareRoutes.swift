@@ -80,10 +80,11 @@ extension APIRoutes {
                     problems: .feedRead)
             ) { request, path, server in
                 try RequestQuery(request).finish()
-                guard let scope = try await server.shares.scope(token: path["token"], runner: server.runner) else {
+                guard let link = try await server.shares.link(token: path["token"], runner: server.runner) else {
                     throw Problem.noShare
                 }
-                let path = path.sharing(scope)
+                let scope = link.scope
+                let path = path.sharing(link)
                 let response = try await server.runner.answer(for: request, path) { service in
                     guard let view = scope.view else {
                         let feed = try await service.feed(named: scope.feed)
@@ -99,9 +100,9 @@ extension APIRoutes {
                 return try RevisionPin.finish(response, pinned: nil, isPublic: true, expires: scope.expiresAt)
             },
         ]
-        // Not the event stream: a stream outlives the check of its link, and a link must stop
-        // answering within a second of its removal; a link's client polls `changes`.
-        + (feedRoutes + queryRoutes).filter { route in
+        // A feed's layouts (a link limited to one lists that one), and the event stream: it asks its link again while it runs, and ends (a `reset`
+        // event, `unshared`) within a second of the link's removal or expiry.
+        + (feedRoutes + layoutRoutes + queryRoutes + eventRoutes).filter { route in
             route.method == .get && route.pattern.hasPrefix("/v1/feeds/{feed}/")
         }.map { $0.forShare() }
 }

@@ -120,11 +120,12 @@ struct Route: Sendable {
             .get, "/s/{token}" + rest, "share" + operationID.prefix(1).uppercased() + operationID.dropFirst(),
             access: .open, shareDoc
         ) { request, path, services in
-            guard let scope = try await services.shares.scope(token: path["token"], runner: services.runner),
-                scope.layout == nil || takesNoLayout
-                    || (takesLayoutName && path["name"].utf8.elementsEqual(scope.layout!.utf8))
+            guard let link = try await services.shares.link(token: path["token"], runner: services.runner),
+                link.scope.layout == nil || takesNoLayout
+                    || (takesLayoutName && path["name"].utf8.elementsEqual(link.scope.layout!.utf8))
             else { throw Problem.noShare }
-            let path = path.sharing(scope)
+            let scope = link.scope
+            let path = path.sharing(link)
             let (pinnedRequest, pinned) = try RevisionPin.strip(request)
             do {
                 let response = try await handler(
@@ -142,8 +143,8 @@ struct Route: Sendable {
     }
 
     /// The rest of the feed's read routes that take no layout: a link limited to one layout
-    /// answers these and that layout's own.
-    static let routesWithoutLayout: Set<String> = ["", "/images", "/sections", "/changes"]
+    /// answers these and that layout's own (its list of layouts holds that one alone).
+    static let routesWithoutLayout: Set<String> = ["", "/images", "/sections", "/changes", "/events", "/layouts"]
 
     /// The path parameters when the raw (still percent-encoded) path segments match, else nil.
     /// - Throws: ``Problem`` 400 when a parameter is not valid percent-encoded UTF-8.
@@ -213,12 +214,19 @@ struct PathParameters: Sendable {
         values[name] ?? ""
     }
 
-    /// The same parameters, standing for the feed (and view) a share link hands out.
-    func sharing(_ scope: SharedScope) -> PathParameters {
+    /// The share link the request came through (DESIGN section 20), `nil` for any other: a
+    /// stream asks it again while it runs, and ends once the link no longer answers.
+    var link: ShareLink?
+
+    /// The same parameters, standing for the feed (and view) the share link `link` hands out.
+    /// Its streams are capped as one key's: the link's (``StreamSlots``).
+    func sharing(_ link: ShareLink) -> PathParameters {
         var parameters = self
-        parameters.values["feed"] = scope.feed
-        parameters.values["view"] = scope.view
+        parameters.values["feed"] = link.scope.feed
+        parameters.values["view"] = link.scope.view
         parameters.access = .read
+        parameters.key = "share link \(link.scope.id)"
+        parameters.link = link
         return parameters
     }
 }

@@ -36,6 +36,37 @@ final class ShareBook: Sendable {
         }
         return scope
     }
+
+    /// The link of `token`, or `nil` when no link answers with it now.
+    func link(token: String, runner: ServiceRunner) async throws -> ShareLink? {
+        try await scope(token: token, runner: runner).map {
+            ShareLink(token: token, scope: $0, book: self, runner: runner)
+        }
+    }
+}
+
+/// A share link a request came through: what it hands out, and how to ask whether it still
+/// answers (a stream through it ends within a second of its removal or expiry).
+struct ShareLink: Sendable {
+    let token: String
+    let scope: SharedScope
+    let book: ShareBook
+    let runner: ServiceRunner
+
+    /// How often a stream through a link asks whether the link still answers: the book reads
+    /// the catalog at most every ``ShareBook/freshness``, so a link removed ends its streams
+    /// within a second.
+    static let checkInterval: Duration = .milliseconds(250)
+
+    /// Whether the link still answers. A read that fails says yes: the database out of reach is
+    /// not a link removed (the stream waits for it as for its own reads).
+    func isOpen() async -> Bool {
+        do {
+            return try await book.scope(token: token, runner: runner) != nil
+        } catch {
+            return true
+        }
+    }
 }
 
 /// `?revision=R` on a read (DESIGN section 20): an answer pinned to the revision it shows never

@@ -2,7 +2,7 @@
 
 import { state, wf } from './state.js';
 import { reducedMotion, ui } from './dom.js';
-import { clamp, enc, fmtInt, num, pixelRatioLabel, ratioLabel } from './format.js';
+import { clamp, fmtInt, num, pixelRatioLabel, ratioLabel } from './format.js';
 import { apiGet, isAbort } from './api.js';
 import { emptyFeedMessage, failed, showEmpty } from './messages.js';
 import { sectionName } from './sections.js';
@@ -12,6 +12,7 @@ import { MAX_SPACER } from './scroll.js';
 import { DEBOUNCE_MS, KEEP_MARGIN, MAX_WAIT_MS } from './waterfall.js';
 import { openLightbox } from './lightbox.js';
 import { noteRevision } from './picker.js';
+import { feedPath } from './scope.js';
 
 export const COVER_FACTOR = 0.0012;  // how fast covers shrink away from the centre (the API's factor)
 
@@ -34,7 +35,7 @@ function coverGeometry() {
   cf.pad = Math.round(cf.V / 2);
   ui.cfStage.style.width = cf.V + 'px';
 }
-function coverKey() { return `${state.feed}\u0000${cf.V}\u0000${cf.Hs}`; }
+function coverKey() { return `${feedPath()}\u0000${cf.V}\u0000${cf.Hs}`; }
 export function coverMappedX() {
   const C = cf.contentWidth, S = cf.spacerWidth, V = cf.V;
   const left = ui.cfScroller.scrollLeft;
@@ -93,7 +94,7 @@ export async function fetchCover({ force = false } = {}) {
   const key = cf.key;
   const over = Math.round(cf.V / 2);
   const inset = `${cf.insetTop},${cf.pad},${cf.insetTop},${cf.pad}`;
-  const path = `/v1/feeds/${enc(state.feed)}/coverflow?itemHeight=${cf.itemHeight}&viewportWidth=${cf.V + 2 * over}&x=${num(x - over)}&sectionInset=${inset}&factor=${COVER_FACTOR}&dpr=${DPR}`;
+  const path = `${feedPath()}/coverflow?itemHeight=${cf.itemHeight}&viewportWidth=${cf.V + 2 * over}&x=${num(x - over)}&sectionInset=${inset}&factor=${COVER_FACTOR}&dpr=${DPR}`;
   try {
     const { body, etag } = await apiGet(path, controller.signal);
     if (controller.signal.aborted || key !== cf.key) return null;

@@ -1,9 +1,10 @@
 // Image details: titles and pixel sizes of the images on screen, read with one images query per band.
 
 import { state, wf } from './state.js';
-import { enc, pixelRatioLabel } from './format.js';
+import { pixelRatioLabel } from './format.js';
 import { apiGet } from './api.js';
 import { cf, renderCoverCaption } from './coverflow.js';
+import { feedPath } from './scope.js';
 
 // Viewport answers carry frames, not pixel sizes or titles: those come from the images list
 // of the index range on screen, once per image, after the boxes are drawn.
@@ -27,12 +28,12 @@ async function loadDetails() {
   if (!missing.length) return;
   const low = Math.min(...missing);
   const high = Math.min(Math.max(...missing), low + 199);
-  const feed = state.feed;
+  const feed = feedPath();
   detailState.busy = true;
   let added = 0;
   try {
-    const { body } = await apiGet(`/v1/feeds/${enc(feed)}/images?offset=${low}&limit=${high - low + 1}`);
-    if (feed !== state.feed) return;
+    const { body } = await apiGet(`${feed}/images?offset=${low}&limit=${high - low + 1}`);
+    if (feed !== feedPath()) return;
     if (details.size > 50000) details.clear();
     for (const image of body.images) {
       if (!details.has(image.id)) added++;

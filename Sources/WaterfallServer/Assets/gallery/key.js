@@ -4,6 +4,7 @@ import { state } from './state.js';
 import { ui } from './dom.js';
 import { apiGet, apiKey, KEY_STORAGE } from './api.js';
 import { showNotice } from './messages.js';
+import { LINK } from './scope.js';
 
 export function openKeyPanel(text) {
   if (text) ui.keyText.textContent = text;
@@ -16,7 +17,11 @@ function closeKeyPanel() {
   ui.keyPanel.hidden = true;
   ui.keyButton.setAttribute('aria-expanded', 'false');
 }
-export function renderKeyButton() { ui.keyButton.dataset.set = apiKey() ? 'true' : 'false'; }
+/** The key button: none on a share link's page, which needs no key (scope.js). */
+export function renderKeyButton() {
+  ui.keyButton.dataset.set = apiKey() ? 'true' : 'false';
+  ui.keyButton.hidden = !!LINK;
+}
 
 /** Asks the server what the key (or no key) may do: a read-only key turns moves off, and the
  *  page says so; an expired key's 401 goes to the caller. A server without the route (older)

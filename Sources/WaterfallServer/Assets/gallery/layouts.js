@@ -3,6 +3,7 @@
 import { state, wf } from './state.js';
 import { clamp, enc } from './format.js';
 import { FIELD_DEFAULTS } from './field-defaults.js';
+import { feedPath } from './scope.js';
 
 export const FIT_COLUMN = 240;      // "fit the window": one column per this many px
 const FIT_HEADER = 44;              // header height of the "fit the window" layouts
@@ -14,9 +15,9 @@ export function currentLayout() {
     const saved = state.layouts.find((l) => l.name === state.layout);
     if (saved) {
       return {
-        key: `${state.feed}\u0000saved\u0000${saved.name}\u0000${JSON.stringify(saved.configuration)}`,
+        key: `${feedPath()}\u0000saved\u0000${saved.name}\u0000${JSON.stringify(saved.configuration)}`,
         config: saved.configuration,
-        base: `/v1/feeds/${enc(state.feed)}/layouts/${enc(saved.name)}/`,
+        base: `${feedPath()}/layouts/${enc(saved.name)}/`,
         params: '',
       };
     }
@@ -25,16 +26,16 @@ export function currentLayout() {
   if (state.view === 'justified') {
     const params = `kind=justified&width=${width}&rowHeight=${FIT_ROW_HEIGHT}&headerHeight=${FIT_HEADER}&`;
     return {
-      key: `${state.feed}\u0000fit-justified\u0000${width}`,
+      key: `${feedPath()}\u0000fit-justified\u0000${width}`,
       config: fitConfig(width, 0),
-      base: `/v1/feeds/${enc(state.feed)}/`, params,
+      base: `${feedPath()}/`, params,
     };
   }
   const columns = clamp(Math.floor(width / FIT_COLUMN), 1, 64);
   return {
-    key: `${state.feed}\u0000fit\u0000${columns}\u0000${width}`,
+    key: `${feedPath()}\u0000fit\u0000${columns}\u0000${width}`,
     config: fitConfig(width, columns),
-    base: `/v1/feeds/${enc(state.feed)}/`,
+    base: `${feedPath()}/`,
     params: `columns=${columns}&width=${width}&headerHeight=${FIT_HEADER}&`,
   };
 }

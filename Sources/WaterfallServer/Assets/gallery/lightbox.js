@@ -2,7 +2,7 @@
 
 import { state, wf } from './state.js';
 import { ui } from './dom.js';
-import { clamp, enc, fmtInt, pixelRatioLabel } from './format.js';
+import { clamp, fmtInt, pixelRatioLabel } from './format.js';
 import { apiGet } from './api.js';
 import { failed } from './messages.js';
 import { sectionName } from './sections.js';
@@ -11,6 +11,7 @@ import { details } from './details.js';
 import { requestRender } from './waterfall.js';
 import { drag, lastDragEnd } from './drag.js';
 import { dropGrabbed } from './keyboard.js';
+import { feedPath } from './scope.js';
 
 // An image large, in a modal dialog: opened by a click (not one that ended a drag) or Enter on
 // an image; the arrow keys show its neighbours in catalog order (at any depth: one image of
@@ -61,7 +62,7 @@ async function showLightbox(index) {
   ui.lightboxSub.textContent = `${fmtInt.format(index + 1)} of ${fmtInt.format(total)}`;
   let body;
   try {
-    ({ body } = await apiGet(`/v1/feeds/${enc(state.feed)}/images?offset=${index}&limit=1`));
+    ({ body } = await apiGet(`${feedPath()}/images?offset=${index}&limit=1`));
   } catch (error) {
     if (token === lightbox.token) failed(error);
     return;

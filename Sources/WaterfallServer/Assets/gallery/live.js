@@ -2,12 +2,12 @@
 
 import { state, wf } from './state.js';
 import { ui } from './dom.js';
-import { enc } from './format.js';
 import { ApiError, apiHeaders, readProblem } from './api.js';
 import { loadSections } from './sections.js';
 import { fetchViewport } from './waterfall.js';
 import { fetchCover } from './coverflow.js';
-import { refreshFeedSummary } from './picker.js';
+import { refreshSummary } from './picker.js';
+import { feedPath } from './scope.js';
 
 // The events stream is read with fetch (not EventSource), so that an API key can go in the
 // Authorization header. It reconnects with `since=` the newest revision seen. Tabs of this
@@ -18,6 +18,7 @@ import { refreshFeedSummary } from './picker.js';
 // The badge says what is true: "Connecting…" until the stream's answer is open (its headers
 // in, status 200), "Live" only while it is, "Offline — retrying" after it failed or ended
 // (until a retry opens it again); a tab that shares another tab's stream shows that tab's.
+// Streams are told apart by the path they are read under (feedPath: a feed, a view, a link).
 const live = { controller: null, timer: 0, retry: 1000, feed: null, lock: null, leading: false, generation: 0, status: null };
 const channel = 'BroadcastChannel' in window ? new BroadcastChannel('waterfall-gallery-events') : null;
 const sharing = !!(channel && navigator.locks && navigator.locks.request);
@@ -36,7 +37,7 @@ function liveStatus(mode, text, title) {
 export function startLive() {
   stopLive();
   if (!state.feed) return;
-  const feed = state.feed;
+  const feed = feedPath();
   const generation = ++live.generation;
   live.feed = feed;
   if (!sharing) { openStream(feed, generation); return; }
@@ -57,7 +58,7 @@ function openStream(feed, generation) {
   const controller = new AbortController();
   live.controller = controller;
   if (!live.status || live.status.mode !== 'off') liveStatus('connecting', 'Connecting…', 'Connecting to the feed’s event stream');
-  const path = `/v1/feeds/${enc(feed)}/events?since=${state.revision}`;
+  const path = `${feed}/events?since=${state.revision}`;
   (async () => {
     try {
       const response = await fetch(path, { headers: apiHeaders({ Accept: 'text/event-stream' }), signal: controller.signal, cache: 'no-store' });
@@ -134,7 +135,7 @@ function onLiveEvent(type, data) {
   if (wf.flash.size > 200) wf.flash.clear();
   clearTimeout(liveRefreshTimer);
   liveRefreshTimer = setTimeout(() => {
-    refreshFeedSummary().then(loadSections);
+    refreshSummary().then(loadSections);
     if (state.view === 'coverflow') fetchCover({ force: true });
     else fetchViewport({ flip: true, force: true });
   }, 30);
@@ -149,7 +150,7 @@ export function wireLive() {
         channel.postMessage({ kind: 'status', feed: live.feed, ...live.status });
         return;
       }
-      if (!m || live.leading || m.feed !== state.feed || !live.lock) return;
+      if (!m || live.leading || m.feed !== feedPath() || !live.lock) return;
       if (m.kind === 'event') onLiveEvent(m.type, m.data);
       else if (m.kind === 'status') setLive(m.mode, m.text, m.title);
     });

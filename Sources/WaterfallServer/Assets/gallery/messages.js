@@ -3,6 +3,7 @@
 import { state } from './state.js';
 import { ui } from './dom.js';
 import { openKeyPanel } from './key.js';
+import { LINK } from './scope.js';
 
 let announceTimer = 0;
 /** Says `text` to screen readers (the aria-live status region). */
@@ -24,6 +25,9 @@ export function showNotice(text, kind = 'info', ms = 4200) {
 }
 
 export function emptyFeedMessage() {
+  // Only fixed strings: the text is markup (names would need escaping).
+  if (LINK) return { title: 'Nothing here yet', text: 'What this link shares has no images now; they will show here as they come.' };
+  if (state.savedView) return { title: 'No image matches this view', text: 'None of the feed’s images matches the view’s rule now; the ones that come to match will show here.' };
   return { title: 'This feed has no images', text: 'Import some with <code>waterfall import FILE --feed NAME</code> or <code>PUT /v1/feeds/NAME</code>; they will show here.' };
 }
 export function showEmpty(message) {

@@ -1,12 +1,13 @@
 // Saving moves: one at a time, each with If-Match, and a refusal (412) refreshed and said.
 
 import { state, wf } from './state.js';
-import { enc, fmtInt } from './format.js';
+import { fmtInt } from './format.js';
 import { apiPost } from './api.js';
 import { announce, failed, showNotice } from './messages.js';
 import { fetchViewport } from './waterfall.js';
 import { fetchCover } from './coverflow.js';
 import { noteRevision } from './picker.js';
+import { feedPath } from './scope.js';
 
 // Moves go one at a time: each is sent with the ETag of the answer read after the one before.
 let moveChain = Promise.resolve();
@@ -28,7 +29,7 @@ export async function moveImage(id, where, description) {
   const headers = state.etag && tagged === state.revision ? { 'If-Match': state.etag }
     : state.revision > 0 ? { 'X-Feed-Revision': String(state.revision) } : {};
   try {
-    const result = await apiPost(`/v1/feeds/${enc(state.feed)}/reorder`, { moves: [{ id, ...where }] }, headers);
+    const result = await apiPost(`${feedPath()}/reorder`, { moves: [{ id, ...where }] }, headers);
     noteRevision(result.revision);
     wf.flash.add(id);
     if (state.view === 'coverflow') await fetchCover({ force: true });

@@ -1,4 +1,4 @@
-// The bar's pickers: feed, layout and view, the feed's counts, and the address (#feed=…) that keeps the choice.
+// The bar's pickers: feed, saved view, layout and display, what is shown counted, and the address (#feed=…) that keeps the choice.
 
 import { state, wf } from './state.js';
 import { ui } from './dom.js';
@@ -13,6 +13,7 @@ import { cancelRestore, linkedPlace, topPlace } from './place.js';
 import { dropGrabbed } from './keyboard.js';
 import { cf, startCover } from './coverflow.js';
 import { startLive } from './live.js';
+import { feedPath, LINK, revisionOfTag } from './scope.js';
 
 export function noteRevision(revision) {
   if (typeof revision === 'number' && revision > state.revision) {
@@ -21,8 +22,17 @@ export function noteRevision(revision) {
   }
 }
 
+/** What a summary answer says, counted: a feed's (`GET /v1/feeds/{feed}`), a view's (its
+ *  revision is its feed's, in the entity tag) or a share link's root, which is one of those. */
+function summaryOf(body, etag) {
+  return {
+    name: body.name, images: body.images, sections: body.sections,
+    revision: typeof body.revision === 'number' ? body.revision : revisionOfTag(etag),
+  };
+}
+
 function renderMeta() {
-  const feed = state.feeds.find((f) => f.name === state.feed);
+  const feed = state.summary;
   if (!feed) { ui.meta.textContent = ''; return; }
   const images = `${fmtInt.format(feed.images)} image${feed.images === 1 ? '' : 's'}`;
   const sections = `${fmtInt.format(feed.sections)} section${feed.sections === 1 ? '' : 's'}`;
@@ -38,16 +48,23 @@ function renderMeta() {
   ui.meta.title = `${images}, ${sections}, revision ${fmtInt.format(Math.max(state.revision, feed.revision))}`;
 }
 
-export async function refreshFeedSummary() {
+/** Reads the counts of what is shown again (the feed, the view, or the link's root). */
+export async function refreshSummary() {
+  const path = feedPath();
   try {
-    const { body } = await apiGet(`/v1/feeds/${enc(state.feed)}`);
-    const index = state.feeds.findIndex((f) => f.name === body.name);
-    if (index >= 0) state.feeds[index] = body;
+    const { body, etag } = await apiGet(path);
+    if (path !== feedPath()) return;
+    state.summary = summaryOf(body, etag);
+    if (!LINK && !state.savedView) {
+      const index = state.feeds.findIndex((f) => f.name === body.name);
+      if (index >= 0) state.feeds[index] = body;
+    }
     renderMeta();
   } catch { /* the next answer will say */ }
 }
 
-/** What the address asks for: `#feed=F&layout=L&view=V&id=ID` (each part optional), or a bare
+/** What the address asks for: `#feed=F&in=SAVED&layout=L&view=V&id=ID` (each part optional; `in`
+ *  a saved view of the feed, `view` how it is displayed), or a bare
  *  `#ID` (an image of the first feed). The offset of a place comes from the history entry,
  *  which a reload keeps, when it is about the same image. */
 export function readHash() {
@@ -55,10 +72,13 @@ export function readHash() {
   if (fragment && !fragment.includes('=')) {
     let id = fragment;
     try { id = decodeURIComponent(fragment); } catch { /* kept as written */ }
-    return { feed: null, layout: null, view: null, id };
+    return { feed: null, savedView: null, layout: null, view: null, id };
   }
   const params = new URLSearchParams(fragment);
-  return { feed: params.get('feed'), layout: params.get('layout'), view: params.get('view'), id: params.get('id') };
+  return {
+    feed: params.get('feed'), savedView: params.get('in'), layout: params.get('layout'), view: params.get('view'),
+    id: params.get('id'),
+  };
 }
 export function placeOf(wanted) {
   if (!wanted.id) return null;
@@ -68,7 +88,8 @@ export function placeOf(wanted) {
 /** Writes the choice and the place into the address (replacing the entry: scrolling makes no history). */
 export function writeHash() {
   const params = new URLSearchParams();
-  if (state.feed) params.set('feed', state.feed);
+  if (state.feed && !LINK) params.set('feed', state.feed);
+  if (state.savedView && !LINK) params.set('in', state.savedView);
   if (state.layout && state.layout !== 'fit') params.set('layout', state.layout);
   if (state.view !== 'waterfall') params.set('view', state.view);
   const place = state.view === 'coverflow' ? null : state.place;
@@ -79,8 +100,11 @@ export function writeHash() {
 
 function renderViewSwitch() {
   const justified = state.justifiedInline || state.layouts.some((l) => layoutKind(l) === 'justified');
+  // A link limited to one layout shows that layout alone: no other kind, no cover flow.
+  const limited = !!(LINK && LINK.layout);
   for (const button of ui.view.querySelectorAll('button')) {
     if (button.dataset.view === 'justified') button.hidden = !justified;
+    if (limited) button.hidden = button.dataset.view !== state.view;
     const on = button.dataset.view === state.view;
     button.setAttribute('aria-checked', on ? 'true' : 'false');
     button.tabIndex = on ? 0 : -1;
@@ -116,7 +140,9 @@ export function renderLayoutPicker() {
     }
     ui.layout.appendChild(group);
   }
-  if (state.layout !== 'fit' && !saved.some((l) => l.name === state.layout)) state.layout = 'fit';
+  // A share link limited to one layout answers no other: no "fit the window" (LINK.layout).
+  if (LINK && LINK.layout) fit.remove();
+  if (state.layout !== 'fit' && !saved.some((l) => l.name === state.layout)) state.layout = LINK && LINK.layout ? LINK.layout : 'fit';
   ui.layout.value = state.layout;
   ui.layout.disabled = state.view === 'coverflow';
   ui.layoutField.title = state.view === 'coverflow' ? 'Cover flow sizes its images to the window' : '';
@@ -144,18 +170,54 @@ export async function loadFeeds(preferred) {
   return name;
 }
 
-export async function selectFeed(name, { layout = 'fit', view = state.view, place = null } = {}) {
+/** The feed's saved views (`GET /v1/feeds/{feed}/views`), or none (a server without them). */
+async function loadViews(name) {
+  try {
+    const { body } = await apiGet(`/v1/feeds/${enc(name)}/views`);
+    return body.views || [];
+  } catch (error) {
+    if (error.status === 401) throw error;
+    return [];
+  }
+}
+
+/** The saved-view picker: the whole feed, or one of its views (hidden when it has none). */
+function renderViewPicker() {
+  ui.subset.textContent = '';
+  const feed = state.feeds.find((f) => f.name === state.feed);
+  const all = document.createElement('option');
+  all.value = '';
+  all.textContent = feed ? `All images (${fmtInt.format(feed.images)})` : 'All images';
+  ui.subset.appendChild(all);
+  for (const view of state.views) {
+    const option = document.createElement('option');
+    option.value = view.name;
+    option.textContent = `${view.name} (${fmtInt.format(view.images)})`;
+    ui.subset.appendChild(option);
+  }
+  ui.subset.value = state.savedView || '';
+  ui.subsetField.hidden = !state.views.length;
+}
+
+export async function selectFeed(name, { layout = 'fit', view = state.view, place = null, savedView = null } = {}) {
   state.feed = name;
+  state.savedView = savedView || null;
   const feed = state.feeds.find((f) => f.name === name);
+  state.summary = feed ? summaryOf(feed) : null;
   state.revision = feed ? feed.revision : 0;
   state.etag = null;
   details.clear();
   sectionInfo.clear();
   document.title = `${name} · Waterfall`;
   dropGrabbed(false);
-  const { body } = await apiGet(`/v1/feeds/${enc(name)}/layouts`);
+  const [{ body }, views] = await Promise.all([apiGet(`/v1/feeds/${enc(name)}/layouts`), loadViews(name)]);
   if (state.feed !== name) return;
   state.layouts = body.layouts;
+  state.views = views;
+  const shown = views.find((v) => v.name === state.savedView);
+  if (!shown) state.savedView = null;
+  else state.summary = { name: shown.name, images: shown.images, sections: shown.sections, revision: state.revision };
+  renderViewPicker();
   state.layout = layout || 'fit';
   state.view = view;
   if (state.view === 'justified' && !state.justifiedInline && !state.layouts.some((l) => layoutKind(l) === 'justified')) state.view = 'waterfall';
@@ -200,10 +262,48 @@ function setView(view) {
   showView(place);
 }
 
+/** Opens the gallery on what the share link hands out (`LINK`): the feed or view its root
+ *  names, the layouts it reaches (its one layout, if it is limited to one). */
+export async function openLink(wanted) {
+  const { body, etag } = await apiGet(LINK.base);
+  state.summary = summaryOf(body, etag);
+  state.feed = body.name;
+  state.revision = state.summary.revision;
+  state.feeds = [];
+  state.views = [];
+  document.title = `${body.name} · Waterfall`;
+  ui.feed.textContent = '';
+  const option = document.createElement('option');
+  option.textContent = body.name;
+  ui.feed.appendChild(option);
+  ui.feed.disabled = true;
+  ui.subsetField.hidden = true;
+  const { body: layouts } = await apiGet(`${LINK.base}/layouts`);
+  state.layouts = layouts.layouts;
+  if (LINK.layout) {
+    const only = state.layouts.find((l) => l.name === LINK.layout);
+    state.layout = LINK.layout;
+    state.view = only && layoutKind(only) === 'justified' ? 'justified' : 'waterfall';
+  } else {
+    state.layout = wanted.layout && state.layouts.some((l) => l.name === wanted.layout) ? wanted.layout : 'fit';
+    if (['waterfall', 'justified', 'coverflow'].includes(wanted.view)) state.view = wanted.view;
+  }
+  if (state.view === 'justified' && !state.justifiedInline && !state.layouts.some((l) => layoutKind(l) === 'justified')) state.view = 'waterfall';
+  renderMeta();
+  renderViewSwitch();
+  renderLayoutPicker();
+  showView(placeOf(wanted));
+  startLive();
+  loadSections();
+}
+
 /** The pickers' handlers, and back and forward following the address. */
 export function wirePickers() {
   ui.feed.addEventListener('change', () => {
     selectFeed(ui.feed.value, { layout: 'fit', view: state.view }).catch(failed);
+  });
+  ui.subset.addEventListener('change', () => {
+    selectFeed(state.feed, { layout: state.layout, view: state.view, savedView: ui.subset.value || null }).catch(failed);
   });
   ui.layout.addEventListener('change', () => {
     const place = topPlace();
@@ -232,9 +332,10 @@ export function wirePickers() {
     const layout = wanted.layout || 'fit';
     const place = placeOf(wanted);
     const feed = wanted.feed || state.feed;
-    if (feed !== state.feed && state.feeds.some((f) => f.name === feed)) {
+    const savedView = wanted.savedView || null;
+    if (!LINK && ((feed !== state.feed && state.feeds.some((f) => f.name === feed)) || savedView !== state.savedView)) {
       ui.feed.value = feed;
-      selectFeed(feed, { layout, view, place }).catch(failed);
+      selectFeed(feed, { layout, view, place, savedView }).catch(failed);
     } else if (view !== state.view || layout !== state.layout || (place && (!state.place || place.id !== state.place.id))) {
       state.view = view;
       state.layout = layout;

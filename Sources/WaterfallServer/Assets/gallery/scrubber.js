@@ -2,12 +2,13 @@
 
 import { state, wf } from './state.js';
 import { ui } from './dom.js';
-import { clamp, enc, fmtInt } from './format.js';
+import { clamp, fmtInt } from './format.js';
 import { apiGet, isAbort } from './api.js';
 import { sectionName } from './sections.js';
 import { currentLayout } from './layouts.js';
 import { mappedTop, scrollToContent } from './scroll.js';
 import { drawDates, wireDates } from './timeline.js';
+import { feedPath } from './scope.js';
 
 // The layout's section index (`…/layouts/{name}/sections`, or `…/section-index` of an inline
 // layout) drawn as a slider beside the feed: its value is the section (1 to the count), its
@@ -29,8 +30,7 @@ export const scrub = {
  *  two sections or more (known from the feed's summary before the first answer). */
 function scrubberWanted() {
   if (state.view === 'coverflow') return false;
-  const feed = state.feeds.find((f) => f.name === state.feed);
-  return !!feed && feed.sections >= 2;
+  return !!state.summary && state.summary.sections >= 2;
 }
 export function placeScrubber() {
   const wanted = scrubberWanted();
@@ -41,7 +41,7 @@ export function placeScrubber() {
 function scrubberPath() {
   const layout = currentLayout();
   if (layout.params === '') return `${layout.base}sections`;
-  return `/v1/feeds/${enc(state.feed)}/section-index?${layout.params.replace(/&$/, '')}`;
+  return `${feedPath()}/section-index?${layout.params.replace(/&$/, '')}`;
 }
 
 /** Reads the section index for the layout shown, again when the revision moved on. */

@@ -2,10 +2,11 @@
 
 import { state, wf } from './state.js';
 import { ui } from './dom.js';
-import { enc, fmtInt } from './format.js';
+import { fmtInt } from './format.js';
 import { apiGet } from './api.js';
 import { fillHeader } from './headers.js';
 import { cf, renderCoverCaption } from './coverflow.js';
+import { feedPath } from './scope.js';
 
 export function sectionKey(section) { return section === null || section === undefined ? '\u0000' : 's:' + section; }
 // Section titles and image counts (`GET /v1/feeds/{feed}/sections`), by sectionKey.
@@ -33,11 +34,11 @@ export function sectionSubtitle(section) {
 
 /** Reads the feed's section titles and counts (feeds with very many sections go without). */
 export async function loadSections() {
-  const feed = state.feeds.find((f) => f.name === state.feed);
-  if (!feed || feed.sections > 20000) return;
+  if (!state.summary || state.summary.sections > 20000) return;
+  const path = feedPath();
   try {
-    const { body } = await apiGet(`/v1/feeds/${enc(feed.name)}/sections`);
-    if (body.feed !== state.feed) return;
+    const { body } = await apiGet(`${path}/sections`);
+    if (path !== feedPath()) return;
     sectionInfo.clear();
     for (const section of body.sections) sectionInfo.set(sectionKey(section.id), { title: section.title, images: section.images });
   } catch { return; }

@@ -3,6 +3,9 @@
 export const state = {
   feeds: [],
   feed: null,           // name of the feed shown
+  savedView: null,      // the saved view shown (its name), or null: the whole feed (scope.js)
+  views: [],            // the feed's saved views: [{ name, rule, images, sections }]
+  summary: null,        // what is shown, counted: { name, images, sections, revision }
   layouts: [],          // saved layouts of the feed: [{ name, configuration }]
   layout: 'fit',        // 'fit' or a saved layout's name
   view: 'waterfall',    // 'waterfall' | 'justified' | 'coverflow'

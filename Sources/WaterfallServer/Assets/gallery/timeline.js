@@ -127,7 +127,7 @@ export async function jumpToDate(moment, title = moment) {
     const header = wf.config && wf.config.headerHeight > 0 ? wf.config.headerHeight : 0;
     scrollToContent(body.frame.y - header);
     holdPlace(body.id, body.frame.y - mappedTop());
-    announce(`${title}: image ${body.id}, ${body.index + 1} of ${state.feeds.find((f) => f.name === state.feed)?.images ?? '?'}.`);
+    announce(`${title}: image ${body.id}, ${body.index + 1} of ${state.summary?.images ?? '?'}.`);
   } catch (error) {
     if (!isAbort(error)) failed(error);
   } finally {
