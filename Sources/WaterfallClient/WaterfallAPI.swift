@@ -218,7 +218,7 @@ public struct WaterfallAPI: Sendable {
 
     /// Runs `body` on the checking client, and throws the problem a middleware found as itself
     /// rather than wrapped in the generated client's `ClientError`.
-    private func call<T>(_ body: (Client) async throws -> T) async throws -> T {
+    func call<T>(_ body: (Client) async throws -> T) async throws -> T {
         do {
             return try await body(checked)
         } catch let error as ClientError {

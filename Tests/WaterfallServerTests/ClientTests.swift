@@ -262,6 +262,43 @@ import WaterfallTestSupport
         }
     }
 
+    /// Views and share links through the short forms (DESIGN section 20): a view saved from its
+    /// rule lists and lays out its members alone; a link reads its view (the server has no keys,
+    /// the client sends none), pinned to
+    /// its revision, then gone (a typed 404) once removed.
+    @Test func viewsAndShareLinksThroughTheShortForms() async throws {
+        try await withAPI { api in
+            let rule = try JSONDecoder().decode(
+                Components.Schemas.ViewRule.self, from: Data(#"{"where": {"aspect": {"min": 1.2}}}"#.utf8))
+            let saved = try await api.saveView("wide", feed: "travel", rule: rule)
+            let members = try await api.images(feed: "travel", view: "wide", limit: 100).value.images
+            #expect(saved.images == members.count && members.count > 0)
+            #expect(members.allSatisfy { Double($0.width) / Double($0.height) >= 1.2 })
+            #expect(try await api.views(feed: "travel").value.views.map(\.name) == ["wide"])
+            let page = try await api.page(feed: "travel", view: "wide", layout: "phone", limit: 100)
+            #expect(page.value.items.map(\.id) == members.map(\.id))
+
+            let link = try await api.share(feed: "travel", view: "wide", expires: "1d")
+            let token = String(link.path.dropFirst("/s/".count))
+            let root = try await api.shared(token: token)
+            let revision = try #require(root.etag.flatMap { Int($0.dropFirst().prefix { $0 != "-" }) })
+            let pinned = try await api.sharedPage(token: token, layout: "phone", limit: 100, revision: revision)
+            #expect(pinned.value.items.map(\.id) == members.map(\.id))
+            await #expect {
+                try await api.sharedPage(token: token, layout: "phone", limit: 100, revision: revision + 1)
+            } throws: { ($0 as? WaterfallProblem)?.kind == .gone }
+            #expect(try await api.shares().shares.map(\.id) == [link.id])
+
+            try await api.removeShare(id: link.id)
+            try await Task.sleep(for: .milliseconds(600))
+            await #expect { try await api.shared(token: token) } throws: { ($0 as? WaterfallProblem)?.kind == .notFound }
+            try await api.removeView("wide", feed: "travel")
+            await #expect { try await api.view("wide", feed: "travel") } throws: {
+                ($0 as? WaterfallProblem)?.kind == .notFound
+            }
+        }
+    }
+
     @Test func theEventStreamReadsAsChangeEvents() async throws {
         try await withAPI { api in
             // Given the stream from revision 0, then the import's revision comes first.
