@@ -291,7 +291,9 @@ import WaterfallTestSupport
 
             try await api.removeShare(id: link.id)
             try await Task.sleep(for: .milliseconds(600))
-            await #expect { try await api.shared(token: token) } throws: { ($0 as? WaterfallProblem)?.kind == .notFound }
+            await #expect { try await api.shared(token: token) } throws: {
+                ($0 as? WaterfallProblem)?.kind == .notFound
+            }
             try await api.removeView("wide", feed: "travel")
             await #expect { try await api.view("wide", feed: "travel") } throws: {
                 ($0 as? WaterfallProblem)?.kind == .notFound

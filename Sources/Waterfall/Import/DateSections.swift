@@ -184,25 +184,53 @@ struct DateSections: Sendable {
     }
 
     /// The date sections of `images` and their date order. O(n) but for the sort within each
-    /// section; it compares plain arrays of numbers, never image records.
+    /// section; it compares plain arrays of numbers, never image records. Its rules, one
+    /// function each: every image's section by its date (``discover(_:)``), the sections newest
+    /// first and `undated` last (``rank(_:)``), the images grouped by section in document order
+    /// (``group(_:sections:)``), then newest first within each (``sortNewestFirst(_:starts:taken:)``).
     func derive(_ images: [FeedImage]) -> Derived {
-        let count = images.count
-        var cache = Cache()
-        // Each image's section, numbered in order of discovery (-1: undated), and its date.
+        let found = discover(images)
+        let (names, slotOfDiscovered) = rank(found.numbers)
+        let undatedSlot = Int32(names.count)
+        let allNames = found.undated > 0 ? names + [Self.undatedID] : names
+        let sectionOfImage = found.discovered.map { $0 >= 0 ? slotOfDiscovered[Int($0)] : undatedSlot }
+        var (order, starts) = Self.group(sectionOfImage, sections: allNames.count)
+        Self.sortNewestFirst(&order, starts: starts, taken: found.taken)
+        return Derived(
+            sectionNames: allNames, titles: allNames.map(title(of:)), sectionOfImage: sectionOfImage, order: order,
+            sectionFieldsIgnored: found.ignored)
+    }
+
+    /// Each image's date section, numbered in order of discovery.
+    private struct Discovered {
+        /// The sections' numbers (``sectionNumber(of:_:)``), in order of discovery.
         var numbers: [Int64] = []
-        var indexOfNumber: [Int64: Int32] = [:]
-        var discovered = [Int32](repeating: -1, count: count)
-        var taken = [Int64](repeating: .min, count: count)
+        /// Each image's section, an index into ``numbers``; -1: undated.
+        var discovered: [Int32]
+        /// Each image's `takenAt` in milliseconds; `.min`: undated.
+        var taken: [Int64]
+        /// How many images had a `section` field, ignored.
         var ignored = 0
+        /// How many images have no date.
         var undated = 0
+    }
+
+    /// Every image's section by its date, numbered in order of discovery. A run of images of
+    /// one section (the usual case) costs no lookup.
+    private func discover(_ images: [FeedImage]) -> Discovered {
+        var cache = Cache()
+        var found = Discovered(
+            discovered: [Int32](repeating: -1, count: images.count),
+            taken: [Int64](repeating: .min, count: images.count))
+        var indexOfNumber: [Int64: Int32] = [:]
         var last: (number: Int64, index: Int32)?
         for image in images.indices {
-            if images[image].section != nil { ignored += 1 }
+            if images[image].section != nil { found.ignored += 1 }
             guard let milliseconds = images[image].takenAt else {
-                undated += 1
+                found.undated += 1
                 continue
             }
-            taken[image] = milliseconds
+            found.taken[image] = milliseconds
             let number = sectionNumber(of: milliseconds, &cache)
             let index: Int32
             if let last, last.number == number {
@@ -210,39 +238,49 @@ struct DateSections: Sendable {
             } else if let known = indexOfNumber[number] {
                 index = known
             } else {
-                index = Int32(numbers.count)
-                numbers.append(number)
+                index = Int32(found.numbers.count)
+                found.numbers.append(number)
                 indexOfNumber[number] = index
             }
             last = (number, index)
-            discovered[image] = index
+            found.discovered[image] = index
         }
-        // Newest first: descending code points of the ids, as the catalog's order compares them.
+        return found
+    }
+
+    /// The sections' ids newest first (descending code points of the ids, as the catalog's
+    /// order compares them), and each discovered section's place among them.
+    private func rank(_ numbers: [Int64]) -> (names: [String], slotOfDiscovered: [Int32]) {
         let ids = numbers.map(sectionID(ofNumber:))
         let ranked = ids.indices.sorted { ids[$1].utf8.lexicographicallyPrecedes(ids[$0].utf8) }
-        var names = ranked.map { ids[$0] }
         var slotOfDiscovered = [Int32](repeating: 0, count: ids.count)
         for (slot, index) in ranked.enumerated() { slotOfDiscovered[index] = Int32(slot) }
-        let undatedSlot = Int32(names.count)
-        if undated > 0 { names.append(Self.undatedID) }
-        let sectionOfImage = discovered.map { $0 >= 0 ? slotOfDiscovered[Int($0)] : undatedSlot }
+        return (ranked.map { ids[$0] }, slotOfDiscovered)
+    }
 
-        // By section (a counting sort, which keeps document order), then newest first in each.
-        var starts = [Int](repeating: 0, count: names.count + 1)
+    /// The images by section, document order kept within each (a counting sort), and where
+    /// each section starts in that order (with the end as a last start).
+    private static func group(_ sectionOfImage: [Int32], sections: Int) -> (order: [Int32], starts: [Int]) {
+        var starts = [Int](repeating: 0, count: sections + 1)
         for slot in sectionOfImage { starts[Int(slot) + 1] += 1 }
-        for slot in names.indices { starts[slot + 1] += starts[slot] }
+        for slot in 0..<sections { starts[slot + 1] += starts[slot] }
         var next = starts
-        var order = [Int32](repeating: 0, count: count)
+        var order = [Int32](repeating: 0, count: sectionOfImage.count)
         for (image, slot) in sectionOfImage.enumerated() {
             order[next[Int(slot)]] = Int32(image)
             next[Int(slot)] += 1
         }
-        // Newest first in each section, ties in document order: a sort of plain numbers, the
-        // time before the section's newest image above the image's index. A section spans a
-        // year at most, so both fit in 64 bits; if they did not, a sort by comparisons.
+        return (order, starts)
+    }
+
+    /// Newest first in each section, ties in document order: a sort of plain numbers, the
+    /// time before the section's newest image above the image's index. A section spans a year
+    /// at most, so both fit in 64 bits; if they did not, a sort by comparisons.
+    private static func sortNewestFirst(_ order: inout [Int32], starts: [Int], taken: [Int64]) {
+        let count = order.count
         let indexBits = max(1, Int32.bitWidth - Int32(truncatingIfNeeded: count).leadingZeroBitCount)
         var packed: [UInt64] = []
-        for slot in names.indices where starts[slot + 1] - starts[slot] > 1 {
+        for slot in 0..<(starts.count - 1) where starts[slot + 1] - starts[slot] > 1 {
             let section = starts[slot]..<starts[slot + 1]
             var (newest, oldest) = (Int64.min, Int64.max)
             for position in section {
@@ -266,8 +304,5 @@ struct DateSections: Sendable {
                 order[position] = Int32(truncatingIfNeeded: value & (1 << indexBits - 1))
             }
         }
-        return Derived(
-            sectionNames: names, titles: names.map(title(of:)), sectionOfImage: sectionOfImage, order: order,
-            sectionFieldsIgnored: ignored)
     }
 }

@@ -1,5 +1,7 @@
 // The HTTP API: GET and POST with the saved API key, problem details as errors, requests in flight.
 
+import { LINK } from './scope.js';
+
 export const KEY_STORAGE = 'waterfall.apiKey';
 
 export class ApiError extends Error {
@@ -8,7 +10,8 @@ export class ApiError extends Error {
 export function apiKey() { try { return localStorage.getItem(KEY_STORAGE) || ''; } catch { return ''; } }
 export function apiHeaders(extra = {}) {
   const headers = { Accept: 'application/json', ...extra };
-  const key = apiKey();
+  // A share link's page reads what the link hands out, as anyone holding it would: no key.
+  const key = LINK ? '' : apiKey();
   if (key) headers.Authorization = 'Bearer ' + key;
   return headers;
 }
