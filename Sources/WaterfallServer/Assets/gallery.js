@@ -1,6 +1,6 @@
 // Waterfall gallery, the entry module: starts the page and wires the other modules (Assets/gallery/*.js).
 
-import { state, wf } from './gallery/state.js';
+import { cf, state, wf } from './gallery/state.js';
 import { ui } from './gallery/dom.js';
 import { apiGet, inFlight } from './gallery/api.js';
 import { failed, showEmpty } from './gallery/messages.js';
@@ -11,9 +11,11 @@ import { wireScrubber } from './gallery/scrubber.js';
 import { wireDrag } from './gallery/drag.js';
 import { wireKeyboard } from './gallery/keyboard.js';
 import { wireLightbox } from './gallery/lightbox.js';
-import { cf, COVER_FACTOR, coverMappedX, startCover, wireCoverflow } from './gallery/coverflow.js';
+import { COVER_FACTOR, coverMappedX, startCover, wireCoverflow } from './gallery/coverflow.js';
 import { stopLive, wireLive } from './gallery/live.js';
-import { loadFeeds, openLink, placeOf, readHash, renderLayoutPicker, selectFeed, wirePickers } from './gallery/picker.js';
+import { loadFeeds, openLink, placeOf, renderLayoutPicker, selectFeed, wirePickers } from './gallery/picker.js';
+import { readHash } from './gallery/address.js';
+import { wireHeaders } from './gallery/headers.js';
 import { topPlace } from './gallery/place.js';
 import { loadAccess, renderKeyButton, wireKeyPanel } from './gallery/key.js';
 import { renderShareButton, wireShare } from './gallery/share.js';
@@ -82,6 +84,7 @@ wirePickers();
 wireKeyPanel(boot);
 wireShare();
 wireWaterfall();
+wireHeaders();
 wireScrolling();
 wireDrag();
 wireLightbox();

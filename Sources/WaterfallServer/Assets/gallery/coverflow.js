@@ -1,6 +1,6 @@
 // The cover-flow view: covers scaled about the centre, snapped to the API's snap offset when scrolling stops.
 
-import { state, wf } from './state.js';
+import { cf, KEEP_MARGIN, state, wf } from './state.js';
 import { reducedMotion, ui } from './dom.js';
 import { clamp, fmtInt, num, pixelRatioLabel, ratioLabel } from './format.js';
 import { apiGet, isAbort } from './api.js';
@@ -9,23 +9,13 @@ import { sectionName } from './sections.js';
 import { DPR, makePlaceholder, paintColour, waitingMedia, wantImage } from './images.js';
 import { applyDetails, details, scheduleDetails } from './details.js';
 import { MAX_SPACER } from './scroll.js';
-import { DEBOUNCE_MS, KEEP_MARGIN, MAX_WAIT_MS } from './waterfall.js';
+import { DEBOUNCE_MS, MAX_WAIT_MS } from './waterfall.js';
 import { openLightbox } from './lightbox.js';
-import { noteRevision } from './picker.js';
+import { noteRevision } from './meta.js';
+import { on } from './events.js';
 import { feedPath } from './scope.js';
 
 export const COVER_FACTOR = 0.0012;  // how fast covers shrink away from the centre (the API's factor)
-
-export const cf = {
-  key: '',
-  answer: null,
-  contentWidth: 0, spacerWidth: 0,
-  V: 0, Hs: 0, itemHeight: 0, insetTop: 0, pad: 0,
-  x: 0,
-  override: null,     // { left, x }: an exact offset a snap scrolled to
-  items: new Map(),   // id -> cover
-  controller: null, timer: 0, firstScheduled: 0, snapTimer: 0, snapPending: false, centre: null,
-};
 
 function coverGeometry() {
   cf.V = ui.cfScroller.clientWidth || wf.W;
@@ -193,7 +183,7 @@ function makeCover(item) {
   return cover;
 }
 
-export function renderCoverCaption(item, a) {
+function renderCoverCaption(item, a) {
   ui.cfCaption.textContent = '';
   if (!item) return;
   const title = document.createElement('div');
@@ -263,6 +253,10 @@ function coverStep(direction) {
 
 /** The cover flow's scrolling, wheel, click and keys. */
 export function wireCoverflow() {
+  // Titles or sections that arrive later are said in the caption of the cover in the centre.
+  const captionAgain = () => { if (state.view === 'coverflow' && cf.answer) renderCoverCaption(cf.centre, cf.answer); };
+  on('details', captionAgain);
+  on('sections', captionAgain);
   ui.cfScroller.addEventListener('scroll', onCoverScroll, { passive: true });
   ui.cfScroller.addEventListener('scrollend', () => { snapCover(); });
   ui.cfScroller.addEventListener('pointerdown', () => { coverPointerDown = true; });

@@ -1,9 +1,9 @@
 // Image details: titles and pixel sizes of the images on screen, read with one images query per band.
 
-import { state, wf } from './state.js';
+import { cf, state, wf } from './state.js';
 import { pixelRatioLabel } from './format.js';
 import { apiGet } from './api.js';
-import { cf, renderCoverCaption } from './coverflow.js';
+import { emit } from './events.js';
 import { feedPath } from './scope.js';
 
 // Viewport answers carry frames, not pixel sizes or titles: those come from the images list
@@ -42,7 +42,7 @@ async function loadDetails() {
   } catch { return; } finally { detailState.busy = false; }
   for (const holder of wf.tiles.values()) applyDetails(holder);
   for (const holder of cf.items.values()) applyDetails(holder);
-  if (cover && cf.answer) renderCoverCaption(cf.centre, cf.answer);
+  emit('details');
   if (added) scheduleDetails();
 }
 export function applyDetails(holder) {

@@ -8,11 +8,11 @@ import { announce } from './messages.js';
 import { scaledScroll, scrollByContent } from './scroll.js';
 import { requestRender } from './waterfall.js';
 import { moveImage, queueMove } from './moves.js';
+import { on } from './events.js';
 
-// `drag` and `lastDragEnd` are read elsewhere (live bindings) and set only here.
+// Others see only `wf.dragged` (the id dragged) and `wf.lastDragEnd`, set only here.
 let press = null;                    // a pointer down on a tile, not yet a drag
-export let drag = null;              // the drag under way
-export let lastDragEnd = -Infinity;  // when a drag (or a drop made by a script) last ended
+let drag = null;                     // the drag under way
 
 function onPointerDown(event) {
   if (state.view === 'coverflow' || drag || event.button !== 0 || !state.canWrite) return;
@@ -69,7 +69,7 @@ function onPointerUp(event) {
     // Released over another image without a drag being seen (events made by a script,
     // without coordinates): the same move as a drag.
     const other = tileOf(event, id);
-    if (other && event.pointerType !== 'touch') { lastDragEnd = performance.now(); queueMove(() => moveImage(id, { before: other.dataset.id }, `before ${other.dataset.id}`)); return; }
+    if (other && event.pointerType !== 'touch') { wf.lastDragEnd = performance.now(); queueMove(() => moveImage(id, { before: other.dataset.id }, `before ${other.dataset.id}`)); return; }
     if (el.isConnected) el.focus({ preventScroll: true });
   }
 }
@@ -102,7 +102,8 @@ function beginDrag(x, y) {
   el.classList.add('dragging');
   document.body.classList.add('is-dragging');
   const scale = clamp(150 / Math.max(rect.width, rect.height), 0.35, 0.85);
-  lastDragEnd = Infinity;
+  wf.lastDragEnd = Infinity;
+  wf.dragged = id;
   drag = { id, item, pointerId, el, ghost, label, scale, offsetX: x - rect.left, offsetY: y - rect.top, x, y, target: null, raf: 0, lastFrame: performance.now() };
   announce(`Picked up image ${id}. Release it over another image to put it before that image; Escape cancels.`);
   moveDrag();
@@ -130,7 +131,7 @@ function moveDrag() {
 }
 
 /** The insertion marker: a bar in the gap before the target image. */
-export function placeMarker() {
+function placeMarker() {
   const target = drag && drag.target && wf.answer ? wf.answer.byId.get(drag.target) : null;
   if (!target) { ui.marker.hidden = true; return; }
   const gap = wf.config && wf.config.columnSpacing !== undefined ? wf.config.columnSpacing : FIELD_DEFAULTS.columnSpacing;
@@ -165,7 +166,8 @@ export function endDrag(commit) {
   if (commit) moveDrag();
   cancelAnimationFrame(d.raf);
   drag = null;
-  lastDragEnd = performance.now();
+  wf.dragged = null;
+  wf.lastDragEnd = performance.now();
   d.ghost.remove();
   d.el.classList.remove('dragging');
   if (d.target) { const t = wf.tiles.get(d.target); if (t) t.el.classList.remove('drop-target'); }
@@ -183,6 +185,8 @@ export function endDrag(commit) {
 
 /** The pointer handlers of the images list, and Escape, which cancels a drag. */
 export function wireDrag() {
+  // A render moves the boxes under the drag: its marker follows them.
+  on('rendered', () => { if (drag) placeMarker(); });
   // Capture: pointer events made by scripts reach these even when they do not bubble.
   ui.list.addEventListener('pointerdown', onPointerDown, { capture: true });
   window.addEventListener('pointermove', onPointerMove, { passive: true, capture: true });

@@ -1,10 +1,10 @@
 // Section headers and footers: headers pinned at the visible top as DESIGN section 2 says, footers in place.
 
-import { wf } from './state.js';
+import { KEEP_MARGIN, wf } from './state.js';
 import { ui } from './dom.js';
 import { FIELD_DEFAULTS } from './field-defaults.js';
 import { sectionKey, sectionName, sectionSubtitle } from './sections.js';
-import { KEEP_MARGIN } from './waterfall.js';
+import { on } from './events.js';
 
 /**
  * A setting of one section of a layout (DESIGN section 14): its override's when it gives one,
@@ -160,4 +160,12 @@ export function renderFooters(a, top) {
     el.style.top = (f.y - top) + 'px';
   }
   for (const [k, el] of wf.footerEls) if (!seen.has(k)) { el.remove(); wf.footerEls.delete(k); }
+}
+
+/** Section titles and counts that arrive (sections.js) are said in the headers and footers on the page. */
+export function wireHeaders() {
+  on('sections', () => {
+    for (const el of wf.headerEls.values()) fillHeader(el);
+    for (const el of wf.footerEls.values()) el.textContent = `End of ${sectionName(el.sectionId)}`;
+  });
 }

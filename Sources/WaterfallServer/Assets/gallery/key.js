@@ -5,6 +5,7 @@ import { ui } from './dom.js';
 import { apiGet, apiKey, KEY_STORAGE } from './api.js';
 import { showNotice } from './messages.js';
 import { LINK } from './scope.js';
+import { on } from './events.js';
 
 export function openKeyPanel(text) {
   if (text) ui.keyText.textContent = text;
@@ -40,6 +41,8 @@ export async function loadAccess() {
 
 /** The key button and form; `onChange` runs after the key is saved or forgotten. */
 export function wireKeyPanel(onChange) {
+  // A refusal for want of a key (messages.js) opens the form, saying why.
+  on('key-needed', openKeyPanel);
   ui.keyButton.addEventListener('click', () => { if (ui.keyPanel.hidden) openKeyPanel(); else closeKeyPanel(); });
   ui.keyForm.addEventListener('submit', (event) => {
     event.preventDefault();

@@ -9,9 +9,10 @@ import { sectionName } from './sections.js';
 import { currentLayout } from './layouts.js';
 import { scrollToContent } from './scroll.js';
 import { fetchViewport } from './waterfall.js';
-import { drag, endDrag } from './drag.js';
+import { endDrag } from './drag.js';
 import { moveImage, queueMove } from './moves.js';
 import { openLightbox } from './lightbox.js';
+import { on } from './events.js';
 
 let grabbed = null; // id picked up with Space
 
@@ -88,7 +89,7 @@ async function onListKeyDown(event) {
   if (!item) return;
   const key = event.key;
   const arrows = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
-  if (drag) { if (key === 'Escape') { event.preventDefault(); endDrag(false); } return; }
+  if (wf.dragged !== null) { if (key === 'Escape') { event.preventDefault(); endDrag(false); } return; }
   if (grabbed === id) {
     if (key in arrows) { event.preventDefault(); await queueMove(() => stepMove(id, arrows[key])); return; }
     if (key === ' ' || key === 'Enter' || key === 'Escape' || key === 'Tab') {
@@ -151,6 +152,8 @@ export function dropGrabbed(say) {
 
 /** The list's keys, and a picked-up image put down when the focus leaves it. */
 export function wireKeyboard() {
+  // An image opened large drops the one picked up.
+  on('lightbox-opening', () => dropGrabbed(false));
   ui.list.addEventListener('keydown', (event) => { onListKeyDown(event).catch(failed); });
   ui.list.addEventListener('focusout', () => {
     // Redrawing may move the focused box in the page (and give it its focus back): only a

@@ -1,6 +1,6 @@
 // The lightbox: one image large in a modal dialog, its neighbours by arrow keys, Escape to close.
 
-import { state, wf } from './state.js';
+import { lightbox, state, wf } from './state.js';
 import { ui } from './dom.js';
 import { clamp, fmtInt, pixelRatioLabel } from './format.js';
 import { apiGet } from './api.js';
@@ -9,18 +9,16 @@ import { sectionName } from './sections.js';
 import { makePlaceholder, paintColour, wantImage } from './images.js';
 import { details } from './details.js';
 import { requestRender } from './waterfall.js';
-import { drag, lastDragEnd } from './drag.js';
-import { dropGrabbed } from './keyboard.js';
+import { emit } from './events.js';
 import { feedPath } from './scope.js';
 
 // An image large, in a modal dialog: opened by a click (not one that ended a drag) or Enter on
 // an image; the arrow keys show its neighbours in catalog order (at any depth: one image of
 // the images list each); Escape closes and gives the focus back to the image it came from.
-export const lightbox = { open: false, opener: null, openerId: null, index: -1, total: 0, token: 0 };
 
 export function openLightbox(item, opener, total) {
   if (!state.feed || !item) return;
-  dropGrabbed(false);
+  emit('lightbox-opening');
   lightbox.open = true;
   lightbox.opener = opener || null;
   lightbox.openerId = item.id;
@@ -130,7 +128,7 @@ function onLightboxKeyDown(event) {
 export function wireLightbox() {
   // A click on an image opens it large; the click that ends a drag does not.
   ui.list.addEventListener('click', (event) => {
-    if (drag || performance.now() - lastDragEnd < 400 || !wf.answer) return;
+    if (wf.dragged !== null || performance.now() - wf.lastDragEnd < 400 || !wf.answer) return;
     const el = event.target.closest && event.target.closest('.tile');
     const item = el && wf.answer.byId.get(el.dataset.id);
     if (item) openLightbox(item, el, wf.answer.totalItems);

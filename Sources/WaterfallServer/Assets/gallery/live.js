@@ -6,7 +6,7 @@ import { ApiError, apiHeaders, readProblem } from './api.js';
 import { loadSections } from './sections.js';
 import { fetchViewport } from './waterfall.js';
 import { fetchCover } from './coverflow.js';
-import { refreshSummary } from './picker.js';
+import { refreshSummary } from './meta.js';
 import { feedPath } from './scope.js';
 
 // The events stream is read with fetch (not EventSource), so that an API key can go in the

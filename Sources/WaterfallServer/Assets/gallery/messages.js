@@ -2,7 +2,7 @@
 
 import { state } from './state.js';
 import { ui } from './dom.js';
-import { openKeyPanel } from './key.js';
+import { emit } from './events.js';
 import { LINK } from './scope.js';
 
 let announceTimer = 0;
@@ -49,12 +49,12 @@ export function showEmpty(message) {
 export function failed(error) {
   if (error.status === 401 && /expired/.test(error.message)) {
     showNotice(`Your API key expired: ${error.message}`, 'error', 8000);
-    openKeyPanel(`This key has expired (${error.message.replace(/^the API key /, '')}). Ask for a new one and paste it here.`);
+    emit('key-needed', `This key has expired (${error.message.replace(/^the API key /, '')}). Ask for a new one and paste it here.`);
     return;
   }
   if (error.status === 401) {
     showNotice('This server asks for an API key: enter one under the key button.', 'error', 6000);
-    openKeyPanel('This server asks for an API key (the database has keys). Paste one; it is kept in this browser only.');
+    emit('key-needed', 'This server asks for an API key (the database has keys). Paste one; it is kept in this browser only.');
     return;
   }
   if (error.status === 404 && state.feed) {

@@ -6,7 +6,7 @@ import { apiPost } from './api.js';
 import { announce, failed, showNotice } from './messages.js';
 import { fetchViewport } from './waterfall.js';
 import { fetchCover } from './coverflow.js';
-import { noteRevision } from './picker.js';
+import { noteRevision } from './meta.js';
 import { feedPath } from './scope.js';
 
 // Moves go one at a time: each is sent with the ETag of the answer read after the one before.

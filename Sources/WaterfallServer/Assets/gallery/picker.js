@@ -1,6 +1,6 @@
 // The bar's pickers: feed, saved view, layout and display, what is shown counted, and the address (#feed=…) that keeps the choice.
 
-import { state, wf } from './state.js';
+import { cf, state, wf } from './state.js';
 import { ui } from './dom.js';
 import { clamp, enc, fmtInt } from './format.js';
 import { apiGet } from './api.js';
@@ -11,93 +11,17 @@ import { FIT_COLUMN, FIT_ROW_HEIGHT, layoutKind } from './layouts.js';
 import { resetWaterfall, stageSize, startWaterfall } from './waterfall.js';
 import { cancelRestore, linkedPlace, topPlace } from './place.js';
 import { dropGrabbed } from './keyboard.js';
-import { cf, startCover } from './coverflow.js';
+import { startCover } from './coverflow.js';
 import { startLive } from './live.js';
-import { feedPath, LINK, revisionOfTag } from './scope.js';
+import { LINK } from './scope.js';
+import { renderMeta, summaryOf } from './meta.js';
+import { readHash, writeHash } from './address.js';
 
-export function noteRevision(revision) {
-  if (typeof revision === 'number' && revision > state.revision) {
-    state.revision = revision;
-    renderMeta();
-  }
-}
-
-/** What a summary answer says, counted: a feed's (`GET /v1/feeds/{feed}`), a view's (its
- *  revision is its feed's, in the entity tag) or a share link's root, which is one of those. */
-function summaryOf(body, etag) {
-  return {
-    name: body.name, images: body.images, sections: body.sections,
-    revision: typeof body.revision === 'number' ? body.revision : revisionOfTag(etag),
-  };
-}
-
-function renderMeta() {
-  const feed = state.summary;
-  if (!feed) { ui.meta.textContent = ''; return; }
-  const images = `${fmtInt.format(feed.images)} image${feed.images === 1 ? '' : 's'}`;
-  const sections = `${fmtInt.format(feed.sections)} section${feed.sections === 1 ? '' : 's'}`;
-  // In parts that wrap whole, so that a narrow bar wraps the counts rather than cutting them off.
-  const parts = [images, ` · ${sections}`, ` · rev. ${fmtInt.format(Math.max(state.revision, feed.revision))}`];
-  ui.meta.textContent = '';
-  for (const part of parts) {
-    const span = document.createElement('span');
-    span.className = 'meta-part';
-    span.textContent = part;
-    ui.meta.appendChild(span);
-  }
-  ui.meta.title = `${images}, ${sections}, revision ${fmtInt.format(Math.max(state.revision, feed.revision))}`;
-}
-
-/** Reads the counts of what is shown again (the feed, the view, or the link's root). */
-export async function refreshSummary() {
-  const path = feedPath();
-  try {
-    const { body, etag } = await apiGet(path);
-    if (path !== feedPath()) return;
-    state.summary = summaryOf(body, etag);
-    if (!LINK && !state.savedView) {
-      const index = state.feeds.findIndex((f) => f.name === body.name);
-      if (index >= 0) state.feeds[index] = body;
-    }
-    renderMeta();
-  } catch { /* the next answer will say */ }
-}
-
-/** What the address asks for: `#feed=F&in=SAVED&layout=L&view=V&id=ID` (each part optional; `in`
- *  a saved view of the feed, `view` how it is displayed), or a bare
- *  `#ID` (an image of the first feed). The offset of a place comes from the history entry,
- *  which a reload keeps, when it is about the same image. */
-export function readHash() {
-  const fragment = location.hash.slice(1);
-  if (fragment && !fragment.includes('=')) {
-    let id = fragment;
-    try { id = decodeURIComponent(fragment); } catch { /* kept as written */ }
-    return { feed: null, savedView: null, layout: null, view: null, id };
-  }
-  const params = new URLSearchParams(fragment);
-  return {
-    feed: params.get('feed'), savedView: params.get('in'), layout: params.get('layout'), view: params.get('view'),
-    id: params.get('id'),
-  };
-}
 export function placeOf(wanted) {
   if (!wanted.id) return null;
   const kept = history.state && history.state.place;
   return kept && kept.id === wanted.id && Number.isFinite(kept.offset) ? { id: kept.id, offset: kept.offset } : linkedPlace(wanted.id);
 }
-/** Writes the choice and the place into the address (replacing the entry: scrolling makes no history). */
-export function writeHash() {
-  const params = new URLSearchParams();
-  if (state.feed && !LINK) params.set('feed', state.feed);
-  if (state.savedView && !LINK) params.set('in', state.savedView);
-  if (state.layout && state.layout !== 'fit') params.set('layout', state.layout);
-  if (state.view !== 'waterfall') params.set('view', state.view);
-  const place = state.view === 'coverflow' ? null : state.place;
-  if (place) params.set('id', place.id);
-  const hash = params.toString();
-  history.replaceState(place ? { place } : null, '', hash ? '#' + hash : location.pathname + location.search);
-}
-
 function renderViewSwitch() {
   const justified = state.justifiedInline || state.layouts.some((l) => layoutKind(l) === 'justified');
   // A link limited to one layout shows that layout alone: no other kind, no cover flow.

@@ -1,13 +1,12 @@
 // The place in the feed: the image at the top of the window, kept across a reload, a layout change and a resize, and the #…&id= deep link.
 
-import { state, wf } from './state.js';
+import { cf, state, wf } from './state.js';
 import { enc } from './format.js';
 import { apiGet, isAbort } from './api.js';
 import { failed, showNotice } from './messages.js';
 import { currentLayout } from './layouts.js';
 import { mappedTop, scrollToContent, setContentHeight } from './scroll.js';
-import { writeHash } from './picker.js';
-import { cf } from './coverflow.js';
+import { writeHash } from './address.js';
 import { DPR } from './images.js';
 
 // A place is `{ id, offset }`: the image at the top of the window and how far its top is below

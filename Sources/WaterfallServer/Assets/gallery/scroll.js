@@ -1,11 +1,9 @@
 // The scroll mapping: a document never taller than browsers allow, mapped to content y of any height.
 
-import { state, wf } from './state.js';
+import { lightbox, state, wf } from './state.js';
 import { ui } from './dom.js';
 import { clamp } from './format.js';
-import { onScroll } from './waterfall.js';
-import { drawTicks, scrub } from './scrubber.js';
-import { lightbox } from './lightbox.js';
+import { emit } from './events.js';
 
 // The document scrolls over a spacer of min(contentHeight, 8,000,000) px (browsers cap element
 // heights near 16.7 million px, Firefox lower), and the scroll position maps linearly to content
@@ -28,7 +26,7 @@ export function setContentHeight(height) {
   const barHeight = Math.ceil(ui.bar.getBoundingClientRect().height);
   // The document's height: the spacer's, so that the largest scrollY is spacerHeight - H.
   ui.spacer.style.height = (Math.max(wf.spacerHeight, wf.H) + barHeight) + 'px';
-  if (scrub.key === wf.key) drawTicks();
+  emit('content-height');
   const layoutWidth = wf.config ? wf.config.width : 0;
   ui.spacer.style.width = Math.max(1, Math.ceil(layoutWidth) > wf.W ? Math.ceil(layoutWidth) : 1) + 'px';
 }
@@ -59,7 +57,7 @@ export function scrollToContent(contentY) {
   wf.anchor = null;
   window.scrollTo(window.scrollX, scrollYFor(y));
   if (scaledScroll()) wf.anchor = { scrollY: window.scrollY, top: y };
-  onScroll();
+  emit('scrolled');
 }
 /** Moves the content by `dy` px (a wheel notch, an arrow key, a page), whatever its height. */
 export function scrollByContent(dy) {

@@ -9,6 +9,7 @@ import { currentLayout } from './layouts.js';
 import { mappedTop, scrollToContent } from './scroll.js';
 import { drawDates, wireDates } from './timeline.js';
 import { feedPath } from './scope.js';
+import { on } from './events.js';
 
 // The layout's section index (`…/layouts/{name}/sections`, or `…/section-index` of an inline
 // layout) drawn as a slider beside the feed: its value is the section (1 to the count), its
@@ -216,6 +217,8 @@ function onScrubberPointerUp(event) {
 /** The scrubber's pointer, keyboard and hover handlers; `onWidthChange` lays the view out
  *  again when date labels widen the scrubber (or a feed without dates narrows it back). */
 export function wireScrubber(onWidthChange) {
+  // A new content height moves the ticks.
+  on('content-height', () => { if (scrub.key === wf.key) drawTicks(); });
   scrub.onWidthChange = onWidthChange;
   wireDates();
   ui.scrubberTrack.addEventListener('pointerdown', onScrubberPointerDown);

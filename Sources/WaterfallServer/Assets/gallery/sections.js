@@ -1,11 +1,10 @@
 // Section names: the feed's section titles and image counts (`…/sections`) and what a header says.
 
-import { state, wf } from './state.js';
+import { state } from './state.js';
 import { ui } from './dom.js';
 import { fmtInt } from './format.js';
 import { apiGet } from './api.js';
-import { fillHeader } from './headers.js';
-import { cf, renderCoverCaption } from './coverflow.js';
+import { emit } from './events.js';
 import { feedPath } from './scope.js';
 
 export function sectionKey(section) { return section === null || section === undefined ? '\u0000' : 's:' + section; }
@@ -42,8 +41,6 @@ export async function loadSections() {
     sectionInfo.clear();
     for (const section of body.sections) sectionInfo.set(sectionKey(section.id), { title: section.title, images: section.images });
   } catch { return; }
-  for (const el of wf.headerEls.values()) fillHeader(el);
-  for (const el of wf.footerEls.values()) el.textContent = `End of ${sectionName(el.sectionId)}`;
   ui.position.dataset.text = '';
-  if (state.view === 'coverflow' && cf.answer) renderCoverCaption(cf.centre, cf.answer);
+  emit('sections');
 }

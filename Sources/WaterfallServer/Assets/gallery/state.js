@@ -36,4 +36,23 @@ export const wf = {
   held: null,           // { key, top, place }: the place restored, while the scroll stays at `top`
   pendingFocus: null,
   flash: new Set(),
+  dragged: null,        // the id of the image being dragged (drag.js), drawn by the drag, not the layout
+  lastDragEnd: -Infinity, // when a drag (or a drop made by a script) last ended (drag.js)
 };
+
+export const KEEP_MARGIN = 240;  // px of boxes kept in the page beyond the visible band
+
+// The cover flow (coverflow.js): its geometry, scroll mapping and the answers drawn.
+export const cf = {
+  key: '',
+  answer: null,
+  contentWidth: 0, spacerWidth: 0,
+  V: 0, Hs: 0, itemHeight: 0, insetTop: 0, pad: 0,
+  x: 0,
+  override: null,     // { left, x }: an exact offset a snap scrolled to
+  items: new Map(),   // id -> cover
+  controller: null, timer: 0, firstScheduled: 0, snapTimer: 0, snapPending: false, centre: null,
+};
+
+// The lightbox (lightbox.js): whether it is open, on which image, and what opened it.
+export const lightbox = { open: false, opener: null, openerId: null, index: -1, total: 0, token: 0 };

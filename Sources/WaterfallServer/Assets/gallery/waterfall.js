@@ -1,6 +1,6 @@
 // The waterfall (and justified) view: viewport queries as you scroll, and the boxes drawn where they say.
 
-import { state, wf } from './state.js';
+import { KEEP_MARGIN, state, wf } from './state.js';
 import { reducedMotion, ui } from './dom.js';
 import { fmtInt, num, ratioLabel } from './format.js';
 import { apiGet, isAbort } from './api.js';
@@ -13,8 +13,8 @@ import { mappedTop, setContentHeight } from './scroll.js';
 import { cancelRestore, notePlace, restorePlace } from './place.js';
 import { hasHeaders, renderFooters, renderHeaders } from './headers.js';
 import { loadSectionIndex, placeScrubber, renderScrubber, scheduleSectionIndex, scrub } from './scrubber.js';
-import { drag, placeMarker } from './drag.js';
-import { noteRevision } from './picker.js';
+import { noteRevision } from './meta.js';
+import { emit, on } from './events.js';
 
 // What it draws comes from the HTTP API, and every box is where the API says: a box of frame
 // (x, y, width, height) is drawn at left = x, top = y - mappedTop, in CSS px, inside #canvas
@@ -23,7 +23,6 @@ import { noteRevision } from './picker.js';
 
 export const DEBOUNCE_MS = 50;   // viewport queries wait for this much scrolling quiet…
 export const MAX_WAIT_MS = 150;  // …but never longer than this while scrolling goes on
-export const KEEP_MARGIN = 240;  // px of boxes kept in the page beyond the visible band
 
 export function stageSize() {
   placeScrubber();
@@ -213,7 +212,7 @@ export function renderWaterfall(oldPositions) {
   const active = document.activeElement;
   for (const [id, tile] of wf.tiles) {
     if (wantedIds.has(id)) continue;
-    if (drag && drag.id === id) continue;
+    if (wf.dragged === id) continue;
     tile.el.remove();
     waitingMedia.delete(tile);
     wf.tiles.delete(id);
@@ -238,7 +237,7 @@ export function renderWaterfall(oldPositions) {
   }
   renderHeaders(a, top);
   renderFooters(a, top);
-  if (drag) placeMarker();
+  emit('rendered');
   if (oldPositions) flipTiles(oldPositions, entering);
   updatePositionPill(a, top);
 }
@@ -354,7 +353,7 @@ function flashPositionPill() {
   pillTimer = setTimeout(() => ui.position.classList.remove('visible'), 1200);
 }
 
-export function onScroll() {
+function onScroll() {
   if (state.view === 'coverflow') return;
   renderWaterfall(null);
   if (wf.restoring) return;
@@ -366,4 +365,5 @@ export function onScroll() {
 /** Draws as the document scrolls. */
 export function wireWaterfall() {
   window.addEventListener('scroll', onScroll, { passive: true });
+  on('scrolled', onScroll);
 }
