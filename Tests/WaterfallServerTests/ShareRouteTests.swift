@@ -44,6 +44,12 @@ import WaterfallTestSupport
                 #expect(response.object["name"] as? String == "wide")
                 #expect(response.headers[.cacheControl] == "no-cache")
             }
+            // The root takes no revision, kept answer or not (its answer says where the link is)
+            for _ in 0..<2 {
+                try await client.execute(uri: link.path + "?revision=\(revision)", method: .get) { response in
+                    #expect(response.status == .badRequest)
+                }
+            }
             try await client.execute(uri: link.path + "/images", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.text == images)

@@ -201,6 +201,24 @@ extension TrustBoundaryRouteTests {
             Issue.record("the slots given back were not free again: \(error)")
         }
     }
+
+    /// A share link's streams are counted as the link's, never as a key's, whatever the key's
+    /// name: a key named "share link 3" holds none of link 3's slots, nor link 3 any of its.
+    @Test func aLinksStreamsAreItsOwnWhateverAKeyIsNamed() throws {
+        var limits = StreamLimits()
+        limits.perKey = 2
+        let slots = StreamSlots(limits: limits)
+        let held = [try slots.take(.events, key: .link(3)), try slots.take(.events, key: .link(3))]
+        #expect(throws: Problem.self) { try slots.take(.events, key: .link(3)) }
+        #expect(throws: Never.self) { _ = try slots.take(.events, key: "share link 3") }
+        do {
+            _ = try slots.take(.events, key: .link(3))
+            Issue.record("a link took a third slot")
+        } catch {
+            #expect(error.detail.hasPrefix("share link 3 holds 2 streams already"))
+        }
+        _ = held
+    }
 }
 
 /// `GET /readyz`'s check: bounded in time, one at a time, its outcome shared for a second.

@@ -45,7 +45,7 @@ extension APIRoutes {
             }
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
             if request.method == .head { return Response(status: .ok, headers: headers) }
-            let slot = try server.streams.take(.events, key: path.key)
+            let slot = try server.streams.take(.events, key: path.streamOwner)
             let (runner, hub, metrics, link) = (server.runner, server.hub, server.runner.metrics, path.link)
             let watch = StallWatch(
                 connection: path.connection, patience: server.streams.limits.patience, shutdown: server.shutdown)
@@ -66,13 +66,15 @@ extension APIRoutes {
                     // Through a share link, the link is asked again while the stream runs; once
                     // it no longer answers, the signals end and so does the stream.
                     let unshared = NIOLockedValueBox(false)
+                    stream.ended = { unshared.withLockedValue { $0 } }
                     await withTaskGroup(of: Void.self) { group in
                         if let link {
                             group.addTask {
-                                while await link.isOpen() {
-                                    do { try await Task.sleep(for: ShareLink.checkInterval) } catch { return }
-                                }
-                                unshared.withLockedValue { $0 = true }
+                                // No answer: cancelled (the stream ended first), or the link
+                                // unreadable too long (the stream ends, without a reset).
+                                let answers = await link.watch()
+                                guard !Task.isCancelled else { return }
+                                if answers == false { unshared.withLockedValue { $0 = true } }
                                 signals.end()
                             }
                         }
@@ -84,7 +86,7 @@ extension APIRoutes {
                         }
                         group.cancelAll()
                     }
-                    if unshared.withLockedValue({ $0 }) {
+                    if unshared.withLockedValue({ $0 }) && !stream.hasReset {
                         _ = try await stream.reset("unshared", &writer)
                     } else if stopping.withLockedValue({ $0 }) {
                         try await watch.write(ByteBuffer(string: ": shutting down\n\n"), to: &writer)
@@ -168,6 +170,12 @@ private struct EventStream {
     let hub: EventHub
     let watch: StallWatch
 
+    /// Whether the stream must end now, wherever it is (its share link removed): read before
+    /// each page of the log and each wait for the database.
+    var ended: @Sendable () -> Bool = { false }
+    /// Whether the stream has ended with its `reset` event.
+    private(set) var hasReset = false
+
     /// How often a stream reads the change log again while the database cannot be reached.
     static let retryInterval: Duration = .seconds(1)
 
@@ -199,6 +207,7 @@ private struct EventStream {
     /// committed meanwhile is missed, since it reads from `since` on.
     private mutating func catchUp(_ writer: inout any ResponseBodyWriter) async throws -> Bool {
         while true {
+            guard !ended() else { return false }
             let (feed, since) = (feed, since)
             let page: ChangeEventPage
             do {
@@ -237,7 +246,8 @@ private struct EventStream {
     }
 
     /// Writes the `reset` event that ends the stream; `false`.
-    func reset(_ reason: String, _ writer: inout any ResponseBodyWriter) async throws -> Bool {
+    mutating func reset(_ reason: String, _ writer: inout any ResponseBodyWriter) async throws -> Bool {
+        hasReset = true
         var buffer = ByteBuffer(string: "event: reset\ndata: ")
         buffer.writeBytes(try StableJSON.bytes(of: StreamReset(feed: feed, reason: reason)))
         buffer.writeString("\n\n")

@@ -55,8 +55,10 @@ struct KeptAnswerGate: RouterMiddleware {
     ) async throws -> Response {
         let rest = request.uri.path.utf8.dropFirst(WaterfallService.sharePathPrefix.utf8.count)
         let token = String(Substring(rest.prefix { $0 != UInt8(ascii: "/") }))
+        // The link's root takes no `revision` (its route refuses one): only what is under it.
         guard !ImageStreamRoute.asksForLines(request),
             let (stripped, pinned) = try? RevisionPin.strip(request),
+            pinned == nil || rest.contains(UInt8(ascii: "/")),
             let link = try await shares.link(token: token, runner: runner),
             let kept = runner.keptAnswer(for: KeptAnswerKey(target: stripped.uri.description, scope: .all))
         else {

@@ -219,14 +219,19 @@ struct PathParameters: Sendable {
     var link: ShareLink?
 
     /// The same parameters, standing for the feed (and view) the share link `link` hands out.
-    /// Its streams are capped as one key's: the link's (``StreamSlots``).
+    /// Its streams are capped as one key's are, the link's own count (``streamOwner``).
     func sharing(_ link: ShareLink) -> PathParameters {
         var parameters = self
         parameters.values["feed"] = link.scope.feed
         parameters.values["view"] = link.scope.view
         parameters.access = .read
-        parameters.key = "share link \(link.scope.id)"
         parameters.link = link
         return parameters
+    }
+
+    /// Whose streams the request's count against: its share link's, else its key's.
+    var streamOwner: StreamOwner? {
+        if let link { return .link(link.scope.id) }
+        return key.map { .key($0) }
     }
 }

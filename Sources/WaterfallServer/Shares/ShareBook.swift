@@ -58,14 +58,26 @@ struct ShareLink: Sendable {
     /// within a second.
     static let checkInterval: Duration = .milliseconds(250)
 
-    /// Whether the link still answers. A read that fails says yes: the database out of reach is
-    /// not a link removed (the stream waits for it as for its own reads).
-    func isOpen() async -> Bool {
-        do {
-            return try await book.scope(token: token, runner: runner) != nil
-        } catch {
-            return true
+    /// How long a stream through a link goes on while the link cannot be read (the database out
+    /// of reach): then it ends, without a `reset` (the client connects again, and is answered
+    /// as the link is then).
+    static let unreadablePatience: Duration = .seconds(5)
+
+    /// Asks the link every ``checkInterval`` until it no longer answers (`false`), or it could
+    /// not be read for ``unreadablePatience`` (`nil`), or the task is cancelled (`nil`).
+    func watch() async -> Bool? {
+        var unreadable: Duration = .zero
+        while !Task.isCancelled {
+            do {
+                guard try await book.scope(token: token, runner: runner) != nil else { return false }
+                unreadable = .zero
+            } catch {
+                unreadable += Self.checkInterval
+                if unreadable >= Self.unreadablePatience { return nil }
+            }
+            do { try await Task.sleep(for: Self.checkInterval) } catch { return nil }
         }
+        return nil
     }
 }
 

@@ -55,7 +55,7 @@ enum ImageStreamRoute {
             _ = try await runner.run { try await $0.feed(named: feed) }
             return Response(status: .ok, headers: headers)
         }
-        let slot = try services.streams.take(.listing, key: path.key)
+        let slot = try services.streams.take(.listing, key: path.streamOwner)
         let patience = services.streams.limits.patience
         let channel = BatchChannel(
             capacity: capacity, patience: .seconds(Int(patience.components.seconds)))

@@ -20,8 +20,8 @@ final class StreamSlots: Sendable {
     private struct Counts {
         var total = 0
         var listings = 0
-        var byKey: [String: Int] = [:]
-        var listingsByKey: [String: Int] = [:]
+        var byKey: [StreamOwner: Int] = [:]
+        var listingsByKey: [StreamOwner: Int] = [:]
     }
 
     /// What a slot is taken for.
@@ -36,9 +36,9 @@ final class StreamSlots: Sendable {
     /// How many streams run now, for tests and metrics.
     var running: Int { state.withLockedValue { $0.total } }
 
-    /// Takes a slot for a stream of `kind` for the caller holding the key `key` (`nil`: none).
+    /// Takes a slot for a stream of `kind` for the caller holding the key or link `key` (`nil`: none).
     /// - Throws: ``Problem`` 503 with `Retry-After` when a cap is reached.
-    func take(_ kind: Kind, key: String?) throws(Problem) -> StreamSlot {
+    func take(_ kind: Kind, key: StreamOwner?) throws(Problem) -> StreamSlot {
         let refusal: String? = state.withLockedValue { counts in
             if counts.total >= limits.total {
                 return "\(limits.total) streams are open on this server already (--max-streams)"
@@ -47,10 +47,10 @@ final class StreamSlots: Sendable {
                 return "\(limits.listings) listings are streaming already"
             }
             if let key, counts.byKey[key, default: 0] >= limits.perKey {
-                return "key \(key.quoted) holds \(limits.perKey) streams already (--max-streams-per-key)"
+                return "\(key) holds \(limits.perKey) streams already (--max-streams-per-key)"
             }
             if let key, kind == .listing, counts.listingsByKey[key, default: 0] >= limits.listingsPerKey {
-                return "key \(key.quoted) is streaming a listing already"
+                return "\(key) is streaming a listing already"
             }
             counts.total += 1
             if kind == .listing { counts.listings += 1 }
@@ -66,7 +66,7 @@ final class StreamSlots: Sendable {
         return StreamSlot(slots: self, kind: kind, key: key)
     }
 
-    fileprivate func giveBack(_ kind: Kind, key: String?) {
+    fileprivate func giveBack(_ kind: Kind, key: StreamOwner?) {
         state.withLockedValue { counts in
             counts.total -= 1
             if kind == .listing { counts.listings -= 1 }
@@ -78,6 +78,24 @@ final class StreamSlots: Sendable {
                     if counts.listingsByKey[key] == 0 { counts.listingsByKey[key] = nil }
                 }
             }
+        }
+    }
+}
+
+/// Whose streams a slot counts against (``StreamSlots``): an API key's, by name, or a share
+/// link's, by id. The two never share a count, whatever a key is named.
+enum StreamOwner: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    case key(String)
+    case link(Int64)
+
+    init(stringLiteral name: String) {
+        self = .key(name)
+    }
+
+    var description: String {
+        switch self {
+        case .key(let name): "key \(name.quoted)"
+        case .link(let id): "share link \(id)"
         }
     }
 }
@@ -104,12 +122,12 @@ public struct StreamLimits: Sendable {
 final class StreamSlot: Sendable {
     private let slots: StreamSlots
     private let kind: StreamSlots.Kind
-    private let key: String?
+    private let key: StreamOwner?
     private let held = NIOLockedValueBox(true)
     /// Run once when the slot is given back (closes what the stream holds).
     private let onRelease = NIOLockedValueBox<[@Sendable () -> Void]>([])
 
-    fileprivate init(slots: StreamSlots, kind: StreamSlots.Kind, key: String?) {
+    fileprivate init(slots: StreamSlots, kind: StreamSlots.Kind, key: StreamOwner?) {
         self.slots = slots
         self.kind = kind
         self.key = key

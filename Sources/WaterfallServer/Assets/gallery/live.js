@@ -7,7 +7,7 @@ import { loadSections } from './sections.js';
 import { fetchViewport } from './waterfall.js';
 import { fetchCover } from './coverflow.js';
 import { refreshSummary } from './meta.js';
-import { feedPath } from './scope.js';
+import { feedPath, LINK } from './scope.js';
 
 // The events stream is read with fetch (not EventSource), so that an API key can go in the
 // Authorization header. It reconnects with `since=` the newest revision seen. Tabs of this
@@ -101,6 +101,8 @@ function openStream(feed, generation) {
       throw new Error('the event stream ended');
     } catch (error) {
       if (controller.signal.aborted || generation !== live.generation) return;
+      // A share link removed or expired: the page starts again, and says so (gallery.js).
+      if (LINK && error.status === 404) { linkGone(); return; }
       if (error.status === 401 || error.status === 403) {
         liveStatus('locked', 'No live updates', `Live updates refused: ${error.message}`);
         live.retry = 15000;
@@ -111,6 +113,12 @@ function openStream(feed, generation) {
       live.retry = Math.min(live.retry * 2, 15000);
     }
   })();
+}
+
+/** The share link the page shows answers no more: the page starts again, which says so. */
+function linkGone() {
+  stopLive();
+  location.reload();
 }
 
 export function stopLive() {
@@ -127,6 +135,12 @@ export function stopLive() {
 
 let liveRefreshTimer = 0;
 function onLiveEvent(type, data) {
+  if (type === 'reset' && LINK) {
+    let reset = null;
+    try { reset = JSON.parse(data); } catch { /* not one */ }
+    if (reset && reset.reason === 'unshared') linkGone();
+    return;
+  }
   if (type !== 'change') return;
   let change;
   try { change = JSON.parse(data); } catch { return; }

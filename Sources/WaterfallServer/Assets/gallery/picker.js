@@ -252,8 +252,10 @@ export function wirePickers() {
   // Back, forward or an edited address: follow the fragment (#feed=…&layout=…&view=…&id=…).
   window.addEventListener('hashchange', () => {
     const wanted = readHash();
-    const view = ['waterfall', 'justified', 'coverflow'].includes(wanted.view) ? wanted.view : 'waterfall';
-    const layout = wanted.layout || 'fit';
+    let view = ['waterfall', 'justified', 'coverflow'].includes(wanted.view) ? wanted.view : 'waterfall';
+    let layout = wanted.layout || 'fit';
+    // A link limited to one layout answers that one alone, whatever the address says.
+    if (LINK && LINK.layout) { layout = LINK.layout; view = state.view; }
     const place = placeOf(wanted);
     const feed = wanted.feed || state.feed;
     const savedView = wanted.savedView || null;
