@@ -8,16 +8,26 @@ import Waterfall
 /// (DESIGN section 20): a link removed or expired, on this instance or another, stops answering
 /// within a second, and a link's requests cost one lookup a half second, not one each.
 ///
+/// One request reads a link again at a time: while it reads, the others of that link are
+/// answered from what was read less than a second ago (``staleness``), so that the half-second
+/// read of a busy link is one read, not one per connection waiting at once (on PostgreSQL such
+/// a herd queued for the pool and made the tail). A link not read for a second is read by each
+/// request that asks for it until one has.
+///
 /// Unknown tokens are remembered as such too, so a client sending made-up ones costs one indexed
 /// read each; the book holds at most ``capacity`` tokens and starts over when full.
 final class ShareBook: Sendable {
     private struct Entry {
         var scope: SharedScope?
         var read: NIODeadline
+        /// Whether a request is reading the link again now.
+        var refreshing = false
     }
 
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
     static let freshness = TimeAmount.milliseconds(500)
+    /// The oldest reading of a link answered while another request reads it again.
+    static let staleness = TimeAmount.milliseconds(1000)
     static let capacity = 10_000
 
     /// The scope of the link `token`, or `nil` when no link answers with it now.
@@ -26,10 +36,24 @@ final class ShareBook: Sendable {
         // would otherwise be a key of the book.
         guard WaterfallService.isShareTokenShaped(token) else { return nil }
         let now = NIODeadline.now()
-        if let entry = entries.withLockedValue({ $0[token] }), now - entry.read < Self.freshness {
-            return entry.scope
+        let kept: SharedScope?? = entries.withLockedValue { entries in
+            guard var entry = entries[token] else { return .none }
+            let age = now - entry.read
+            if age < Self.freshness || (age < Self.staleness && entry.refreshing) { return .some(entry.scope) }
+            if age < Self.staleness {
+                entry.refreshing = true
+                entries[token] = entry
+            }
+            return .none
         }
-        let scope = try await runner.run { try await $0.sharedScope(token: token) }
+        if let kept { return kept }
+        let scope: SharedScope?
+        do {
+            scope = try await runner.run { try await $0.sharedScope(token: token) }
+        } catch {
+            entries.withLockedValue { $0[token]?.refreshing = false }
+            throw error
+        }
         entries.withLockedValue { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[token] = Entry(scope: scope, read: now)
