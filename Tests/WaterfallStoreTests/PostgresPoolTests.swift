@@ -22,14 +22,14 @@ import WaterfallTestSupport
             do {
                 try await catalog.read { _ in
                     inside.signal()
-                    _ = release.wait(timeout: .now() + 60)
+                    _ = release.wait(timeout: .now() + 600)
                 }
             } catch {
                 failed.withLockedValue { $0 = "\(error)" }
                 inside.signal()
             }
         }
-        try #require(inside.wait(timeout: .now() + 30) == .success)
+        try #require(inside.wait(timeout: .now() + 600) == .success)
         try #require(failed.withLockedValue { $0 } == nil, "the holder's read failed")
 
         // When another read asks for a connection that never comes free
@@ -114,12 +114,12 @@ import WaterfallTestSupport
         let onThread = Task {
             try await catalog.read { tx in
                 inside.signal()
-                _ = release.wait(timeout: .now() + 60)
+                _ = release.wait(timeout: .now() + 600)
                 return try tx.feeds().count
             }
         }
         let awaiting = await HeldReadAwaitingStatements(catalog) { reads in try await reads.feed(named: "f") == nil }
-        try #require(inside.wait(timeout: .now() + 30) == .success)
+        try #require(inside.wait(timeout: .now() + 600) == .success)
 
         // When the pools are replaced, as when the server comes back
         catalog.pool.replacePools()

@@ -212,13 +212,13 @@ import WaterfallTestSupport
                 log.append("first begins")
                 _ = try tx.createFeed(named: "a")
                 firstIsInside.signal()
-                _ = secondIsStarting.wait(timeout: .now() + 60)
+                _ = secondIsStarting.wait(timeout: .now() + 600)
                 // Room for the second write to begin now, were the engine to let it
                 Thread.sleep(forTimeInterval: 0.3)
                 log.append("first ends")
             }
         }
-        try #require(firstIsInside.wait(timeout: .now() + 60) == .success)
+        try #require(firstIsInside.wait(timeout: .now() + 600) == .success)
         let secondWriter = Background {
             secondIsStarting.signal()
             return try await second.write { tx throws in
@@ -257,10 +257,10 @@ import WaterfallTestSupport
             try await first.write { tx throws in
                 _ = try tx.createFeed(named: "a")
                 firstIsInside.signal()
-                _ = release.wait(timeout: .now() + 60)
+                _ = release.wait(timeout: .now() + 600)
             }
         }
-        try #require(firstIsInside.wait(timeout: .now() + 60) == .success)
+        try #require(firstIsInside.wait(timeout: .now() + 600) == .success)
         defer { release.signal() }
 
         // When the second store tries a best-effort write that may not wait, and reads
@@ -300,10 +300,10 @@ import WaterfallTestSupport
                 try tx.deleteFeed(id: try tx.feed(named: "a")!.id)
                 _ = try tx.createFeed(named: "a")
                 firstIsInside.signal()
-                _ = release.wait(timeout: .now() + 60)
+                _ = release.wait(timeout: .now() + 600)
             }
         }
-        try #require(firstIsInside.wait(timeout: .now() + 60) == .success)
+        try #require(firstIsInside.wait(timeout: .now() + 600) == .success)
         defer { release.signal() }
 
         // When the second store tries best-effort writes of every scope
