@@ -20,3 +20,21 @@ prepare() {
     fi
     cd "$out"
 }
+
+# `start_server NAME DATABASE LOG` starts `$W serve --db DATABASE` on a free port, its output in
+# LOG, stopped when the script exits; sets `server` (its pid) and `port`. Waits at most 60 s.
+start_server() {
+    local name=$1 db=$2 log=$3
+    rm -f "$log"
+    "$W" serve --db "$db" --port 0 >"$log" 2>&1 &
+    server=$!
+    trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
+    port=
+    for _ in $(seq 600); do
+        port=$(sed -n 's|^waterfall: serving .* at http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' "$log")
+        [ -n "$port" ] && break
+        kill -0 $server 2>/dev/null || { cat "$log" >&2; echo "$name: the server exited" >&2; exit 1; }
+        sleep 0.1
+    done
+    [ -n "$port" ] || { cat "$log" >&2; echo "$name: the server did not start in 60 s" >&2; exit 1; }
+}

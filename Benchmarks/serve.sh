@@ -66,18 +66,7 @@ ids=("${top[10]}" "${top[@]}")
 page="/v1/feeds/$name/layouts/phone/page"
 
 # 2. The server, on a free port.
-rm -f serve-server.txt
-"$W" serve --db "$db" --port 0 >serve-server.txt 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
-port=
-for _ in $(seq 600); do
-    port=$(sed -n 's|^waterfall: serving .* at http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' serve-server.txt)
-    [ -n "$port" ] && break
-    kill -0 $server 2>/dev/null || { cat serve-server.txt >&2; echo "serve.sh: the server exited" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$port" ] || { cat serve-server.txt >&2; echo "serve.sh: the server did not start in 60 s" >&2; exit 1; }
+start_server serve.sh "$db" serve-server.txt
 base="http://127.0.0.1:$port"
 echo "server $server on $base; feed $name, $images images" >&2
 check() {  # a request that must answer 200

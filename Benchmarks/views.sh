@@ -54,18 +54,7 @@ read -r name images < <("$W" --db "$db" feeds --json \
 members=$("$W" --db "$db" view list --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["views"][0]["images"])')
 deep=$((images * 99 / 100)); viewdeep=$((members * 99 / 100))
 
-rm -f views-server.txt
-"$W" serve --db "$db" --port 0 >views-server.txt 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
-port=
-for _ in $(seq 600); do
-    port=$(sed -n 's|^waterfall: serving .* at http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' views-server.txt)
-    [ -n "$port" ] && break
-    kill -0 $server 2>/dev/null || { cat views-server.txt >&2; echo "views.sh: the server exited" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$port" ] || { echo "views.sh: the server did not start in 60 s" >&2; exit 1; }
+start_server views.sh "$db" views-server.txt
 base="http://127.0.0.1:$port"
 auth="Authorization: Bearer $key"
 feedpage="/v1/feeds/$name/layouts/phone/page?offset=$deep&limit=100"
