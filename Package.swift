@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "WaterfallStore", targets: ["WaterfallStore"]),
         // The typed Swift client of the HTTP API (DESIGN section 13).
         .library(name: "WaterfallClient", targets: ["WaterfallClient"]),
+        // A local catalog that follows a server, for apps offline and edges (DESIGN section 21).
+        .library(name: "WaterfallMirror", targets: ["WaterfallMirror"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -49,6 +51,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", exact: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
+        // WaterfallMirror (`waterfall mirror`): the server's lines streamed to a file as they come,
+        // with connect and read timeouts; the HTTP client the typed client's transport is built on.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Pure layout engine: configuration in, frames out. Imports nothing of ours, does no IO.
@@ -119,11 +124,20 @@ let package = Package(
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
             plugins: ["GenerateClient"]),
+        // A mirror: the local catalog that follows a server (DESIGN section 21).
+        .target(
+            name: "WaterfallMirror",
+            dependencies: [
+                "Waterfall", "WaterfallSync",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // The thin command-line front end.
         .executableTarget(
             name: "waterfall",
             dependencies: [
-                "Waterfall", "WaterfallRender", "WaterfallJSON", "WaterfallServer",
+                "Waterfall", "WaterfallRender", "WaterfallJSON", "WaterfallServer", "WaterfallMirror",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -178,7 +192,7 @@ let package = Package(
         .testTarget(
             name: "WaterfallServerTests",
             dependencies: [
-                "WaterfallServer", "WaterfallTestSupport",
+                "WaterfallServer", "WaterfallTestSupport", "WaterfallMirror",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // ClientTests: the server through the generated client, over a real port.

@@ -94,6 +94,12 @@ public enum WaterfallError: Error, Hashable, Sendable {
     /// A backup of a catalog the service cannot copy to a file: a PostgreSQL catalog (its
     /// location, without password, and the schema its tables live in), which `pg_dump` copies.
     case backupNeedsPgDump(location: String, schema: String)
+    /// A write to a mirror (DESIGN section 21): its feeds change only by following the server
+    /// at `source` (`waterfall mirror`); nothing was written.
+    case mirrorIsReadOnly(source: String)
+    /// A mirror asked what changed in `feed` since `since`, but more than `limit` changes did:
+    /// cheaper to list the feed again (HTTP 410).
+    case tooManyChangesToFollow(feed: String, since: Int64, limit: Int)
     /// Anything else.
     case other(String)
 
@@ -153,6 +159,12 @@ public enum WaterfallError: Error, Hashable, Sendable {
         case .changesPruned(let feed, let since, let from):
             return
                 "the change log of feed \(feed.quoted) is kept from revision \(from) on, so the changes since revision \(since) are gone; list the feed again and follow its changes since revision \(from) or later."
+        case .mirrorIsReadOnly(let source):
+            return
+                "this catalog is a mirror of \(source): it changes only by following it (waterfall mirror); write to the source instead; nothing was written."
+        case .tooManyChangesToFollow(let feed, let since, let limit):
+            return
+                "feed \(feed.quoted) changed in more than \(limit) ways since revision \(since); list it again rather than follow its changes."
         case .invalidValue(let parameter, let rest):
             return "\(name(parameter)) \(rest)"
         case .conflictingValues(let first, let second):

@@ -52,6 +52,10 @@ struct Problem: Error, HTTPResponseError {
         case .changesPruned(_, _, let from):
             self.init(.gone, detail)
             oldestSince = from
+        case .tooManyChangesToFollow:
+            self.init(.gone, detail)
+        case .mirrorIsReadOnly:
+            self.init(.forbidden, detail)
         case .cursorExpired(_, _, let current), .cursorOfRemovedFeed(_, let current):
             self.init(.gone, detail)
             revision = current

@@ -50,7 +50,8 @@ public struct ServerLimits: Sendable {
 /// (``RouteServices``) when they answer, so that ``APIDocument`` can read the table too.
 enum APIRoutes {
     static let all: [Route] =
-        systemRoutes + feedRoutes + layoutRoutes + viewRoutes + shareRoutes + queryRoutes + eventRoutes + galleryRoutes
+        systemRoutes + feedRoutes + mirrorRoutes + layoutRoutes + viewRoutes + shareRoutes + queryRoutes + eventRoutes
+        + galleryRoutes
 
     /// The paths of the routes anyone may call (no parameters in them): answered without asking
     /// who calls.

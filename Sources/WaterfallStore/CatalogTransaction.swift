@@ -10,7 +10,7 @@
 /// (order-key allocation) is written once in extensions. `Tests/WaterfallStoreTests/Conformance`
 /// is the contract every engine must pass.
 public protocol CatalogTransaction: FeedRows, SectionRows, ImageRows, ChangeLogRows, NamedLayoutRows, LayoutCacheRows,
-    APIKeyRows, CatalogIdentityRows, ViewRows, ShareRows
+    APIKeyRows, CatalogIdentityRows, ViewRows, ShareRows, MirrorRows
 {}
 
 /// Feeds: names, revisions, counts, and removal of everything of a feed.
@@ -278,6 +278,19 @@ public protocol CatalogIdentityRows {
     /// Whether every migration this version of Waterfall knows is applied (a server's
     /// readiness, `GET /readyz`).
     func migrationsAreCurrent() throws -> Bool
+}
+
+/// What makes a catalog a mirror (DESIGN section 21): the server it follows, and which of that
+/// server's feeds (by incarnation) each of its feeds holds.
+public protocol MirrorRows {
+    /// The URL of the server this catalog mirrors, or `nil` for a catalog of its own.
+    func mirrorSource() throws -> String?
+    /// Marks the catalog as a mirror of the server at `url` (replacing any earlier one).
+    func setMirrorSource(_ url: String) throws
+    /// The incarnation of the source's feed that feed `feedID` holds, or `nil`.
+    func mirroredIncarnation(feedID: Int64) throws -> Int64?
+    /// Records that feed `feedID` holds the source's feed of incarnation `incarnation`.
+    func setMirroredIncarnation(feedID: Int64, _ incarnation: Int64) throws
 }
 
 /// API keys: names, scopes and the hashes of their secrets.

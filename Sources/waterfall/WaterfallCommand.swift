@@ -18,7 +18,7 @@ struct WaterfallCommand: AsyncParsableCommand {
             Demo.self, Import.self, Move.self, Reorder.self, Remove.self, Feeds.self, Images.self, Sections.self,
             Changes.self,
             Layout.self, View.self, Page.self, Viewport.self, Locate.self, CoverFlow.self, Render.self, Stats.self,
-            Backup.self,
+            Backup.self, Mirror.self,
             Feed.self, Key.self, Share.self, Serve.self,
             OpenAPI.self,
         ])

@@ -75,6 +75,13 @@ public struct ChangeList: Hashable, Sendable {
         public var kind: String
         public var id: String
         public var section: String?
+
+        public init(revision: Int64, kind: String, id: String, section: String?) {
+            self.revision = revision
+            self.kind = kind
+            self.id = id
+            self.section = section
+        }
     }
     public var feed: String
     public var revision: Int64

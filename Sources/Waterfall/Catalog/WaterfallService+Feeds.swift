@@ -50,7 +50,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError/unknownFeed(_:)``.
     public func removeFeed(named name: String) async throws(WaterfallError) {
         let id = try await perform {
-            try await database.write(.feed(name)) { tx in
+            try await writeContent(.feed(name)) { tx in
                 let feed = try resolveFeed(name, tx)
                 try tx.deleteFeed(id: feed.id)
                 return feed.id

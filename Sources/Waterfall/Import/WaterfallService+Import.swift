@@ -77,7 +77,7 @@ extension WaterfallService {
                 .timeZone, "must be an IANA time zone name such as Europe/Paris or UTC, got \(zone.quoted).")
         }
         return try await perform {
-            try await database.write(.feed(name)) { tx in
+            try await writeContent(.feed(name)) { tx in
                 var created = false
                 let feed: FeedRecord
                 let existing = try tx.feed(named: name)

@@ -44,7 +44,7 @@ extension WaterfallService {
         try Self.validateName(name, .layoutName)
         try performNow { try configuration.validate() }
         return try await perform {
-            try await database.write(.feed(named: feed)) { tx in
+            try await writeContent(.feed(named: feed)) { tx in
                 let feed = try resolveFeedToEdit(feed, tx)
                 let existed = try tx.layout(feedID: feed.id, name: name) != nil
                 try tx.saveLayout(
@@ -82,7 +82,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError`` `invalidData` for an unknown layout.
     public func removeLayout(feed: String?, name: String) async throws(WaterfallError) {
         try await perform {
-            try await database.write(.feed(named: feed)) { tx in
+            try await writeContent(.feed(named: feed)) { tx in
                 let feed = try resolveFeedToEdit(feed, tx)
                 guard try tx.removeLayout(feedID: feed.id, name: name) else {
                     throw WaterfallError.unknownLayout(feed: feed.name, layout: name)

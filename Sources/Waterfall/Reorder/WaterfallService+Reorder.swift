@@ -22,7 +22,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError`` `invalidData` naming the first unknown id.
     public func remove(feed: String?, ids: [String]) async throws(WaterfallError) -> ChangeSummary {
         try await perform {
-            try await database.write(.feed(named: feed)) { tx in
+            try await writeContent(.feed(named: feed)) { tx in
                 var editor = CatalogEditor(tx: tx, feed: try resolveFeedToEdit(feed, tx))
                 var seen: Set<ExactString> = []
                 for id in ids where seen.insert(ExactString(id)).inserted {
@@ -38,8 +38,7 @@ extension WaterfallService {
     private func edit<T: Sendable>(
         feed: String?, dryRun: Bool, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
     ) async throws -> T {
-        let scope = WriteScope.feed(named: feed)
-        return dryRun ? try await database.dryRun(scope, body) : try await database.write(scope, body)
+        try await writeContent(.feed(named: feed), dryRun: dryRun, body)
     }
 
     /// Reads, validates and applies a reorder file: all of it in one transaction, or none of it.

@@ -53,7 +53,7 @@ extension WaterfallService {
         let token = Self.base64url((0..<18).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         let hash = Array(SHA256.hash(data: Array(token.utf8)))
         let share = try await perform {
-            try await database.write(.feed(named: feed)) { tx in
+            try await writeContent(.feed(named: feed)) { tx in
                 let record = try inView(nil).resolveFeed(feed, tx)
                 if let view, try tx.view(feedID: record.id, name: view) == nil {
                     throw WaterfallError.unknownView(feed: record.name, view: view)
@@ -88,7 +88,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError/unknownShare(_:)`` for an id no share (it may see) has.
     public func removeShare(id: Int64, covering: (@Sendable (String) -> Bool)? = nil) async throws(WaterfallError) {
         try await perform {
-            try await database.write(.catalog) { tx in
+            try await writeContent(.catalog) { tx in
                 if let covering, let share = try tx.shares().first(where: { $0.id == id }), !covering(share.feedName) {
                     throw WaterfallError.unknownShare(id)
                 }

@@ -28,7 +28,7 @@ extension WaterfallService {
     public func addView(feed: String?, name: String, rule: ViewRule) async throws(WaterfallError) -> ViewList.View {
         try Self.validateViewName(name)
         return try await perform {
-            try await database.write(.feed(named: feed)) { tx in
+            try await writeContent(.feed(named: feed)) { tx in
                 let feed = try resolveFeedToEdit(feed, tx)
                 if let existing = try tx.view(feedID: feed.id, name: name) {
                     try tx.deleteFeed(id: existing.membershipID)
@@ -80,7 +80,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError/unknownView(feed:view:)``.
     public func removeView(feed: String?, name: String) async throws(WaterfallError) {
         try await perform {
-            try await database.write(.feed(named: feed)) { tx in
+            try await writeContent(.feed(named: feed)) { tx in
                 let feed = try inView(nil).resolveFeed(feed, tx)
                 guard try tx.removeView(feedID: feed.id, name: name) else {
                     throw WaterfallError.unknownView(feed: feed.name, view: name)

@@ -15,7 +15,7 @@ enum ImageProse {
 }
 
 /// A rendition as the feed gave it (``Rendition``'s own `Encodable` form, the feed's).
-private let renditionSchema = AnswerSchema(
+let renditionSchema = AnswerSchema(
     name: "Rendition", description: nil,
     members: [
         MemberSchema(

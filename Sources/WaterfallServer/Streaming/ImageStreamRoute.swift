@@ -44,12 +44,34 @@ enum ImageStreamRoute {
     }
 
     static func stream(_ request: Request, _ path: PathParameters, _ services: RouteServices) async throws -> Response {
-        let runner = services.runner
-        let shutdown = services.shutdown
         var query = try RequestQuery(request)
         let tag = query.string(.tag)
         try query.finish()
         let feed = path["feed"]
+        return try await lines(request, path, services, feed: feed) { service, send in
+            try await service.streamImages(
+                feed: feed, tag: tag,
+                head: { head in try send(try StableJSON.document(of: head)) },
+                images: { images in
+                    var lines: [UInt8] = []
+                    lines.reserveCapacity(images.count * 160)
+                    for image in images { lines += try StableJSON.document(of: image) }
+                    try send(lines)
+                })
+        }
+    }
+
+    /// Streams the lines `read` sends of `feed` (the first before the answer's status: what it
+    /// throws first is the answer), accounted as a listing, as the type's comment says. A
+    /// `HEAD` reads the feed's row alone.
+    static func lines(
+        _ request: Request, _ path: PathParameters, _ services: RouteServices, feed: String,
+        read:
+            @escaping @Sendable (WaterfallService, _ send: @escaping @Sendable ([UInt8]) throws -> Void) async throws
+            -> Void
+    ) async throws -> Response {
+        let runner = services.runner
+        let shutdown = services.shutdown
         let headers: HTTPFields = [.contentType: "application/x-ndjson", .cacheControl: "no-cache"]
         if request.method == .head {
             _ = try await runner.run { try await $0.feed(named: feed) }
@@ -64,15 +86,7 @@ enum ImageStreamRoute {
         let reader = Task {
             do {
                 try await runner.run { service in
-                    try await service.streamImages(
-                        feed: feed, tag: tag,
-                        head: { head in try channel.send(ByteBuffer(bytes: try StableJSON.document(of: head))) },
-                        images: { images in
-                            var lines: [UInt8] = []
-                            lines.reserveCapacity(images.count * 160)
-                            for image in images { lines += try StableJSON.document(of: image) }
-                            try channel.send(ByteBuffer(bytes: lines))
-                        })
+                    try await read(service) { bytes in try channel.send(ByteBuffer(bytes: bytes)) }
                 }
                 channel.finish(nil)
             } catch {

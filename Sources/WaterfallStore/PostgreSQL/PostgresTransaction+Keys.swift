@@ -71,3 +71,27 @@ extension PostgresTransaction {
         return PostgresCatalog.migrations.allSatisfy { applied.contains($0.identifier) }
     }
 }
+
+extension PostgresTransaction {
+    public func mirrorSource() throws -> String? {
+        try session.scalar(String.self, "SELECT url FROM mirror_source")
+    }
+
+    public func setMirrorSource(_ url: String) throws {
+        _ = try session.execute(
+            "INSERT INTO mirror_source (singleton, url) VALUES (1, $1) ON CONFLICT (singleton) DO UPDATE SET url = excluded.url",
+            .text(url))
+    }
+
+    public func mirroredIncarnation(feedID: Int64) throws -> Int64? {
+        try session.scalar(Int64.self, "SELECT source_incarnation FROM mirror_feed WHERE feed_id = $1", .int(feedID))
+    }
+
+    public func setMirroredIncarnation(feedID: Int64, _ incarnation: Int64) throws {
+        _ = try session.execute(
+            """
+            INSERT INTO mirror_feed (feed_id, source_incarnation) VALUES ($1, $2)
+            ON CONFLICT (feed_id) DO UPDATE SET source_incarnation = excluded.source_incarnation
+            """, .int(feedID), .int(incarnation))
+    }
+}

@@ -96,3 +96,29 @@ extension SQLiteTransaction {
         try SQLiteCatalog.migrator.hasCompletedMigrations(db)
     }
 }
+
+extension SQLiteTransaction {
+    public func mirrorSource() throws -> String? {
+        try String.fetchOne(db, sql: "SELECT url FROM mirror_source")
+    }
+
+    public func setMirrorSource(_ url: String) throws {
+        try db.execute(
+            sql:
+                "INSERT INTO mirror_source (singleton, url) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET url = excluded.url",
+            arguments: [url])
+    }
+
+    public func mirroredIncarnation(feedID: Int64) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT source_incarnation FROM mirror_feed WHERE feed_id = ?", arguments: [feedID])
+    }
+
+    public func setMirroredIncarnation(feedID: Int64, _ incarnation: Int64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO mirror_feed (feed_id, source_incarnation) VALUES (?, ?)
+                ON CONFLICT (feed_id) DO UPDATE SET source_incarnation = excluded.source_incarnation
+                """,
+            arguments: [feedID, incarnation])
+    }
+}

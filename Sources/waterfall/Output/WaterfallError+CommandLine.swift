@@ -33,11 +33,11 @@ extension WaterfallError {
         case .unknownFeed, .noFeeds, .unknownLayout, .unknownView, .unknownImage, .nothingTakenBy, .moveOntoItself,
             .moveAcrossDateSections, .indexOutsideSection, .invalidData,
             .revisionMismatch, .changesPruned, .cursorExpired, .cursorOfRemovedFeed, .feedRemadeSinceRead, .unknownKey,
-            .unknownShare,
+            .unknownShare, .tooManyChangesToFollow,
             .keyExists:
             65
         case .fileUnreadable: 66
-        case .cannotCreate: 73
+        case .cannotCreate, .mirrorIsReadOnly: 73
         case .database, .busy, .unavailable, .diskFull: 74
         case .other: 1
         }

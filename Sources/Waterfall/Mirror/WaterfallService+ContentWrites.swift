@@ -1,0 +1,19 @@
+import WaterfallStore
+
+extension WaterfallService {
+    /// Runs `body`, a write of the catalog's content (a feed's images, sections, layouts, views
+    /// or share links), in one transaction: committed, or with `dryRun` rolled back. On a mirror
+    /// (DESIGN section 21) it is refused before anything is written: a mirror's feeds change
+    /// only by following its source (``WaterfallError/mirrorIsReadOnly(source:)``). The layout
+    /// cache, API keys and the pruning of the change log are the catalog's own, and written on
+    /// a mirror as anywhere.
+    func writeContent<T: Sendable>(
+        _ scope: WriteScope, dryRun: Bool = false, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
+    ) async throws -> T {
+        let guarded = { @Sendable (tx: any CatalogTransaction) throws -> T in
+            if let source = try tx.mirrorSource() { throw WaterfallError.mirrorIsReadOnly(source: source) }
+            return try body(tx)
+        }
+        return dryRun ? try await database.dryRun(scope, guarded) : try await database.write(scope, guarded)
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+import Waterfall
+import WaterfallJSON
+import WaterfallMirror
+import WaterfallServer
+import WaterfallSync
+import WaterfallTestSupport
+
+/// `waterfall mirror` (DESIGN section 21) against a live server on both engines: after every
+/// step of a random sequence of writes at the source, a sync brings the mirror to answers equal
+/// to the source's, byte for byte (listings, sections, pages, viewports, section indexes of a
+/// waterfall and a justified layout, and views), through catch-ups, a pruned log, a feed made
+/// anew and a feed removed; and the mirror refuses writes.
+@Suite(.onOwnThreads(lane: .database)) struct MirrorTests {
+    @Test(arguments: TestEngine.all)
+    func aMirrorAnswersAsItsSourceAfterEveryKindOfChange(engine: TestEngine) async throws {
+        let (fixture, schema) = try await ChangeLogRouteTests.server(engine)
+        defer { withExtendedLifetime(schema) {} }
+        let source = fixture.service
+        _ = try await source.importFeed(
+            contentsOf: TestServer.sampleData("coco-sample.ndjson"),
+            options: .init(feedName: "coco", sectionBy: .month))
+        try await source.addLayout(
+            feed: "coco", name: "rows",
+            configuration: .justified(JustifiedConfiguration(width: 400, rowHeight: 80, headerHeight: 20)))
+        _ = try await source.addView(
+            feed: "travel", name: "wide",
+            rule: try ViewRule(json: Array(#"{"where": {"aspect": {"min": 1.2}}}"#.utf8), source: "rule"))
+        var limits = ServerLimits()
+        limits.idleTimeout = .minutes(10)
+        try await fixture.server.application().test(.live) { client in
+            let port = try #require(client.port)
+            let mirror = try await WaterfallMirror(
+                source: "http://127.0.0.1:\(port)", path: fixture.folder.path("mirror.sqlite"))
+            do {
+                var generator = SeededGenerator(seed: 53)
+                #expect(try await mirror.sync().map(\.outcome) == [.listed, .listed])
+                try await Self.expectEqual(mirror.service, source, "first listing")
+                for step in 0..<40 {
+                    let change = try await Self.change(source, step: step, &generator)
+                    let outcomes = try await mirror.sync().map(\.outcome)
+                    #expect(!outcomes.contains(.listed) || change.relists, "step \(step) (\(change.name)): \(outcomes)")
+                    try await Self.expectEqual(mirror.service, source, "step \(step) (\(change.name))")
+                }
+                // A write to the mirror is refused, naming its source.
+                await #expect(throws: WaterfallError.mirrorIsReadOnly(source: "http://127.0.0.1:\(port)")) {
+                    _ = try await mirror.service.move(feed: "travel", id: "gion", to: .index(0))
+                }
+                // A feed removed at the source goes from the mirror.
+                try await source.removeFeed(named: "coco")
+                #expect(try await mirror.sync().map(\.outcome) == [.current])
+                #expect(try await mirror.service.feeds().feeds.map(\.name) == ["travel"])
+            } catch {
+                try? await mirror.close()
+                throw error
+            }
+            try await mirror.close()
+        }
+    }
+
+    /// One random write at the source, and whether the mirror must list again after it.
+    static func change(_ source: WaterfallService, step: Int, _ generator: inout SeededGenerator) async throws
+        -> (name: String, relists: Bool)
+    {
+        let feed = Bool.random(using: &generator) ? "travel" : "coco"
+        let ids = try await source.images(feed: feed, offset: 0, limit: 10_000).images.map(\.id)
+        switch step % 10 {
+        case 0, 1, 2, 3:
+            let moved = ids.randomElement(using: &generator)!
+            let others = ids.filter { $0 != moved }
+            let target: MoveTarget =
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: .before(others.randomElement(using: &generator)!)
+                case 1: .after(others.randomElement(using: &generator)!)
+                default: .index(0)
+                }
+            for _ in 0..<Int.random(in: 1...5, using: &generator) {
+                _ = try? await source.move(feed: feed, id: moved, to: target)
+            }
+            return ("moves in \(feed)", false)
+        case 4:
+            let images = (0..<Int.random(in: 1...30, using: &generator)).map { index in
+                FeedImage(
+                    id: "new-\(step)-\(index)", width: Int32.random(in: 1...4000, using: &generator),
+                    height: Int32.random(in: 1...4000, using: &generator), url: nil, title: "new ✨ \(index)",
+                    takenAt: feed == "coco" ? 1_500_000_000_000 + Int64(index) * 86_400_000 : nil)
+            }
+            _ = try await source.importFeed(
+                FeedDocument(images: images), named: feed, options: .init(feedName: feed, mode: .append))
+            return ("append to \(feed)", false)
+        case 5:
+            let removed = Array(ids.shuffled(using: &generator).prefix(Int.random(in: 1...3, using: &generator)))
+            _ = try await source.remove(feed: feed, ids: removed)
+            return ("removals from \(feed)", false)
+        case 6:
+            _ = try await source.importFeed(contentsOf: TestServer.sampleData("travel.json"), options: .init())
+            return ("re-import of travel", false)
+        case 7:
+            if step % 20 == 7 {
+                try await source.addLayout(
+                    feed: "travel", name: "three",
+                    configuration: .waterfall(LayoutConfiguration(columns: 3, width: 600, headerHeight: 30)))
+            } else {
+                try? await source.removeLayout(feed: "travel", name: "three")
+            }
+            return ("layouts", false)
+        case 8:
+            _ = try await source.move(feed: "travel", id: "gion", to: .index(0))
+            _ = try await source.pruneChanges(keeping: .revisions(0))
+            return ("a log pruned past the mirror", true)
+        default:
+            try await source.removeFeed(named: "travel")
+            _ = try await source.importFeed(contentsOf: TestServer.sampleData("travel.json"), options: .init())
+            try await source.addLayout(
+                feed: "travel", name: "phone",
+                configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44)))
+            return ("travel made anew", true)
+        }
+    }
+
+    /// Every answer compared: the feeds, and of each its listing, sections, views, and for each
+    /// named layout (and each view) a page, a deep page, a viewport and the section index.
+    static func expectEqual(_ mirror: WaterfallService, _ source: WaterfallService, _ step: String) async throws {
+        func same(_ a: some JSONWritable, _ b: some JSONWritable, _ what: String) throws {
+            let (left, right) = (try StableJSON.document(of: a), try StableJSON.document(of: b))
+            #expect(
+                left == right,
+                "\(step): \(what) differs:\n\(String(decoding: left, as: UTF8.self))\n\(String(decoding: right, as: UTF8.self))"
+            )
+        }
+        try same(try await mirror.feeds(), try await source.feeds(), "feeds")
+        for feed in try await source.feeds().feeds.map(\.name) {
+            try same(
+                try await mirror.images(feed: feed, offset: 0, limit: 100_000),
+                try await source.images(feed: feed, offset: 0, limit: 100_000), "\(feed) listing")
+            try same(try await mirror.sections(feed: feed), try await source.sections(feed: feed), "\(feed) sections")
+            try same(try await mirror.views(feed: feed), try await source.views(feed: feed), "\(feed) views")
+            let views = [nil] + (try await source.views(feed: feed).views.map(\.name))
+            for layout in try await source.layouts(feed: feed) {
+                for view in views {
+                    let (m, s) = (mirror.inView(view), source.inView(view))
+                    let named = LayoutSource.named(layout.name)
+                    let what = "\(feed) \(layout.name) \(view ?? "")"
+                    try same(
+                        try await m.page(feed: feed, layout: named, offset: 0, limit: 10),
+                        try await s.page(feed: feed, layout: named, offset: 0, limit: 10), "\(what) page")
+                    try same(
+                        try await m.page(feed: feed, layout: named, offset: 7, limit: 50),
+                        try await s.page(feed: feed, layout: named, offset: 7, limit: 50), "\(what) deep page")
+                    try same(
+                        try await m.viewport(feed: feed, layout: named, y: 300, height: 800),
+                        try await s.viewport(feed: feed, layout: named, y: 300, height: 800), "\(what) viewport")
+                    try same(
+                        try await m.sectionIndex(feed: feed, layout: named),
+                        try await s.sectionIndex(feed: feed, layout: named), "\(what) section index")
+                }
+            }
+        }
+    }
+}
