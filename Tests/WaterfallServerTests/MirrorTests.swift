@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import Testing
 import Waterfall
@@ -53,6 +55,58 @@ import WaterfallTestSupport
                 #expect(try await mirror.sync().map(\.outcome) == [.current])
                 #expect(try await mirror.service.feeds().feeds.map(\.name) == ["travel"])
             } catch {
+                try? await mirror.close()
+                throw error
+            }
+            try await mirror.close()
+        }
+    }
+
+    /// `follow()` brings a move at the source to the mirror by the feed's event stream (how
+    /// soon is `Benchmarks/mirror.sh`'s to measure; this bounds a hang only), and a server over
+    /// the mirror (an edge) answers as the source and refuses writes with 403.
+    @Test func aFollowingMirrorTakesEachChangeAndItsServerRefusesWrites() async throws {
+        let fixture = try await TestServer()
+        let source = fixture.service
+        try await fixture.server.application().test(.live) { client in
+            let port = try #require(client.port)
+            let path = fixture.folder.path("edge.sqlite")
+            let mirror = try await WaterfallMirror(source: "http://127.0.0.1:\(port)", path: path, feeds: ["travel"])
+            try await mirror.sync()
+            let following = Task { try await mirror.follow() }
+            do {
+                for step in 1...3 {
+                    let moved = try await source.move(
+                        feed: "travel", id: step % 2 == 0 ? "gion" : "belem", to: .index(0))
+                    var waited = 0
+                    while try await mirror.service.feed(named: "travel").revision != moved.revision, waited < 6_000 {
+                        try await Task.sleep(for: .milliseconds(10))
+                        waited += 1
+                    }
+                    try await Self.expectEqual(mirror.service, source, "followed move \(step)")
+                }
+                following.cancel()
+                _ = await following.result
+                let edge = try await WaterfallServer(
+                    service: try WaterfallService.openForServing(path: path), configuration: ServerConfiguration())
+                try await edge.application().test(.router) { edgeClient in
+                    try await edgeClient.execute(
+                        uri: "/v1/feeds/travel/reorder", method: .post,
+                        body: ByteBuffer(string: #"{"moves": [{"id": "gion", "to": 0}]}"#)
+                    ) { response in
+                        response.expectProblem(.forbidden, "this catalog is a mirror of http://127.0.0.1:\(port)")
+                    }
+                    let expected = String(
+                        decoding: try StableJSON.document(
+                            of: try await source.page(feed: "travel", layout: .named("phone"), offset: 0, limit: 5)),
+                        as: UTF8.self)
+                    try await edgeClient.execute(uri: "/v1/feeds/travel/layouts/phone/page?limit=5", method: .get) {
+                        response in
+                        #expect(response.status == .ok && response.text == expected)
+                    }
+                }
+            } catch {
+                following.cancel()
                 try? await mirror.close()
                 throw error
             }
