@@ -14,6 +14,8 @@
 #      its whole process's time, three times (each after another 1,000 moves)
 #   c. a first mirror killed with SIGKILL after 1 s and 3 s, then run again: the mirror's
 #      listing, page and section index equal the source's (byte for byte)
+#   d. `mirror --follow`: 20 moves at the source through its HTTP API, each timed until the
+#      mirror's file shows its revision (median and worst)
 # The work files and raw outputs (mirror-*.txt) go to Benchmarks/out/ (git-ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,8 +104,36 @@ for delay in 1 3; do
     compare killed.sqlite && killed+=("killed after ${delay} s: equal") || killed+=("killed after ${delay} s: DIFFERS")
 done
 
+"$W" --db mirror.sqlite mirror --from "$from" --follow >mirror-follow.txt 2>&1 &
+follower=$!
+trap 'kill $server $follower 2>/dev/null || true; wait 2>/dev/null || true' EXIT
+sleep 2
+follow=$(python3 - "$from" mirror.sqlite <<'PY'
+import json, random, sqlite3, statistics, sys, time, urllib.request
+base, path = sys.argv[1], sys.argv[2]
+rng = random.Random(7)
+def revision():
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        return db.execute("SELECT revision FROM feed WHERE name = 'bench'").fetchone()[0]
+waits = []
+for _ in range(20):
+    body = json.dumps({"moves": [{"id": f"img-{rng.randrange(1000)}", "to": 0}]}).encode()
+    request = urllib.request.Request(f"{base}/v1/feeds/bench/reorder", data=body, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    started = time.monotonic()
+    target = json.load(urllib.request.urlopen(request))["revision"]
+    while revision() < target:
+        if time.monotonic() - started > 30: break
+        time.sleep(0.002)
+    waits.append(time.monotonic() - started)
+    time.sleep(0.2)
+print(f"{statistics.median(waits) * 1000:.0f} {max(waits) * 1000:.0f}")
+PY
+)
+kill $follower 2>/dev/null || true
+
 python3 - "$count" "${imports[*]}" "${mirrors[*]}" "${import_kib[*]}" "${mirror_kib[*]}" "${catchups[*]}" \
-    "$equal_after_catchup" "${killed[*]}" "$(uptime)" <<'PY'
+    "$equal_after_catchup" "${killed[*]}" "$(uptime)" "$follow" <<'PY'
 import sys
 count = int(sys.argv[1])
 imports = [float(x) for x in sys.argv[2].split()]
@@ -115,6 +145,8 @@ print(f"| work, {count:,} images | mirror | yardstick | ratio | goal |")
 print("|---|---:|---:|---:|---:|")
 print(f"| first mirror vs plain import (A B B A, sums) | {sum(mirrors):.2f} s | {sum(imports):.2f} s | {sum(mirrors) / sum(imports):.2f}× | ≤ 2× |")
 print(f"| peak memory of a first mirror (worst of two) | {max(mirror_kib) / 1024:.0f} MiB | {max(import_kib) / 1024:.0f} MiB (import) | — | < 250 MiB |")
+median, worst = sys.argv[10].split()
+print(f"| a move at the source seen in a following mirror (20 moves) | median {median} ms, worst {worst} ms | — | — | ≤ 1 s |")
 print(f"| catching up 1,000 moves, whole process (three runs) | {', '.join(f'{c:.2f} s' for c in catchups)} | — | — | ≤ 1 s |")
 print()
 print(f"- runs: imports {imports} s, mirrors {mirrors} s")

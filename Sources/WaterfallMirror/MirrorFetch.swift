@@ -18,6 +18,8 @@ extension WaterfallMirror {
     /// The most bytes a head line may take (a feed's sections, layouts and views; a catch-up's
     /// change log of at most 100,000 rows).
     static let maximumHeadBytes = 64 << 20
+    /// The most bytes an image line may take (a feed's image is well under 200 KB at most).
+    static let maximumLineBytes = 1 << 20
 
     /// Reads the feed's listing (`query` nil) or catch-up from the source, spooling its image
     /// lines to a temporary file as they come: the memory held is a chunk's.
@@ -48,16 +50,40 @@ extension WaterfallMirror {
                 throw WaterfallError.unavailable(
                     "\(source) answered \(response.status.code) to a read of feed \(feed.quoted)\(detail)")
             }
-            guard FileManager.default.createFile(atPath: spool, contents: nil),
+            guard FileManager.default.createFile(atPath: spool, contents: nil, attributes: [.posixPermissions: 0o600]),
                 let file = FileHandle(forWritingAtPath: spool)
             else { throw WaterfallError.cannotCreate("cannot write the lines of feed \(feed.quoted) to \(spool).") }
             defer { try? file.close() }
             var head: MirrorHead?
             var pending: [UInt8] = []
             var lines = 0
+            var lineBytes = 0
             var lastReport = 0
+            // Counts the lines of `bytes`, refusing more than the head gives or a line too long.
+            func count(_ bytes: some Collection<UInt8>, _ head: MirrorHead) throws(WaterfallError) {
+                for byte in bytes {
+                    if byte == UInt8(ascii: "\n") {
+                        lines += 1
+                        lineBytes = 0
+                    } else {
+                        lineBytes += 1
+                        if lineBytes > Self.maximumLineBytes {
+                            throw WaterfallError.invalidData(
+                                "\(source) sent an image line over \(Self.maximumLineBytes) bytes.")
+                        }
+                    }
+                }
+                let expected = head.since == nil ? head.totalItems : head.after.count
+                if lines > expected {
+                    throw WaterfallError.invalidData(
+                        "\(source) sent more image lines of feed \(feed.quoted) than the \(expected) its head gives.")
+                }
+            }
             for try await chunk in response.body {
-                if head == nil {
+                if let head {
+                    try count(chunk.readableBytesView, head)
+                    try file.write(contentsOf: chunk.readableBytesView)
+                } else {
                     pending += chunk.readableBytesView
                     guard let newline = pending.firstIndex(of: UInt8(ascii: "\n")) else {
                         if pending.count > Self.maximumHeadBytes {
@@ -66,14 +92,12 @@ extension WaterfallMirror {
                         }
                         continue
                     }
-                    head = try Self.head(Array(pending[..<newline]), source: source)
+                    let first = try Self.head(Array(pending[..<newline]), source: source)
+                    head = first
                     let rest = pending[(newline + 1)...]
-                    lines += rest.count { $0 == UInt8(ascii: "\n") }
+                    try count(rest, first)
                     try file.write(contentsOf: rest)
                     pending = []
-                } else {
-                    lines += chunk.readableBytesView.count { $0 == UInt8(ascii: "\n") }
-                    try file.write(contentsOf: chunk.readableBytesView)
                 }
                 if let progress, let head, lines - lastReport >= 10_000 {
                     progress(feed, lines, head.totalItems)
@@ -127,6 +151,7 @@ extension WaterfallMirror {
             var section: String?
         }
         struct Head: Decodable {
+            var catalog: String
             var feed: String
             var incarnation: Int64
             var revision: Int64
@@ -152,8 +177,12 @@ extension WaterfallMirror {
         else {
             throw WaterfallError.invalidData("\(source) sent a mirror's head whose numbers are out of their bounds.")
         }
+        guard !head.catalog.isEmpty, head.catalog.utf8.count <= 64 else {
+            throw WaterfallError.invalidData("\(source) sent a mirror's head without its catalog's identity.")
+        }
         return MirrorHead(
-            feed: head.feed, incarnation: head.incarnation, revision: head.revision, since: head.since,
+            catalog: head.catalog, feed: head.feed, incarnation: head.incarnation, revision: head.revision,
+            since: head.since,
             totalItems: head.totalItems, sectionBy: head.sectionBy, timeZone: head.timeZone,
             sections: head.sections.map { .init(id: $0.id, title: $0.title, declared: $0.declared) },
             layouts: head.layouts.map { .init(name: $0.name, json: $0.json) },

@@ -56,6 +56,12 @@ public final class WaterfallMirror: Sendable {
         self.key = key
         self.feeds = feeds
         service = try WaterfallService.open(path: path)
+        do {
+            try await service.checkMirrorTarget(source: trimmed)
+        } catch {
+            await service.database.close()
+            throw error
+        }
         client = HTTPClient(
             eventLoopGroupProvider: .singleton,
             configuration: HTTPClient.Configuration(
@@ -149,36 +155,58 @@ public final class WaterfallMirror: Sendable {
     }
 
     /// Keeps the followed feeds up to date until cancelled: each feed's event stream says when
-    /// it changed, and the feed is synced then (a stream that ends or fails is opened again
-    /// after a second, with a sync first, so nothing is missed while it was closed).
+    /// it changed, and the feed is synced then, one sync at a time (a server lets a key hold one
+    /// listing at once). A stream that ends or fails is opened again after a wait that doubles
+    /// from 1 s to 30 s, with a sync first, so nothing is missed while it was closed; a feed the
+    /// source answers 404, 401 or 403 for is synced once more (a feed removed goes from the
+    /// mirror) and no longer followed. A sync that fails is tried again at the next event.
     public func follow() async throws(WaterfallError) {
         let names = feeds.isEmpty ? try await sourceFeeds() : feeds
+        let (changed, signal) = AsyncStream.makeStream(of: String.self)
         await withTaskGroup(of: Void.self) { group in
-            for name in names {
-                group.addTask { await self.follow(feed: name) }
+            group.addTask {
+                for await name in changed { _ = try? await self.sync(feed: name, progress: nil) }
             }
+            await withTaskGroup(of: Void.self) { watchers in
+                for name in names { watchers.addTask { await self.watch(feed: name, signal: signal) } }
+            }
+            signal.finish()
         }
     }
 
-    private func follow(feed: String) async {
+    /// Holds `feed`'s event stream, telling `signal` of each event (and of each reconnection).
+    private func watch(feed: String, signal: AsyncStream<String>.Continuation) async {
+        var wait = 1
         while !Task.isCancelled {
-            _ = try? await sync(feed: feed, progress: nil)
+            signal.yield(feed)
             do {
                 var request = HTTPClientRequest(url: "\(source)/v1/feeds/\(Self.segment(feed))/events")
                 authorize(&request)
                 request.headers.add(name: "Accept", value: "text/event-stream")
-                let response = try await client.execute(request, timeout: .hours(24))
-                guard response.status == .ok else { throw CancellationError() }
-                for try await chunk in response.body {
-                    if Task.isCancelled { return }
-                    if chunk.readableBytesView.contains(UInt8(ascii: "\n")),
-                        String(buffer: chunk).contains("event:")
-                    {
-                        _ = try? await sync(feed: feed, progress: nil)
+                let response = try await client.execute(request, timeout: .hours(24 * 365))
+                switch response.status {
+                case .ok:
+                    wait = 1
+                    // The tail of the last chunk: an `event:` split between two chunks is seen.
+                    var tail: [UInt8] = []
+                    for try await chunk in response.body {
+                        let bytes = tail + chunk.readableBytesView
+                        if bytes.contains(UInt8(ascii: "\n")), String(decoding: bytes, as: UTF8.self).contains("event:")
+                        {
+                            signal.yield(feed)
+                            tail = []
+                        } else {
+                            tail = Array(bytes.suffix(8))
+                        }
                     }
+                case .notFound, .unauthorized, .forbidden:
+                    return
+                default:
+                    _ = try? await response.body.collect(upTo: 1 << 20)
                 }
             } catch {}
-            try? await Task.sleep(for: .seconds(1))
+            try? await Task.sleep(for: .seconds(wait))
+            wait = min(wait * 2, 30)
         }
     }
 
@@ -225,13 +253,22 @@ public final class WaterfallMirror: Sendable {
     }
 
     /// Executes `request`, again after the `Retry-After` a busy server (503) gives, up to 10
-    /// times, each wait at most 5 s.
+    /// times, each wait at most 5 s; and again, up to 3 times, when the connection fails before
+    /// an answer (a kept-alive connection the server closed as the request went out).
     func executeRetrying(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
-        var attempt = 0
+        var (busy, failed) = (0, 0)
         while true {
-            let response = try await client.execute(request, timeout: .hours(1))
-            attempt += 1
-            guard response.status == .serviceUnavailable, attempt < 10 else { return response }
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(request, timeout: .hours(24))
+            } catch {
+                failed += 1
+                if failed >= 3 || Task.isCancelled { throw error }
+                try await Task.sleep(for: .milliseconds(100 * failed))
+                continue
+            }
+            busy += 1
+            guard response.status == .serviceUnavailable, busy < 10 else { return response }
             let wait = min(5, max(1, Int(response.headers.first(name: "Retry-After") ?? "") ?? 1))
             _ = try? await response.body.collect(upTo: 1 << 20)
             try await Task.sleep(for: .seconds(wait))

@@ -287,10 +287,12 @@ public protocol MirrorRows {
     func mirrorSource() throws -> String?
     /// Marks the catalog as a mirror of the server at `url` (replacing any earlier one).
     func setMirrorSource(_ url: String) throws
-    /// The incarnation of the source's feed that feed `feedID` holds, or `nil`.
-    func mirroredIncarnation(feedID: Int64) throws -> Int64?
-    /// Records that feed `feedID` holds the source's feed of incarnation `incarnation`.
-    func setMirroredIncarnation(feedID: Int64, _ incarnation: Int64) throws
+    /// The source's feed that feed `feedID` holds: the identity of the source's catalog and the
+    /// feed's incarnation there; `nil` for a feed no mirror wrote.
+    func mirroredFeed(feedID: Int64) throws -> (catalog: String, incarnation: Int64)?
+    /// Records that feed `feedID` holds the feed of incarnation `incarnation` of the source's
+    /// catalog `catalog`.
+    func setMirroredFeed(feedID: Int64, catalog: String, incarnation: Int64) throws
 }
 
 /// API keys: names, scopes and the hashes of their secrets.

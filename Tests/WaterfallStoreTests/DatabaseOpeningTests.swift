@@ -29,7 +29,9 @@ import WaterfallTestSupport
             tables == [
                 "api_key", "api_key_feed", "catalog_identity", "change", "feed", "grdb_migrations", "image", "layout",
                 "layout_cache",
-                "layout_checkpoint", "layout_section", "revision_time", "section", "share", "view",
+                "layout_checkpoint", "layout_section", "mirror_feed", "mirror_source", "revision_time", "section",
+                "share",
+                "view",
             ])
         // Reopening an existing Waterfall database works.
         _ = try SQLiteCatalog.open(atPath: path)

@@ -38,6 +38,9 @@ public struct MirrorHead: Hashable, Sendable {
         }
     }
 
+    /// Who the source catalog is (``WaterfallService/catalogIdentity(_:)``): another means
+    /// another catalog, whatever its address, and the mirror lists everything again.
+    public var catalog: String
     public var feed: String
     /// The source's incarnation of the feed (DESIGN section 19).
     public var incarnation: Int64
@@ -59,10 +62,12 @@ public struct MirrorHead: Hashable, Sendable {
     public var after: [String?]
 
     public init(
-        feed: String, incarnation: Int64, revision: Int64, since: Int64?, totalItems: Int, sectionBy: String?,
+        catalog: String, feed: String, incarnation: Int64, revision: Int64, since: Int64?, totalItems: Int,
+        sectionBy: String?,
         timeZone: String?, sections: [Section], layouts: [Named], views: [Named], changes: [ChangeList.Change] = [],
         removed: [String] = [], after: [String?] = []
     ) {
+        self.catalog = catalog
         self.feed = feed
         self.incarnation = incarnation
         self.revision = revision

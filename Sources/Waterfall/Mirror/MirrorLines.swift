@@ -9,6 +9,8 @@ import WaterfallSync
 struct MirrorLines {
     /// Lines decoded at a time.
     static let batchLines = 4_096
+    /// The most bytes a line may take (a feed's image is well under 200 KB at most).
+    static let maximumLineBytes = 1 << 20
 
     private let file: FileHandle
     private let source: String
@@ -52,6 +54,9 @@ struct MirrorLines {
                 }
                 (pending, start) = ([], 0)
                 break
+            }
+            if pending.count - start > Self.maximumLineBytes {
+                throw WaterfallError.invalidData("\(source) sent an image line over \(Self.maximumLineBytes) bytes.")
             }
             let chunk = try file.read(upToCount: 1 << 20) ?? Data()
             pending.removeSubrange(..<start)

@@ -16,9 +16,11 @@ extension WaterfallService {
     ///   or more lines than `totalItems`, or what the store throws; nothing is written then.
     public func writeMirrorListing(source: String, head: MirrorHead, linesAt path: String) async throws(WaterfallError)
     {
+        try Self.validate(head, source: source)
         try await perform {
             try await database.write(.feed(head.feed)) { tx in
                 var lines = try MirrorLines(path: path, source: source)
+                try Self.checkMirrorTarget(source: source, tx)
                 try tx.setMirrorSource(source)
                 if let old = try tx.feed(named: head.feed) { try tx.deleteFeed(id: old.id) }
                 var feed = try tx.createFeed(named: head.feed)
@@ -56,7 +58,7 @@ extension WaterfallService {
                 if head.revision > 0 { _ = try tx.pruneChanges(feedID: feed.id, through: head.revision, limit: 0) }
                 feed.revision = head.revision
                 try Self.settleMirrorLayoutsAndViews(head, feed: feed, followed: [], tx)
-                try tx.setMirroredIncarnation(feedID: feed.id, head.incarnation)
+                try tx.setMirroredFeed(feedID: feed.id, catalog: head.catalog, incarnation: head.incarnation)
             }
         }
     }
@@ -70,11 +72,14 @@ extension WaterfallService {
     public func writeMirrorCatchUp(source: String, head: MirrorHead, linesAt path: String) async throws(WaterfallError)
         -> Bool
     {
+        try Self.validate(head, source: source)
         do {
             try await database.write(.feed(head.feed)) { tx in
                 var lines = try MirrorLines(path: path, source: source)
+                try Self.checkMirrorTarget(source: source, tx)
                 guard var feed = try tx.feed(named: head.feed), feed.revision == head.since,
-                    try tx.mirroredIncarnation(feedID: feed.id) == head.incarnation
+                    let held = try tx.mirroredFeed(feedID: feed.id), held.catalog == head.catalog,
+                    held.incarnation == head.incarnation
                 else { throw MirrorNeedsListing() }
                 var placing = MirrorPlacing(feedID: feed.id, tx: tx)
                 try placing.takeOut(head.removed, tx)
@@ -110,7 +115,10 @@ extension WaterfallService {
                 feed.revision = head.revision
                 feed.sectionBy = head.sectionBy
                 feed.timeZone = head.timeZone
-                let followed = byRevision.keys.sorted().filter { $0 > head.since ?? 0 && $0 <= head.revision }
+                let since = head.since ?? 0
+                let followed =
+                    head.revision - since <= Self.mirrorFollowedRevisions
+                    ? Array((since + 1)..<(head.revision + 1)) : [head.revision]
                 try Self.settleMirrorLayoutsAndViews(
                     head, feed: feed, followed: followed, renumbered: placing.renumbered, tx)
             }
@@ -119,6 +127,57 @@ extension WaterfallService {
             return false
         } catch {
             throw WaterfallError(error)
+        }
+    }
+
+    /// Whether a catalog may follow `source`: one that mirrors it already, or one that holds no
+    /// feed yet (a new file). Never an ordinary catalog with feeds of its own, or a mirror of
+    /// another server: following would replace its feeds and lock it against writes.
+    public func checkMirrorTarget(source: String) async throws(WaterfallError) {
+        try await perform { try await database.read { tx in try Self.checkMirrorTarget(source: source, tx) } }
+    }
+
+    private static func checkMirrorTarget(source: String, _ tx: any CatalogTransaction) throws {
+        if let current = try tx.mirrorSource() {
+            guard current == source else {
+                throw WaterfallError.cannotCreate(
+                    "this catalog is a mirror of \(current), not of \(source); mirror \(source) into another file.")
+            }
+        } else if !(try tx.feeds().isEmpty) {
+            throw WaterfallError.cannotCreate(
+                "this catalog holds feeds of its own, so it cannot become a mirror of \(source); mirror into a new file."
+            )
+        }
+    }
+
+    /// Checks a head as a front end checks what it is given: the feed's name, the sections'
+    /// names and titles, the date settings and the change log's rows.
+    static func validate(_ head: MirrorHead, source: String) throws(WaterfallError) {
+        try validateName(head.feed, .feedName)
+        func refuse(_ what: String) -> WaterfallError {
+            .invalidData("\(source) sent feed \(head.feed.quoted) with \(what).")
+        }
+        let limits = SyncLimits.default
+        for section in head.sections {
+            if let id = section.id, id.isEmpty || id.utf8.count > limits.sectionIdBytes {
+                throw refuse("a section name of \(id.utf8.count) bytes")
+            }
+            if let title = section.title, title.utf8.count > limits.titleBytes {
+                throw refuse("a section title of \(title.utf8.count) bytes")
+            }
+        }
+        if let sectionBy = head.sectionBy, SectionBy(rawValue: sectionBy) == nil {
+            throw refuse("sectionBy \(sectionBy.quoted)")
+        }
+        if let zone = head.timeZone, TimeZoneName.zone(named: zone) == nil { throw refuse("time zone \(zone.quoted)") }
+        let since = head.since ?? head.revision
+        for change in head.changes {
+            guard change.revision > since, change.revision <= head.revision, ChangeKind(rawValue: change.kind) != nil,
+                !change.id.isEmpty, change.id.utf8.count <= limits.idBytes
+            else {
+                throw refuse(
+                    "a change-log row out of its bounds (revision \(change.revision), kind \(change.kind.quoted))")
+            }
         }
     }
 
@@ -176,6 +235,9 @@ extension WaterfallService {
     /// would be), and brings the views that stay to the feed's revision, following the
     /// revisions in `followed`: a view whose rule changed is built anew; every view is when
     /// keys were renumbered.
+    /// The most revisions a catch-up's views follow one by one; beyond, they are built anew.
+    static let mirrorFollowedRevisions = 256
+
     private static func settleMirrorLayoutsAndViews(
         _ head: MirrorHead, feed: FeedRecord, followed: [Int64], renumbered: Bool = false,
         _ tx: any CatalogTransaction
@@ -199,9 +261,15 @@ extension WaterfallService {
             rules[ExactString(view.name)] = try viewRule(
                 json: Array(view.json.utf8), source: "view \(view.name.quoted)")
         }
+        // A view follows the revisions written as on any write when they are every revision
+        // since its own, and few; else (or when keys were renumbered) it is built anew, once.
+        let since = feed.revision - Int64(followed.count)
+        let follows =
+            !renumbered && followed.count <= Self.mirrorFollowedRevisions
+            && followed.elementsEqual((since + 1)..<(feed.revision + 1))
         var kept: Set<ExactString> = []
         for view in try tx.views(feedID: feed.id) {
-            if !renumbered, let rule = rules[ExactString(view.name)], rule.canonicalJSON == view.rule {
+            if follows, let rule = rules[ExactString(view.name)], rule.canonicalJSON == view.rule {
                 kept.insert(ExactString(view.name))
             } else {
                 _ = try tx.removeView(feedID: feed.id, name: view.name)
@@ -302,9 +370,10 @@ extension WaterfallService {
     public func mirroredVersion(of name: String) async throws(WaterfallError) -> FeedVersion? {
         try await perform {
             try await database.read { tx in
-                guard let feed = try tx.feed(named: name), let incarnation = try tx.mirroredIncarnation(feedID: feed.id)
-                else { return nil }
-                return FeedVersion(incarnation: incarnation, revision: feed.revision)
+                guard let feed = try tx.feed(named: name), let held = try tx.mirroredFeed(feedID: feed.id) else {
+                    return nil
+                }
+                return FeedVersion(incarnation: held.incarnation, revision: feed.revision)
             }
         }
     }
@@ -313,7 +382,9 @@ extension WaterfallService {
     public func removeMirroredFeed(named name: String) async throws(WaterfallError) {
         try await perform {
             try await database.write(.feed(name)) { tx in
-                if let feed = try tx.feed(named: name) { try tx.deleteFeed(id: feed.id) }
+                if let feed = try tx.feed(named: name), try tx.mirroredFeed(feedID: feed.id) != nil {
+                    try tx.deleteFeed(id: feed.id)
+                }
             }
         }
     }

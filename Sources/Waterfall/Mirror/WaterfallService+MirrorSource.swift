@@ -1,3 +1,4 @@
+import Crypto
 import WaterfallStore
 import WaterfallSync
 
@@ -26,7 +27,8 @@ extension WaterfallService {
                 let sections = try tx.sections(feedID: feed.id)
                 let names = sections.namesByID
                 var first = MirrorHead(
-                    feed: feed.name, incarnation: feed.id, revision: feed.revision, since: since,
+                    catalog: try Self.catalogIdentity(tx), feed: feed.name, incarnation: feed.id,
+                    revision: feed.revision, since: since,
                     totalItems: feed.imageCount, sectionBy: feed.sectionBy, timeZone: feed.timeZone,
                     sections: sections.map { .init(id: $0.name, title: $0.title, declared: $0.isDeclared) },
                     layouts: try tx.layouts(feedID: feed.id).map { .init(name: $0.name, json: $0.configuration) },
@@ -46,28 +48,43 @@ extension WaterfallService {
                         from = last + 1
                     }
                 }
-                let touched = try Self.catchUp(feed, since: since, incarnation: incarnation, tx, into: &first)
+                let keys = try Self.catchUp(feed, since: since, incarnation: incarnation, tx, into: &first)
                 try head(first)
-                for start in Swift.stride(from: 0, to: touched.count, by: Self.imageStreamBatch) {
-                    try images(touched[start..<min(start + Self.imageStreamBatch, touched.count)].map(line))
+                // The records are read back a batch at a time: the head holds ids, not images.
+                for start in Swift.stride(from: 0, to: keys.count, by: Self.imageStreamBatch) {
+                    let batch = Array(keys[start..<min(start + Self.imageStreamBatch, keys.count)])
+                    try images(try tx.images(feedID: feed.id, keys: batch).sorted { $0.key < $1.key }.map(line))
                 }
             }
         }
     }
 
-    /// Fills a catch-up's `changes`, `removed` and `after`, and returns its images in catalog
-    /// order: the change log since `since`, the images it names read in one statement, and
-    /// each one's neighbour before it in another two.
+    /// Who the catalog is, without saying its secret: the first 16 bytes of an HMAC-SHA256 of a
+    /// fixed text under the catalog's token secret, in hex. The same for every process of one
+    /// catalog and different for another, so a mirror pointed at another catalog (or one
+    /// made anew at the same address) lists everything again rather than apply its log.
+    static func catalogIdentity(_ tx: any CatalogTransaction) throws -> String {
+        let code = HMAC<SHA256>.authenticationCode(
+            for: Array("waterfall catalog identity".utf8), using: SymmetricKey(data: try tx.tokenSecret()))
+        let digits = Array("0123456789abcdef".utf8)
+        return String(
+            decoding: code.prefix(16).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+    }
+
+    /// Fills a catch-up's `changes`, `removed` and `after`, and returns the keys of its images
+    /// in catalog order: the change log since `since`, the images it names read in one
+    /// statement, and each one's neighbour before it in another two.
     private static func catchUp(
         _ feed: FeedRecord, since: Int64, incarnation: Int64?, _ tx: any CatalogTransaction,
         into head: inout MirrorHead
-    ) throws -> [ImageRecord] {
+    ) throws -> [Int64] {
         guard incarnation == nil || incarnation == feed.id else {
             throw WaterfallError.cursorOfRemovedFeed(feed: feed.name, current: feed.revision)
         }
-        guard since >= 0, since <= feed.revision else {
-            throw WaterfallError.invalidValue(
-                .since, "must be 0 to \(feed.revision), the feed's revision, got \(since).")
+        guard since >= 0 else { throw WaterfallError.invalidValue(.since, "must be 0 or more, got \(since).") }
+        // A mirror ahead of its source (one restored from a backup since) lists again.
+        if since > feed.revision {
+            throw WaterfallError.cursorExpired(feed: feed.name, revision: since, current: feed.revision)
         }
         let from = try tx.changesFrom(feedID: feed.id)
         if since < from { throw WaterfallError.changesPruned(feed: feed.name, since: since, from: from) }
@@ -92,6 +109,6 @@ extension WaterfallService {
         }
         head.removed = named.filter { !held.contains(ExactString($0)) }
         head.after = touched.map { row in neighbours[row.key]?.before.flatMap { idsByKey[$0] } }
-        return touched
+        return touched.map(\.key)
     }
 }

@@ -26,6 +26,11 @@ extension MirrorHead.Named: JSONAnswer {
 
 extension MirrorHead: JSONAnswer {
     public static let members: [AnswerMember<MirrorHead>] = [
+        .string(
+            "catalog", .minLength(1), .maxLength(64),
+            description:
+                "Who the source's catalog is (derived from its secret, which it does not reveal): another catalog at the same address has another, and a mirror lists everything again."
+        ) { $0.catalog },
         .string("feed") { $0.feed },
         .integer("incarnation", .minimum(1), description: "The feed's incarnation (DESIGN section 19).") {
             $0.incarnation

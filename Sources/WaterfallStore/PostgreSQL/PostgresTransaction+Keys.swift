@@ -83,15 +83,21 @@ extension PostgresTransaction {
             .text(url))
     }
 
-    public func mirroredIncarnation(feedID: Int64) throws -> Int64? {
-        try session.scalar(Int64.self, "SELECT source_incarnation FROM mirror_feed WHERE feed_id = $1", .int(feedID))
+    public func mirroredFeed(feedID: Int64) throws -> (catalog: String, incarnation: Int64)? {
+        try session.rows(
+            "SELECT source_catalog, source_incarnation FROM mirror_feed WHERE feed_id = $1", .int(feedID)
+        ).first.map {
+            let (catalog, incarnation) = try $0.decode((String, Int64).self)
+            return (catalog: catalog, incarnation: incarnation)
+        }
     }
 
-    public func setMirroredIncarnation(feedID: Int64, _ incarnation: Int64) throws {
+    public func setMirroredFeed(feedID: Int64, catalog: String, incarnation: Int64) throws {
         _ = try session.execute(
             """
-            INSERT INTO mirror_feed (feed_id, source_incarnation) VALUES ($1, $2)
-            ON CONFLICT (feed_id) DO UPDATE SET source_incarnation = excluded.source_incarnation
-            """, .int(feedID), .int(incarnation))
+            INSERT INTO mirror_feed (feed_id, source_catalog, source_incarnation) VALUES ($1, $2, $3)
+            ON CONFLICT (feed_id) DO UPDATE
+                SET source_catalog = excluded.source_catalog, source_incarnation = excluded.source_incarnation
+            """, .int(feedID), .text(catalog), .int(incarnation))
     }
 }

@@ -109,16 +109,20 @@ extension SQLiteTransaction {
             arguments: [url])
     }
 
-    public func mirroredIncarnation(feedID: Int64) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT source_incarnation FROM mirror_feed WHERE feed_id = ?", arguments: [feedID])
+    public func mirroredFeed(feedID: Int64) throws -> (catalog: String, incarnation: Int64)? {
+        try Row.fetchOne(
+            db, sql: "SELECT source_catalog, source_incarnation FROM mirror_feed WHERE feed_id = ?",
+            arguments: [feedID]
+        ).map { (catalog: $0[0], incarnation: $0[1]) }
     }
 
-    public func setMirroredIncarnation(feedID: Int64, _ incarnation: Int64) throws {
+    public func setMirroredFeed(feedID: Int64, catalog: String, incarnation: Int64) throws {
         try db.execute(
             sql: """
-                INSERT INTO mirror_feed (feed_id, source_incarnation) VALUES (?, ?)
-                ON CONFLICT (feed_id) DO UPDATE SET source_incarnation = excluded.source_incarnation
+                INSERT INTO mirror_feed (feed_id, source_catalog, source_incarnation) VALUES (?, ?, ?)
+                ON CONFLICT (feed_id) DO UPDATE
+                    SET source_catalog = excluded.source_catalog, source_incarnation = excluded.source_incarnation
                 """,
-            arguments: [feedID, incarnation])
+            arguments: [feedID, catalog, incarnation])
     }
 }
