@@ -118,6 +118,26 @@ import WaterfallTestSupport
         }
     }
 
+    /// A source that cannot be reached leaves the mirror as it was, with one sentence (exit 74).
+    @Test func anUnreachableSourceLeavesTheMirrorAsItWas() async throws {
+        let folder = try TemporaryDirectory()
+        let mirror = try await WaterfallMirror(source: "http://127.0.0.1:1", path: folder.path("m.sqlite"))
+        do {
+            await #expect {
+                try await mirror.sync()
+            } throws: { error in
+                guard case .unavailable(let sentence) = error as? WaterfallError else { return false }
+                return sentence.hasPrefix("http://127.0.0.1:1 did not answer the list of feeds")
+                    && !sentence.contains("\n")
+            }
+            #expect(try await mirror.service.feeds().feeds.isEmpty)
+        } catch {
+            try? await mirror.close()
+            throw error
+        }
+        try await mirror.close()
+    }
+
     /// One random write at the source, and whether the mirror must list again after it.
     static func change(_ source: WaterfallService, step: Int, _ generator: inout SeededGenerator) async throws
         -> (name: String, relists: Bool)
