@@ -109,7 +109,7 @@ public enum WaterfallError: Error, Hashable, Sendable {
         case feedName, layoutName, keyName, page, pageSize, offset, limit, since, y, height, pinOffset, x, viewportWidth
         case date, anchorY, cursor, dpr, tag, viewName, viewRule
         case resetOrder, appendMode, expires, sectionBy, timeZone, keepChanges
-        case backupTarget
+        case backupTarget, mirrorSource
     }
 
     /// The one sentence saying what failed, where, and what was expected, with each request

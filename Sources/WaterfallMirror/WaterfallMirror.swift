@@ -50,7 +50,8 @@ public final class WaterfallMirror: Sendable {
         guard let url = URL(string: trimmed), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
             url.host != nil, url.query == nil
         else {
-            throw WaterfallError.invalidData("--from \(source.quoted) is not a server's URL; give http://HOST[:PORT].")
+            throw WaterfallError.invalidValue(
+                .mirrorSource, "must be a server's URL, http://HOST[:PORT] or https://, got \(source.quoted).")
         }
         self.source = trimmed
         self.key = key

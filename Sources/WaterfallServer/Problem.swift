@@ -135,6 +135,7 @@ extension WaterfallError.Parameter {
         case .timeZone: "timeZone"
         case .keepChanges: "--keep-changes"
         case .backupTarget: "the backup's path"
+        case .mirrorSource: "the mirror's source"
         default: rawValue
         }
     }

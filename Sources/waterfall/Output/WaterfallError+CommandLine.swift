@@ -76,6 +76,7 @@ extension WaterfallError.Parameter {
         case .expires: "--expires"
         case .keepChanges: "--keep-changes"
         case .backupTarget: "--to"
+        case .mirrorSource: "--from"
         }
     }
 }
