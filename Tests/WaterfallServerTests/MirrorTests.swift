@@ -53,9 +53,11 @@ import WaterfallTestSupport
                 await #expect(throws: WaterfallError.mirrorIsReadOnly(source: "http://127.0.0.1:\(port)")) {
                     _ = try await mirror.service.move(feed: "travel", id: "gion", to: .index(0))
                 }
-                // A feed removed at the source goes from the mirror.
+                // A feed removed at the source goes from the mirror: gone from the source's list
+                // of feeds, or (a list the server kept, not yet told of the removal) answering 404.
                 try await source.removeFeed(named: "coco")
-                #expect(try await mirror.sync().map(\.outcome) == [.current])
+                let outcomes = try await mirror.sync().map(\.outcome)
+                #expect(outcomes == [.current] || outcomes == [.removed, .current], "\(outcomes)")
                 #expect(try await mirror.service.feeds().feeds.map(\.name) == ["travel"])
             } catch {
                 try? await mirror.close()
