@@ -368,12 +368,7 @@ struct ImportApplier {
                 let (documentIndex, entryIndex) = places[place]
                 let image = document.images[documentIndex]
                 (batch + place).initialize(
-                    to: ImageRecord(
-                        key: keys[entryIndex], externalID: image.id,
-                        sectionID: sectionIDs[plan.entries[entryIndex].section],
-                        width: image.width, height: image.height, isFullSpan: image.span == .full, url: image.url,
-                        title: image.title, takenAt: image.takenAt, placeholder: image.placeholder, color: image.color,
-                        renditions: image.renditions?.storedText, tags: ImageTags.storedText(image.tags)))
+                    to: image.record(key: keys[entryIndex], sectionID: sectionIDs[plan.entries[entryIndex].section]))
             }
             precondition(!places.isEmpty, "the store asked for more rows than the plan inserts")
             (batchCount, nextInBatch) = (places.count, 0)

@@ -81,7 +81,7 @@ extension WaterfallService {
                     let held = try tx.mirroredFeed(feedID: feed.id), held.catalog == head.catalog,
                     held.incarnation == head.incarnation
                 else { throw MirrorNeedsListing() }
-                var placing = MirrorPlacing(feedID: feed.id, tx: tx)
+                var placing = MirrorPlacing(feedID: feed.id)
                 try placing.takeOut(head.removed, tx)
                 let sectionIDs = try Self.settleMirrorSections(head, feedID: feed.id, tx)
                 var index = 0
@@ -295,7 +295,7 @@ private struct MirrorPlacing {
     /// Whether putting images back renumbered any (every view is then built anew).
     private(set) var renumbered = false
 
-    init(feedID: Int64, tx: any CatalogTransaction) {
+    init(feedID: Int64) {
         self.feedID = feedID
     }
 
