@@ -25,13 +25,7 @@ source Benchmarks/prepare.sh
 prepare mirror.sh "$count" curl python3 /usr/bin/time
 
 db=${WATERFALL_BENCH_DB:-mirror-source.sqlite}
-if [[ "$db" == postgres://* || "$db" == postgresql://* ]]; then
-    for old in $("$W" --db "$db" feeds --json | python3 -c 'import json, sys; print(" ".join(f["name"] for f in json.load(sys.stdin)["feeds"]))'); do
-        "$W" --db "$db" feed remove "$old" >/dev/null
-    done
-else
-    rm -f "$db" "$db-wal" "$db-shm"
-fi
+fresh_catalog "$db"
 echo "importing $feed into the source…" >&2
 "$W" --db "$db" import "$feed" >/dev/null
 "$W" --db "$db" layout add phone --columns 3 --width 414 >/dev/null
@@ -48,16 +42,15 @@ timed() {
     /usr/bin/time -f '%e %M' -o mirror-time.txt "$@" >/dev/null
     cat mirror-time.txt
 }
-fresh() { rm -f "$1" "$1-wal" "$1-shm"; }
 
 declare -a imports mirrors import_kib mirror_kib
 for run in A B B A; do
     if [ "$run" = A ]; then
-        fresh plain.sqlite
+        fresh_catalog plain.sqlite
         read -r s k < <(timed "$W" --db plain.sqlite import "$feed")
         imports+=("$s"); import_kib+=("$k")
     else
-        fresh mirror.sqlite
+        fresh_catalog mirror.sqlite
         read -r s k < <(timed "$W" --db mirror.sqlite mirror --from "$from" --key "$key")
         mirrors+=("$s"); mirror_kib+=("$k")
     fi
@@ -107,7 +100,7 @@ compare mirror.sqlite && equal_after_catchup=yes || equal_after_catchup=NO
 
 declare -a killed
 for delay in 1 3; do
-    fresh killed.sqlite
+    fresh_catalog killed.sqlite
     "$W" --db killed.sqlite mirror --from "$from" --key "$key" >/dev/null 2>&1 &
     pid=$!
     sleep "$delay"

@@ -38,3 +38,16 @@ start_server() {
     done
     [ -n "$port" ] || { cat "$log" >&2; echo "$name: the server did not start in 60 s" >&2; exit 1; }
 }
+
+# `fresh_catalog DATABASE` empties the catalog a benchmark writes: every feed of a PostgreSQL
+# catalog removed (its keys and the rest kept), an SQLite file removed with its WAL and SHM.
+fresh_catalog() {
+    local db=$1
+    if [[ "$db" == postgres://* || "$db" == postgresql://* ]]; then
+        for old in $("$W" --db "$db" feeds --json | python3 -c 'import json, sys; print(" ".join(f["name"] for f in json.load(sys.stdin)["feeds"]))'); do
+            "$W" --db "$db" feed remove "$old" >/dev/null
+        done
+    else
+        rm -f "$db" "$db-wal" "$db-shm"
+    fi
+}

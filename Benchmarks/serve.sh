@@ -30,13 +30,7 @@ prepare serve.sh "$source" wrk hyperfine curl python3
 
 # 1. A fresh database with the feed and a warm phone layout.
 db=${WATERFALL_BENCH_DB:-serve.sqlite}
-if [[ "$db" == postgres://* || "$db" == postgresql://* ]]; then
-    for old in $("$W" --db "$db" feeds --json | python3 -c 'import json, sys; print(" ".join(f["name"] for f in json.load(sys.stdin)["feeds"]))'); do
-        "$W" --db "$db" feed remove "$old" >/dev/null
-    done
-else
-    rm -f "$db" "$db-wal" "$db-shm"
-fi
+fresh_catalog "$db"
 echo "importing $feed…" >&2
 "$W" --db "$db" import "$feed" >/dev/null
 "$W" --db "$db" layout add phone --columns 3 --width 414 >/dev/null

@@ -26,16 +26,12 @@ source Benchmarks/prepare.sh
 prepare views.sh "$tagged" wrk curl python3
 
 db=${WATERFALL_BENCH_DB:-views.sqlite}
+fresh_catalog "$db"
 if [[ "$db" == postgres://* || "$db" == postgresql://* ]]; then
-    for old in $("$W" --db "$db" feeds --json | python3 -c 'import json, sys; print(" ".join(f["name"] for f in json.load(sys.stdin)["feeds"]))'); do
-        "$W" --db "$db" feed remove "$old" >/dev/null
-    done
     for id in $("$W" --db "$db" share list --json | python3 -c 'import json, sys; print(" ".join(str(s["id"]) for s in json.load(sys.stdin)["shares"]))'); do
         "$W" --db "$db" share remove "$id" >/dev/null
     done
     "$W" --db "$db" key remove views-bench >/dev/null 2>&1 || true
-else
-    rm -f "$db" "$db-wal" "$db-shm"
 fi
 echo "importing $feed…" >&2
 "$W" --db "$db" import "$feed" >/dev/null
