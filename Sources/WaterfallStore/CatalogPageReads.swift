@@ -1,5 +1,5 @@
 /// The reads an answer from a feed held in memory makes (DESIGN section 12: an answer reads only
-/// its own rows, and the first after a change follows the change log), as an engine runs them
+/// its own rows), as an engine runs them
 /// without blocking a thread while the database answers (``CatalogStore/readAwaitingStatements(_:)``).
 /// Each gives what the ``CatalogTransaction`` method of its name gives, all of them in one
 /// snapshot.
@@ -10,10 +10,4 @@ public protocol CatalogPageReads: Sendable {
     func sections(ids: [Int64]) async throws -> [SectionRecord]
     func sections(feedID: Int64) async throws -> [SectionRecord]
     func takenAtRanges(sectionIDs: [Int64]) async throws -> [Int64: ClosedRange<Int64>]
-
-    // Following the change log.
-    func changes(feedID: Int64, since revision: Int64, limit: Int) async throws -> [ChangeRecord]
-    func sectionIDs(feedID: Int64) async throws -> [Int64]
-    func images(feedID: Int64, externalIDs: [String]) async throws -> [ImageRecord]
-    func neighbourKeys(feedID: Int64, of keys: [Int64]) async throws -> [Int64: NeighbourKeys]
 }

@@ -136,132 +136,108 @@ import WaterfallTestSupport
         try await expectSameAnswers(hot, catalog.service, "270 images more: loaded anew again")
     }
 
-    /// Fault 2 of issue 37: readers waiting for a follow were woken by looking the feed up again
-    /// when it ended; a feed dropped meanwhile (removed, over the budget) left them waiting for
-    /// good. Whoever ends a follow wakes the readers of the feed it followed.
-    @Test func readersWaitingForAFollowAreWokenWhenTheFeedIsDroppedMeanwhile() async throws {
-        let (catalog, geometry, _) = try await Self.keptFeed()
-        var next = try await catalog.service.database.read { tx in try tx.feed(named: "f")! }
-        next.revision += 1
-        let ahead = next
-        let reading = Gate()
-        let finish = Gate()
-        // The first reader of a newer revision leads the follow, and reads until let go.
-        let lead = Task {
-            try await geometry.follow(ahead) { _ in
-                await reading.open()
-                await finish.wait()
-                return nil
-            }
-        }
-        await reading.wait()
-        let woken = WokenFlag()
-        let waiter = Task {
-            let followed = try await geometry.follow(ahead) { _ in
-                Issue.record("a second reader of the revision leads a follow of its own")
-                return nil
-            }
-            await woken.set()
-            return followed
-        }
-        try await Task.sleep(for: .milliseconds(200))
-        geometry.forget(feedID: ahead.id)
-        // (woken at once; the bound is for a loaded machine, where a wake-up can come late)
-        for _ in 0..<600 where !(await woken.isSet) { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(await woken.isSet, "the reader waiting for the follow was woken")
-        // The follow's end, after the feed was forgotten, changes nothing kept
-        await finish.open()
-        #expect(try await lead.value)
-        #expect(geometry.report.isEmpty)
-        waiter.cancel()
-    }
-
-    /// Fault 8 of issue 37: forgetting a feed's copy (its rows disagreed, or it was removed)
-    /// waited for the reader holding it, on whatever thread called: a cooperative thread of the
-    /// server's, frozen while a million images loaded. It waits for nobody now.
-    @Test func forgettingAFeedWaitsForNoReaderHoldingIt() async throws {
-        let (catalog, geometry, hot) = try await Self.keptFeed()
-        let feed = try await catalog.service.database.read { tx in try tx.feed(named: "f")! }
-        let forgotten = DispatchSemaphore(value: 0)
-        let held = DispatchSemaphore(value: 0)
-        // A reader holds the feed until the feed is forgotten, or 10 s.
-        let holder = Task.detached {
-            await geometry.withFeed(feed) {
-                held.signal()
-                return forgotten.wait(timeout: .now() + 10) == .success
-            }
-        }
-        held.wait()
-        geometry.forget(feedID: feed.id)
-        forgotten.signal()
-        #expect(await holder.value == true, "forgetting the feed waited for the reader holding it")
-        #expect(geometry.report.isEmpty)
-        // The next reader loads it anew
-        _ = try await hot.page(feed: "f", layout: .inline(Self.layouts[0]), offset: 0, limit: 1)
-        #expect(geometry.report.map(\.images) == [20])
-    }
-
-    /// Issue 37: a reader inside a transaction that found its feed's copy held by another reader
-    /// waited for it on the transaction's thread (a condition variable), holding a connection of
-    /// the pool: readers of one busy feed could take every connection, and a read of anything
-    /// else waited for the holder. It leaves its transaction now, awaits its turn, and reads
-    /// again once the copy is given back.
-    @Test func readersOfAHeldFeedHoldNoConnectionWhileTheyWaitForIt() async throws {
+    /// Issue 53: one follow a revision, awaited by every reader of that revision, each holding
+    /// neither a thread nor a connection of the pool meanwhile (a read of another feed is
+    /// answered through the same pool); a feed forgotten while its follow is under way is
+    /// forgotten at once, and the readers waiting for the follow are answered once it ends, by
+    /// a copy loaded anew (the old follow stores nothing into it).
+    @Test func oneFollowARevisionWhichItsReadersAwaitHoldingNoConnection() async throws {
         let catalog = try TestCatalog(.sqlite, stride: 4, onDisk: true)
         try await catalog.importFeed((0..<40).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" })
         try await catalog.importFeed(["g1:100x100"], feed: "g")
-        // A server's pool of 2 readers.
+        // A server's pool of 2 readers; the first follow is held until the test lets it go (at
+        // most 5 minutes: a test that fails still ends), on the pool's own thread.
         let server = try SQLiteCatalog.openForServing(atPath: try #require(catalog.file), readers: 2)
         defer { server.closeWhenDone() }
-        let geometry = HotGeometry(budget: 1 << 20)
+        let follows = Mutex(0)
+        let release = DispatchSemaphore(value: 0)
+        let geometry = HotGeometry(
+            budget: 1 << 20, willLoad: { _ in },
+            willFollow: { _ in
+                if follows.withLock({
+                    $0 += 1
+                    return $0
+                }) == 1 {
+                    _ = release.wait(timeout: .now() + 300)
+                }
+            })
         let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(geometry)
         let layout = LayoutSource.inline(Self.layouts[0])
         _ = try await hot.page(feed: "f", layout: layout, offset: 0, limit: 1)
-        let feed = try await server.read { tx in try tx.feed(named: "f")! }
-        // A reader holds the copy until the test lets it go (or 60 s), parking a thread of its
-        // own, not one of Swift's cooperative pool.
-        let held = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let holder = Task(executorPreference: OwnThreadsExecutor.shared) {
-            await geometry.withFeed(feed) {
-                held.signal()
-                _ = release.wait(timeout: .now() + 120)
-            }
-        }
-        held.wait()
-        // Six readers of the feed come, more than the pool has connections.
+        _ = try await catalog.service.move(feed: "f", id: "i33", to: .index(2))
+        // Six readers of the moved feed come, more than the pool has connections.
         let answered = Locked<[Int: LayoutPage]>([:])
         let offsets = [0, 5, 11, 17, 23, 35]
         let readers = offsets.map { offset in
-            Task(executorPreference: OwnThreadsExecutor.shared) {
+            Task {
                 let page = try await hot.page(feed: "f", layout: layout, offset: offset, limit: 5)
                 answered.withLockedValue { $0[offset] = page }
             }
         }
-        try await Task.sleep(for: .milliseconds(200))
-        // A read of another feed through the same pool is answered meanwhile.
-        let otherDone = Locked(false)
-        let other = Task(executorPreference: OwnThreadsExecutor.shared) {
-            defer { otherDone.withLockedValue { $0 = true } }
-            return try await hot.page(feed: "g", layout: layout, offset: 0, limit: 1)
-        }
         let deadline = ContinuousClock.now + .seconds(60)
-        while !otherDone.withLockedValue({ $0 }) && ContinuousClock.now < deadline {
+        while follows.withLock({ $0 }) == 0 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let waitingReaders = answered.withLockedValue { $0.count }
+        #expect(follows.withLock { $0 } == 1, "the first reader of the revision starts its follow")
+        // A read of another feed through the same pool is answered meanwhile.
+        let other = try await hot.page(feed: "g", layout: layout, offset: 0, limit: 1)
+        #expect(other.items.map(\.id) == ["g1"])
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(answered.withLockedValue { $0.isEmpty }, "a reader of the revision did not wait for its follow")
+        // Forgotten at once, while the follow is held.
+        let feedID = try await server.read { tx in try tx.feed(named: "f")!.id }
+        geometry.forget(feedID: feedID)
+        #expect(geometry.report.map(\.feed) == ["g"])
         release.signal()
-        await holder.value
-        #expect(otherDone.withLockedValue { $0 }, "a read of another feed waited for the readers of the held one")
-        #expect(try await other.value.items.map(\.id) == ["g1"])
-        #expect(waitingReaders == 0, "a reader was answered from the copy while another held it")
         for reader in readers { try await reader.value }
+        #expect(follows.withLock { $0 } == 1, "one follow for every reader of the revision")
         for (offset, page) in answered.withLockedValue({ $0 }) {
             await #expect(
                 page == (try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 5)),
                 "page at \(offset)")
         }
         #expect(answered.withLockedValue { $0.count } == offsets.count)
+        let revision = try await catalog.service.feeds().feeds.first { $0.name == "f" }!.revision
+        #expect(geometry.report.first { $0.feed == "f" }?.revision == revision, "loaded anew, at the revision")
+    }
+
+    /// Issue 53, read as an attacker: a layout is placed by a task of its own, which readers of
+    /// its configuration await. A client may send any number of inline configurations at once;
+    /// each placement of a large feed takes a pass over it and its plans' memory, so a feed
+    /// places one layout at a time (the others' readers wait for it, then read again), and every
+    /// reader still gets the fresh answer.
+    @Test func manyConfigurationsAtOnceArePlacedOneAtATime() async throws {
+        let (catalog, _, _) = try await Self.keptFeed()
+        let active = Mutex((now: 0, most: 0, placed: 0))
+        let geometry = HotGeometry(
+            budget: 1 << 24, willLoad: { _ in },
+            willPlace: { _ in
+                active.withLock {
+                    $0.now += 1
+                    $0.most = max($0.most, $0.now)
+                }
+                try? await Task.sleep(for: .milliseconds(20))
+                active.withLock {
+                    $0.now -= 1
+                    $0.placed += 1
+                }
+            })
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
+        let configurations = (2...9).map {
+            LayoutSource.inline(.waterfall(LayoutConfiguration(columns: $0, width: 300 + Double($0))))
+        }
+        let pages = try await withThrowingTaskGroup(of: (Int, LayoutPage).self) { group in
+            for (index, layout) in configurations.enumerated() {
+                group.addTask { (index, try await hot.page(feed: "f", layout: layout, offset: 7, limit: 5)) }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        for (index, layout) in configurations.enumerated() {
+            await #expect(pages[index] == (try catalog.service.page(feed: "f", layout: layout, offset: 7, limit: 5)))
+        }
+        let counts = active.withLock { $0 }
+        #expect(counts.most == 1, "placements ran side by side: \(counts)")
+        #expect(counts.placed >= 1)
     }
 
     /// Issue 37: a feed's first load (0.6 s for a million images) held every reader of the feed
@@ -272,14 +248,15 @@ import WaterfallTestSupport
     func readersThatComeWhileAFeedLoadsAreAnsweredWithoutWaitingForTheLoad(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4, onDisk: true)
         try await catalog.importFeed((0..<40).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" })
-        let geometry = HotGeometry(budget: 1 << 20)
         let loading = Mutex(false)
         let release = DispatchSemaphore(value: 0)
-        geometry.willLoad = { _ in
-            loading.withLock { $0 = true }
-            // Until the test lets it go (at most 5 minutes: a test that fails still ends).
-            _ = release.wait(timeout: .now() + 300)
-        }
+        let geometry = HotGeometry(
+            budget: 1 << 20,
+            willLoad: { _ in
+                loading.withLock { $0 = true }
+                // Until the test lets it go (at most 5 minutes: a test that fails still ends).
+                _ = release.wait(timeout: .now() + 300)
+            })
         // As a server opens the catalog (a pool of connections) and reads it (the first reader's
         // load runs in its read transaction, on the store's thread).
         let hot = WaterfallService(database: try catalog.otherInstance(), stride: 4).keepingHotGeometry(geometry)
@@ -500,8 +477,11 @@ import WaterfallTestSupport
         let geometry = HotGeometry(budget: 1 << 20)
         let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(geometry)
         let layouts = [LayoutSource.named("phone"), .named("steered")]
-        #expect(
-            try await hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "no copy yet")
+        // No copy yet: the reader that finds none starts its load and awaits it (PostgreSQL).
+        await #expect(
+            try hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 20, limit: 9)
+                == (engine == .postgres
+                    ? try catalog.service.page(feed: "f", layout: layouts[0], offset: 20, limit: 9) : nil))
         for layout in layouts { _ = try await hot.page(feed: "f", layout: layout, offset: 20, limit: 9) }
 
         /// Every answer without blocking against the other path's; the first read follows.
@@ -565,12 +545,8 @@ import WaterfallTestSupport
         }
         #expect(answers.allSatisfy { $0 == (engine == .postgres ? expected : nil) })
 
-        // A change log too long to follow: the other path loads the feed anew.
+        // A change log too long to follow: the feed is loaded anew.
         try await catalog.importFeed((0..<300).map { "m\($0)@s9:200x100" }, mode: .append)
-        #expect(
-            try await hot.pageFromHeldFeed(feed: "f", layout: layouts[0], offset: 20, limit: 9) == nil, "too far behind"
-        )
-        _ = try await hot.page(feed: "f", layout: layouts[0], offset: 0, limit: 1)
         try await expectAnswersFromTheHeldFeed("loaded anew")
 
         // What the held copy cannot answer is left to the transaction, which words the error
@@ -591,71 +567,9 @@ import WaterfallTestSupport
             try await hot.page(feed: "f", layout: layouts[0], offset: -1, limit: 9)
         }
     }
-
-    /// The hand-off between readers without blocking, with the database left out: one reader
-    /// leads the follow to a revision, the others of that revision wait for it and are woken
-    /// when it ends, whether it brought the copy on or not; a follow that read what the copy
-    /// does not expect, or none at all, leaves the copy as it was; and a reader of another
-    /// revision neither leads nor waits while a follow is under way.
-    @Test func oneReaderLeadsAFollowAndTheOthersOfItsRevisionWaitForIt() async throws {
-        let (catalog, geometry, _) = try await Self.keptFeed()
-        let kept = try await catalog.service.database.read { tx in try tx.feed(named: "f")! }
-        var ahead = kept
-        ahead.revision += 1
-        var further = kept
-        further.revision += 2
-        let unread: @Sendable (HotFeedGeometry) async throws -> HotFollowReads? = { _ in
-            Issue.record("a reader that should not lead a follow read the change log")
-            return nil
-        }
-
-        #expect(
-            try await geometry.follow(kept, reading: unread),
-            "a copy at the feed's revision needs no follow: look again")
-        let reading = Gate()
-        let finish = Gate()
-        // Reads in which the feed has no sections while the copy's hold images: the copy and
-        // the catalog disagree.
-        let wrong = HotFollowReads(sectionIDs: [], ids: ["i3"], rows: [], neighbours: [:])
-        let lead = Task {
-            try await geometry.follow(ahead) { copy in
-                #expect(copy.revision == kept.revision, "the lead reads from the kept copy")
-                await reading.open()
-                await finish.wait()
-                return wrong
-            }
-        }
-        await reading.wait()
-        let woken = WokenFlag()
-        let waiter = Task {
-            let followed = try await geometry.follow(ahead, reading: unread)
-            await woken.set()
-            return followed
-        }
-        #expect(
-            try await geometry.follow(further, reading: unread) == false,
-            "a reader of another revision goes the synchronous way")
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(await woken.isSet == false, "a second reader of that revision waits while the follow is under way")
-        await finish.open()
-        #expect(try await lead.value)
-        #expect(try await waiter.value, "the waiting reader is woken, to look again")
-        #expect(geometry.report.map(\.revision) == [kept.revision], "reads the copy does not expect change nothing")
-
-        // The follow has ended: the next reader of that revision leads again; one with nothing
-        // read wakes its waiters too, and leaves the copy as it was.
-        let led = WokenFlag()
-        #expect(
-            try await geometry.follow(ahead) { _ in
-                await led.set()
-                return nil
-            })
-        #expect(await led.isSet, "after a follow ends, a reader leads again")
-        #expect(geometry.report.map(\.revision) == [kept.revision])
-    }
 }
 
-/// What ``WaterfallService/hotLookup(engine:_:_:)`` finds, by name.
+/// What ``WaterfallService/hotLookup(engine:_:)`` finds, by name.
 private struct HotLookupWork: EngineWork {
     let service: WaterfallService
     let configuration: AnyLayoutConfiguration
@@ -663,35 +577,12 @@ private struct HotLookupWork: EngineWork {
     let tx: any CatalogTransaction
 
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> String {
-        switch try service.hotLookup(
-            engine: engine, LayoutQuery(feed: feed, name: nil, configuration: configuration), tx)
-        {
+        switch service.hotLookup(engine: engine, LayoutQuery(feed: feed, name: nil, configuration: configuration)) {
         case .ready: "placed"
         case .ahead: "ahead"
-        case .notKept, .behind, .needsSections: "notKept"
+        case .wait: "wait"
+        case .notKept: "notKept"
         }
-    }
-}
-
-private actor WokenFlag {
-    var isSet = false
-    func set() { isSet = true }
-}
-
-/// Shut until opened; whoever waits for it meanwhile is resumed when it opens.
-private actor Gate {
-    private var isOpen = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    func open() {
-        isOpen = true
-        for waiter in waiting { waiter.resume() }
-        waiting = []
-    }
-
-    func wait() async {
-        if isOpen { return }
-        await withCheckedContinuation { waiting.append($0) }
     }
 }
 

@@ -176,18 +176,6 @@ struct HotFeedGeometry {
             neighbours: try tx.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
     }
 
-    /// ``followReads(to:_:)-(_,any CatalogTransaction)``, waiting for the database without
-    /// blocking a thread: the same reads, one by one, through `reads` (which shows `feed`).
-    func followReads(to feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> HotFollowReads? {
-        let changes = try await reads.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)
-        guard let ids = Self.changedIDs(changes) else { return nil }
-        let sectionIDs = try await reads.sectionIDs(feedID: feedID)
-        let rows = try await reads.images(feedID: feedID, externalIDs: ids)
-        return HotFollowReads(
-            sectionIDs: sectionIDs, ids: ids, rows: rows,
-            neighbours: try await reads.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
-    }
-
     /// The most change-log rows a follow reads: an image may be named by several (moved again
     /// and again), but a log longer than this is not worth following (a re-import that
     /// rewrote every URL logs a row an image), and is not read to its end.
@@ -206,7 +194,7 @@ struct HotFeedGeometry {
         return changed
     }
 
-    /// Brings the copy to `feed`'s revision by what ``followReads(to:_:)-(_,any CatalogTransaction)``
+    /// Brings the copy to `feed`'s revision by what ``followReads(to:_:)``
     /// read at it, in memory: a changed image is taken out where it was and put where its row
     /// is now. Returns `false` when the catalog is not what the copy expects (then this copy is
     /// left half-way: the caller drops it, and the feed is loaded anew, in a transaction).

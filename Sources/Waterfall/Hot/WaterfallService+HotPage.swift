@@ -10,16 +10,25 @@ extension WaterfallService {
         return service
     }
 
-    /// The hot copy's geometry and `engine`'s layout of `query` placed at its feed's
-    /// revision, for a read inside the transaction `tx` that resolved it (``HotGeometry/placement``).
-    func hotLookup<Kind: StreamingLayoutKind>(
-        engine: Kind, _ query: LayoutQuery, _ tx: any CatalogTransaction
-    ) throws -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> {
+    /// The hot copy's geometry and `engine`'s layout of `query` placed at its feed's revision
+    /// (``HotGeometry/placement(feed:engine:key:stride:database:)``), reading nothing.
+    func hotLookup<Kind: StreamingLayoutKind>(engine: Kind, _ query: LayoutQuery)
+        -> HotRead<(HotFeedGeometry, HotLayout<Kind>)>
+    {
         guard let hot else { return .notKept }
-        // A copy newer than the reader's snapshot is another reader's: a feed's id is never
-        // given to a feed made anew (DESIGN section 19).
-        return try hot.placement(
-            feed: query.feed, engine: engine, key: query.configuration.canonicalJSON, stride: stride, tx)
+        return hot.placement(
+            feed: query.feed, engine: engine, key: query.configuration.canonicalJSON, stride: stride,
+            database: database)
+    }
+
+    /// The answer to `question` laid out from the hot copy at `query`'s revision, reading nothing.
+    func hotAnswer<Kind: StreamingLayoutKind>(
+        _ question: HotAnswer.Question, engine: Kind, _ query: LayoutQuery
+    ) throws -> HotRead<HotAnswer> {
+        try hotLookup(engine: engine, query).map { geometry, layout in
+            try HotAnswer(
+                question, engine: engine, geometry: geometry, layout: layout, configuration: query.configuration)
+        }
     }
 
     /// ``page(feed:layout:offset:limit:)`` from the hot copy, inside the read transaction that
@@ -29,11 +38,8 @@ extension WaterfallService {
     func hotPage<Kind: StreamingLayoutKind>(
         engine: Kind, _ query: LayoutQuery, offset: Int, limit: Int, _ tx: any CatalogTransaction
     ) throws -> HotRead<LayoutPage> {
-        try hotLookup(engine: engine, query, tx).flatMap { geometry, layout in
-            let laidOut = try HotAnswer(
-                .page(offset: offset, limit: limit), engine: engine, geometry: geometry, layout: layout,
-                configuration: query.configuration)
-            return try answer(laidOut, feed: query.feed, tx) { rows, labels in
+        try hotAnswer(.page(offset: offset, limit: limit), engine: engine, query).flatMap { laidOut in
+            try answer(laidOut, feed: query.feed, tx) { rows, labels in
                 page(laidOut, offset: offset, limit: limit, rows: rows, labels: labels, query)
             }
         }
@@ -95,68 +101,60 @@ extension WaterfallService {
     }
 
     /// The first way of ``page(feed:layout:offset:limit:)``, ``viewport(feed:layout:y:height:pinOffset:)``
-    /// and ``sectionIndex(feed:layout:)``: an answer from a feed the hot copy holds, each
-    /// statement awaited (``CatalogStore/readAwaitingStatements(_:)``, PostgreSQL's): in one
-    /// read transaction, the feed, the named layout, and what `finish` reads to complete the
-    /// answer (its rows and its sections' labels). The answer to `question` is laid out from
-    /// the copy, found reading nothing (``HotGeometry/readyAnswer(_:feed:configuration:stride:sections:)``).
-    /// A copy behind the feed's revision is brought there first by the change log, read in the
-    /// same transaction by the first such reader, while the others of that revision wait for it
-    /// (``HotGeometry/follow(_:reading:)``): the one place a reader waits for a follow. A layout
-    /// kept at an earlier revision is placed at this one in memory.
+    /// and ``sectionIndex(feed:layout:)`` on an engine whose reads are trips to a server
+    /// (PostgreSQL): an answer from the hot copy, each statement awaited
+    /// (``CatalogStore/readAwaitingStatements(_:)``) in one read transaction: the feed, the named
+    /// layout, and what `finish` reads to complete the answer (its rows and its sections'
+    /// labels). The answer to `question` is laid out from the copy, found reading nothing; a
+    /// copy or layout not at the feed's revision yet is brought there by the hot copy's task,
+    /// awaited outside the transaction, and the answer is read again in a new one
+    /// (``HotGeometry/placement(feed:engine:key:stride:database:)``).
     ///
     /// `nil` when it cannot answer so, and the answer's function goes on with a transaction
     /// (``readLayoutAnswer(feed:layout:what:_:)``), which does everything this leaves out: no
-    /// hot copy, or an engine without such reads (SQLite, whose transactions read the copy
-    /// themselves); no feed named; no copy of the feed or no such layout kept yet, a copy too
-    /// far behind to follow, or one another reader is following to another revision; a copy
-    /// that disagrees with the catalog (dropped); an answer that would be an error, which that
-    /// way words.
+    /// hot copy, or an engine that reads a local file (SQLite); no feed named, or a view; a feed
+    /// not kept (over the budget, or loaded by another reader); a copy that disagrees with the
+    /// catalog (dropped); an answer that would be an error, which that way words.
     private func answerFromHeldFeed<Answer: Sendable>(
         feed name: String?, layout: LayoutSource, _ question: HotAnswer.Question,
         finish:
             @escaping @Sendable (WaterfallService, any CatalogPageReads, HotAnswer, LayoutQuery) async throws -> Answer?
     ) async throws(WaterfallError) -> Answer? {
-        // A view's membership is read by the transaction's way (`resolveFeed` finds it).
-        guard let hot, let name, view == nil else { return nil }
+        // A view's membership is read by the transaction's way (`resolveFeed` finds it), and so is
+        // every answer on an engine whose reads are a local file's (SQLite's).
+        guard hot != nil, let name, view == nil, database.readsAreRemote else { return nil }
         let service = self
         do {
-            let answer = try await database.readAwaitingStatements { reads -> Answer? in
-                guard let feed = try await reads.feed(named: name),
-                    (try? service.checkExpectedRevision(of: feed, named: name)) != nil
-                else { return nil }
-                var record: NamedLayoutRecord?
-                if case .named(let layoutName) = layout {
-                    record = try await reads.layout(feedID: feed.layoutFeedID, name: layoutName)
-                }
-                guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: record) else {
-                    return nil
-                }
-                var sections: [SectionRecord]?
-                var followed = false
-                // Each step at most once: follow, read the sections, lay out.
-                while true {
-                    let read = sections
-                    let attempt = try await hot.readyAnswer(
-                        question, feed: feed, configuration: configuration, stride: service.stride, sections: read)
-                    switch attempt ?? .notKept {
-                    case .ready(let laidOut):
-                        return try await finish(
-                            service, reads, laidOut,
-                            LayoutQuery(feed: feed, name: layoutName, configuration: configuration))
-                    case .behind where !followed:
-                        followed = true
-                        guard
-                            try await hot.follow(feed, reading: { copy in try await copy.followReads(to: feed, reads) })
-                        else { return nil }
-                    case .needsSections where sections == nil:
-                        sections = try await reads.sections(feedID: feed.id)
-                    default:
+            for _ in 0..<Self.readsPerAnswer {
+                let read = try await database.readAwaitingStatements { reads -> LayoutRead<Answer>? in
+                    guard let feed = try await reads.feed(named: name),
+                        (try? service.checkExpectedRevision(of: feed, named: name)) != nil
+                    else { return nil }
+                    var record: NamedLayoutRecord?
+                    if case .named(let layoutName) = layout {
+                        record = try await reads.layout(feedID: feed.layoutFeedID, name: layoutName)
+                    }
+                    guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: record) else {
                         return nil
                     }
+                    let query = LayoutQuery(feed: feed, name: layoutName, configuration: configuration)
+                    switch try configuration.withEngine(
+                        HotAnswerWork(service: service, query: query, question: question))
+                    {
+                    case .ready(let laidOut):
+                        return try await finish(service, reads, laidOut, query).map { .answered($0, nil) }
+                    case .ahead: return .readAgain(after: nil)
+                    case .wait(let task): return .readAgain(after: task)
+                    case .notKept: return nil
+                    }
+                }
+                switch read ?? nil {
+                case .answered(let answer, _)?: return answer
+                case .readAgain(let task)?: await task?.value
+                case nil: return nil
                 }
             }
-            return answer ?? nil
+            return nil
         } catch {
             throw WaterfallError(error)
         }
@@ -202,12 +200,9 @@ extension WaterfallService {
     func hotViewport<Kind: StreamingLayoutKind>(
         engine: Kind, _ query: LayoutQuery, y: Double, height: Double, pinOffset: Double?, _ tx: any CatalogTransaction
     ) throws -> HotRead<ViewportPage> {
-        try hotLookup(engine: engine, query, tx).flatMap { geometry, layout in
-            let laidOut = try HotAnswer(
-                .viewport(y: y, height: height, pinOffset: pinOffset), engine: engine, geometry: geometry,
-                layout: layout,
-                configuration: query.configuration)
-            return try answer(laidOut, feed: query.feed, tx) { rows, labels in
+        try hotAnswer(.viewport(y: y, height: height, pinOffset: pinOffset), engine: engine, query).flatMap {
+            laidOut in
+            try answer(laidOut, feed: query.feed, tx) { rows, labels in
                 viewportPage(laidOut, y: y, height: height, rows: rows, labels: labels, query)
             }
         }
@@ -234,5 +229,16 @@ extension WaterfallService {
             contentHeight: laidOut.contentHeight,
             totalItems: laidOut.geometry.count, y: y, height: height,
             items: parts.items, headers: parts.headers, footers: parts.footers, configuration: query.configuration)
+    }
+}
+
+/// The answer to a question laid out from the hot copy, with the engine of the layout's kind.
+private struct HotAnswerWork: EngineWork {
+    let service: WaterfallService
+    let query: LayoutQuery
+    let question: HotAnswer.Question
+
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotRead<HotAnswer> {
+        try service.hotAnswer(question, engine: engine, query)
     }
 }

@@ -8,9 +8,7 @@ extension WaterfallService {
     func hotSectionIndex<Kind: StreamingLayoutKind>(
         engine: Kind, _ query: LayoutQuery, _ tx: any CatalogTransaction
     ) throws -> HotRead<SectionIndex> {
-        try hotLookup(engine: engine, query, tx).flatMap { geometry, layout in
-            let laidOut = try HotAnswer(
-                .sectionIndex, engine: engine, geometry: geometry, layout: layout, configuration: query.configuration)
+        try hotAnswer(.sectionIndex, engine: engine, query).flatMap { laidOut in
             let records = try tx.sections(feedID: query.feed.id)
             return sectionIndex(laidOut, records: records, query).map { .ready($0) } ?? .notKept
         }

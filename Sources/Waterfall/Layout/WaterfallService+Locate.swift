@@ -54,7 +54,7 @@ extension WaterfallService {
     ) async throws(WaterfallError) -> LocatedImage {
         try Self.validateSlice(offset: 0, limit: limit)
         return try await readLayoutAnswer(feed: feed, layout: layout, what: "location") { service, query, tx in
-            guard let image = try service.image(of: target, in: query.feed, tx) else { return nil }
+            guard let image = try service.image(of: target, in: query.feed, tx) else { return .readAgain(after: nil) }
             return try query.configuration.withEngine(LocateWork(service: service, query: query, image: image, tx: tx))
                 .map { frame, update in
                     (
@@ -127,22 +127,21 @@ private struct LocateWork: EngineWork {
     let image: ImageRecord
     let tx: any CatalogTransaction
 
-    /// The placed image, or `nil` when the hot copy is newer than `tx` (read again).
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (PlacedImage, CacheUpdate?)? {
-        switch try service.hotLookup(engine: engine, query, tx) {
-        case .ready(let (geometry, _)):
+    /// The placed image, from the hot copy or the layout cache; or read again.
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> LayoutRead<PlacedImage> {
+        let fromCopy = try service.hotLookup(engine: engine, query).flatMap { geometry, _ -> HotRead<PlacedImage> in
             // A page of one from the copy; the image's rows are checked against the catalog
             // there, and a copy that disagrees is dropped (then the cache answers).
-            if let index = geometry.index(ofKey: image.key, inSection: image.sectionID) {
-                switch try service.hotPage(engine: engine, query, offset: index, limit: 1, tx) {
-                case .ready(let page): if let item = placed(page) { return (item, nil) }
-                case .ahead: return nil
-                case .notKept, .behind, .needsSections: break
-                }
+            guard let index = geometry.index(ofKey: image.key, inSection: image.sectionID) else { return .notKept }
+            return try service.hotPage(engine: engine, query, offset: index, limit: 1, tx).flatMap { page in
+                placed(page).map { .ready($0) } ?? .notKept
             }
-        case .ahead: return nil
-        case .notKept, .behind, .needsSections: break
         }
+        return try fromCopy.answer { try placedFromCache(engine) }
+    }
+
+    /// The placed image, from the layout cache.
+    private func placedFromCache<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (PlacedImage, CacheUpdate?) {
         let cache = try CachedLayout(tx: tx, query: query, engine: engine, stride: service.stride)
         let (page, update) = try service.page(of: cache, query, offset: try index(in: cache), limit: 1, tx)
         guard let item = placed(page) else {

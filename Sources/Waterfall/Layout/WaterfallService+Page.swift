@@ -43,57 +43,47 @@ extension WaterfallService {
     }
 
     /// Reads an answer about a layout in one read transaction that resolves the feed and the
-    /// layout, and stores what it computed for the layout cache. With a hot copy, a reader
-    /// whose snapshot is older than the copy (`answer` gives `nil`) reads again in a new
-    /// transaction; a third try answers from the layout cache alone. A reader that
-    /// finds the copy held by another leaves its transaction, awaits its turn (``HotFeedHeld``)
-    /// and reads again; that is not counted as a try.
+    /// layout, and stores what it computed for the layout cache. With a hot copy, `answer` may
+    /// find the copy newer than its snapshot, or being brought to its revision: the answer is
+    /// then read again in a new transaction, after the hot copy's task when there is one
+    /// (awaited holding neither a thread nor a connection). The last of ``readsPerAnswer`` tries
+    /// answers from the layout cache alone.
     /// - Parameter what: the answer's name, for the error when every try met a newer copy.
     func readLayoutAnswer<Answer: Sendable>(
         feed: String?, layout: LayoutSource, what: String,
         _ answer:
-            @escaping @Sendable (WaterfallService, LayoutQuery, any CatalogTransaction) throws -> (
-                Answer, CacheUpdate?
-            )?
+            @escaping @Sendable (WaterfallService, LayoutQuery, any CatalogTransaction) throws -> LayoutRead<Answer>
     ) async throws(WaterfallError) -> Answer {
-        var attempt = 0
-        var turnsAwaited = 0
-        while attempt < 3 {
+        for attempt in 0..<Self.readsPerAnswer {
             var tried = self
-            if attempt == 2 || turnsAwaited >= Self.hotTurnsPerRead { tried.hot = nil }
-            // While another reader holds the feed's copy (a follow, a layout), wait for it here
-            // rather than take a connection only to find it held.
-            if let hot = tried.hot, let feed { await hot.awaitTurn(feedNamed: feed) }
+            if attempt == Self.readsPerAnswer - 1 { tried.hot = nil }
             let service = tried
-            let result: (Answer, CacheUpdate?)?
+            let read: LayoutRead<Answer>
             do {
-                result = try await database.read { tx -> (Answer, CacheUpdate?)? in
+                read = try await database.read { tx in
                     let feed = try resolveFeed(feed, tx)
                     let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
                     return try answer(service, LayoutQuery(feed: feed, name: name, configuration: configuration), tx)
                 }
-            } catch let held as HotFeedHeld {
-                // Another reader holds the feed's copy (following it, laying a layout out): this
-                // one awaits its turn without a thread or a connection, then reads again.
-                turnsAwaited += 1
-                await held.turn()
-                continue
             } catch {
                 throw WaterfallError(error)
             }
-            if let (value, update) = result {
+            switch read {
+            case .answered(let value, let update):
                 await save(update)
                 return value
+            case .readAgain(let task):
+                await task?.value
             }
-            attempt += 1
         }
         throw WaterfallError.database("the feed kept changing while its \(what) was read; try again.")
     }
 
-    /// How many times one read awaits its turn at a feed's copy held by other readers before
-    /// it answers from the layout cache alone: each turn is one holder's follow or layout, so
-    /// only a read that keeps losing the race to newer revisions gets there.
-    static let hotTurnsPerRead = 16
+    /// How many read transactions one answer takes at most: a reader that finds the hot copy
+    /// behind its revision waits for its follow, then for its layout's placement, and reads
+    /// again; only one that keeps losing the race to newer revisions gets to the last, which
+    /// answers from the layout cache alone.
+    static let readsPerAnswer = 5
 
     /// ``page(feed:layout:offset:limit:)`` for one kind of layout: reads from the checkpoint
     /// before `offset` until every image of the page has its frame (the end of the row of its
@@ -286,14 +276,11 @@ private struct PageWork: EngineWork {
     let limit: Int
     let tx: any CatalogTransaction
 
-    /// The page, or `nil` when the hot copy is newer than `tx` (read again).
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (LayoutPage, CacheUpdate?)? {
-        switch try service.hotPage(engine: engine, query, offset: offset, limit: limit, tx) {
-        case .ready(let page): return (page, nil)
-        case .ahead: return nil
-        case .notKept, .behind, .needsSections: break
+    /// The page, from the hot copy or the layout cache; or read again.
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> LayoutRead<LayoutPage> {
+        try service.hotPage(engine: engine, query, offset: offset, limit: limit, tx).answer {
+            try service.pageOfKind(engine: engine, query, offset: offset, limit: limit, tx)
         }
-        return try service.pageOfKind(engine: engine, query, offset: offset, limit: limit, tx)
     }
 }
 
@@ -307,13 +294,45 @@ private struct ViewportWork: EngineWork {
     let pinOffset: Double?
     let tx: any CatalogTransaction
 
-    /// The viewport, or `nil` when the hot copy is newer than `tx` (read again).
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (ViewportPage, CacheUpdate?)? {
-        switch try service.hotViewport(engine: engine, query, y: y, height: height, pinOffset: pinOffset, tx) {
-        case .ready(let viewport): return (viewport, nil)
-        case .ahead: return nil
-        case .notKept, .behind, .needsSections: break
+    /// The viewport, from the hot copy or the layout cache; or read again.
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> LayoutRead<ViewportPage> {
+        try service.hotViewport(engine: engine, query, y: y, height: height, pinOffset: pinOffset, tx).answer {
+            try service.viewportOfKind(engine: engine, query, y: y, height: height, pinOffset: pinOffset, tx)
         }
-        return try service.viewportOfKind(engine: engine, query, y: y, height: height, pinOffset: pinOffset, tx)
+    }
+}
+
+/// What one read transaction made of an answer about a layout
+/// (``WaterfallService/readLayoutAnswer(feed:layout:what:_:)``).
+enum LayoutRead<Answer: Sendable>: Sendable {
+    /// The answer, with what it computed for the layout cache.
+    case answered(Answer, CacheUpdate?)
+    /// The hot copy is newer than the transaction, or being brought to its revision by `task`:
+    /// read again in a new transaction (after `task`).
+    case readAgain(after: Task<Void, Never>?)
+
+    /// The answer made into another.
+    func map<T>(_ transform: (Answer, CacheUpdate?) throws -> (T, CacheUpdate?)) rethrows -> LayoutRead<T> {
+        switch self {
+        case .answered(let answer, let update):
+            let (made, update) = try transform(answer, update)
+            return .answered(made, update)
+        case .readAgain(let task): return .readAgain(after: task)
+        }
+    }
+}
+
+extension HotRead where Value: Sendable {
+    /// The transaction's answer from what the hot copy found: its answer, a read again, or, when
+    /// the feed is not kept, `otherwise`'s (from the layout cache).
+    func answer(otherwise: () throws -> (Value, CacheUpdate?)) rethrows -> LayoutRead<Value> {
+        switch self {
+        case .ready(let value): return .answered(value, nil)
+        case .ahead: return .readAgain(after: nil)
+        case .wait(let task): return .readAgain(after: task)
+        case .notKept:
+            let (value, update) = try otherwise()
+            return .answered(value, update)
+        }
     }
 }

@@ -94,13 +94,10 @@ private struct SectionIndexWork: EngineWork {
     let query: LayoutQuery
     let tx: any CatalogTransaction
 
-    /// The index, or `nil` when the hot copy is newer than `tx` (read again).
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (SectionIndex, CacheUpdate?)? {
-        switch try service.hotSectionIndex(engine: engine, query, tx) {
-        case .ready(let index): return (index, nil)
-        case .ahead: return nil
-        case .notKept, .behind, .needsSections: break
+    /// The index, from the hot copy or the layout cache; or read again.
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> LayoutRead<SectionIndex> {
+        try service.hotSectionIndex(engine: engine, query, tx).answer {
+            try service.sectionIndexOfKind(engine: engine, query, tx)
         }
-        return try service.sectionIndexOfKind(engine: engine, query, tx)
     }
 }
