@@ -120,12 +120,9 @@ public struct WaterfallService: Sendable {
         guard let record = try tx.view(feedID: feed.id, name: view) else {
             throw WaterfallError.unknownView(feed: feed.name, view: view)
         }
-        guard var membership = try tx.feed(id: record.membershipID) else {
+        guard let membership = try tx.feed(id: record.membershipID)?.asView(view, of: feed) else {
             throw WaterfallError.database("view \(view.quoted) of feed \(feed.name.quoted) has lost its images.")
         }
-        membership.name = feed.name
-        membership.view = view
-        membership.viewOf = feed.id
         try checkExpectedRevision(of: membership, named: feed.name)
         return membership
     }
@@ -173,5 +170,17 @@ public struct WaterfallService: Sendable {
         if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw WaterfallError.invalidValue(parameter, "\(name.quoted) contains a control character.")
         }
+    }
+}
+
+extension FeedRecord {
+    /// This record, a view's membership, as the view `view` of `feed` answers: under the feed's
+    /// name, laid out with the feed's layouts (DESIGN section 20).
+    func asView(_ view: String, of feed: FeedRecord) -> FeedRecord {
+        var membership = self
+        membership.name = feed.name
+        membership.view = view
+        membership.viewOf = feed.id
+        return membership
     }
 }

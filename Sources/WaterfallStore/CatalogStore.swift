@@ -4,7 +4,7 @@ import Foundation
 /// or PostgreSQL (``PostgresCatalog``, for several servers over one database).
 ///
 /// The service sees only this interface, ``CatalogTransaction`` and ``CatalogPageReads``: every
-/// domain read runs in ``read(_:)`` (or, for an answer from a feed a server holds in memory,
+/// domain read runs in ``read(_:)`` (or, for an answer from a kept feed,
 /// ``readAwaitingStatements(_:)``) and every domain write in ``write(_:_:)``, one transaction
 /// each, so that `kill -9` at any moment leaves the catalog at the state before or after it.
 /// Writes are serialised by the engine (SQLite's write lock; a PostgreSQL advisory lock), reads
@@ -35,10 +35,10 @@ public protocol CatalogStore: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T
 
     /// Runs `body` in one read transaction as ``read(_:)`` does, each of its statements awaited
-    /// (``CatalogPageReads``): the reads of an answer from a feed a server holds in memory, which
-    /// are a few short statements. `nil`, and `body` not run, where the engine has no such
-    /// reads: SQLite, which reads a local file on GRDB's threads, and a command's one PostgreSQL
-    /// connection.
+    /// (``CatalogPageReads``): the reads of an answer from a kept feed, which are a few short
+    /// statements. PostgreSQL awaits each on the caller's task, holding no thread; SQLite runs
+    /// every part of `body` on the reader connection's thread, where each answers at once.
+    /// `nil`, and `body` not run, while a server's PostgreSQL is known to be down.
     /// - Throws: what `body` throws; engine failures as ``StoreError``.
     func readAwaitingStatements<T: Sendable>(_ body: @escaping @Sendable (any CatalogPageReads) async throws -> T)
         async throws -> T?

@@ -89,7 +89,7 @@ import WaterfallTestSupport
                 let limit = Int.random(in: 1...12, using: &random)
                 let start = Date.now
                 do {
-                    let answer = try await hot.pageFromHeldFeed(
+                    let answer = try await hot.keptPage(
                         feed: "f", layout: .inline(Self.configurations[configuration]), offset: offset, limit: limit)
                     if let page = answer {
                         let read = Read(

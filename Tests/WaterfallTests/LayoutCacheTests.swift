@@ -196,7 +196,7 @@ import WaterfallTestSupport
                             == (try catalog.service.sectionIndex(feed: "f", layout: .inline(named)).sections),
                         "named layout's section index, seed \(seed) step \(step)")
                 }
-                if let unblocked = try await hot.pageFromHeldFeed(
+                if let unblocked = try await hot.keptPage(
                     feed: "f", layout: .named("named"), offset: offset, limit: 7)
                 {
                     #expect(
@@ -222,13 +222,13 @@ import WaterfallTestSupport
                 #expect(page.items.map(\.id) == reference.items.map(\.id))
                 #expect(page.headers == reference.headers, "seed \(seed) step \(step) offset \(offset) limit \(limit)")
                 #expect(page.footers == reference.footers, "seed \(seed) step \(step) offset \(offset) limit \(limit)")
-                // The follower: on PostgreSQL, after a move (a short change log, no renumbering
-                // behind it), the read without blocking follows it and answers; else, or when it
-                // cannot, the synchronous way does, as a server's would.
-                let followed = try await follower.pageFromHeldFeed(
+                // The follower: after a move (a short change log, no renumbering behind it), the
+                // hot feed's way follows it and answers; when it cannot, the layout cache's way
+                // does, as a server's would.
+                let followed = try await follower.keptPage(
                     feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
-                if engine == .sqlite || (3...5).contains(change) {
-                    #expect((followed != nil) == (engine == .postgres), "follower, seed \(seed) step \(step)")
+                if (3...5).contains(change) {
+                    #expect(followed != nil, "follower, seed \(seed) step \(step)")
                 }
                 let followerPage =
                     if let followed { followed } else {
@@ -240,17 +240,17 @@ import WaterfallTestSupport
                         feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
                     #expect(kept == page, "hot copy, seed \(seed) step \(step) offset \(offset) limit \(limit)")
                 }
-                // Again without blocking a thread: on PostgreSQL the copy the read above brought
-                // to this revision answers; on SQLite, or over the budget, the caller reads as above.
-                let unblocked = try await hot.pageFromHeldFeed(
+                // Again the hot feed's way alone: the copy the read above brought to this revision
+                // answers (over the budget, the caller reads as above).
+                let unblocked = try await hot.keptPage(
                     feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
-                #expect((unblocked != nil) == (engine == .postgres), "seed \(seed) step \(step)")
+                #expect(unblocked != nil, "seed \(seed) step \(step)")
                 if let unblocked {
                     #expect(
                         unblocked == page, "without blocking, seed \(seed) step \(step) offset \(offset) limit \(limit)"
                     )
                 }
-                if let overBudget = try await tight.pageFromHeldFeed(
+                if let overBudget = try await tight.keptPage(
                     feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
                 {
                     #expect(
@@ -276,9 +276,9 @@ import WaterfallTestSupport
                         kept == viewport,
                         "hot copy, seed \(seed) step \(step) y \(y) height \(height) pin \(String(describing: pin))")
                 }
-                let unblockedBand = try await hot.viewportFromHeldFeed(
+                let unblockedBand = try await hot.keptViewport(
                     feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
-                #expect((unblockedBand != nil) == (engine == .postgres), "seed \(seed) step \(step)")
+                #expect(unblockedBand != nil, "seed \(seed) step \(step)")
                 if let unblockedBand {
                     #expect(
                         unblockedBand == viewport,
@@ -295,10 +295,8 @@ import WaterfallTestSupport
                         try server.sectionIndex(feed: "f", layout: .inline(configuration)) == index,
                         "hot copy, seed \(seed) step \(step)")
                 }
-                let unblockedIndex = try await hot.sectionIndexFromHeldFeed(feed: "f", layout: .inline(configuration))
-                #expect(
-                    unblockedIndex == (engine == .postgres ? index : nil), "without blocking, seed \(seed) step \(step)"
-                )
+                let unblockedIndex = try await hot.keptSectionIndex(feed: "f", layout: .inline(configuration))
+                #expect(unblockedIndex == index, "the hot feed's way, seed \(seed) step \(step)")
             }
             // The answers above came from the hot copy, followed to the catalog's revision.
             let revision = try await catalog.service.feeds().feeds.first?.revision

@@ -31,42 +31,13 @@ extension WaterfallService {
         }
     }
 
-    /// ``page(feed:layout:offset:limit:)`` from the hot copy, inside the read transaction that
-    /// resolved `query`: lays out, in memory, from the section checkpoint before `offset` to the
-    /// end of the page's last row and one image more (which closes its section), then reads the
-    /// page's own rows by the copy's keys and checks them against it.
-    func hotPage<Kind: StreamingLayoutKind>(
-        engine: Kind, _ query: LayoutQuery, offset: Int, limit: Int, _ tx: any CatalogTransaction
-    ) throws -> HotRead<LayoutPage> {
-        try hotAnswer(.page(offset: offset, limit: limit), engine: engine, query).flatMap { laidOut in
-            try answer(laidOut, feed: query.feed, tx) { rows, labels in
-                page(laidOut, offset: offset, limit: limit, rows: rows, labels: labels, query)
-            }
-        }
-    }
-
-    /// The answer of `laidOut`, made by `make` from its rows and its sections' labels read in
-    /// `tx`; `.notKept` when the rows are not what the copy holds (the copy is then dropped).
-    private func answer<Answer>(
-        _ laidOut: HotAnswer, feed: FeedRecord, _ tx: any CatalogTransaction,
-        _ make: ([ImageRecord], SectionLabels) -> Answer
-    ) throws -> HotRead<Answer> {
-        let rows =
-            try laidOut.firstKey.map { try tx.images(feedID: feed.id, fromKey: $0, limit: laidOut.rows.count) } ?? []
-        guard laidOut.agrees(with: rows) else {
-            hot?.forget(feedID: feed.id)
-            return .notKept
-        }
-        return .ready(make(rows, try SectionLabels(laidOut.sectionIDs, tx)))
-    }
-
-    /// ``page(feed:layout:offset:limit:)``'s first way (of a valid slice): from a feed held in
-    /// memory (``answerFromHeldFeed(feed:layout:_:finish:)``), or `nil`.
-    func pageFromHeldFeed(feed: String?, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError)
+    /// ``page(feed:layout:offset:limit:)``'s first way (of a valid slice): from the kept feed
+    /// (``keptAnswer(feed:layout:_:finish:)``), or `nil`.
+    func keptPage(feed: String?, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError)
         -> LayoutPage?
     {
         guard (try? Self.validateSlice(offset: offset, limit: limit)) != nil else { return nil }
-        return try await answerFromHeldFeed(feed: feed, layout: layout, .page(offset: offset, limit: limit)) {
+        return try await keptAnswer(feed: feed, layout: layout, .page(offset: offset, limit: limit)) {
             service, reads, laidOut, query in
             guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else {
                 return nil
@@ -76,13 +47,16 @@ extension WaterfallService {
     }
 
     /// ``viewport(feed:layout:y:height:pinOffset:)``'s first way (of a valid band), as
-    /// ``pageFromHeldFeed(feed:layout:offset:limit:)`` is the page's.
-    func viewportFromHeldFeed(
+    /// ``keptPage(feed:layout:offset:limit:)`` is the page's: finds the chunks of the sections
+    /// whose bands meet the band, lays out from the checkpoint that starts the first to the end
+    /// of the last (closing its section when it is the section's last), and reads the rows of
+    /// the images that meet it.
+    func keptViewport(
         feed: String?, layout: LayoutSource, y: Double, height: Double, pinOffset: Double?
     ) async throws(WaterfallError) -> ViewportPage? {
         guard (try? Self.validateBand(y: y, height: height, pinOffset: pinOffset)) != nil else { return nil }
         let question = HotAnswer.Question.viewport(y: y, height: height, pinOffset: pinOffset)
-        return try await answerFromHeldFeed(feed: feed, layout: layout, question) { service, reads, laidOut, query in
+        return try await keptAnswer(feed: feed, layout: layout, question) { service, reads, laidOut, query in
             guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else {
                 return nil
             }
@@ -90,46 +64,45 @@ extension WaterfallService {
         }
     }
 
-    /// ``sectionIndex(feed:layout:)``'s first way, as ``pageFromHeldFeed(feed:layout:offset:limit:)``
-    /// is the page's: the sections and their dates read in the same transaction.
-    func sectionIndexFromHeldFeed(feed: String?, layout: LayoutSource) async throws(WaterfallError) -> SectionIndex? {
-        try await answerFromHeldFeed(feed: feed, layout: layout, .sectionIndex) { service, reads, laidOut, query in
+    /// ``sectionIndex(feed:layout:)``'s first way, as ``keptPage(feed:layout:offset:limit:)``
+    /// is the page's: each section's plan gives where it begins and ends, the copy gives its
+    /// image count; only the sections and their dates are read. O(sections), no image row.
+    func keptSectionIndex(feed: String?, layout: LayoutSource) async throws(WaterfallError) -> SectionIndex? {
+        try await keptAnswer(feed: feed, layout: layout, .sectionIndex) { service, reads, laidOut, query in
             let records = try await reads.sections(feedID: query.feed.id)
             return service.sectionIndex(laidOut, records: records, query)?
                 .dated(records: records, ranges: try await reads.takenAtRanges(sectionIDs: records.map(\.id)))
         }
     }
 
-    /// The first way of ``page(feed:layout:offset:limit:)``, ``viewport(feed:layout:y:height:pinOffset:)``
-    /// and ``sectionIndex(feed:layout:)`` on an engine whose reads are trips to a server
-    /// (PostgreSQL): an answer from the hot copy, each statement awaited
-    /// (``CatalogStore/readAwaitingStatements(_:)``) in one read transaction: the feed, the named
-    /// layout, and what `finish` reads to complete the answer (its rows and its sections'
-    /// labels). The answer to `question` is laid out from the copy, found reading nothing; a
-    /// copy or layout not at the feed's revision yet is brought there by the hot copy's task,
-    /// awaited outside the transaction, and the answer is read again in a new one
-    /// (``HotGeometry/placement(feed:engine:key:stride:database:)``).
+    /// The one way of ``page(feed:layout:offset:limit:)``, ``viewport(feed:layout:y:height:pinOffset:)``
+    /// and ``sectionIndex(feed:layout:)`` from a kept feed, on both engines: in one read
+    /// transaction whose statements are awaited (``CatalogStore/readAwaitingStatements(_:)``:
+    /// on PostgreSQL without a thread, on SQLite on the reader connection's), the feed (or the
+    /// view's membership), the named layout, and what `finish` reads to complete the answer
+    /// (its rows and its sections' labels). The answer to `question` is laid out from the copy,
+    /// found reading nothing; a copy or layout not at the feed's revision yet is brought there
+    /// by the kept feed's task, awaited outside the transaction, and the answer is read again in
+    /// a new one (``HotGeometry/placement(feed:engine:key:stride:database:)``), at most
+    /// ``readsPerAnswer`` times.
     ///
     /// `nil` when it cannot answer so, and the answer's function goes on with a transaction
-    /// (``readLayoutAnswer(feed:layout:what:_:)``), which does everything this leaves out: no
-    /// hot copy, or an engine that reads a local file (SQLite); no feed named, or a view; a feed
-    /// not kept (over the budget, or loaded by another reader); a copy that disagrees with the
-    /// catalog (dropped); an answer that would be an error, which that way words.
-    private func answerFromHeldFeed<Answer: Sendable>(
+    /// over the layout cache (``readLayoutAnswer(feed:layout:what:_:)``), which does everything
+    /// this leaves out: no kept feeds (a command), or a command's one connection; no feed
+    /// named; a feed not kept (over the budget, or loaded by another reader); a copy that
+    /// disagrees with the catalog (dropped); an answer that would be an error, which that way
+    /// words.
+    private func keptAnswer<Answer: Sendable>(
         feed name: String?, layout: LayoutSource, _ question: HotAnswer.Question,
         finish:
             @escaping @Sendable (WaterfallService, any CatalogPageReads, HotAnswer, LayoutQuery) async throws -> Answer?
     ) async throws(WaterfallError) -> Answer? {
-        // A view's membership is read by the transaction's way (`resolveFeed` finds it), and so is
-        // every answer on an engine whose reads are a local file's (SQLite's).
-        guard hot != nil, let name, view == nil, database.readsAreRemote else { return nil }
+        guard hot != nil, let name else { return nil }
         let service = self
         do {
             for _ in 0..<Self.readsPerAnswer {
                 let read = try await database.readAwaitingStatements { reads -> LayoutRead<Answer>? in
-                    guard let feed = try await reads.feed(named: name),
-                        (try? service.checkExpectedRevision(of: feed, named: name)) != nil
-                    else { return nil }
+                    guard let feed = try await service.keptFeed(named: name, reads) else { return nil }
                     var record: NamedLayoutRecord?
                     if case .named(let layoutName) = layout {
                         record = try await reads.layout(feedID: feed.layoutFeedID, name: layoutName)
@@ -138,9 +111,8 @@ extension WaterfallService {
                         return nil
                     }
                     let query = LayoutQuery(feed: feed, name: layoutName, configuration: configuration)
-                    switch try configuration.withEngine(
-                        HotAnswerWork(service: service, query: query, question: question))
-                    {
+                    let work = HotAnswerWork(service: service, query: query, question: question)
+                    switch try configuration.withEngine(work) {
                     case .ready(let laidOut):
                         return try await finish(service, reads, laidOut, query).map { .answered($0, nil) }
                     case .ahead: return .readAgain(after: nil)
@@ -158,6 +130,19 @@ extension WaterfallService {
         } catch {
             throw WaterfallError(error)
         }
+    }
+
+    /// The feed `name` names, or the membership of the service's view of it (DESIGN section
+    /// 20), as ``resolveFeed(_:_:)`` finds it; `nil` where that throws (it words the error).
+    private func keptFeed(named name: String, _ reads: any CatalogPageReads) async throws -> FeedRecord? {
+        guard var feed = try await reads.feed(named: name) else { return nil }
+        if let view {
+            guard let record = try await reads.view(feedID: feed.id, name: view),
+                let membership = try await reads.feed(id: record.membershipID)
+            else { return nil }
+            feed = membership.asView(view, of: feed)
+        }
+        return (try? checkExpectedRevision(of: feed, named: name)) != nil ? feed : nil
     }
 
     /// The rows of `laidOut` and its sections' labels, each statement awaited; `nil` when the
@@ -193,21 +178,6 @@ extension WaterfallService {
 }
 
 extension WaterfallService {
-    /// ``viewport(feed:layout:y:height:pinOffset:)`` from the hot copy: finds the chunks of the
-    /// sections whose bands meet the band, lays out from the checkpoint that starts the first to
-    /// the end of the last (closing its section when it is the section's last), and reads the
-    /// rows of the images that meet it.
-    func hotViewport<Kind: StreamingLayoutKind>(
-        engine: Kind, _ query: LayoutQuery, y: Double, height: Double, pinOffset: Double?, _ tx: any CatalogTransaction
-    ) throws -> HotRead<ViewportPage> {
-        try hotAnswer(.viewport(y: y, height: height, pinOffset: pinOffset), engine: engine, query).flatMap {
-            laidOut in
-            try answer(laidOut, feed: query.feed, tx) { rows, labels in
-                viewportPage(laidOut, y: y, height: height, rows: rows, labels: labels, query)
-            }
-        }
-    }
-
     /// The viewport of the band `[y, y + height)`, laid out as `laidOut`, with its rows and its
     /// sections' labels.
     fileprivate func viewportPage(

@@ -2,18 +2,6 @@ import WaterfallLayout
 import WaterfallStore
 
 extension WaterfallService {
-    /// ``sectionIndex(feed:layout:)`` from the hot copy, inside the read transaction that
-    /// resolved `feed`: each section's plan gives where it begins and ends, the copy gives its
-    /// image count; only the sections' names and titles are read. O(sections), no image row.
-    func hotSectionIndex<Kind: StreamingLayoutKind>(
-        engine: Kind, _ query: LayoutQuery, _ tx: any CatalogTransaction
-    ) throws -> HotRead<SectionIndex> {
-        try hotAnswer(.sectionIndex, engine: engine, query).flatMap { laidOut in
-            let records = try tx.sections(feedID: query.feed.id)
-            return sectionIndex(laidOut, records: records, query).map { .ready($0) } ?? .notKept
-        }
-    }
-
     /// The section index of `laidOut` with the catalog's sections `records`; `nil` when they are
     /// not the copy's sections (the copy is then dropped).
     func sectionIndex(_ laidOut: HotAnswer, records: [SectionRecord], _ query: LayoutQuery) -> SectionIndex? {

@@ -130,11 +130,18 @@ private struct LocateWork: EngineWork {
     /// The placed image, from the hot copy or the layout cache; or read again.
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> LayoutRead<PlacedImage> {
         let fromCopy = try service.hotLookup(engine: engine, query).flatMap { geometry, _ -> HotRead<PlacedImage> in
-            // A page of one from the copy; the image's rows are checked against the catalog
-            // there, and a copy that disagrees is dropped (then the cache answers).
+            // A page of one from the copy, the image's row (read above) checked against it: a
+            // copy that disagrees is dropped, and the cache answers.
             guard let index = geometry.index(ofKey: image.key, inSection: image.sectionID) else { return .notKept }
-            return try service.hotPage(engine: engine, query, offset: index, limit: 1, tx).flatMap { page in
-                placed(page).map { .ready($0) } ?? .notKept
+            return try service.hotAnswer(.page(offset: index, limit: 1), engine: engine, query).flatMap { laidOut in
+                guard laidOut.agrees(with: [image]) else {
+                    service.hot?.forget(feedID: query.feed.id)
+                    return .notKept
+                }
+                let parts = service.assemble(
+                    laidOut.elements, rows: [image], firstIndex: index,
+                    labels: try SectionLabels(laidOut.sectionIDs, tx), scale: query.configuration.common.scale)
+                return parts.items.first.map { .ready($0) } ?? .notKept
             }
         }
         return try fromCopy.answer { try placedFromCache(engine) }

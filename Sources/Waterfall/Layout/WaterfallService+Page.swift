@@ -33,7 +33,7 @@ extension WaterfallService {
         -> LayoutPage
     {
         try Self.validateSlice(offset: offset, limit: limit)
-        if let held = try await pageFromHeldFeed(feed: feed, layout: layout, offset: offset, limit: limit) {
+        if let held = try await keptPage(feed: feed, layout: layout, offset: offset, limit: limit) {
             return held
         }
         return try await readLayoutAnswer(feed: feed, layout: layout, what: "page") { service, query, tx in
@@ -150,7 +150,7 @@ extension WaterfallService {
         feed: String?, layout: LayoutSource, y: Double, height: Double, pinOffset: Double? = nil
     ) async throws(WaterfallError) -> ViewportPage {
         try Self.validateBand(y: y, height: height, pinOffset: pinOffset)
-        if let held = try await viewportFromHeldFeed(
+        if let held = try await keptViewport(
             feed: feed, layout: layout, y: y, height: height, pinOffset: pinOffset)
         {
             return held
@@ -276,11 +276,10 @@ private struct PageWork: EngineWork {
     let limit: Int
     let tx: any CatalogTransaction
 
-    /// The page, from the hot copy or the layout cache; or read again.
+    /// The page, from the layout cache.
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> LayoutRead<LayoutPage> {
-        try service.hotPage(engine: engine, query, offset: offset, limit: limit, tx).answer {
-            try service.pageOfKind(engine: engine, query, offset: offset, limit: limit, tx)
-        }
+        let (page, update) = try service.pageOfKind(engine: engine, query, offset: offset, limit: limit, tx)
+        return .answered(page, update)
     }
 }
 
@@ -294,11 +293,11 @@ private struct ViewportWork: EngineWork {
     let pinOffset: Double?
     let tx: any CatalogTransaction
 
-    /// The viewport, from the hot copy or the layout cache; or read again.
+    /// The viewport, from the layout cache.
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> LayoutRead<ViewportPage> {
-        try service.hotViewport(engine: engine, query, y: y, height: height, pinOffset: pinOffset, tx).answer {
-            try service.viewportOfKind(engine: engine, query, y: y, height: height, pinOffset: pinOffset, tx)
-        }
+        let (viewport, update) = try service.viewportOfKind(
+            engine: engine, query, y: y, height: height, pinOffset: pinOffset, tx)
+        return .answered(viewport, update)
     }
 }
 

@@ -25,7 +25,7 @@ extension WaterfallService {
     /// - Throws: ``WaterfallError``: `usage` for a bad configuration, `invalidData` for an
     ///   unknown feed or layout.
     public func sectionIndex(feed: String?, layout: LayoutSource) async throws(WaterfallError) -> SectionIndex {
-        if let held = try await sectionIndexFromHeldFeed(feed: feed, layout: layout) { return held }
+        if let held = try await keptSectionIndex(feed: feed, layout: layout) { return held }
         return try await readLayoutAnswer(feed: feed, layout: layout, what: "section index") { service, query, tx in
             try query.configuration.withEngine(SectionIndexWork(service: service, query: query, tx: tx))
                 .map { index, update in (try service.addingSectionDates(to: index, feed: query.feed, tx), update) }
@@ -94,10 +94,9 @@ private struct SectionIndexWork: EngineWork {
     let query: LayoutQuery
     let tx: any CatalogTransaction
 
-    /// The index, from the hot copy or the layout cache; or read again.
+    /// The index, from the layout cache.
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> LayoutRead<SectionIndex> {
-        try service.hotSectionIndex(engine: engine, query, tx).answer {
-            try service.sectionIndexOfKind(engine: engine, query, tx)
-        }
+        let (index, update) = try service.sectionIndexOfKind(engine: engine, query, tx)
+        return .answered(index, update)
     }
 }

@@ -145,11 +145,15 @@ public struct PostgresCatalog: CatalogStore {
         }
     }
 
-    /// The read transaction of ``read(_:)`` on a server's pool, every statement awaited.
+    /// The read transaction of ``read(_:)``, every statement awaited: on a server's pool on the
+    /// caller's task, holding no thread (`nil` while PostgreSQL is known to be down); on a
+    /// command's connection on a thread of ``BlockingThreads``, where ``TransactionPump`` runs
+    /// every part of `body`.
     public func readAwaitingStatements<T: Sendable>(
         _ body: @escaping @Sendable (any CatalogPageReads) async throws -> T
     ) async throws -> T? {
-        try await pool.withSessionAwaitingStatements { [location = pool.settings.displayName] session in
+        let transaction = {
+            @Sendable [location = pool.settings.displayName] (session: PostgresSession) async throws -> T in
             do {
                 try await session.executeAwaitingAnswer("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 let result = try await body(PostgresPageReads(session: session))
@@ -159,6 +163,10 @@ public struct PostgresCatalog: CatalogStore {
                 _ = try? await session.executeAwaitingAnswer("ROLLBACK")
                 throw Self.storeError(error, location: location)
             }
+        }
+        guard pool.isCommands else { return try await pool.withSessionAwaitingStatements(transaction) }
+        return try await pool.onThread { [pool] in
+            try pool.withSession { session in try TransactionPump.run { try await transaction(session) } }
         }
     }
 

@@ -10,6 +10,16 @@ struct PostgresPageReads: CatalogPageReads {
             FeedRecord.init(postgres:))
     }
 
+    func feed(id: Int64) async throws -> FeedRecord? {
+        try await session.rowsAwaitingAnswer(PostgresStatement.FeedByID.self, .int(id)).first.map(
+            FeedRecord.init(postgres:))
+    }
+
+    func view(feedID: Int64, name: String) async throws -> ViewRecord? {
+        try await session.rowsAwaitingAnswer(PostgresStatement.ViewByName.self, .int(feedID), .text(name)).first.map(
+            ViewRecord.init(postgres:))
+    }
+
     func layout(feedID: Int64, name: String) async throws -> NamedLayoutRecord? {
         try await session.rowsAwaitingAnswer(PostgresStatement.LayoutByName.self, .int(feedID), .text(name)).first.map(
             NamedLayoutRecord.init(postgres:))

@@ -57,6 +57,9 @@ final class PostgresPool: Sendable {
         clients = NIOLockedValueBox(Clients(settings: settings, readers: max(1, connections - 1), generation: 0))
     }
 
+    /// Whether this is a command's pool (its one connection), not a server's.
+    var isCommands: Bool { own != nil }
+
     /// Runs `body`, a transaction that waits for its connection and its statements, on a
     /// thread of the process's fixed pool for blocking work (``BlockingThreads``), while the
     /// caller awaits it without a thread. Every wait of `body` ends (the lease's at

@@ -5,6 +5,10 @@
 enum PostgresStatement {
     // MARK: Feeds and the change log
     enum FeedByName: PostgresRequestStatement { static let sql = SharedSQL.feedByName.postgres }
+    enum FeedByID: PostgresRequestStatement { static let sql = SharedSQL.feedByID.postgres }
+    enum ViewByName: PostgresRequestStatement {
+        static let sql = "SELECT \(SharedSQL.viewColumns) FROM view WHERE feed_id = $1 AND name = $2"
+    }
     enum FeedVersions: PostgresRequestStatement { static let sql = SharedSQL.feedVersions.postgres }
     enum ChangesSince: PostgresRequestStatement { static let sql = SharedSQL.changesSince.postgres }
 

@@ -23,7 +23,7 @@ public struct PostgresTransaction: CatalogTransaction {
     }
 
     public func feed(id: Int64) throws -> FeedRecord? {
-        try session.rows(SharedSQL.feedByID.postgres, .int(id)).first.map(FeedRecord.init(postgres:))
+        try session.rows(PostgresStatement.FeedByID.self, .int(id)).first.map(FeedRecord.init(postgres:))
     }
 
     public func feedIDs() throws -> Set<Int64> {
@@ -326,9 +326,8 @@ extension PostgresTransaction {
     }
 
     public func view(feedID: Int64, name: String) throws -> ViewRecord? {
-        try session.rows(
-            "SELECT \(SharedSQL.viewColumns) FROM view WHERE feed_id = $1 AND name = $2", .int(feedID), .text(name)
-        ).first.map(ViewRecord.init(postgres:))
+        try session.rows(PostgresStatement.ViewByName.self, .int(feedID), .text(name)).first.map(
+            ViewRecord.init(postgres:))
     }
 
     public func saveView(_ view: ViewRecord) throws {

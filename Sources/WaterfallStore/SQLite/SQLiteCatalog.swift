@@ -244,11 +244,19 @@ public struct SQLiteCatalog: CatalogStore {
         }
     }
 
-    /// None: SQLite reads a local file, on GRDB's threads (``read(_:)``).
+    /// Runs `body` in one read transaction through GRDB's asynchronous read, on the
+    /// connection's own thread: every part of it runs there (``TransactionPump``), and each
+    /// statement answers at once. Never `nil`.
     public func readAwaitingStatements<T: Sendable>(
         _ body: @escaping @Sendable (any CatalogPageReads) async throws -> T
     ) async throws -> T? {
-        nil
+        try await translatingErrors {
+            try await writer.read { db in
+                // Used by the pump's parts alone, all of them on this thread, in this transaction.
+                let reads = SQLitePageReads(tx: SQLiteTransaction(db: db))
+                return try TransactionPump.run { try await body(reads) }
+            }
+        }
     }
 
     /// One read transaction on `writer`. A server's pool reads through GRDB's async access, on
