@@ -12,4 +12,10 @@ public protocol CatalogPageReads: Sendable {
     func sections(ids: [Int64]) async throws -> [SectionRecord]
     func sections(feedID: Int64) async throws -> [SectionRecord]
     func takenAtRanges(sectionIDs: [Int64]) async throws -> [Int64: ClosedRange<Int64>]
+
+    // Following the change log.
+    func changes(feedID: Int64, since revision: Int64, limit: Int) async throws -> [ChangeRecord]
+    func sectionIDs(feedID: Int64) async throws -> [Int64]
+    func images(feedID: Int64, externalIDs: [String]) async throws -> [ImageRecord]
+    func neighbourKeys(feedID: Int64, of keys: [Int64]) async throws -> [Int64: NeighbourKeys]
 }

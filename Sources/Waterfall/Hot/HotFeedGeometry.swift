@@ -147,14 +147,14 @@ struct HotFeedGeometry {
     /// The catalog index of the first image of section `ordinal`.
     func start(of ordinal: Int) -> Int { starts[ordinal] }
 
-    /// Brings the copy to `feed`'s revision by the change log, inside a read transaction at that
-    /// revision. Returns `false` when it cannot (too many changes, or the catalog is not what
-    /// the copy expects): the caller loads the feed anew.
-    mutating func follow(to feed: FeedRecord, _ tx: any CatalogTransaction) throws -> Bool {
+    /// Brings the copy to `feed`'s revision by the change log, read through `reads` (a read
+    /// transaction at that revision). Returns `false` when it cannot (too many changes, or the
+    /// catalog is not what the copy expects): the caller loads the feed anew.
+    mutating func follow(to feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> Bool {
         precondition(feed.revision >= revision)
         if feed.revision == revision { return count == feed.imageCount }
-        guard canFollow(to: feed), let reads = try followReads(to: feed, tx) else { return false }
-        return apply(reads, to: feed)
+        guard canFollow(to: feed), let followed = try await followReads(to: feed, reads) else { return false }
+        return apply(followed, to: feed)
     }
 
     /// Whether the change log from the copy's revision to `feed`'s is worth reading: many
@@ -164,16 +164,16 @@ struct HotFeedGeometry {
         feed.revision - revision <= Int64(Self.followLimit) && abs(feed.imageCount - count) <= Self.followLimit
     }
 
-    /// What following to `feed`'s revision reads, read in `tx` (which shows `feed`); `nil` when
-    /// the change log names too many images.
-    func followReads(to feed: FeedRecord, _ tx: any CatalogTransaction) throws -> HotFollowReads? {
-        let changes = try tx.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)
+    /// What following to `feed`'s revision reads, through `reads` (which shows `feed`); `nil`
+    /// when the change log names too many images.
+    func followReads(to feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> HotFollowReads? {
+        let changes = try await reads.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)
         guard let ids = Self.changedIDs(changes) else { return nil }
-        let sectionIDs = try tx.sectionIDs(feedID: feedID)
-        let rows = try tx.images(feedID: feedID, externalIDs: ids)
+        let sectionIDs = try await reads.sectionIDs(feedID: feedID)
+        let rows = try await reads.images(feedID: feedID, externalIDs: ids)
         return HotFollowReads(
             sectionIDs: sectionIDs, ids: ids, rows: rows,
-            neighbours: try tx.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
+            neighbours: try await reads.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
     }
 
     /// The most change-log rows a follow reads: an image may be named by several (moved again

@@ -38,10 +38,10 @@ public final class HotGeometry: Sendable {
     /// as asked for (each costs a pass over the feed in memory).
     static let layoutsPerFeed = 16
     private let state = Mutex(State())
-    /// Called in a load's transaction before it reads the feed, and in a follow's before it
-    /// reads the change log (tests hold one under way with them).
+    /// Called in a load's transaction before it reads the feed, and by a follow before its
+    /// transaction (tests hold one under way with them).
     private let willLoad: @Sendable (FeedRecord) -> Void
-    private let willFollow: @Sendable (FeedRecord) -> Void
+    private let willFollow: @Sendable (FeedRecord) async -> Void
     /// Awaited by a placement before it lays its configuration out.
     private let willPlace: @Sendable (String) async -> Void
 
@@ -52,7 +52,7 @@ public final class HotGeometry: Sendable {
 
     init(
         budget: Int, willLoad: @escaping @Sendable (FeedRecord) -> Void,
-        willFollow: @escaping @Sendable (FeedRecord) -> Void = { _ in },
+        willFollow: @escaping @Sendable (FeedRecord) async -> Void = { _ in },
         willPlace: @escaping @Sendable (String) async -> Void = { _ in }
     ) {
         self.budget = budget
@@ -78,13 +78,18 @@ public final class HotGeometry: Sendable {
     /// - `.ahead`: the copy is newer than the reader's snapshot (another reader's): read again
     ///   in a new transaction. A feed made anew never has the id of the one removed (DESIGN
     ///   section 19), so a newer copy is this feed's.
-    /// - `.wait(task)`: the copy is behind, or the layout not placed at its revision: `task`
-    ///   (started here by the first reader of the revision) brings it there, reading `database`;
-    ///   await it outside the transaction and read again.
+    /// - `.lead(work)`: the copy is behind, or the layout not placed at its revision, and this
+    ///   reader, the first of its revision, brings it there: it runs `work` in its own
+    ///   transaction (``lead(_:reading:)``), then looks again in it. Given only to a reader
+    ///   `leading` (one whose statements are awaited).
+    /// - `.wait(task)`: another reader of the revision leads that work (or, for a reader not
+    ///   leading and for a load, `task` does it in a transaction of its own, reading
+    ///   `database`): await it outside the transaction and read again.
     /// - `.notKept`: over the budget, or being loaded by another reader's task (readers do not
     ///   wait for a load they did not start): answer from the layout cache.
     func placement<Kind: StreamingLayoutKind>(
-        feed: FeedRecord, engine: Kind, key: String, stride: Int, database: any CatalogStore
+        feed: FeedRecord, engine: Kind, key: String, stride: Int, database: any CatalogStore,
+        leading: Bool
     ) -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> {
         state.withLock { state -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> in
             // Admitted by the feed's image count, which the reader's snapshot gives for free: a
@@ -112,10 +117,16 @@ public final class HotGeometry: Sendable {
                     return .wait(startBringing(&entry, to: feed, from: nil, database: database))
                 }
                 if geometry.revision < feed.revision {
-                    guard let bringing = entry.bringing else {
-                        return .wait(startBringing(&entry, to: feed, from: geometry, database: database))
+                    if let bringing = entry.bringing { return bringing.isLoad ? .notKept : .wait(bringing.task) }
+                    if leading && geometry.canFollow(to: feed) {
+                        let token = entry.token
+                        let (lead, task) = HotLead.make { reads in
+                            await self.bring(feed, token: token, from: geometry, database: database, reads: reads)
+                        }
+                        entry.bringing = (isLoad: false, task: task)
+                        return .lead(lead)
                     }
-                    return bringing.isLoad ? .notKept : .wait(bringing.task)
+                    return .wait(startBringing(&entry, to: feed, from: geometry, database: database))
                 }
                 let kept = entry.layouts[key]?.layout as? HotLayout<Kind>
                 if let kept, kept.stride == stride, kept.places(geometry) { return .ready((geometry, kept)) }
@@ -124,11 +135,20 @@ public final class HotGeometry: Sendable {
                 // may send any number) wait for it, then read again.
                 if let placing = entry.placing { return .wait(placing) }
                 let token = entry.token
-                let task = Task {
+                let place = { @Sendable (reads: (any CatalogPageReads)?) in
                     await self.place(
                         feed.id, key: key, engine: engine, stride: stride, geometry: geometry,
-                        keeping: kept?.stride == stride ? kept : nil, database: database, token: token)
+                        keeping: kept?.stride == stride ? kept : nil, database: database, reads: reads, token: token)
                 }
+                if leading {
+                    let (lead, task) = HotLead.make { reads in
+                        await place(reads)
+                        return nil
+                    }
+                    entry.placing = task
+                    return .lead(lead)
+                }
+                let task = Task { await place(nil) }
                 entry.placing = task
                 return .wait(task)
             }
@@ -142,7 +162,9 @@ public final class HotGeometry: Sendable {
     ) -> Task<Void, Never> {
         let follows = copy.map { $0.canFollow(to: feed) } ?? false
         let token = entry.token
-        let task = Task { await self.bring(feed, token: token, from: follows ? copy : nil, database: database) }
+        let task = Task {
+            _ = await self.bring(feed, token: token, from: follows ? copy : nil, database: database, reads: nil)
+        }
         entry.bringing = (isLoad: !follows, task: task)
         return task
     }
@@ -152,43 +174,86 @@ public final class HotGeometry: Sendable {
     /// follow finds the catalog not as the copy expects). Stores the result into the entry
     /// `token` names, if it is still kept; a failure leaves the kept copy as it was (its readers
     /// read again, and in the end answer from the layout cache, which words the error).
-    private func bring(_ feed: FeedRecord, token: UInt64, from copy: HotFeedGeometry?, database: any CatalogStore)
-        async
-    {
-        let brought: Result<(HotFeedGeometry, copied: Int)?, any Error>
+    private func bring(
+        _ feed: FeedRecord, token: UInt64, from copy: HotFeedGeometry?, database: any CatalogStore,
+        reads: (any CatalogPageReads)?
+    ) async -> Task<Void, Never>? {
+        let brought: Result<Brought, any Error>
         do {
-            brought = .success(
-                try await database.read { [self] tx -> (HotFeedGeometry, copied: Int)? in
-                    guard let current = try tx.feed(id: feed.id) else { return nil }
-                    var now = feed
-                    now.revision = current.revision
-                    now.imageCount = current.imageCount
-                    if var followed = copy, followed.revision <= now.revision {
-                        willFollow(now)
-                        if try followed.follow(to: now, tx) { return (followed, followed.bytesNotShared(with: copy!)) }
-                    }
-                    try dropRemovedFeeds(tx)
-                    willLoad(now)
-                    return (try HotFeedGeometry(feed: now, tx), 0)
-                })
+            var found = try await follow(feed, from: copy, database: database, reads: reads)
+            if case .loadAnew = found, reads == nil { found = try await load(feed, database: database) }
+            brought = .success(found)
         } catch {
             brought = .failure(error)
         }
-        state.withLock { state in
-            guard state.feeds[feed.id]?.token == token else { return }
+        return state.withLock { state -> Task<Void, Never>? in
+            guard state.feeds[feed.id]?.token == token else { return nil }
             state.feeds[feed.id]!.bringing = nil
             switch brought {
-            case .success(let (geometry, copied)?):
+            case .success(.copy(let geometry, let copied)):
                 state.feeds[feed.id]!.geometry = geometry
                 // The layout placed last is the one its readers read now: the others go first.
                 let key = state.feeds[feed.id]!.lastPlaced
                 state.settle(feed.id, keeping: key, copied: copied, budget: budget)
-            case .success(nil):
-                // The feed was removed.
+            case .success(.removed):
                 state.feeds[feed.id] = nil
-            case .failure:
+            case .success(.loadAnew) where reads != nil:
+                // A follow led in a reader's transaction, which may not open another: the feed
+                // is loaded by a task in a transaction of its own.
+                let task = Task {
+                    _ = await self.bring(feed, token: token, from: nil, database: database, reads: nil)
+                }
+                state.feeds[feed.id]!.bringing = (isLoad: true, task: task)
+                return task
+            case .success(.loadAnew), .failure:
                 break
             }
+            return nil
+        }
+    }
+
+    /// What a load or a follow brought.
+    private enum Brought: Sendable {
+        /// The copy at the revision read, with the bytes a follow copied beside the old copy.
+        case copy(HotFeedGeometry, copied: Int)
+        /// The feed was removed.
+        case removed
+        /// The follow could not be made: load the feed anew.
+        case loadAnew
+    }
+
+    /// `copy` brought by the change log to `feed`'s revision through `reads` (the leading
+    /// reader's transaction, which shows `feed`), or without them to the revision a read
+    /// transaction of its own shows, its few statements awaited
+    /// (``CatalogStore/readAwaitingStatements(_:)``); or what keeps it from being followed.
+    private func follow(
+        _ feed: FeedRecord, from copy: HotFeedGeometry?, database: any CatalogStore, reads: (any CatalogPageReads)?
+    ) async throws -> Brought {
+        guard let copy else { return .loadAnew }
+        await willFollow(feed)
+        if let reads {
+            var followed = copy
+            guard try await followed.follow(to: feed, reads) else { return .loadAnew }
+            return .copy(followed, copied: followed.bytesNotShared(with: copy))
+        }
+        let followed = try await database.readAwaitingStatements { reads -> Brought in
+            guard let current = try await reads.feed(id: feed.id) else { return .removed }
+            let now = feed.at(current)
+            var followed = copy
+            guard copy.revision <= now.revision, try await followed.follow(to: now, reads) else { return .loadAnew }
+            return .copy(followed, copied: followed.bytesNotShared(with: copy))
+        }
+        return followed ?? .loadAnew
+    }
+
+    /// `feed` loaded by one ordered scan at the revision a read transaction of its own shows.
+    private func load(_ feed: FeedRecord, database: any CatalogStore) async throws -> Brought {
+        try await database.read { [self] tx -> Brought in
+            guard let current = try tx.feed(id: feed.id) else { return .removed }
+            let now = feed.at(current)
+            try dropRemovedFeeds(tx)
+            willLoad(now)
+            return .copy(try HotFeedGeometry(feed: now, tx), copied: 0)
         }
     }
 
@@ -199,11 +264,14 @@ public final class HotGeometry: Sendable {
     private func place<Kind: StreamingLayoutKind>(
         _ feedID: Int64, key: String, engine: Kind, stride: Int, geometry: HotFeedGeometry,
         keeping kept: HotLayout<Kind>?,
-        database: any CatalogStore, token: UInt64
+        database: any CatalogStore, reads: (any CatalogPageReads)?, token: UInt64
     ) async {
         await willPlace(key)
         var variants: [Int]? = []
-        if engine.hasSectionVariants {
+        if engine.hasSectionVariants, let reads {
+            variants = try? await engine.variants(
+                of: geometry.sectionIDs, records: reads.sections(ids: geometry.sectionIDs))
+        } else if engine.hasSectionVariants {
             variants = try? await database.read { tx in try engine.variants(of: geometry.sectionIDs, tx: tx) }
         }
         let layout = variants.map {
@@ -214,6 +282,16 @@ public final class HotGeometry: Sendable {
             state.feeds[feedID]!.place(layout, key: key)
             state.settle(feedID, keeping: key, copied: 0, budget: budget)
         }
+    }
+
+    /// Runs `work`, which this reader leads for its revision, with its own transaction's
+    /// `reads`; the other readers of the revision, awaiting its task, are let go when it ends,
+    /// whatever happens.
+    /// Returns the load it started in its place, when a follow could not be made (the reader
+    /// awaits it outside its transaction, as the reader that starts a load does).
+    func lead(_ work: HotLead, reading reads: any CatalogPageReads) async -> Task<Void, Never>? {
+        defer { work.finished.finish() }
+        return await work.run(reads)
     }
 
     /// Drops what is kept of feeds the catalog no longer has (removed by another process or
@@ -344,6 +422,9 @@ enum HotRead<Value> {
     /// The copy or the layout is being brought to the reader's revision by `task`: await it
     /// outside the transaction, then read again.
     case wait(Task<Void, Never>)
+    /// The reader brings the copy or the layout to its revision: run the work in its own
+    /// transaction (``HotGeometry/lead(_:reading:)``), then look again in it.
+    case lead(HotLead)
     /// Not kept (over the budget, being loaded, or the copy disagreed with the catalog and was
     /// dropped): answer from the database's layout cache.
     case notKept
@@ -354,6 +435,7 @@ enum HotRead<Value> {
         case .ready(let value): try transform(value)
         case .ahead: .ahead
         case .wait(let task): .wait(task)
+        case .lead(let lead): .lead(lead)
         case .notKept: .notKept
         }
     }
@@ -361,5 +443,34 @@ enum HotRead<Value> {
     /// What is ready made into something else.
     func map<T>(_ transform: (Value) throws -> T) rethrows -> HotRead<T> {
         try flatMap { .ready(try transform($0)) }
+    }
+}
+
+extension FeedRecord {
+    /// This feed as `current` (its row read again) shows it: its revision and image count.
+    fileprivate func at(_ current: FeedRecord) -> FeedRecord {
+        var now = self
+        now.revision = current.revision
+        now.imageCount = current.imageCount
+        return now
+    }
+}
+
+/// Work on a hot feed that one reader leads in its own transaction (a follow, a layout placed):
+/// the stored task of its revision, which the other readers await, ends when the leader has run
+/// it (``HotGeometry/lead(_:reading:)``).
+struct HotLead: Sendable {
+    fileprivate let run: @Sendable (any CatalogPageReads) async -> Task<Void, Never>?
+    fileprivate let finished: AsyncStream<Void>.Continuation
+
+    /// The work, and the task that ends when it has run.
+    fileprivate static func make(_ run: @escaping @Sendable (any CatalogPageReads) async -> Task<Void, Never>?) -> (
+        HotLead, Task<Void, Never>
+    ) {
+        let (ended, finished) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            for await _ in ended {}
+        }
+        return (HotLead(run: run, finished: finished), task)
     }
 }

@@ -12,20 +12,22 @@ extension WaterfallService {
 
     /// The hot copy's geometry and `engine`'s layout of `query` placed at its feed's revision
     /// (``HotGeometry/placement(feed:engine:key:stride:database:)``), reading nothing.
-    func hotLookup<Kind: StreamingLayoutKind>(engine: Kind, _ query: LayoutQuery)
+    /// `leading`: whether the reader may lead the work that brings them there in its own
+    /// transaction (its statements awaited).
+    func hotLookup<Kind: StreamingLayoutKind>(engine: Kind, _ query: LayoutQuery, leading: Bool = false)
         -> HotRead<(HotFeedGeometry, HotLayout<Kind>)>
     {
         guard let hot else { return .notKept }
         return hot.placement(
             feed: query.feed, engine: engine, key: query.configuration.canonicalJSON, stride: stride,
-            database: database)
+            database: database, leading: leading)
     }
 
     /// The answer to `question` laid out from the hot copy at `query`'s revision, reading nothing.
     func hotAnswer<Kind: StreamingLayoutKind>(
-        _ question: HotAnswer.Question, engine: Kind, _ query: LayoutQuery
+        _ question: HotAnswer.Question, engine: Kind, _ query: LayoutQuery, leading: Bool = false
     ) throws -> HotRead<HotAnswer> {
-        try hotLookup(engine: engine, query).map { geometry, layout in
+        try hotLookup(engine: engine, query, leading: leading).map { geometry, layout in
             try HotAnswer(
                 question, engine: engine, geometry: geometry, layout: layout, configuration: query.configuration)
         }
@@ -97,7 +99,7 @@ extension WaterfallService {
         finish:
             @escaping @Sendable (WaterfallService, any CatalogPageReads, HotAnswer, LayoutQuery) async throws -> Answer?
     ) async throws(WaterfallError) -> Answer? {
-        guard hot != nil, let name else { return nil }
+        guard let hot, let name else { return nil }
         let service = self
         do {
             for _ in 0..<Self.readsPerAnswer {
@@ -112,13 +114,19 @@ extension WaterfallService {
                     }
                     let query = LayoutQuery(feed: feed, name: layoutName, configuration: configuration)
                     let work = HotAnswerWork(service: service, query: query, question: question)
-                    switch try configuration.withEngine(work) {
-                    case .ready(let laidOut):
-                        return try await finish(service, reads, laidOut, query).map { .answered($0, nil) }
-                    case .ahead: return .readAgain(after: nil)
-                    case .wait(let task): return .readAgain(after: task)
-                    case .notKept: return nil
+                    // A follow, then a layout placed, led in this transaction at most.
+                    for _ in 0..<3 {
+                        switch try configuration.withEngine(work) {
+                        case .ready(let laidOut):
+                            return try await finish(service, reads, laidOut, query).map { .answered($0, nil) }
+                        case .ahead: return .readAgain(after: nil)
+                        case .wait(let task): return .readAgain(after: task)
+                        case .lead(let lead):
+                            if let load = await hot.lead(lead, reading: reads) { return .readAgain(after: load) }
+                        case .notKept: return nil
+                        }
                     }
+                    return .readAgain(after: nil)
                 }
                 switch read ?? nil {
                 case .answered(let answer, _)?: return answer
@@ -209,6 +217,6 @@ private struct HotAnswerWork: EngineWork {
     let question: HotAnswer.Question
 
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotRead<HotAnswer> {
-        try service.hotAnswer(question, engine: engine, query)
+        try service.hotAnswer(question, engine: engine, query, leading: true)
     }
 }

@@ -322,14 +322,15 @@ enum LayoutRead<Answer: Sendable>: Sendable {
 }
 
 extension HotRead where Value: Sendable {
-    /// The transaction's answer from what the hot copy found: its answer, a read again, or, when
-    /// the feed is not kept, `otherwise`'s (from the layout cache).
+    /// The transaction's answer from what the hot copy found, for a reader that does not lead
+    /// (``HotGeometry/placement(feed:engine:key:stride:database:leading:)``): its answer, a read
+    /// again, or, when the feed is not kept, `otherwise`'s (from the layout cache).
     func answer(otherwise: () throws -> (Value, CacheUpdate?)) rethrows -> LayoutRead<Value> {
         switch self {
         case .ready(let value): return .answered(value, nil)
         case .ahead: return .readAgain(after: nil)
         case .wait(let task): return .readAgain(after: task)
-        case .notKept:
+        case .lead, .notKept:
             let (value, update) = try otherwise()
             return .answered(value, update)
         }

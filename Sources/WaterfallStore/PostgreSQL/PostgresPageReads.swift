@@ -52,4 +52,31 @@ struct PostgresPageReads: CatalogPageReads {
         try await session.rowsAwaitingAnswer(PostgresStatement.SectionsOfFeed.self, .int(feedID)).map(
             SectionRecord.init(postgres:))
     }
+
+    func changes(feedID: Int64, since revision: Int64, limit: Int) async throws -> [ChangeRecord] {
+        try await session.rowsAwaitingAnswer(
+            PostgresStatement.ChangesSince.self, .int(feedID), .int(revision), .int(Int64(limit))
+        )
+        .map(ChangeRecord.init(postgres:))
+    }
+
+    func sectionIDs(feedID: Int64) async throws -> [Int64] {
+        try await session.rowsAwaitingAnswer(PostgresStatement.SectionIDsOfFeed.self, .int(feedID)).map {
+            try $0.decode(Int64.self)
+        }
+    }
+
+    func images(feedID: Int64, externalIDs: [String]) async throws -> [ImageRecord] {
+        guard !externalIDs.isEmpty else { return [] }
+        return try await session.rowsAwaitingAnswer(
+            PostgresStatement.ImagesByIDs.self, .int(feedID), .texts(externalIDs)
+        )
+        .map(ImageRecord.init(postgres:))
+    }
+
+    func neighbourKeys(feedID: Int64, of keys: [Int64]) async throws -> [Int64: NeighbourKeys] {
+        guard !keys.isEmpty else { return [:] }
+        return try NeighbourKeys.byKey(
+            await session.rowsAwaitingAnswer(PostgresStatement.NeighbourKeys.self, .int(feedID), .ints(keys)))
+    }
 }

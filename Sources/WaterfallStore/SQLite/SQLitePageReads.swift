@@ -22,4 +22,14 @@ struct SQLitePageReads: CatalogPageReads, @unchecked Sendable {
     func takenAtRanges(sectionIDs: [Int64]) async throws -> [Int64: ClosedRange<Int64>] {
         try tx.takenAtRanges(sectionIDs: sectionIDs)
     }
+    func changes(feedID: Int64, since revision: Int64, limit: Int) async throws -> [ChangeRecord] {
+        try tx.changes(feedID: feedID, since: revision, limit: limit)
+    }
+    func sectionIDs(feedID: Int64) async throws -> [Int64] { try tx.sectionIDs(feedID: feedID) }
+    func images(feedID: Int64, externalIDs: [String]) async throws -> [ImageRecord] {
+        try tx.images(feedID: feedID, externalIDs: externalIDs)
+    }
+    func neighbourKeys(feedID: Int64, of keys: [Int64]) async throws -> [Int64: NeighbourKeys] {
+        try tx.neighbourKeys(feedID: feedID, of: keys)
+    }
 }
