@@ -183,7 +183,7 @@ let package = Package(
             name: "WaterfallTests",
             dependencies: [
                 "Waterfall", "WaterfallStore", "WaterfallSync", "WaterfallTestSupport",
-                // HotGeometryTests traces the statements a command's SQLite connection runs.
+                // KeptFeedsTests traces the statements a command's SQLite connection runs.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "WaterfallRenderTests", dependencies: ["WaterfallRender", "WaterfallTestSupport"]),

@@ -21,9 +21,9 @@ public struct WaterfallService: Sendable {
     /// section 19): checked with the revision; a feed made anew since throws
     /// ``WaterfallError/feedRemadeSinceRead(feed:)``.
     public private(set) var expectedIncarnation: Int64?
-    /// Feeds' geometry and layouts kept in memory by a server (``keepingHotGeometry(_:)``);
+    /// Feeds' geometry and layouts kept in memory by a server (``keepingFeeds(_:)``);
     /// `nil` for a process per command, which reads the layout cache in the database.
-    public internal(set) var hot: HotGeometry?
+    public internal(set) var keptFeeds: KeptFeeds?
     /// The view every read of this service answers for, within the feed it names (DESIGN
     /// section 20); `nil`: the feed itself. Writes take no view: a front end writes to a view's
     /// feed.

@@ -83,14 +83,14 @@ public struct WaterfallServer: Sendable {
         logger: Logger = Logger(label: "waterfall")
     ) async throws(WaterfallError) {
         self.logger = logger
-        let hot =
+        let keeping =
             configuration.hotMemory > 0
-            ? service.keepingHotGeometry(HotGeometry(budget: configuration.hotMemory)) : service
+            ? service.keepingFeeds(KeptFeeds(budget: configuration.hotMemory)) : service
         // One watcher for the whole server (on PostgreSQL, one listening connection): kept
         // answers, event streams and the keyring all look at it. Keeping answers needs one; an
         // in-memory database has none, and its streams and keys look at the database instead.
         let watcher = keepsAnswers ? try await service.makeChangeWatcher() : try? await service.makeChangeWatcher()
-        runner = ServiceRunner(service: hot, watcher: keepsAnswers ? watcher : nil, metrics: ServerMetrics())
+        runner = ServiceRunner(service: keeping, watcher: keepsAnswers ? watcher : nil, metrics: ServerMetrics())
         self.configuration = configuration
         hub = EventHub(runner: runner, watcher: watcher)
         gatekeeper = Gatekeeper(

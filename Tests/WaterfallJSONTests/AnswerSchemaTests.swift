@@ -14,7 +14,7 @@ import WaterfallTestSupport
             PlacedImage.self, PlacedSupplement.self, LayoutPage.self, ViewportPage.self, SectionIndex.Section.self,
             SectionIndex.self, CoverFlowImage.self, CoverFlowPage.self, ImageList.Image.self, ImageList.self,
             SectionList.Section.self, SectionList.self, NamedLayout.self, LayoutList.self, ChangeList.Change.self,
-            ChangeList.self, ChangeSummary.self, FeedList.Feed.self, FeedList.self, HotFeedReport.self,
+            ChangeList.self, ChangeSummary.self, FeedList.Feed.self, FeedList.self, KeptFeedReport.self,
             LayoutCoverage.self, DatabaseStats.self, LocatedImage.self, ImageStreamHead.self,
         ]
         return Dictionary(uniqueKeysWithValues: answers.flatMap { $0.schemas }.map { ($0.name, $0) })

@@ -84,14 +84,14 @@ import WaterfallTestSupport
         let catalog = try TestCatalog(engine, stride: 4, onDisk: true)
         // A server's services over the same catalog opened again (its own connections: another
         // process on SQLite, another instance on PostgreSQL), keeping feeds hot (DESIGN section
-        // 12): every write below is made through the first opening, so the hot copy must follow
+        // 12): every write below is made through the first opening, so the kept feed must follow
         // the change log. And one whose budget a feed outgrows: served from the cache.
         let server = try catalog.otherInstance()
         defer { server.closeWhenDone() }
-        let geometry = HotGeometry(budget: 1 << 30)
-        let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(geometry)
-        let tight = WaterfallService(database: server, stride: 4).keepingHotGeometry(
-            HotGeometry(budget: 45 * 28 + 6 * HotFeedGeometry.bytesPerSection + 4000))
+        let geometry = KeptFeeds(budget: 1 << 30)
+        let hot = WaterfallService(database: server, stride: 4).keepingFeeds(geometry)
+        let tight = WaterfallService(database: server, stride: 4).keepingFeeds(
+            KeptFeeds(budget: 45 * 28 + 6 * KeptGeometry.bytesPerSection + 4000))
         var nextID = 0
         func newSpec() -> String {
             nextID += 1
@@ -102,7 +102,7 @@ import WaterfallTestSupport
         }
         // A server read without blocking wherever it can be: after its copies are loaded, it
         // follows each change itself, in the read that finds the copy behind.
-        let follower = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 30))
+        let follower = WaterfallService(database: server, stride: 4).keepingFeeds(KeptFeeds(budget: 1 << 30))
         try await catalog.importFeed((0..<40).map { _ in newSpec() }, sections: ["s0", "s2"])
         for configuration in Self.configurations.prefix(2) {
             _ = try await catalog.service.page(feed: "f", layout: .inline(configuration), offset: 0, limit: 1)
@@ -223,7 +223,7 @@ import WaterfallTestSupport
                 #expect(page.headers == reference.headers, "seed \(seed) step \(step) offset \(offset) limit \(limit)")
                 #expect(page.footers == reference.footers, "seed \(seed) step \(step) offset \(offset) limit \(limit)")
                 // The follower: after a move (a short change log, no renumbering behind it), the
-                // hot feed's way follows it and answers; when it cannot, the layout cache's way
+                // kept feed's way follows it and answers; when it cannot, the layout cache's way
                 // does, as a server's would.
                 let followed = try await follower.keptPage(
                     feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
@@ -238,9 +238,9 @@ import WaterfallTestSupport
                 for server in [hot, tight] {
                     let kept = try await server.page(
                         feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
-                    #expect(kept == page, "hot copy, seed \(seed) step \(step) offset \(offset) limit \(limit)")
+                    #expect(kept == page, "kept feed, seed \(seed) step \(step) offset \(offset) limit \(limit)")
                 }
-                // Again the hot feed's way alone: the copy the read above brought to this revision
+                // Again the kept feed's way alone: the copy the read above brought to this revision
                 // answers (over the budget, the caller reads as above).
                 let unblocked = try await hot.keptPage(
                     feed: "f", layout: .inline(configuration), offset: offset, limit: limit)
@@ -274,7 +274,7 @@ import WaterfallTestSupport
                         feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
                     #expect(
                         kept == viewport,
-                        "hot copy, seed \(seed) step \(step) y \(y) height \(height) pin \(String(describing: pin))")
+                        "kept feed, seed \(seed) step \(step) y \(y) height \(height) pin \(String(describing: pin))")
                 }
                 let unblockedBand = try await hot.keptViewport(
                     feed: "f", layout: .inline(configuration), y: y, height: height, pinOffset: pin)
@@ -286,19 +286,19 @@ import WaterfallTestSupport
                     )
                 }
 
-                // The section index (DESIGN section 14): from the cache, and from the hot copies.
+                // The section index (DESIGN section 14): from the cache, and from the kept feeds.
                 let index = try await catalog.service.sectionIndex(feed: "f", layout: .inline(configuration))
                 #expect(index.sections == fresh.sectionIndex(expected), "seed \(seed) step \(step)")
                 #expect(index.contentHeight == expected.contentHeight)
                 for server in [hot, tight] {
                     await #expect(
                         try server.sectionIndex(feed: "f", layout: .inline(configuration)) == index,
-                        "hot copy, seed \(seed) step \(step)")
+                        "kept feed, seed \(seed) step \(step)")
                 }
                 let unblockedIndex = try await hot.keptSectionIndex(feed: "f", layout: .inline(configuration))
-                #expect(unblockedIndex == index, "the hot feed's way, seed \(seed) step \(step)")
+                #expect(unblockedIndex == index, "the kept feed's way, seed \(seed) step \(step)")
             }
-            // The answers above came from the hot copy, followed to the catalog's revision.
+            // The answers above came from the kept feed, followed to the catalog's revision.
             let revision = try await catalog.service.feeds().feeds.first?.revision
             #expect(geometry.report.map(\.revision) == [revision].compactMap { $0 }, "seed \(seed) step \(step)")
             #expect(geometry.report.first?.images == fresh.itemCount)

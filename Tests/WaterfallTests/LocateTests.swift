@@ -8,7 +8,7 @@ import WaterfallTestSupport
 
 /// `locate` and the anchored viewport (DESIGN section 16), and `locate` by date (section 17):
 /// every answer equals what a page of the whole feed says of the image, from the layout cache
-/// and from a server's copy kept in memory, after moves and appends.
+/// and from a server's kept feed, after moves and appends.
 @Suite(.onOwnThreads(lane: .database)) struct LocateTests {
     static let layouts: [AnyLayoutConfiguration] = [
         .waterfall(LayoutConfiguration(columns: 3, width: 400, headerHeight: 30, footerHeight: 8)),
@@ -53,16 +53,16 @@ import WaterfallTestSupport
                         ? "40000x30" : index % 7 == 0 ? "1x1" : "\(100 + index * 13)x\(90 + index * 7 % 200)"
                     return "é\(index)ü@\(section):\(size)\(index % 9 == 4 ? "!" : "")"
                 }))
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(
-            HotGeometry(budget: 1 << 20))
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingFeeds(
+            KeptFeeds(budget: 1 << 20))
         try await expectEveryImageLocated(catalog, hot, "imported")
-        // A move across sections and an append: the kept copy follows, the cache is redone.
+        // A move across sections and an append: the kept feed's copy follows, the cache is redone.
         _ = try await catalog.service.move(feed: "f", id: "é3ü", to: .after("é40ü"))
         try await catalog.importJSON(TestCatalog.feedJSON("f", ["new1@a:500x100", "new2@c:100x500"]), mode: .append)
         try await expectEveryImageLocated(catalog, hot, "after a move and an append")
     }
 
-    /// The kept copy's own search: every image's index by its key, `nil` for a key it lacks.
+    /// The kept feed's copy's own search: every image's index by its key, `nil` for a key it lacks.
     @Test(arguments: TestEngine.all)
     func theKeptCopyFindsEveryImagesIndexByItsKey(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4)
@@ -71,7 +71,7 @@ import WaterfallTestSupport
         _ = try await catalog.service.move(feed: "f", id: "i9", to: .index(0))
         let (geometry, images) = try await catalog.service.database.read { tx in
             let feed = try #require(try tx.feed(named: "f"))
-            return (try HotFeedGeometry(feed: feed, tx), try tx.allImages(feedID: feed.id))
+            return (try KeptGeometry(feed: feed, tx), try tx.allImages(feedID: feed.id))
         }
         for (index, image) in images.enumerated() {
             #expect(geometry.index(ofKey: image.key, inSection: image.sectionID) == index, "\(image.externalID)")

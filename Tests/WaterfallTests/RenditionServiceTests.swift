@@ -6,7 +6,7 @@ import WaterfallTestSupport
 
 /// Placeholders and right-sized images (DESIGN section 16) through the service: what an import
 /// keeps, what a re-import counts as changed, and what pages, viewports, the cover flow and
-/// listings answer, from the layout cache and from a hot copy.
+/// listings answer, from the layout cache and from a kept feed.
 @Suite(.onOwnThreads(lane: .database)) struct RenditionServiceTests {
     /// Image a (1600 px wide) has three renditions, b a template, c neither.
     static let feed = #"""
@@ -77,12 +77,12 @@ import WaterfallTestSupport
     }
 
     @Test func aHotCopyAnswersTheSame() async throws {
-        // Given the feed, read by a service that keeps a hot copy (kept by its first read) and
+        // Given the feed, read by a service that keeps a kept feed (kept by its first read) and
         // by one that does not
         let catalog = try TestCatalog()
         try await catalog.importJSON(Self.feed)
-        let geometry = HotGeometry(budget: 1 << 20)
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(geometry)
+        let geometry = KeptFeeds(budget: 1 << 20)
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingFeeds(geometry)
         _ = try await hot.page(feed: "f", layout: Self.layout(scale: 2), offset: 0, limit: 1)
 
         // When both answer a page and a viewport

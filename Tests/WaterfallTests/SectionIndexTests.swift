@@ -5,7 +5,7 @@ import WaterfallTestSupport
 @testable import Waterfall
 
 /// The section index of a layout (DESIGN section 14), from the database's layout cache and from
-/// a server's hot copy, on both engines.
+/// a server's kept feed, on both engines.
 @Suite(.onOwnThreads(lane: .database)) struct SectionIndexTests {
     static let phone = AnyLayoutConfiguration.waterfall(
         LayoutConfiguration(
@@ -41,10 +41,10 @@ import WaterfallTestSupport
         let catalog = try TestCatalog(engine)
         let (declared, counts) = try await Self.twelveSections(catalog)
         _ = try await catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.phone)
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(
-            HotGeometry(budget: 1 << 30))
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingFeeds(
+            KeptFeeds(budget: 1 << 30))
 
-        // When the index is asked for, from the cache and from a hot copy.
+        // When the index is asked for, from the cache and from a kept feed.
         let index = try await catalog.service.sectionIndex(feed: "f", layout: .named("phone"))
         await #expect(try hot.sectionIndex(feed: "f", layout: .named("phone")) == index)
 
@@ -100,8 +100,8 @@ import WaterfallTestSupport
         try await catalog.importFeed(["a@s1", "b@s1", "c@s2"], sections: ["s1", "s2", "s3"])
         let tall = AnyLayoutConfiguration.waterfall(
             LayoutConfiguration(columns: 2, width: 300, minimumContentHeight: 5000))
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingHotGeometry(
-            HotGeometry(budget: 1 << 30))
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingFeeds(
+            KeptFeeds(budget: 1 << 30))
 
         // When the index is asked for.
         let index = try await catalog.service.sectionIndex(feed: "f", layout: .inline(tall))
@@ -153,7 +153,7 @@ import WaterfallTestSupport
         }
     }
 
-    /// Without a hot copy the index comes from the cache's section extents, or, when the cache
+    /// Without a kept feed the index comes from the cache's section extents, or, when the cache
     /// lacks one, from a pass over the feed: both give the same bounds, bit for bit.
     @Test(arguments: TestEngine.all, LayoutCacheTests.configurations)
     func theCacheAndAPassOverTheFeedGiveTheSameBounds(engine: TestEngine, configuration: AnyLayoutConfiguration)

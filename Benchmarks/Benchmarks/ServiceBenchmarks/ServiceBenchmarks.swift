@@ -75,7 +75,7 @@ enum Fixture {
     /// The million-image feed served with a hot copy (DESIGN section 12), warm for `layout`
     /// and `steered`.
     static let hotMillion = Task {
-        let service = try await million.value.keepingHotGeometry(HotGeometry(budget: 256 << 20))
+        let service = try await million.value.keepingFeeds(KeptFeeds(budget: 256 << 20))
         _ = try await service.sectionIndex(feed: "bench", layout: layout)
         _ = try await service.sectionIndex(feed: "bench", layout: steered)
         return service

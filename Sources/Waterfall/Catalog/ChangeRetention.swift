@@ -19,8 +19,8 @@ public enum ChangeRetention: Sendable, Hashable {
     public static let `default` = ChangeRetention.revisions(100_000)
 
     /// The fewest revisions kept: a server's copy of a feed follows at most 256 revisions of
-    /// the log (``HotFeedGeometry/followLimit``).
-    public static let minimumRevisions = Int64(HotFeedGeometry.followLimit)
+    /// the log (``KeptGeometry/followLimit``).
+    public static let minimumRevisions = Int64(KeptGeometry.followLimit)
 
     /// The longest duration accepted: 100 years, as for a key's expiry.
     static let longest: Int64 = 36_500 * 86_400

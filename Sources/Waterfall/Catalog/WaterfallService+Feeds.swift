@@ -58,7 +58,7 @@ extension WaterfallService {
         }
         // What a server kept of it goes too (a removal by another process is noticed when a
         // read finds the copy disagreeing with the catalog).
-        hot?.forget(feedID: id)
+        keptFeeds?.forget(feedID: id)
     }
 
     /// Reads, validates and imports a feed document that a front end received as a stream and

@@ -11,7 +11,7 @@ public struct DatabaseStats: Hashable, Sendable {
     public var layouts: [LayoutCoverage]
     /// The feeds a server keeps hot (DESIGN section 12), with their images and bytes; absent
     /// where nothing is kept (a command).
-    public var hot: [HotFeedReport]?
+    public var hot: [KeptFeedReport]?
 }
 
 extension WaterfallService {
@@ -41,7 +41,8 @@ extension WaterfallService {
                         complete: coverage.isComplete)
                 }
                 return DatabaseStats(
-                    path: database.location, databaseBytes: bytes, feeds: feeds, layouts: layouts, hot: hot?.report)
+                    path: database.location, databaseBytes: bytes, feeds: feeds, layouts: layouts,
+                    hot: keptFeeds?.report)
             }
         }
     }

@@ -4,7 +4,7 @@ import WaterfallStore
 /// What an answer about a layout is asked of, once the reader's transaction has resolved it:
 /// the feed as that transaction shows it, the layout's name (`nil` for a configuration given
 /// inline) and its configuration. Every answer (a page, a viewport, a section index) carries
-/// the three, from the layout cache or from a server's hot copy alike.
+/// the three, from the layout cache or from a server's kept feed alike.
 struct LayoutQuery: Sendable {
     let feed: FeedRecord
     let name: String?

@@ -43,7 +43,7 @@ extension WaterfallService {
     /// Where `target` is in a layout of a feed: its index, section and frame, and the offset of
     /// the page of `limit` images that holds it (DESIGN section 16). In one read transaction:
     /// the image by its id (or the first taken at or before a date: one seek a section up to
-    /// its section), its index (from the hot copy's keys by binary search, else from the
+    /// its section), its index (from the kept feed's keys by binary search, else from the
     /// layout cache's checkpoint at or below its key and at most one chunk of keys), and its
     /// frame as a page of one image would give it.
     /// - Throws: ``WaterfallError``: `unknownImage` for an id the feed does not hold,
@@ -127,15 +127,16 @@ private struct LocateWork: EngineWork {
     let image: ImageRecord
     let tx: any CatalogTransaction
 
-    /// The placed image, from the hot copy or the layout cache; or read again.
+    /// The placed image, from the kept feed or the layout cache; or read again.
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> LayoutRead<PlacedImage> {
-        let fromCopy = try service.hotLookup(engine: engine, query).flatMap { geometry, _ -> HotRead<PlacedImage> in
+        let fromCopy = try service.keptPlacement(engine: engine, query).flatMap {
+            geometry, _ -> KeptRead<PlacedImage> in
             // A page of one from the copy, the image's row (read above) checked against it: a
             // copy that disagrees is dropped, and the cache answers.
             guard let index = geometry.index(ofKey: image.key, inSection: image.sectionID) else { return .notKept }
-            return try service.hotAnswer(.page(offset: index, limit: 1), engine: engine, query).flatMap { laidOut in
+            return try service.keptLaidOut(.page(offset: index, limit: 1), engine: engine, query).flatMap { laidOut in
                 guard laidOut.agrees(with: [image]) else {
-                    service.hot?.forget(feedID: query.feed.id)
+                    service.keptFeeds?.forget(feedID: query.feed.id)
                     return .notKept
                 }
                 let parts = service.assemble(

@@ -1,3 +1,4 @@
+import Synchronization
 import WaterfallLayout
 import WaterfallStore
 import WaterfallSync
@@ -43,9 +44,9 @@ extension WaterfallService {
     }
 
     /// Reads an answer about a layout in one read transaction that resolves the feed and the
-    /// layout, and stores what it computed for the layout cache. With a hot copy, `answer` may
+    /// layout, and stores what it computed for the layout cache. With a kept feed, `answer` may
     /// find the copy newer than its snapshot, or being brought to its revision: the answer is
-    /// then read again in a new transaction, after the hot copy's task when there is one
+    /// then read again in a new transaction, after the kept feed's task when there is one
     /// (awaited holding neither a thread nor a connection). The last of ``readsPerAnswer`` tries
     /// answers from the layout cache alone.
     /// - Parameter what: the answer's name, for the error when every try met a newer copy.
@@ -54,9 +55,10 @@ extension WaterfallService {
         _ answer:
             @escaping @Sendable (WaterfallService, LayoutQuery, any CatalogTransaction) throws -> LayoutRead<Answer>
     ) async throws(WaterfallError) -> Answer {
+        var keeping = keptFeeds != nil
         for attempt in 0..<Self.readsPerAnswer {
             var tried = self
-            if attempt == Self.readsPerAnswer - 1 { tried.hot = nil }
+            if attempt == Self.readsPerAnswer - 1 || !keeping { tried.keptFeeds = nil }
             let service = tried
             let read: LayoutRead<Answer>
             do {
@@ -73,13 +75,19 @@ extension WaterfallService {
                 await save(update)
                 return value
             case .readAgain(let task):
-                await task?.value
+                // Someone else's work that does not end soon: the layout cache answers.
+                if let task, await !task.ends(within: Self.keptWorkPatience) { keeping = false }
             }
         }
         throw WaterfallError.database("the feed kept changing while its \(what) was read; try again.")
     }
 
-    /// How many read transactions one answer takes at most: a reader that finds the hot copy
+    /// How long a reader waits for work on a kept feed that another reader or a task does (a
+    /// load, a follow, a layout placed) before it answers from the layout cache instead: the
+    /// work goes on, for the readers after it; this one waits no longer than that for anyone.
+    static let keptWorkPatience: Duration = .seconds(3)
+
+    /// How many read transactions one answer takes at most: a reader that finds the kept feed
     /// behind its revision waits for its follow, then for its layout's placement, and reads
     /// again; only one that keeps losing the race to newer revisions gets to the last, which
     /// answers from the layout cache alone.
@@ -144,7 +152,7 @@ extension WaterfallService {
     /// Every header, image and footer whose frame meets the band `[y, y + height)`; with
     /// `pinOffset`, the header of every section with an element in the band, pinned at
     /// `min(max(y + pinOffset, naturalY), sectionEnd - headerHeight)` (DESIGN section 2).
-    /// From a feed held in memory as ``page(feed:layout:offset:limit:)`` is; otherwise reads the
+    /// From a kept feed as ``page(feed:layout:offset:limit:)`` is; otherwise reads the
     /// checkpoints' bands and the image rows of the chunks that meet the band.
     public func viewport(
         feed: String?, layout: LayoutSource, y: Double, height: Double, pinOffset: Double? = nil
@@ -306,7 +314,7 @@ private struct ViewportWork: EngineWork {
 enum LayoutRead<Answer: Sendable>: Sendable {
     /// The answer, with what it computed for the layout cache.
     case answered(Answer, CacheUpdate?)
-    /// The hot copy is newer than the transaction, or being brought to its revision by `task`:
+    /// The kept feed is newer than the transaction, or being brought to its revision by `task`:
     /// read again in a new transaction (after `task`).
     case readAgain(after: Task<Void, Never>?)
 
@@ -321,9 +329,9 @@ enum LayoutRead<Answer: Sendable>: Sendable {
     }
 }
 
-extension HotRead where Value: Sendable {
-    /// The transaction's answer from what the hot copy found, for a reader that does not lead
-    /// (``HotGeometry/placement(feed:engine:key:stride:database:leading:)``): its answer, a read
+extension KeptRead where Value: Sendable {
+    /// The transaction's answer from what the kept feed found, for a reader that does not lead
+    /// (``KeptFeeds/placement(feed:engine:key:stride:database:leading:)``): its answer, a read
     /// again, or, when the feed is not kept, `otherwise`'s (from the layout cache).
     func answer(otherwise: () throws -> (Value, CacheUpdate?)) rethrows -> LayoutRead<Value> {
         switch self {
@@ -333,6 +341,32 @@ extension HotRead where Value: Sendable {
         case .lead, .notKept:
             let (value, update) = try otherwise()
             return .answered(value, update)
+        }
+    }
+}
+
+extension Task where Success == Void, Failure == Never {
+    /// Whether the task ends within `limit`, awaited without holding a thread; when it does not,
+    /// the caller goes on and the task runs to its end without it.
+    func ends(within limit: Duration) async -> Bool {
+        let answered = Mutex(false)
+        return await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
+            let answer = { @Sendable (ended: Bool) in
+                let first = answered.withLock { answered in
+                    defer { answered = true }
+                    return !answered
+                }
+                if first { waiter.resume(returning: ended) }
+            }
+            let timer = Task<Void, Never> {
+                try? await Task<Never, Never>.sleep(for: limit)
+                answer(false)
+            }
+            Task<Void, Never> {
+                await self.value
+                answer(true)
+                timer.cancel()
+            }
         }
     }
 }

@@ -18,7 +18,7 @@ extension WaterfallService {
     /// and where it begins and ends in the layout, and the first and last `takenAt` of its
     /// images (DESIGN section 17).
     ///
-    /// Reads no image row when a server's hot copy holds the feed (O(sections)); otherwise
+    /// Reads no image row when a server's kept feed holds the feed (O(sections)); otherwise
     /// answers from the layout cache's section extents and the sections' image counts,
     /// completing the cache first when it is stale (and storing it), or, when the cache lacks
     /// a section's extent, from one pass over the feed's geometry.

@@ -26,8 +26,8 @@ extension FeedList: JSONAnswer {
     public static let schemas = [schema("FeedList", description: "Every feed, by name.")]
 }
 
-extension HotFeedReport: JSONAnswer {
-    public static let members: [AnswerMember<HotFeedReport>] = [
+extension KeptFeedReport: JSONAnswer {
+    public static let members: [AnswerMember<KeptFeedReport>] = [
         .string("feed") { $0.feed },
         .integer("revision") { $0.revision },
         .integer("images") { $0.images },

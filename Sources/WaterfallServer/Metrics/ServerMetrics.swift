@@ -109,8 +109,8 @@ final class ServerMetrics: Sendable {
         counter.increment()
     }
 
-    /// Every metric in Prometheus' text format (version 0.0.4), with the hot feeds as they are now.
-    func exposition(hot: [HotFeedReport]) -> [UInt8] {
+    /// Every metric in Prometheus' text format (version 0.0.4), with the kept feeds as they are now.
+    func exposition(hot: [KeptFeedReport]) -> [UInt8] {
         hotBytes.set(hot.reduce(0) { $0 + $1.bytes })
         hotFeeds.set(hot.count)
         return registry.emitToBuffer()

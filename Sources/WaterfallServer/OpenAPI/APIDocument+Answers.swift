@@ -14,7 +14,7 @@ extension APIDocument {
             ShareList.self, NewShare.self, NamedLayout.self,
             LayoutList.self, ChangeList.Change.self,
             ChangeList.self, ChangeSummary.self, ChangeEvent.self, StreamReset.self, FeedList.Feed.self, FeedList.self,
-            HotFeedReport.self, LayoutCoverage.self, DatabaseStats.self, BackupReport.self, Problem.self,
+            KeptFeedReport.self, LayoutCoverage.self, DatabaseStats.self, BackupReport.self, Problem.self,
             CallerAccess.self, LocatedImage.self, ImageStreamHead.self, MirrorHead.Section.self, MirrorHead.Named.self,
             MirrorHead.self, MirrorImageLine.self, Health.self,
         ]

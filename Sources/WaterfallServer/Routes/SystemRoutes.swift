@@ -77,7 +77,7 @@ extension APIRoutes {
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(
                     byteBuffer: ByteBuffer(
-                        bytes: server.runner.metrics.exposition(hot: server.runner.service.hot?.report ?? []))))
+                        bytes: server.runner.metrics.exposition(hot: server.runner.service.keptFeeds?.report ?? []))))
         },
         Route(
             .get, "/v1/stats", "getStats", access: .readAll,

@@ -22,7 +22,7 @@ import PostgresNIO
 /// transaction ends, and waits for each statement's answer, up to the statement's deadline
 /// (``StatementDeadlines``): a connection that outlives one is closed, and PostgresNIO's pool
 /// replaces it. So every wait of a transaction ends: the lease's at ``leaseTimeout``, each
-/// statement's at its deadline. The reads of answers from feeds held in memory await each
+/// statement's at its deadline. The reads of answers from kept feeds await each
 /// statement instead (``withSessionAwaitingStatements(_:)``): they are a few short ones.
 final class PostgresPool: Sendable {
     let settings: PostgresSettings

@@ -55,7 +55,7 @@ enum PostgresValue {
 /// The threads that wait are never an event loop nor one of Swift's cooperative threads: a
 /// transaction's body runs on the pool's own threads (``PostgresPool/onThread(_:)``),
 /// the migrations on the thread that opens the catalog, and the connections' I/O on
-/// PostgresNIO's event loops. A read of a held feed awaits its statements on the request's own
+/// PostgresNIO's event loops. A read of a kept feed awaits its statements on the request's own
 /// task instead. One session is used by one transaction
 /// at a time: a connection leased from the catalog's ``PostgresPool``, or (for the migrations)
 /// one of its own.

@@ -3,9 +3,9 @@ import WaterfallLayout
 import WaterfallStore
 
 /// What a server keeps in memory so that reads stay fast while feeds change (DESIGN section 12):
-/// for each feed it serves, the feed's geometry (``HotFeedGeometry``, loaded on first use, then
+/// for each feed it serves, the feed's geometry (``KeptGeometry``, loaded on first use, then
 /// followed through the change log) and, per layout configuration, the sections laid out
-/// (``HotLayout``). A read then reads only its own rows from the database, whatever was written
+/// (``KeptLayout``). A read then reads only its own rows from the database, whatever was written
 /// just before it: a move near the top of a million-image feed costs the next deep page the
 /// section it changed, laid out in memory, once for all readers, not a re-layout read back from
 /// the database.
@@ -31,15 +31,15 @@ import WaterfallStore
 ///
 /// Works over any engine: a task's transaction shows commits by other processes or other
 /// servers as soon as they are made.
-public final class HotGeometry: Sendable {
+public final class KeptFeeds: Sendable {
     /// The most bytes of geometry kept, all feeds together.
     public let budget: Int
     /// Layout configurations kept per feed; past it the feed's layouts are dropped and rebuilt
     /// as asked for (each costs a pass over the feed in memory).
     static let layoutsPerFeed = 16
     private let state = Mutex(State())
-    /// Called in a load's transaction before it reads the feed, and by a follow before its
-    /// transaction (tests hold one under way with them).
+    /// Called in a load's transaction before it reads the feed, and in a follow's before it
+    /// reads the change log (tests hold one under way with them).
     private let willLoad: @Sendable (FeedRecord) -> Void
     private let willFollow: @Sendable (FeedRecord) async -> Void
     /// Awaited by a placement before it lays its configuration out.
@@ -61,12 +61,12 @@ public final class HotGeometry: Sendable {
         self.willPlace = willPlace
     }
 
-    /// The feeds held in memory, by name, with their images and bytes (for `/v1/stats`).
-    public var report: [HotFeedReport] {
+    /// The kept feeds, by name, with their images and bytes (for `/v1/stats`).
+    public var report: [KeptFeedReport] {
         state.withLock { state in
             state.feeds.values.compactMap { entry in
                 entry.geometry.map {
-                    HotFeedReport(feed: entry.name, revision: $0.revision, images: $0.count, bytes: entry.bytes)
+                    KeptFeedReport(feed: entry.name, revision: $0.revision, images: $0.count, bytes: entry.bytes)
                 }
             }
         }.sorted { $0.feed < $1.feed }
@@ -90,15 +90,24 @@ public final class HotGeometry: Sendable {
     func placement<Kind: StreamingLayoutKind>(
         feed: FeedRecord, engine: Kind, key: String, stride: Int, database: any CatalogStore,
         leading: Bool
-    ) -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> {
-        state.withLock { state -> HotRead<(HotFeedGeometry, HotLayout<Kind>)> in
+    ) -> KeptRead<(KeptGeometry, KeptLayout<Kind>)> {
+        state.withLock { state -> KeptRead<(KeptGeometry, KeptLayout<Kind>)> in
             // Admitted by the feed's image count, which the reader's snapshot gives for free: a
             // feed that has outgrown what the other feeds leave of the budget is dropped.
-            let perImage = state.tooLarge[feed.id] ?? Double(HotFeedGeometry.bytesPerImage)
+            let perImage = state.tooLarge[feed.id] ?? Double(KeptGeometry.bytesPerImage)
             let needed = Int(Double(feed.imageCount) * perImage)
             guard state.shares(besides: feed.id) + needed <= budget else {
                 state.feeds[feed.id] = nil
-                return .notKept
+                // Other feeds may hold the budget for feeds the catalog no longer has (removed
+                // or made anew by another process, a view's membership rebuilt): found by a
+                // read of the catalog's feeds, at most one at a time and once a second.
+                guard !state.feeds.isEmpty, state.pruning == nil,
+                    state.lastPruned.map({ ContinuousClock.now - $0 > .seconds(1) }) ?? true
+                else { return .notKept }
+                state.lastPruned = .now
+                let task = Task { await self.dropRemovedFeeds(database: database) }
+                state.pruning = task
+                return .wait(task)
             }
             if state.feeds[feed.id] == nil {
                 state.tokens += 1
@@ -112,7 +121,9 @@ public final class HotGeometry: Sendable {
                 }
                 if geometry.revision > feed.revision { return .ahead }
                 if geometry.revision == feed.revision, geometry.count != feed.imageCount {
-                    // Not the catalog's feed at that revision: loaded anew.
+                    // Not the catalog's feed at that revision: loaded anew, once what is under
+                    // way has ended (a follow from this copy would store it again).
+                    if entry.bringing != nil { return .notKept }
                     entry.geometry = nil
                     return .wait(startBringing(&entry, to: feed, from: nil, database: database))
                 }
@@ -120,16 +131,21 @@ public final class HotGeometry: Sendable {
                     if let bringing = entry.bringing { return bringing.isLoad ? .notKept : .wait(bringing.task) }
                     if leading && geometry.canFollow(to: feed) {
                         let token = entry.token
-                        let (lead, task) = HotLead.make { reads in
-                            await self.bring(feed, token: token, from: geometry, database: database, reads: reads)
-                        }
+                        let (lead, task) = KeptLead.make(
+                            { reads in
+                                await self.bring(feed, token: token, from: geometry, database: database, reads: reads)
+                            },
+                            dropped: { task in self.endBringing(feed.id, token: token, task) })
                         entry.bringing = (isLoad: false, task: task)
                         return .lead(lead)
                     }
                     return .wait(startBringing(&entry, to: feed, from: geometry, database: database))
                 }
-                let kept = entry.layouts[key]?.layout as? HotLayout<Kind>
-                if let kept, kept.stride == stride, kept.places(geometry) { return .ready((geometry, kept)) }
+                let kept = entry.layouts[key]?.layout as? KeptLayout<Kind>
+                if let kept, kept.stride == stride, kept.places(geometry) {
+                    entry.use(key)
+                    return .ready((geometry, kept))
+                }
                 // One placement a feed at a time, as a feed of a million images takes a pass
                 // and its plans' memory for each: readers of another configuration (a client
                 // may send any number) wait for it, then read again.
@@ -141,10 +157,12 @@ public final class HotGeometry: Sendable {
                         keeping: kept?.stride == stride ? kept : nil, database: database, reads: reads, token: token)
                 }
                 if leading {
-                    let (lead, task) = HotLead.make { reads in
-                        await place(reads)
-                        return nil
-                    }
+                    let (lead, task) = KeptLead.make(
+                        { reads in
+                            await place(reads)
+                            return nil
+                        },
+                        dropped: { task in self.endPlacing(feed.id, token: token, task) })
                     entry.placing = task
                     return .lead(lead)
                 }
@@ -158,7 +176,7 @@ public final class HotGeometry: Sendable {
     /// Starts the task that brings `entry`'s copy to `feed`'s revision (or later): a follow of
     /// `copy` by the change log when it is near enough, else a load.
     private func startBringing(
-        _ entry: inout KeptFeed, to feed: FeedRecord, from copy: HotFeedGeometry?, database: any CatalogStore
+        _ entry: inout KeptFeed, to feed: FeedRecord, from copy: KeptGeometry?, database: any CatalogStore
     ) -> Task<Void, Never> {
         let follows = copy.map { $0.canFollow(to: feed) } ?? false
         let token = entry.token
@@ -172,10 +190,10 @@ public final class HotGeometry: Sendable {
     /// Brings the copy of `feed` to the revision a transaction of its own shows (the reader's,
     /// or later): follows `copy` by the change log, or loads the feed anew (also when the
     /// follow finds the catalog not as the copy expects). Stores the result into the entry
-    /// `token` names, if it is still kept; a failure leaves the kept copy as it was (its readers
+    /// `token` names, if it is still kept; a failure leaves the kept feed's copy as it was (its readers
     /// read again, and in the end answer from the layout cache, which words the error).
     private func bring(
-        _ feed: FeedRecord, token: UInt64, from copy: HotFeedGeometry?, database: any CatalogStore,
+        _ feed: FeedRecord, token: UInt64, from copy: KeptGeometry?, database: any CatalogStore,
         reads: (any CatalogPageReads)?
     ) async -> Task<Void, Never>? {
         let brought: Result<Brought, any Error>
@@ -215,7 +233,7 @@ public final class HotGeometry: Sendable {
     /// What a load or a follow brought.
     private enum Brought: Sendable {
         /// The copy at the revision read, with the bytes a follow copied beside the old copy.
-        case copy(HotFeedGeometry, copied: Int)
+        case copy(KeptGeometry, copied: Int)
         /// The feed was removed.
         case removed
         /// The follow could not be made: load the feed anew.
@@ -227,7 +245,7 @@ public final class HotGeometry: Sendable {
     /// transaction of its own shows, its few statements awaited
     /// (``CatalogStore/readAwaitingStatements(_:)``); or what keeps it from being followed.
     private func follow(
-        _ feed: FeedRecord, from copy: HotFeedGeometry?, database: any CatalogStore, reads: (any CatalogPageReads)?
+        _ feed: FeedRecord, from copy: KeptGeometry?, database: any CatalogStore, reads: (any CatalogPageReads)?
     ) async throws -> Brought {
         guard let copy else { return .loadAnew }
         await willFollow(feed)
@@ -248,12 +266,14 @@ public final class HotGeometry: Sendable {
 
     /// `feed` loaded by one ordered scan at the revision a read transaction of its own shows.
     private func load(_ feed: FeedRecord, database: any CatalogStore) async throws -> Brought {
-        try await database.read { [self] tx -> Brought in
+        // The feeds kept before the load's snapshot: one made after it is not taken for removed.
+        let kept = state.withLock { Set($0.feeds.keys) }
+        return try await database.read { [self] tx -> Brought in
             guard let current = try tx.feed(id: feed.id) else { return .removed }
             let now = feed.at(current)
-            try dropRemovedFeeds(tx)
+            try dropRemovedFeeds(tx, keptBefore: kept)
             willLoad(now)
-            return .copy(try HotFeedGeometry(feed: now, tx), copied: 0)
+            return .copy(try KeptGeometry(feed: now, tx), copied: 0)
         }
     }
 
@@ -262,8 +282,8 @@ public final class HotGeometry: Sendable {
     /// still `geometry`. The sections' variants, when the layout has them, are read by id in a
     /// transaction of its own (a section's name never changes).
     private func place<Kind: StreamingLayoutKind>(
-        _ feedID: Int64, key: String, engine: Kind, stride: Int, geometry: HotFeedGeometry,
-        keeping kept: HotLayout<Kind>?,
+        _ feedID: Int64, key: String, engine: Kind, stride: Int, geometry: KeptGeometry,
+        keeping kept: KeptLayout<Kind>?,
         database: any CatalogStore, reads: (any CatalogPageReads)?, token: UInt64
     ) async {
         await willPlace(key)
@@ -275,7 +295,7 @@ public final class HotGeometry: Sendable {
             variants = try? await database.read { tx in try engine.variants(of: geometry.sectionIDs, tx: tx) }
         }
         let layout = variants.map {
-            HotLayout(engine: engine, stride: stride, placing: geometry, variants: $0, keeping: kept)
+            KeptLayout(engine: engine, stride: stride, placing: geometry, variants: $0, keeping: kept)
         }
         state.withLock { state in
             guard state.feeds[feedID]?.token == token else { return }
@@ -284,29 +304,56 @@ public final class HotGeometry: Sendable {
         }
     }
 
+    /// Clears the follow `task` of `feedID`'s entry `token`, led by a reader that dropped it
+    /// unrun, if it is still the one under way.
+    private func endBringing(_ feedID: Int64, token: UInt64, _ task: Task<Void, Never>) {
+        state.withLock { state in
+            guard state.feeds[feedID]?.token == token, state.feeds[feedID]?.bringing?.task == task else { return }
+            state.feeds[feedID]!.bringing = nil
+        }
+    }
+
+    /// Clears the placement `task` of `feedID`'s entry `token`, as ``endBringing(_:token:_:)``.
+    private func endPlacing(_ feedID: Int64, token: UInt64, _ task: Task<Void, Never>) {
+        state.withLock { state in
+            guard state.feeds[feedID]?.token == token, state.feeds[feedID]?.placing == task else { return }
+            state.feeds[feedID]!.placing = nil
+        }
+    }
+
     /// Runs `work`, which this reader leads for its revision, with its own transaction's
     /// `reads`; the other readers of the revision, awaiting its task, are let go when it ends,
     /// whatever happens.
     /// Returns the load it started in its place, when a follow could not be made (the reader
     /// awaits it outside its transaction, as the reader that starts a load does).
-    func lead(_ work: HotLead, reading reads: any CatalogPageReads) async -> Task<Void, Never>? {
+    func lead(_ work: KeptLead, reading reads: any CatalogPageReads) async -> Task<Void, Never>? {
+        work.begin()
         defer { work.finished.finish() }
         return await work.run(reads)
     }
 
     /// Drops what is kept of feeds the catalog no longer has (removed by another process or
-    /// server), which would otherwise hold their share of the budget for good. Runs when a feed
-    /// is loaded: one read of the catalog's feeds, however many are kept.
-    private func dropRemovedFeeds(_ tx: any CatalogTransaction) throws {
-        let kept = state.withLock { Set($0.feeds.keys) }
-        guard kept.count > 1 else { return }
+    /// server, or a view's membership rebuilt), which would otherwise hold their share of the
+    /// budget for good, of those kept before `tx`'s snapshot (`keptBefore`), and forgets the
+    /// sizes of removed feeds found too large. Runs when a feed is loaded: one read of the
+    /// catalog's feeds, however many are kept.
+    private func dropRemovedFeeds(_ tx: any CatalogTransaction, keptBefore kept: Set<Int64>) throws {
+        guard !kept.isEmpty || !state.withLock({ $0.tooLarge.isEmpty }) else { return }
         // A feed's id is its incarnation, never used twice: an id the catalog no longer has is
         // a feed (or a view's membership, DESIGN section 20) removed.
-        let removed = kept.subtracting(try tx.feedIDs())
-        guard !removed.isEmpty else { return }
+        let catalog = try tx.feedIDs()
         state.withLock { state in
-            for id in removed { state.feeds[id] = nil }
+            for id in kept where !catalog.contains(id) { state.feeds[id] = nil }
+            state.tooLarge = state.tooLarge.filter { catalog.contains($0.key) }
         }
+    }
+
+    /// ``dropRemovedFeeds(_:keptBefore:)`` in a read transaction of its own: a feed refused for
+    /// the budget looks for room held by feeds removed.
+    private func dropRemovedFeeds(database: any CatalogStore) async {
+        let kept = state.withLock { Set($0.feeds.keys) }
+        _ = try? await database.read { [self] tx in try dropRemovedFeeds(tx, keptBefore: kept) }
+        state.withLock { $0.pruning = nil }
     }
 
     /// Forgets what is kept of a feed (its copy disagreed with the catalog, or the feed was
@@ -318,8 +365,8 @@ public final class HotGeometry: Sendable {
     }
 }
 
-extension HotGeometry {
-    /// Everything kept, owned by ``HotGeometry``'s lock.
+extension KeptFeeds {
+    /// Everything kept, owned by ``KeptFeeds``'s lock.
     private struct State {
         var feeds: [Int64: KeptFeed] = [:]
         /// Feeds dropped for outgrowing the budget, by id: the bytes they took an image, so that
@@ -327,6 +374,10 @@ extension HotGeometry {
         var tooLarge: [Int64: Double] = [:]
         /// The last entry's token.
         var tokens: UInt64 = 0
+        /// The look for feeds removed under way, and when the last began
+        /// (``dropRemovedFeeds(database:)``).
+        var pruning: Task<Void, Never>?
+        var lastPruned: ContinuousClock.Instant?
 
         /// The budget the kept feeds but `feedID` take.
         func shares(besides feedID: Int64) -> Int {
@@ -365,10 +416,13 @@ extension HotGeometry {
         var reservedBytes = 0
         /// What it held when last counted.
         var heldBytes = 0
-        var geometry: HotFeedGeometry?
-        /// A ``HotLayout`` by configuration (its canonical JSON), with the bytes it takes. Each
+        var geometry: KeptGeometry?
+        /// A ``KeptLayout`` by configuration (its canonical JSON), with the bytes it takes. Each
         /// keeps the plans of one generation of the geometry, and lays a newer one out anew.
-        var layouts: [String: (layout: any Sendable, bytes: Int)] = [:]
+        var layouts: [String: (layout: any Sendable, bytes: Int, used: UInt64)] = [:]
+        /// How many times a layout has been used (each layout's `used` is the number of its
+        /// last use).
+        var uses: UInt64 = 0
         /// The load or follow under way, which every reader of a newer revision awaits.
         var bringing: (isLoad: Bool, task: Task<Void, Never>)?
         /// The configuration of the layout placed last.
@@ -393,29 +447,42 @@ extension HotGeometry {
             return body(&self)
         }
 
+        /// Notes a use of `key`'s layout.
+        mutating func use(_ key: String) {
+            uses += 1
+            layouts[key]?.used = uses
+        }
+
         /// Ends the placement of `key`'s layout, keeping `layout` if it places the copy kept now.
-        mutating func place<Kind>(_ layout: HotLayout<Kind>?, key: String) {
+        mutating func place<Kind>(_ layout: KeptLayout<Kind>?, key: String) {
             placing = nil
             guard let layout, let geometry, layout.places(geometry) else { return }
-            if layouts[key] == nil && layouts.count >= HotGeometry.layoutsPerFeed { layouts.removeAll() }
-            layouts[key] = (layout, layout.bytes)
+            // Past the layouts kept a feed, the one used longest ago goes (a client sending new
+            // configurations one after another evicts its own, not the ones in use).
+            if layouts[key] == nil && layouts.count >= KeptFeeds.layoutsPerFeed,
+                let oldest = layouts.min(by: { $0.value.used < $1.value.used })?.key
+            {
+                layouts[oldest] = nil
+            }
+            layouts[key] = (layout, layout.bytes, 0)
+            use(key)
             lastPlaced = key
         }
     }
 }
 
-/// A feed held in memory, as `/v1/stats` reports it.
-public struct HotFeedReport: Hashable, Sendable {
+/// A kept feed, as `/v1/stats` reports it.
+public struct KeptFeedReport: Hashable, Sendable {
     public var feed: String
     public var revision: Int64
     public var images: Int
     public var bytes: Int
 }
 
-/// What a read finds in the hot copy: the feed's geometry and a layout's placement at the
+/// What a read finds in the kept feed: the feed's geometry and a layout's placement at the
 /// reader's revision, then the answer laid out from them; or why not, and what to do instead
-/// (``HotGeometry/placement(feed:engine:key:stride:database:)``).
-enum HotRead<Value> {
+/// (``KeptFeeds/placement(feed:engine:key:stride:database:)``).
+enum KeptRead<Value> {
     case ready(Value)
     /// The copy is newer than the reader's transaction: read again in a new one.
     case ahead
@@ -423,14 +490,14 @@ enum HotRead<Value> {
     /// outside the transaction, then read again.
     case wait(Task<Void, Never>)
     /// The reader brings the copy or the layout to its revision: run the work in its own
-    /// transaction (``HotGeometry/lead(_:reading:)``), then look again in it.
-    case lead(HotLead)
+    /// transaction (``KeptFeeds/lead(_:reading:)``), then look again in it.
+    case lead(KeptLead)
     /// Not kept (over the budget, being loaded, or the copy disagreed with the catalog and was
     /// dropped): answer from the database's layout cache.
     case notKept
 
     /// What is ready made into another read (`transform` may find it not kept after all).
-    func flatMap<T>(_ transform: (Value) throws -> HotRead<T>) rethrows -> HotRead<T> {
+    func flatMap<T>(_ transform: (Value) throws -> KeptRead<T>) rethrows -> KeptRead<T> {
         switch self {
         case .ready(let value): try transform(value)
         case .ahead: .ahead
@@ -441,7 +508,7 @@ enum HotRead<Value> {
     }
 
     /// What is ready made into something else.
-    func map<T>(_ transform: (Value) throws -> T) rethrows -> HotRead<T> {
+    func map<T>(_ transform: (Value) throws -> T) rethrows -> KeptRead<T> {
         try flatMap { .ready(try transform($0)) }
     }
 }
@@ -456,21 +523,49 @@ extension FeedRecord {
     }
 }
 
-/// Work on a hot feed that one reader leads in its own transaction (a follow, a layout placed):
+/// Work on a kept feed that one reader leads in its own transaction (a follow, a layout placed):
 /// the stored task of its revision, which the other readers await, ends when the leader has run
-/// it (``HotGeometry/lead(_:reading:)``).
-struct HotLead: Sendable {
+/// it (``KeptFeeds/lead(_:reading:)``), or when the work is dropped unrun.
+final class KeptLead: Sendable {
     fileprivate let run: @Sendable (any CatalogPageReads) async -> Task<Void, Never>?
     fileprivate let finished: AsyncStream<Void>.Continuation
+    /// The task the other readers await.
+    private let task: Task<Void, Never>
+    /// Clears the entry's slot that holds `task`, when the work is dropped unrun.
+    private let dropped: @Sendable (Task<Void, Never>) -> Void
+    /// Whether a reader has begun the work.
+    private let began = Mutex(false)
+
+    private init(
+        run: @escaping @Sendable (any CatalogPageReads) async -> Task<Void, Never>?,
+        finished: AsyncStream<Void>.Continuation, task: Task<Void, Never>,
+        dropped: @escaping @Sendable (Task<Void, Never>) -> Void
+    ) {
+        self.run = run
+        self.finished = finished
+        self.task = task
+        self.dropped = dropped
+    }
+
+    /// Marks the work begun: whoever runs it now clears its slot.
+    fileprivate func begin() {
+        began.withLock { $0 = true }
+    }
+
+    deinit {
+        if !began.withLock({ $0 }) { dropped(task) }
+        finished.finish()
+    }
 
     /// The work, and the task that ends when it has run.
-    fileprivate static func make(_ run: @escaping @Sendable (any CatalogPageReads) async -> Task<Void, Never>?) -> (
-        HotLead, Task<Void, Never>
-    ) {
+    fileprivate static func make(
+        _ run: @escaping @Sendable (any CatalogPageReads) async -> Task<Void, Never>?,
+        dropped: @escaping @Sendable (Task<Void, Never>) -> Void
+    ) -> (KeptLead, Task<Void, Never>) {
         let (ended, finished) = AsyncStream<Void>.makeStream()
         let task = Task {
             for await _ in ended {}
         }
-        return (HotLead(run: run, finished: finished), task)
+        return (KeptLead(run: run, finished: finished, task: task, dropped: dropped), task)
     }
 }

@@ -1,9 +1,9 @@
 import WaterfallLayout
 
 /// One section laid out from `origin` (the `y` between sections where it opened): what a
-/// ``HotLayout`` keeps of each section, with checkpoints *relative to the section*.
-struct HotSectionPlan<State: ResumableLayoutState>: Sendable {
-    /// The ``HotSection/version`` it was laid out from.
+/// ``KeptLayout`` keeps of each section, with checkpoints *relative to the section*.
+struct KeptSectionPlan<State: ResumableLayoutState>: Sendable {
+    /// The ``KeptSection/version`` it was laid out from.
     let version: UInt64
     /// The engine's variant it was laid out with (``StreamingLayoutKind/variant(ofSection:)``).
     let variant: Int
@@ -47,7 +47,7 @@ struct HotSectionPlan<State: ResumableLayoutState>: Sendable {
 }
 
 /// A feed's layout for one configuration, placed at one revision of the feed's
-/// ``HotFeedGeometry`` (DESIGN section 12): each section's plan and how far it moved since it
+/// ``KeptGeometry`` (DESIGN section 12): each section's plan and how far it moved since it
 /// was laid out (`shift`), and the content height. A server keeps one per feed and
 /// configuration and places it at each new revision (``init(engine:stride:placing:variants:keeping:)``):
 /// a section whose images changed is laid out again from its start; the sections after it keep
@@ -56,18 +56,18 @@ struct HotSectionPlan<State: ResumableLayoutState>: Sendable {
 /// else they are laid out again too. So a move costs O(size of the sections it touches + number
 /// of sections), in memory.
 ///
-/// A value: the owner (``HotGeometry``) places it under its feed's hold, once per revision, and
+/// A value: the owner (``KeptFeeds``) places it under its feed's hold, once per revision, and
 /// readers share the one placed at theirs.
-struct HotLayout<Kind: StreamingLayoutKind>: Sendable {
+struct KeptLayout<Kind: StreamingLayoutKind>: Sendable {
     /// Images between checkpoints (at least).
     let stride: Int
-    /// The ``HotFeedGeometry/generation`` and revision it places: a section's plan is kept only
+    /// The ``KeptGeometry/generation`` and revision it places: a section's plan is kept only
     /// within one generation, where its version means something.
     let generation: UInt64
     let revision: Int64
     /// Each section's id and plan, by ordinal.
     let sectionIDs: [Int64]
-    let plans: [HotSectionPlan<Kind.State>]
+    let plans: [KeptSectionPlan<Kind.State>]
     /// Add to a plan's `y`s to place it now (0 when it was laid out where it stands).
     let shifts: [Double]
     /// The engine's variant of each section, by ordinal (empty: all 0).
@@ -80,7 +80,7 @@ struct HotLayout<Kind: StreamingLayoutKind>: Sendable {
     /// `engine`'s layout, with checkpoints every `stride` images, placed at `geometry`, whose
     /// sections have the engine's `variants`: each section's plan is taken from `kept` (this
     /// configuration's layout at an earlier revision) when it still holds, else laid out anew.
-    init(engine: Kind, stride: Int, placing geometry: HotFeedGeometry, variants: [Int], keeping kept: HotLayout?) {
+    init(engine: Kind, stride: Int, placing geometry: KeptGeometry, variants: [Int], keeping kept: KeptLayout?) {
         var kept =
             kept.flatMap { kept in
                 kept.generation == geometry.generation
@@ -88,11 +88,11 @@ struct HotLayout<Kind: StreamingLayoutKind>: Sendable {
             } ?? [:]
         let exact = engine.shiftsExactly
         var y = engine.initialState.y
-        var plans: [HotSectionPlan<Kind.State>] = []
+        var plans: [KeptSectionPlan<Kind.State>] = []
         var shifts: [Double] = []
         plans.reserveCapacity(geometry.sections.count)
         shifts.reserveCapacity(geometry.sections.count)
-        var bytes = geometry.sections.count * (MemoryLayout<HotSectionPlan<Kind.State>>.stride + 16 + 2 * 56)
+        var bytes = geometry.sections.count * (MemoryLayout<KeptSectionPlan<Kind.State>>.stride + 16 + 2 * 56)
         for (ordinal, section) in geometry.sections.enumerated() {
             let variant = variants.isEmpty ? 0 : variants[ordinal]
             var plan = kept.removeValue(forKey: section.id)
@@ -120,7 +120,7 @@ struct HotLayout<Kind: StreamingLayoutKind>: Sendable {
     }
 
     /// Whether it places `geometry` (the same load of the feed, at the same revision).
-    func places(_ geometry: HotFeedGeometry) -> Bool {
+    func places(_ geometry: KeptGeometry) -> Bool {
         generation == geometry.generation && revision == geometry.revision
     }
 
@@ -150,8 +150,8 @@ struct HotLayout<Kind: StreamingLayoutKind>: Sendable {
     /// Lays one section out from `y`, keeping checkpoints every `stride` images where nothing
     /// is pending (DESIGN section 5, in memory).
     private static func layOut(
-        _ section: HotSection, engine: Kind, stride: Int, variant: Int, at y: Double
-    ) -> HotSectionPlan<Kind.State> {
+        _ section: KeptSection, engine: Kind, stride: Int, variant: Int, at y: Double
+    ) -> KeptSectionPlan<Kind.State> {
         var state = engine.state(betweenSectionsAt: y)
         var band = (top: Double.infinity, bottom: -Double.infinity)
         func widen(_ frame: Frame) {
@@ -173,7 +173,7 @@ struct HotLayout<Kind: StreamingLayoutKind>: Sendable {
         let end = engine.closeSection(&state) { _, frame in widen(frame) }
         end.footer.map(widen)
         bands.append(band)
-        return HotSectionPlan(
+        return KeptSectionPlan(
             version: section.version, variant: variant, origin: y, end: state.y, sectionEnd: end.sectionEnd,
             checkpoints: checkpoints, bands: bands)
     }

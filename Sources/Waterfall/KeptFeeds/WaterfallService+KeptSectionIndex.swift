@@ -4,12 +4,12 @@ import WaterfallStore
 extension WaterfallService {
     /// The section index of `laidOut` with the catalog's sections `records`; `nil` when they are
     /// not the copy's sections (the copy is then dropped).
-    func sectionIndex(_ laidOut: HotAnswer, records: [SectionRecord], _ query: LayoutQuery) -> SectionIndex? {
+    func sectionIndex(_ laidOut: KeptFeedAnswer, records: [SectionRecord], _ query: LayoutQuery) -> SectionIndex? {
         let feed = query.feed
         let geometry = laidOut.geometry
         guard records.count == geometry.sections.count, zip(records, geometry.sections).allSatisfy({ $0.id == $1.id })
         else {
-            hot?.forget(feedID: feed.id)
+            keptFeeds?.forget(feedID: feed.id)
             return nil
         }
         return SectionIndex(

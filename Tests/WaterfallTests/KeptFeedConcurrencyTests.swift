@@ -5,13 +5,13 @@ import WaterfallTestSupport
 
 @testable import Waterfall
 
-/// A server's hot copy (DESIGN section 12) read by several readers at once while another
+/// A server's kept feed (DESIGN section 12) read by several readers at once while another
 /// instance writes: moves, reorders, appends, removals and re-imports too large to follow. Every
 /// answer equals a fresh layout of the catalog at the revision the answer names, and every read
 /// comes back (issue 37: one owner per kept feed, every wait with an end). Alone, the slowest
 /// read takes well under a second; beside the whole suite on two cores, a read may wait long for
 /// a thread or a connection, so the bound here is a minute: a hang, not a slow read.
-@Suite(.onOwnThreads) struct HotConcurrencyTests {
+@Suite(.onOwnThreads) struct KeptFeedConcurrencyTests {
     static let configurations: [AnyLayoutConfiguration] = [
         .waterfall(LayoutConfiguration(columns: 3, width: 390, headerHeight: 30, footerHeight: 12)),
         .justified(JustifiedConfiguration(width: 400, rowHeight: 90, headerHeight: 20, scale: 3)),
@@ -39,9 +39,9 @@ import WaterfallTestSupport
         try await catalog.importFeed((0..<120).map { _ in newSpec() })
         let server = try catalog.otherInstance()
         defer { server.closeWhenDone() }
-        let hot = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 1 << 24))
+        let hot = WaterfallService(database: server, stride: 4).keepingFeeds(KeptFeeds(budget: 1 << 24))
         // Room for the feed's geometry and a layout at first, and for less once it grows.
-        let tight = WaterfallService(database: server, stride: 4).keepingHotGeometry(HotGeometry(budget: 20_000))
+        let tight = WaterfallService(database: server, stride: 4).keepingFeeds(KeptFeeds(budget: 20_000))
 
         var fresh: [Int64: FreshLayouts] = [:]
         func recordFresh() async throws {
@@ -50,7 +50,7 @@ import WaterfallTestSupport
         try await recordFresh()
 
         // Readers: two tasks reading through the store's transactions, and a task reading the
-        // held feed with awaited statements (PostgreSQL answers so; SQLite leaves it to the
+        // kept feed with awaited statements (PostgreSQL answers so; SQLite leaves it to the
         // others).
         let reads = Locked<[Read]>([])
         let failures = Locked<[String]>([])

@@ -2,13 +2,13 @@ import Synchronization
 import WaterfallLayout
 import WaterfallStore
 
-/// One section of a feed held in memory: its images' order keys, sizes and id hashes, in
+/// One section of a kept feed: its images' order keys, sizes and id hashes, in
 /// catalog order, 28 bytes an image.
-struct HotSection {
+struct KeptSection {
     let id: Int64
     var keys: [Int64] = []
     var items: [LayoutItem] = []
-    /// ``HotFeedGeometry/hash(_:)`` of each image's id: how a change-log entry, which names an
+    /// ``KeptGeometry/hash(_:)`` of each image's id: how a change-log entry, which names an
     /// image by id, finds the image's old place.
     var idHashes: [UInt64] = []
     /// Changes whenever the section's images change: a hot layout compares it to know whether
@@ -27,7 +27,7 @@ struct HotSection {
 ///
 /// A value: a reader takes a copy (the section arrays are shared, copy on write), so a change
 /// copies only the sections it touches, never the feed.
-struct HotFeedGeometry {
+struct KeptGeometry {
     /// Bytes kept an image: key 8, size and span 12, id hash 8.
     static let bytesPerImage = 28
     /// Past this many changed images, following the change log would cost more than a load
@@ -41,7 +41,7 @@ struct HotFeedGeometry {
     let generation: UInt64
     private static let generations = Atomic<UInt64>(0)
     private(set) var revision: Int64
-    private(set) var sections: [HotSection]
+    private(set) var sections: [KeptSection]
     /// The catalog index of each section's first image, and the image count last.
     private(set) var starts: [Int]
     private var ordinalByID: [Int64: Int]
@@ -57,7 +57,7 @@ struct HotFeedGeometry {
     var count: Int { starts[starts.count - 1] }
     /// Bytes kept a section beside its images': its record and three array buffers' headers,
     /// its entry in the map of ordinals, and its start.
-    static let bytesPerSection = MemoryLayout<HotSection>.stride + 3 * 32 + 40 + 8
+    static let bytesPerSection = MemoryLayout<KeptSection>.stride + 3 * 32 + 40 + 8
     /// The memory the copy takes (part of what `serve --hot-memory` bounds): ``bytesPerImage``
     /// an image and ``bytesPerSection`` a section.
     var bytes: Int { count * Self.bytesPerImage + sections.count * Self.bytesPerSection }
@@ -65,7 +65,7 @@ struct HotFeedGeometry {
     /// it: the sections a follow copied as it edited them (copy on write, ``bytesPerImage`` an
     /// image of each), with the tables every follow copies (``bytesPerSection`` a section).
     /// What a follow adds to what is held while the older copy is still held too.
-    func bytesNotShared(with older: HotFeedGeometry) -> Int {
+    func bytesNotShared(with older: KeptGeometry) -> Int {
         var bytes = sections.count * Self.bytesPerSection
         for section in sections {
             let shared = older.ordinalByID[section.id].map { older.sections[$0] }.map { old in
@@ -88,7 +88,7 @@ struct HotFeedGeometry {
         generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
         revision = feed.revision
         let ids = try tx.sectionIDs(feedID: feed.id)
-        sections = ids.map(HotSection.init(id:))
+        sections = ids.map(KeptSection.init(id:))
         ordinalByID = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
         starts = []
         var sections = self.sections
@@ -166,12 +166,12 @@ struct HotFeedGeometry {
 
     /// What following to `feed`'s revision reads, through `reads` (which shows `feed`); `nil`
     /// when the change log names too many images.
-    func followReads(to feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> HotFollowReads? {
+    func followReads(to feed: FeedRecord, _ reads: any CatalogPageReads) async throws -> KeptFollowReads? {
         let changes = try await reads.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)
         guard let ids = Self.changedIDs(changes) else { return nil }
         let sectionIDs = try await reads.sectionIDs(feedID: feedID)
         let rows = try await reads.images(feedID: feedID, externalIDs: ids)
-        return HotFollowReads(
+        return KeptFollowReads(
             sectionIDs: sectionIDs, ids: ids, rows: rows,
             neighbours: try await reads.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
     }
@@ -198,10 +198,10 @@ struct HotFeedGeometry {
     /// read at it, in memory: a changed image is taken out where it was and put where its row
     /// is now. Returns `false` when the catalog is not what the copy expects (then this copy is
     /// left half-way: the caller drops it, and the feed is loaded anew, in a transaction).
-    mutating func apply(_ reads: HotFollowReads, to feed: FeedRecord) -> Bool {
+    mutating func apply(_ reads: KeptFollowReads, to feed: FeedRecord) -> Bool {
         for id in reads.sectionIDs where ordinalByID[id] == nil {
             ordinalByID[id] = sections.count
-            sections.append(HotSection(id: id))
+            sections.append(KeptSection(id: id))
         }
         for image in reads.changed {
             let hash = Self.hash(image.id)
@@ -228,7 +228,7 @@ struct HotFeedGeometry {
         let kept = Set(ids)
         guard sections.allSatisfy({ kept.contains($0.id) || $0.keys.isEmpty }) else { return false }
         let byID = Dictionary(uniqueKeysWithValues: sections.map { ($0.id, $0) })
-        sections = ids.map { byID[$0] ?? HotSection(id: $0) }
+        sections = ids.map { byID[$0] ?? KeptSection(id: $0) }
         ordinalByID = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
         return true
     }
@@ -294,7 +294,7 @@ struct HotFeedGeometry {
     /// next to it here (a removed image has none to check): order keys of other images change
     /// only when a window is renumbered, which the change log does not list, so each placed
     /// image checks its neighbours. The image is looked for in its section, whose keys ascend.
-    private func neighboursAgree(_ image: HotFollowReads.Image) -> Bool {
+    private func neighboursAgree(_ image: KeptFollowReads.Image) -> Bool {
         guard let row = image.row else { return true }
         guard let ordinal = ordinalByID[row.sectionID] else { return false }
         let keys = sections[ordinal].keys
@@ -331,10 +331,10 @@ struct HotFeedGeometry {
 }
 
 /// What following the change log from a copy's revision to a feed's reads from the catalog, all
-/// in the snapshot that shows the feed (``HotFeedGeometry/followReads(to:_:)-(_,any CatalogTransaction)``),
-/// then applies in memory (``HotFeedGeometry/apply(_:to:)``): read apart from applying, a
+/// in the snapshot that shows the feed (``KeptGeometry/followReads(to:_:)-(_,any CatalogTransaction)``),
+/// then applies in memory (``KeptGeometry/apply(_:to:)``): read apart from applying, a
 /// reader waits for the database without holding the copy.
-struct HotFollowReads: Sendable {
+struct KeptFollowReads: Sendable {
     /// An image the change log names: its row now (`nil`: removed), and the order keys of the
     /// images before and after that row in the catalog.
     typealias Image = (id: String, row: ImageRecord?, before: Int64?, after: Int64?)

@@ -1,10 +1,10 @@
 import WaterfallLayout
 import WaterfallStore
 
-/// An answer laid out from the hot copy, in memory, before anything is read for it: a page, a
+/// An answer laid out from the kept feed, in memory, before anything is read for it: a page, a
 /// viewport or a section index, as ``Question`` asks. Then its rows (``rows``) are read by the
 /// copy's order key of the first, and checked against the copy (``agrees(with:)``).
-struct HotAnswer: Sendable {
+struct KeptFeedAnswer: Sendable {
     /// What is asked.
     enum Question: Sendable {
         /// The page of `limit` images from catalog index `offset`: laid out from the section
@@ -20,7 +20,7 @@ struct HotAnswer: Sendable {
         case sectionIndex
     }
 
-    let geometry: HotFeedGeometry
+    let geometry: KeptGeometry
     let contentHeight: Double
     /// Its headers, images and footers (none for a section index).
     let elements: [PlacedElement]
@@ -37,7 +37,7 @@ struct HotAnswer: Sendable {
 
     /// The answer to `question`, laid out from `geometry` and `engine`'s `layout` placed at it.
     init<Kind: StreamingLayoutKind>(
-        _ question: Question, engine: Kind, geometry: HotFeedGeometry, layout: HotLayout<Kind>,
+        _ question: Question, engine: Kind, geometry: KeptGeometry, layout: KeptLayout<Kind>,
         configuration: AnyLayoutConfiguration
     ) throws {
         self.geometry = geometry
@@ -91,7 +91,7 @@ struct HotAnswer: Sendable {
 
     /// The page of `limit` images from catalog index `offset`, and the indexes of its images.
     private static func page<Kind: StreamingLayoutKind>(
-        offset: Int, limit: Int, _ engine: Kind, _ geometry: HotFeedGeometry, _ layout: HotLayout<Kind>
+        offset: Int, limit: Int, _ engine: Kind, _ geometry: KeptGeometry, _ layout: KeptLayout<Kind>
     ) throws -> ([PlacedElement], Range<Int>) {
         let total = geometry.count
         let range = offset..<(offset + limit)
@@ -115,7 +115,7 @@ struct HotAnswer: Sendable {
     /// empty sections before it, whose headers and footers go with its first image), with where
     /// the images go on from.
     private static func resume<Kind: StreamingLayoutKind>(
-        _ geometry: HotFeedGeometry, _ layout: HotLayout<Kind>, _ engine: Kind, before index: Int
+        _ geometry: KeptGeometry, _ layout: KeptLayout<Kind>, _ engine: Kind, before index: Int
     ) -> (start: (section: Int, local: Int), runner: LayoutRunner<Kind>) {
         let ids = geometry.sectionIDs
         guard geometry.count > 0 else {
@@ -149,7 +149,7 @@ struct HotAnswer: Sendable {
 
     /// The band `[y, y + height)` laid out, and the indexes from its first image to its last.
     private static func viewport<Kind: StreamingLayoutKind>(
-        y: Double, height: Double, _ engine: Kind, _ geometry: HotFeedGeometry, _ layout: HotLayout<Kind>
+        y: Double, height: Double, _ engine: Kind, _ geometry: KeptGeometry, _ layout: KeptLayout<Kind>
     ) throws -> ([PlacedElement], Range<Int>) {
         var sink = CollectingSink { $0.frame.meetsBand(y: y, height: height) }
         if let (first, last) = chunks(meeting: y, height, layout) {
@@ -185,8 +185,8 @@ struct HotAnswer: Sendable {
 
     /// The header of every section `elements` show, pinned in the viewport at `y`.
     private static func pinnedHeaders<Kind: StreamingLayoutKind>(
-        of elements: [PlacedElement], y: Double, pinOffset: Double, _ engine: Kind, _ geometry: HotFeedGeometry,
-        _ layout: HotLayout<Kind>
+        of elements: [PlacedElement], y: Double, pinOffset: Double, _ engine: Kind, _ geometry: KeptGeometry,
+        _ layout: KeptLayout<Kind>
     ) -> [(sectionID: Int64, frame: Frame, isPinned: Bool)] {
         sectionIDs(of: elements).compactMap { id in
             guard let ordinal = geometry.ordinal(ofSection: id),
@@ -204,7 +204,7 @@ struct HotAnswer: Sendable {
     /// The first and the last (section, chunk) whose band, where the section stands now, meets
     /// `[y, y + height)`; `nil` when none does.
     private static func chunks<Kind: StreamingLayoutKind>(
-        meeting y: Double, _ height: Double, _ layout: HotLayout<Kind>
+        meeting y: Double, _ height: Double, _ layout: KeptLayout<Kind>
     ) -> (first: (section: Int, chunk: Int), last: (section: Int, chunk: Int))? {
         var first: (section: Int, chunk: Int)?
         var last: (section: Int, chunk: Int)?

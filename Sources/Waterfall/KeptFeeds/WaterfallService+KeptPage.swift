@@ -4,31 +4,31 @@ import WaterfallStore
 extension WaterfallService {
     /// The same service, keeping feeds' geometry and layouts in `hot` (a server: DESIGN
     /// section 12). Pages then read only their own rows, whatever was written before them.
-    public func keepingHotGeometry(_ hot: HotGeometry) -> WaterfallService {
+    public func keepingFeeds(_ keptFeeds: KeptFeeds) -> WaterfallService {
         var service = self
-        service.hot = hot
+        service.keptFeeds = keptFeeds
         return service
     }
 
-    /// The hot copy's geometry and `engine`'s layout of `query` placed at its feed's revision
-    /// (``HotGeometry/placement(feed:engine:key:stride:database:)``), reading nothing.
+    /// The kept feed's geometry and `engine`'s layout of `query` placed at its feed's revision
+    /// (``KeptFeeds/placement(feed:engine:key:stride:database:)``), reading nothing.
     /// `leading`: whether the reader may lead the work that brings them there in its own
     /// transaction (its statements awaited).
-    func hotLookup<Kind: StreamingLayoutKind>(engine: Kind, _ query: LayoutQuery, leading: Bool = false)
-        -> HotRead<(HotFeedGeometry, HotLayout<Kind>)>
+    func keptPlacement<Kind: StreamingLayoutKind>(engine: Kind, _ query: LayoutQuery, leading: Bool = false)
+        -> KeptRead<(KeptGeometry, KeptLayout<Kind>)>
     {
-        guard let hot else { return .notKept }
-        return hot.placement(
+        guard let keptFeeds else { return .notKept }
+        return keptFeeds.placement(
             feed: query.feed, engine: engine, key: query.configuration.canonicalJSON, stride: stride,
             database: database, leading: leading)
     }
 
-    /// The answer to `question` laid out from the hot copy at `query`'s revision, reading nothing.
-    func hotAnswer<Kind: StreamingLayoutKind>(
-        _ question: HotAnswer.Question, engine: Kind, _ query: LayoutQuery, leading: Bool = false
-    ) throws -> HotRead<HotAnswer> {
-        try hotLookup(engine: engine, query, leading: leading).map { geometry, layout in
-            try HotAnswer(
+    /// The answer to `question` laid out from the kept feed at `query`'s revision, reading nothing.
+    func keptLaidOut<Kind: StreamingLayoutKind>(
+        _ question: KeptFeedAnswer.Question, engine: Kind, _ query: LayoutQuery, leading: Bool = false
+    ) throws -> KeptRead<KeptFeedAnswer> {
+        try keptPlacement(engine: engine, query, leading: leading).map { geometry, layout in
+            try KeptFeedAnswer(
                 question, engine: engine, geometry: geometry, layout: layout, configuration: query.configuration)
         }
     }
@@ -57,7 +57,7 @@ extension WaterfallService {
         feed: String?, layout: LayoutSource, y: Double, height: Double, pinOffset: Double?
     ) async throws(WaterfallError) -> ViewportPage? {
         guard (try? Self.validateBand(y: y, height: height, pinOffset: pinOffset)) != nil else { return nil }
-        let question = HotAnswer.Question.viewport(y: y, height: height, pinOffset: pinOffset)
+        let question = KeptFeedAnswer.Question.viewport(y: y, height: height, pinOffset: pinOffset)
         return try await keptAnswer(feed: feed, layout: layout, question) { service, reads, laidOut, query in
             guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else {
                 return nil
@@ -85,7 +85,7 @@ extension WaterfallService {
     /// (its rows and its sections' labels). The answer to `question` is laid out from the copy,
     /// found reading nothing; a copy or layout not at the feed's revision yet is brought there
     /// by the kept feed's task, awaited outside the transaction, and the answer is read again in
-    /// a new one (``HotGeometry/placement(feed:engine:key:stride:database:)``), at most
+    /// a new one (``KeptFeeds/placement(feed:engine:key:stride:database:)``), at most
     /// ``readsPerAnswer`` times.
     ///
     /// `nil` when it cannot answer so, and the answer's function goes on with a transaction
@@ -95,11 +95,12 @@ extension WaterfallService {
     /// disagrees with the catalog (dropped); an answer that would be an error, which that way
     /// words.
     private func keptAnswer<Answer: Sendable>(
-        feed name: String?, layout: LayoutSource, _ question: HotAnswer.Question,
+        feed name: String?, layout: LayoutSource, _ question: KeptFeedAnswer.Question,
         finish:
-            @escaping @Sendable (WaterfallService, any CatalogPageReads, HotAnswer, LayoutQuery) async throws -> Answer?
+            @escaping @Sendable (WaterfallService, any CatalogPageReads, KeptFeedAnswer, LayoutQuery) async throws ->
+            Answer?
     ) async throws(WaterfallError) -> Answer? {
-        guard let hot, let name else { return nil }
+        guard let keptFeeds, let name else { return nil }
         let service = self
         do {
             for _ in 0..<Self.readsPerAnswer {
@@ -113,7 +114,7 @@ extension WaterfallService {
                         return nil
                     }
                     let query = LayoutQuery(feed: feed, name: layoutName, configuration: configuration)
-                    let work = HotAnswerWork(service: service, query: query, question: question)
+                    let work = KeptFeedAnswerWork(service: service, query: query, question: question)
                     // A follow, then a layout placed, led in this transaction at most.
                     for _ in 0..<3 {
                         switch try configuration.withEngine(work) {
@@ -122,7 +123,7 @@ extension WaterfallService {
                         case .ahead: return .readAgain(after: nil)
                         case .wait(let task): return .readAgain(after: task)
                         case .lead(let lead):
-                            if let load = await hot.lead(lead, reading: reads) { return .readAgain(after: load) }
+                            if let load = await keptFeeds.lead(lead, reading: reads) { return .readAgain(after: load) }
                         case .notKept: return nil
                         }
                     }
@@ -130,7 +131,9 @@ extension WaterfallService {
                 }
                 switch read ?? nil {
                 case .answered(let answer, _)?: return answer
-                case .readAgain(let task)?: await task?.value
+                case .readAgain(let task)?:
+                    // Someone else's work that does not end soon: the layout cache answers.
+                    if let task, await !task.ends(within: Self.keptWorkPatience) { return nil }
                 case nil: return nil
                 }
             }
@@ -156,14 +159,14 @@ extension WaterfallService {
     /// The rows of `laidOut` and its sections' labels, each statement awaited; `nil` when the
     /// rows are not what the copy holds (the copy is then dropped).
     private func rowsAndLabels(
-        of laidOut: HotAnswer, feed: FeedRecord, _ reads: any CatalogPageReads
+        of laidOut: KeptFeedAnswer, feed: FeedRecord, _ reads: any CatalogPageReads
     ) async throws -> ([ImageRecord], SectionLabels)? {
         var rows: [ImageRecord] = []
         if let key = laidOut.firstKey {
             rows = try await reads.images(feedID: feed.id, fromKey: key, limit: laidOut.rows.count)
         }
         guard laidOut.agrees(with: rows) else {
-            hot?.forget(feedID: feed.id)
+            keptFeeds?.forget(feedID: feed.id)
             return nil
         }
         return (rows, SectionLabels(try await reads.sections(ids: laidOut.sectionIDs)))
@@ -172,7 +175,8 @@ extension WaterfallService {
     /// The page of `limit` images from `offset`, laid out as `laidOut`, with its rows and its
     /// sections' labels.
     private func page(
-        _ laidOut: HotAnswer, offset: Int, limit: Int, rows: [ImageRecord], labels: SectionLabels, _ query: LayoutQuery
+        _ laidOut: KeptFeedAnswer, offset: Int, limit: Int, rows: [ImageRecord], labels: SectionLabels,
+        _ query: LayoutQuery
     ) -> LayoutPage {
         let parts = assemble(
             laidOut.elements, rows: rows, firstIndex: offset, labels: labels, scale: query.configuration.common.scale)
@@ -189,7 +193,7 @@ extension WaterfallService {
     /// The viewport of the band `[y, y + height)`, laid out as `laidOut`, with its rows and its
     /// sections' labels.
     fileprivate func viewportPage(
-        _ laidOut: HotAnswer, y: Double, height: Double, rows: [ImageRecord], labels: SectionLabels,
+        _ laidOut: KeptFeedAnswer, y: Double, height: Double, rows: [ImageRecord], labels: SectionLabels,
         _ query: LayoutQuery
     ) -> ViewportPage {
         var parts = assemble(
@@ -210,13 +214,13 @@ extension WaterfallService {
     }
 }
 
-/// The answer to a question laid out from the hot copy, with the engine of the layout's kind.
-private struct HotAnswerWork: EngineWork {
+/// The answer to a question laid out from the kept feed, with the engine of the layout's kind.
+private struct KeptFeedAnswerWork: EngineWork {
     let service: WaterfallService
     let query: LayoutQuery
-    let question: HotAnswer.Question
+    let question: KeptFeedAnswer.Question
 
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> HotRead<HotAnswer> {
-        try service.hotAnswer(question, engine: engine, query, leading: true)
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> KeptRead<KeptFeedAnswer> {
+        try service.keptLaidOut(question, engine: engine, query, leading: true)
     }
 }
