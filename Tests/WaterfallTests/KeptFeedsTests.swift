@@ -146,24 +146,11 @@ import WaterfallTestSupport
         let catalog = try TestCatalog(.sqlite, stride: 4, onDisk: true)
         try await catalog.importFeed((0..<40).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" })
         try await catalog.importFeed(["g1:100x100"], feed: "g")
-        // A server's pool of 2 readers; the first follow is held until the test lets it go (at
-        // most 5 minutes: a test that fails still ends).
+        // A server's pool of 2 readers; the first follow is held until the test lets it go.
         let server = try SQLiteCatalog.openForServing(atPath: try #require(catalog.file), readers: 2)
         defer { server.closeWhenDone() }
-        let follows = Mutex(0)
-        let released = Mutex(false)
-        let geometry = KeptFeeds(
-            budget: 1 << 20, willLoad: { _ in },
-            willFollow: { _ in
-                let first = follows.withLock {
-                    $0 += 1
-                    return $0 == 1
-                }
-                let deadline = ContinuousClock.now + .seconds(300)
-                while first && !released.withLock({ $0 }) && ContinuousClock.now < deadline {
-                    try? await Task.sleep(for: .milliseconds(10))
-                }
-            })
+        let held = HeldFollow()
+        let geometry = KeptFeeds(budget: 1 << 20, willLoad: { _ in }, willFollow: held.hold)
         let hot = WaterfallService(database: server, stride: 4).keepingFeeds(geometry)
         let layout = LayoutSource.inline(Self.layouts[0])
         _ = try await hot.page(feed: "f", layout: layout, offset: 0, limit: 1)
@@ -178,10 +165,10 @@ import WaterfallTestSupport
             }
         }
         let deadline = ContinuousClock.now + .seconds(60)
-        while follows.withLock({ $0 }) == 0 && ContinuousClock.now < deadline {
+        while held.follows == 0 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(follows.withLock { $0 } == 1, "the first reader of the revision starts its follow")
+        #expect(held.follows == 1, "the first reader of the revision starts its follow")
         // A read of another feed through the same pool is answered meanwhile.
         let other = try await hot.page(feed: "g", layout: layout, offset: 0, limit: 1)
         #expect(other.items.map(\.id) == ["g1"])
@@ -191,9 +178,9 @@ import WaterfallTestSupport
         let feedID = try await server.read { tx in try tx.feed(named: "f")!.id }
         geometry.forget(feedID: feedID)
         #expect(geometry.report.map(\.feed) == ["g"])
-        released.withLock { $0 = true }
+        held.release()
         for reader in readers { try await reader.value }
-        #expect(follows.withLock { $0 } == 1, "one follow for every reader of the revision")
+        #expect(held.follows == 1, "one follow for every reader of the revision")
         for (offset, page) in answered.withLockedValue({ $0 }) {
             await #expect(
                 page == (try catalog.service.page(feed: "f", layout: layout, offset: offset, limit: 5)),
@@ -238,37 +225,22 @@ import WaterfallTestSupport
         try await catalog.importFeed((0..<40).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" })
         let server = try SQLiteCatalog.openForServing(atPath: try #require(catalog.file))
         defer { server.closeWhenDone() }
-        let follows = Mutex(0)
-        let released = Mutex(false)
-        let holding = Mutex(false)
-        let geometry = KeptFeeds(
-            budget: 1 << 20, willLoad: { _ in },
-            willFollow: { _ in
-                let first = follows.withLock {
-                    $0 += 1
-                    return $0 == 1
-                }
-                holding.withLock { $0 = first }
-                let deadline = ContinuousClock.now + .seconds(60)
-                while first && !released.withLock({ $0 }) && ContinuousClock.now < deadline {
-                    try? await Task.sleep(for: .milliseconds(10))
-                }
-                holding.withLock { $0 = false }
-            })
+        let held = HeldFollow()
+        let geometry = KeptFeeds(budget: 1 << 20, willLoad: { _ in }, willFollow: held.hold)
         let hot = WaterfallService(database: server, stride: 4).keepingFeeds(geometry)
         let layout = LayoutSource.inline(Self.layouts[0])
         _ = try await hot.page(feed: "f", layout: layout, offset: 0, limit: 1)
         _ = try await catalog.service.move(feed: "f", id: "i30", to: .index(1))
         let leader = Task { try await hot.page(feed: "f", layout: layout, offset: 0, limit: 5) }
         let deadline = ContinuousClock.now + .seconds(60)
-        while follows.withLock({ $0 }) == 0 && ContinuousClock.now < deadline {
+        while held.follows == 0 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         // While the follow is held, another reader of the revision is answered, from the cache.
         let waiting = try await hot.page(feed: "f", layout: layout, offset: 5, limit: 5)
-        #expect(holding.withLock { $0 } && follows.withLock { $0 } == 1, "answered while the follow was held")
+        #expect(held.isHolding && held.follows == 1, "answered while the follow was held")
         #expect(waiting == (try await catalog.service.page(feed: "f", layout: layout, offset: 5, limit: 5)))
-        released.withLock { $0 = true }
+        held.release()
         #expect(
             try await leader.value == (try await catalog.service.page(feed: "f", layout: layout, offset: 0, limit: 5)))
     }
@@ -672,6 +644,33 @@ import WaterfallTestSupport
         await #expect(throws: WaterfallError.self, "a bad offset") {
             try await hot.page(feed: "f", layout: layouts[0], offset: -1, limit: 9)
         }
+    }
+}
+
+/// A follow hook that holds the first follow until ``release()`` (or a minute: a test that
+/// fails still ends), counting every follow.
+private final class HeldFollow: Sendable {
+    private let state = Mutex((follows: 0, released: false, holding: false))
+
+    var follows: Int { state.withLock { $0.follows } }
+    /// Whether the first follow is held now.
+    var isHolding: Bool { state.withLock { $0.holding } }
+
+    func release() {
+        state.withLock { $0.released = true }
+    }
+
+    @Sendable func hold(_ feed: FeedRecord) async {
+        let first = state.withLock {
+            $0.follows += 1
+            $0.holding = $0.follows == 1
+            return $0.holding
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while first && !state.withLock({ $0.released }) && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        if first { state.withLock { $0.holding = false } }
     }
 }
 
