@@ -686,7 +686,7 @@ private struct LeadProbe: EngineWork {
             engine: engine, LayoutQuery(feed: feed, name: nil, configuration: configuration), leading: true)
         {
         case .lead(let lead): (lead, nil)
-        case .wait(let task): (nil, task)
+        case .wait(let task), .started(let task): (nil, task)
         case .ready, .ahead, .notKept: (nil, nil)
         }
     }
@@ -704,6 +704,7 @@ private struct HotLookupWork: EngineWork {
         case .ready: "placed"
         case .ahead: "ahead"
         case .wait: "wait"
+        case .started: "started"
         case .lead: "lead"
         case .notKept: "notKept"
         }

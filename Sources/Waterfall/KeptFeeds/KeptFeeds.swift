@@ -115,20 +115,21 @@ public final class KeptFeeds: Sendable {
             }
             return state.feeds[feed.id]!.reserving(needed) { entry in
                 guard let geometry = entry.geometry else {
-                    // A load under way, started by another reader: answered without it.
-                    if entry.bringing != nil { return .notKept }
-                    return .wait(startBringing(&entry, to: feed, from: nil, database: database))
+                    // A load under way, started by another reader: awaited as any other's work,
+                    // for a reader's patience at most (then the layout cache answers).
+                    if let bringing = entry.bringing { return .wait(bringing.task) }
+                    return .started(startBringing(&entry, to: feed, from: nil, database: database))
                 }
                 if geometry.revision > feed.revision { return .ahead }
                 if geometry.revision == feed.revision, geometry.count != feed.imageCount {
                     // Not the catalog's feed at that revision: loaded anew, once what is under
                     // way has ended (a follow from this copy would store it again).
-                    if entry.bringing != nil { return .notKept }
+                    if let bringing = entry.bringing { return .wait(bringing.task) }
                     entry.geometry = nil
-                    return .wait(startBringing(&entry, to: feed, from: nil, database: database))
+                    return .started(startBringing(&entry, to: feed, from: nil, database: database))
                 }
                 if geometry.revision < feed.revision {
-                    if let bringing = entry.bringing { return bringing.isLoad ? .notKept : .wait(bringing.task) }
+                    if let bringing = entry.bringing { return .wait(bringing.task) }
                     if leading && geometry.canFollow(to: feed) {
                         let token = entry.token
                         let (lead, task) = KeptLead.make(
@@ -139,7 +140,7 @@ public final class KeptFeeds: Sendable {
                         entry.bringing = (isLoad: false, task: task)
                         return .lead(lead)
                     }
-                    return .wait(startBringing(&entry, to: feed, from: geometry, database: database))
+                    return .started(startBringing(&entry, to: feed, from: geometry, database: database))
                 }
                 let kept = entry.layouts[key]?.layout as? KeptLayout<Kind>
                 if let kept, kept.stride == stride, kept.places(geometry) {
@@ -489,6 +490,10 @@ enum KeptRead<Value> {
     /// The copy or the layout is being brought to the reader's revision by `task`: await it
     /// outside the transaction, then read again.
     case wait(Task<Void, Never>)
+    /// The reader has started `task` (a load, or a follow in a transaction of its own): await it
+    /// to its end outside the transaction, as it would have done the work itself, then read
+    /// again.
+    case started(Task<Void, Never>)
     /// The reader brings the copy or the layout to its revision: run the work in its own
     /// transaction (``KeptFeeds/lead(_:reading:)``), then look again in it.
     case lead(KeptLead)
@@ -502,6 +507,7 @@ enum KeptRead<Value> {
         case .ready(let value): try transform(value)
         case .ahead: .ahead
         case .wait(let task): .wait(task)
+        case .started(let task): .started(task)
         case .lead(let lead): .lead(lead)
         case .notKept: .notKept
         }

@@ -122,8 +122,11 @@ extension WaterfallService {
                             return try await finish(service, reads, laidOut, query).map { .answered($0, nil) }
                         case .ahead: return .readAgain(after: nil)
                         case .wait(let task): return .readAgain(after: task)
+                        case .started(let task): return .readAgain(after: task, itsOwn: true)
                         case .lead(let lead):
-                            if let load = await keptFeeds.lead(lead, reading: reads) { return .readAgain(after: load) }
+                            if let load = await keptFeeds.lead(lead, reading: reads) {
+                                return .readAgain(after: load, itsOwn: true)
+                            }
                         case .notKept: return nil
                         }
                     }
@@ -131,7 +134,9 @@ extension WaterfallService {
                 }
                 switch read ?? nil {
                 case .answered(let answer, _)?: return answer
-                case .readAgain(let task)?:
+                case .readAgain(let task, true)?:
+                    await task?.value
+                case .readAgain(let task, false)?:
                     // Someone else's work that does not end soon: the layout cache answers.
                     if let task, await !task.ends(within: Self.keptWorkPatience) { return nil }
                 case nil: return nil

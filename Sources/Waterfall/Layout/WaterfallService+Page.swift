@@ -74,7 +74,9 @@ extension WaterfallService {
             case .answered(let value, let update):
                 await save(update)
                 return value
-            case .readAgain(let task):
+            case .readAgain(let task, true):
+                await task?.value
+            case .readAgain(let task, false):
                 // Someone else's work that does not end soon: the layout cache answers.
                 if let task, await !task.ends(within: Self.keptWorkPatience) { keeping = false }
             }
@@ -315,8 +317,9 @@ enum LayoutRead<Answer: Sendable>: Sendable {
     /// The answer, with what it computed for the layout cache.
     case answered(Answer, CacheUpdate?)
     /// The kept feed is newer than the transaction, or being brought to its revision by `task`:
-    /// read again in a new transaction (after `task`).
-    case readAgain(after: Task<Void, Never>?)
+    /// read again in a new transaction (after `task`: to its end when the reader started it
+    /// (`itsOwn`), else for ``WaterfallService/keptWorkPatience`` at most).
+    case readAgain(after: Task<Void, Never>?, itsOwn: Bool = false)
 
     /// The answer made into another.
     func map<T>(_ transform: (Answer, CacheUpdate?) throws -> (T, CacheUpdate?)) rethrows -> LayoutRead<T> {
@@ -324,7 +327,7 @@ enum LayoutRead<Answer: Sendable>: Sendable {
         case .answered(let answer, let update):
             let (made, update) = try transform(answer, update)
             return .answered(made, update)
-        case .readAgain(let task): return .readAgain(after: task)
+        case .readAgain(let task, let itsOwn): return .readAgain(after: task, itsOwn: itsOwn)
         }
     }
 }
@@ -338,6 +341,7 @@ extension KeptRead where Value: Sendable {
         case .ready(let value): return .answered(value, nil)
         case .ahead: return .readAgain(after: nil)
         case .wait(let task): return .readAgain(after: task)
+        case .started(let task): return .readAgain(after: task, itsOwn: true)
         case .lead, .notKept:
             let (value, update) = try otherwise()
             return .answered(value, update)
