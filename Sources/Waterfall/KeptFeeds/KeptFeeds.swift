@@ -117,19 +117,19 @@ public final class KeptFeeds: Sendable {
                 guard let geometry = entry.geometry else {
                     // A load under way, started by another reader: awaited as any other's work,
                     // for a reader's patience at most (then the layout cache answers).
-                    if let bringing = entry.bringing { return .wait(bringing.task) }
+                    if let bringing = entry.bringing { return .wait(bringing) }
                     return .started(startBringing(&entry, to: feed, from: nil, database: database))
                 }
                 if geometry.revision > feed.revision { return .ahead }
                 if geometry.revision == feed.revision, geometry.count != feed.imageCount {
                     // Not the catalog's feed at that revision: loaded anew, once what is under
                     // way has ended (a follow from this copy would store it again).
-                    if let bringing = entry.bringing { return .wait(bringing.task) }
+                    if let bringing = entry.bringing { return .wait(bringing) }
                     entry.geometry = nil
                     return .started(startBringing(&entry, to: feed, from: nil, database: database))
                 }
                 if geometry.revision < feed.revision {
-                    if let bringing = entry.bringing { return .wait(bringing.task) }
+                    if let bringing = entry.bringing { return .wait(bringing) }
                     if leading && geometry.canFollow(to: feed) {
                         let token = entry.token
                         let (lead, task) = KeptLead.make(
@@ -137,7 +137,7 @@ public final class KeptFeeds: Sendable {
                                 await self.bring(feed, token: token, from: geometry, database: database, reads: reads)
                             },
                             dropped: { task in self.endBringing(feed.id, token: token, task) })
-                        entry.bringing = (isLoad: false, task: task)
+                        entry.bringing = task
                         return .lead(lead)
                     }
                     return .started(startBringing(&entry, to: feed, from: geometry, database: database))
@@ -184,7 +184,7 @@ public final class KeptFeeds: Sendable {
         let task = Task {
             _ = await self.bring(feed, token: token, from: follows ? copy : nil, database: database, reads: nil)
         }
-        entry.bringing = (isLoad: !follows, task: task)
+        entry.bringing = task
         return task
     }
 
@@ -222,7 +222,7 @@ public final class KeptFeeds: Sendable {
                 let task = Task {
                     _ = await self.bring(feed, token: token, from: nil, database: database, reads: nil)
                 }
-                state.feeds[feed.id]!.bringing = (isLoad: true, task: task)
+                state.feeds[feed.id]!.bringing = task
                 return task
             case .success(.loadAnew), .failure:
                 break
@@ -309,7 +309,7 @@ public final class KeptFeeds: Sendable {
     /// unrun, if it is still the one under way.
     private func endBringing(_ feedID: Int64, token: UInt64, _ task: Task<Void, Never>) {
         state.withLock { state in
-            guard state.feeds[feedID]?.token == token, state.feeds[feedID]?.bringing?.task == task else { return }
+            guard state.feeds[feedID]?.token == token, state.feeds[feedID]?.bringing == task else { return }
             state.feeds[feedID]!.bringing = nil
         }
     }
@@ -425,7 +425,7 @@ extension KeptFeeds {
         /// last use).
         var uses: UInt64 = 0
         /// The load or follow under way, which every reader of a newer revision awaits.
-        var bringing: (isLoad: Bool, task: Task<Void, Never>)?
+        var bringing: Task<Void, Never>?
         /// The configuration of the layout placed last.
         var lastPlaced: String?
         /// The placement of a layout under way (one at a time).
