@@ -10,10 +10,10 @@ import NIOPosix
 /// `waterfall serve --blocking-threads N` sizes it (``configure(threads:)``) before anything
 /// uses it; a command line's process uses the default.
 public enum BlockingThreads {
-    /// The threads when nothing configures them: a server's PostgreSQL transactions beyond its
-    /// pool's 8 connections wait for a connection on them (10 s at most), so a burst of requests
-    /// queues on the pool's connections rather than for a thread, with room left for file
-    /// writes and compressions beside them. Idle threads cost an 8-MiB stack of address space.
+    /// The threads when nothing configures them: a PostgreSQL transaction takes one only once
+    /// it has its connection (``PostgresPool``), so a server's pool of 8 connections holds at
+    /// most 8 of them, with room left for file writes and compressions beside them. Idle
+    /// threads cost an 8-MiB stack of address space.
     public static let defaultCount = 64
 
     private static let requested = NIOLockedValueBox<Int?>(nil)

@@ -38,10 +38,9 @@ public protocol CatalogStore: Sendable {
     /// (``CatalogPageReads``): the reads of an answer from a kept feed, which are a few short
     /// statements. PostgreSQL awaits each on the caller's task, holding no thread; SQLite runs
     /// every part of `body` on the reader connection's thread, where each answers at once.
-    /// `nil`, and `body` not run, while a server's PostgreSQL is known to be down.
     /// - Throws: what `body` throws; engine failures as ``StoreError``.
     func readAwaitingStatements<T: Sendable>(_ body: @escaping @Sendable (any CatalogPageReads) async throws -> T)
-        async throws -> T?
+        async throws -> T
 
     /// Runs `body` in one write transaction that changes only what `scope` names: all of it is
     /// committed, or none of it.

@@ -50,8 +50,6 @@ import WaterfallTestSupport
             "\(error?.message ?? "")")
 
         // And once the network answers again, the pool serves the next one on a new connection
-        // (a read awaiting its statements waits for a transaction on a thread to find the
-        // server back)
         proxy.isSilent = false
         #expect(try await Self.answer(.read, catalog) == "answered")
         #expect(try await Self.answer(path, catalog) == "answered")
@@ -66,7 +64,7 @@ import WaterfallTestSupport
 
         // When a brief statement takes longer than its deadline
         let cut = try #require(
-            await Self.onThread { try catalog.pool.withSession { try $0.execute("SELECT pg_sleep(2.5)") } },
+            await Self.awaited { try await catalog.pool.withSession { try $0.execute("SELECT pg_sleep(2.5)") } },
             "the statement never ended")
 
         // Then it fails as unavailable, and the next transaction gets a connection that works
@@ -76,8 +74,8 @@ import WaterfallTestSupport
 
         // And bulk work of the same length is waited for
         let bulk = try #require(
-            await Self.onThread {
-                try catalog.pool.withSession { try $0.execute("SELECT pg_sleep(1.5)", length: .bulk) }
+            await Self.awaited {
+                try await catalog.pool.withSession { try $0.execute("SELECT pg_sleep(1.5)", length: .bulk) }
             })
         #expect(try bulk.get() == 1)
     }
@@ -97,7 +95,9 @@ import WaterfallTestSupport
                 server, "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query = '\(sleep)'")
         }
         let running = Task {
-            await Self.onThread { try catalog.pool.withWriterSession { try $0.execute(sleep, length: .bulk) } }
+            await Self.awaited {
+                try await catalog.pool.withSession(writer: true) { try $0.execute(sleep, length: .bulk) }
+            }
         }
         let started = Date.now
         while try PostgresScratchSchema.psql(
@@ -150,20 +150,12 @@ import WaterfallTestSupport
             }
         case .readAwaitingStatements:
             return await awaited {
-                // nil: the pool holds the server for down (a transaction on a thread tries it).
                 try await catalog.readAwaitingStatements { reads in
                     _ = try await reads.feed(named: "travel")
                     return "answered"
-                } ?? "down"
+                }
             }
         }
-    }
-
-    /// Runs `body` on a thread of its own, as the catalog runs its transactions (never one of
-    /// Swift's cooperative threads); its outcome, or nil when it has not ended within five
-    /// minutes.
-    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async -> Result<T, any Error>? {
-        await firstOf { settle in Thread { settle(Result { try body() }) }.start() }
     }
 
     /// Awaits `body` in a task of its own; its outcome, or nil when it has not ended within

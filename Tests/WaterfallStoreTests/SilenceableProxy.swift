@@ -12,15 +12,17 @@ final class SilenceableProxy: Sendable {
     private let server: any Channel
     private let group: MultiThreadedEventLoopGroup
 
-    /// Starts forwarding connections to `host`:`target`.
-    init(to host: String, port target: Int) throws {
+    /// Starts forwarding connections to `host`:`target`, each made `delay` after it is accepted
+    /// (as on a machine so busy that a new connection takes that long).
+    init(to host: String, port target: Int, delayingConnectionsBy delay: TimeAmount = .zero) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let silent = self.silent
         server = try ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { inbound in
-                ClientBootstrap(group: inbound.eventLoop).connect(host: host, port: target).flatMapThrowing {
-                    outbound in
+                inbound.eventLoop.scheduleTask(in: delay) {}.futureResult.flatMap {
+                    ClientBootstrap(group: inbound.eventLoop).connect(host: host, port: target)
+                }.flatMapThrowing { outbound in
                     try inbound.pipeline.syncOperations.addHandler(Forward(to: outbound, silent: silent))
                     try outbound.pipeline.syncOperations.addHandler(Forward(to: inbound, silent: silent))
                 }

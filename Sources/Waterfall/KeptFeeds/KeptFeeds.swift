@@ -255,14 +255,13 @@ public final class KeptFeeds: Sendable {
             guard try await followed.follow(to: feed, reads) else { return .loadAnew }
             return .copy(followed, copied: followed.bytesNotShared(with: copy))
         }
-        let followed = try await database.readAwaitingStatements { reads -> Brought in
+        return try await database.readAwaitingStatements { reads -> Brought in
             guard let current = try await reads.feed(id: feed.id) else { return .removed }
             let now = feed.at(current)
             var followed = copy
             guard copy.revision <= now.revision, try await followed.follow(to: now, reads) else { return .loadAnew }
             return .copy(followed, copied: followed.bytesNotShared(with: copy))
         }
-        return followed ?? .loadAnew
     }
 
     /// `feed` loaded by one ordered scan at the revision a read transaction of its own shows.

@@ -132,7 +132,7 @@ extension WaterfallService {
                     }
                     return .readAgain(after: nil)
                 }
-                switch read ?? nil {
+                switch read {
                 case .answered(let answer, _)?: return answer
                 case .readAgain(let task, true)?:
                     await task?.value

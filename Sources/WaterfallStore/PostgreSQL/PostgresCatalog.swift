@@ -136,22 +136,20 @@ public struct PostgresCatalog: CatalogStore {
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogTransaction) throws -> T) async throws -> T {
-        try await pool.onThread { [pool] in
-            try pool.withSession { session in
-                try transaction(session, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", commits: true) {
-                    try body(PostgresTransaction(session: session, location: pool.settings.displayName))
-                }
+        try await pool.withSession { [location = pool.settings.displayName] session in
+            try transaction(session, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", commits: true) {
+                try body(PostgresTransaction(session: session, location: location))
             }
         }
     }
 
     /// The read transaction of ``read(_:)``, every statement awaited: on a server's pool on the
-    /// caller's task, holding no thread (`nil` while PostgreSQL is known to be down); on a
-    /// command's connection on a thread of ``BlockingThreads``, where ``TransactionPump`` runs
-    /// every part of `body`.
+    /// caller's task, holding no thread; on a command's connection on a thread of
+    /// ``BlockingThreads``, where ``TransactionPump`` runs every part of `body`
+    /// (``PostgresPool/withSessionAwaitingStatements(_:)``).
     public func readAwaitingStatements<T: Sendable>(
         _ body: @escaping @Sendable (any CatalogPageReads) async throws -> T
-    ) async throws -> T? {
+    ) async throws -> T {
         let transaction = {
             @Sendable [location = pool.settings.displayName] (session: PostgresSession) async throws -> T in
             do {
@@ -164,17 +162,14 @@ public struct PostgresCatalog: CatalogStore {
                 throw Self.storeError(error, location: location)
             }
         }
-        guard pool.isCommands else { return try await pool.withSessionAwaitingStatements(transaction) }
-        return try await pool.onThread { [pool] in
-            try pool.withSession { session in try TransactionPump.run { try await transaction(session) } }
-        }
+        return try await pool.withSessionAwaitingStatements(transaction)
     }
 
     public func write<T: Sendable>(
         _ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
     ) async throws -> T {
-        try await pool.onThread {
-            try writeTransaction(scope, lockTimeout: Self.lockTimeout, commits: true, body)
+        try await pool.withSession(writer: true) { session in
+            try writeTransaction(session, scope, lockTimeout: Self.lockTimeout, commits: true, body)
         }
     }
 
@@ -186,13 +181,10 @@ public struct PostgresCatalog: CatalogStore {
         _ scope: WriteScope, within timeout: TimeInterval,
         _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
     ) async throws -> T? {
-        try await pool.onThread { [pool] in
-            try pool.withSession { session in
-                try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: true) {
-                    () throws -> T? in
-                    guard try Self.lock(scope, waits: false, session) else { return nil }
-                    return try writing(session, notifies: false, body)
-                }
+        try await pool.withSession { session in
+            try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: true) { () throws -> T? in
+                guard try Self.lock(scope, waits: false, session) else { return nil }
+                return try writing(session, notifies: false, body)
             }
         }
     }
@@ -200,8 +192,8 @@ public struct PostgresCatalog: CatalogStore {
     public func dryRun<T: Sendable>(
         _ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
     ) async throws -> T {
-        try await pool.onThread {
-            try writeTransaction(scope, lockTimeout: Self.lockTimeout, commits: false, body)
+        try await pool.withSession(writer: true) { session in
+            try writeTransaction(session, scope, lockTimeout: Self.lockTimeout, commits: false, body)
         }
     }
 
@@ -234,19 +226,19 @@ public struct PostgresCatalog: CatalogStore {
         return catalog && own
     }
 
-    /// One write transaction: `scope`'s write lock (waiting at most `lockTimeout` seconds),
-    /// `body` and its notification, then `COMMIT` (or `ROLLBACK` unless `commits`).
+    /// One write transaction on the writer's `session`: `scope`'s write lock (waiting at most
+    /// `lockTimeout` seconds), `body` and its notification, then `COMMIT` (or `ROLLBACK` unless
+    /// `commits`).
     private func writeTransaction<T>(
-        _ scope: WriteScope, lockTimeout: TimeInterval, commits: Bool, _ body: (any CatalogTransaction) throws -> T
+        _ session: PostgresSession, _ scope: WriteScope, lockTimeout: TimeInterval, commits: Bool,
+        _ body: (any CatalogTransaction) throws -> T
     ) throws -> T {
-        try pool.withWriterSession { session in
-            try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: commits) {
-                try session.execute(
-                    "SELECT set_config('lock_timeout', $1, true)", .text("\(max(1, Int(lockTimeout * 1000)))ms"))
-                _ = try Self.lock(scope, waits: true, session)
-                try session.execute("SELECT set_config('lock_timeout', '0', true)")
-                return try writing(session, notifies: true, body)
-            }
+        try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: commits) {
+            try session.execute(
+                "SELECT set_config('lock_timeout', $1, true)", .text("\(max(1, Int(lockTimeout * 1000)))ms"))
+            _ = try Self.lock(scope, waits: true, session)
+            try session.execute("SELECT set_config('lock_timeout', '0', true)")
+            return try writing(session, notifies: true, body)
         }
     }
 
@@ -291,10 +283,9 @@ public struct PostgresCatalog: CatalogStore {
     /// - Throws: ``StoreError`` when the server cannot be asked.
     public func schemaName() async throws -> String {
         do {
-            return try await pool.onThread { [pool] in
-                try pool.withSession { session in try session.scalar(String.self, "SELECT current_schema()") }
-                    ?? "public"
-            }
+            return try await pool.withSession { session in
+                try session.scalar(String.self, "SELECT current_schema()")
+            } ?? "public"
         } catch {
             throw Self.storeError(error, location: pool.settings.displayName)
         }
@@ -302,10 +293,8 @@ public struct PostgresCatalog: CatalogStore {
 
     /// The size of the database on the server, in bytes.
     public func storageSize() async -> Int64 {
-        (try? await pool.onThread { [pool] in
-            try pool.withSession { session in
-                try session.scalar(Int64.self, "SELECT pg_database_size(current_database())")
-            }
+        (try? await pool.withSession { session in
+            try session.scalar(Int64.self, "SELECT pg_database_size(current_database())")
         }) ?? 0
     }
 

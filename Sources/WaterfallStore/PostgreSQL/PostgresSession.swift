@@ -44,8 +44,8 @@ enum PostgresValue {
 }
 
 /// One PostgreSQL connection: every statement is sent through PostgresNIO and waited for on the
-/// calling thread (one of the ``PostgresPool``'s), except those of an answer from a feed held in
-/// memory (``CatalogStore/readAwaitingStatements(_:)``), which are awaited.
+/// calling thread (one of ``BlockingThreads``), except those of an answer from a kept feed
+/// (``CatalogStore/readAwaitingStatements(_:)``), which are awaited.
 ///
 /// The statements a request runs (``PostgresRequestStatement``) are prepared once per
 /// connection of a server's pool and executed by name afterwards: the server parses and plans
@@ -53,12 +53,12 @@ enum PostgresValue {
 /// SQLite).
 ///
 /// The threads that wait are never an event loop nor one of Swift's cooperative threads: a
-/// transaction's body runs on the pool's own threads (``PostgresPool/onThread(_:)``),
-/// the migrations on the thread that opens the catalog, and the connections' I/O on
-/// PostgresNIO's event loops. A read of a kept feed awaits its statements on the request's own
-/// task instead. One session is used by one transaction
-/// at a time: a connection leased from the catalog's ``PostgresPool``, or (for the migrations)
-/// one of its own.
+/// transaction's body runs on a thread of ``BlockingThreads``
+/// (``PostgresPool/withSession(writer:_:)``), the migrations on the thread that opens the
+/// catalog, and the connections' I/O on PostgresNIO's event loops. A read of a kept feed awaits
+/// its statements on the request's own task instead. One session is used by one transaction at
+/// a time: a connection leased from the catalog's ``PostgresPool``, or (for the migrations) one
+/// of its own.
 ///
 /// Every statement's answer is waited for until its deadline (``StatementDeadlines``), never
 /// longer: then the connection is closed and taken for broken, and the statement and every

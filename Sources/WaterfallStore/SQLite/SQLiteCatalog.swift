@@ -246,10 +246,10 @@ public struct SQLiteCatalog: CatalogStore {
 
     /// Runs `body` in one read transaction through GRDB's asynchronous read, on the
     /// connection's own thread: every part of it runs there (``TransactionPump``), and each
-    /// statement answers at once. Never `nil`.
+    /// statement answers at once.
     public func readAwaitingStatements<T: Sendable>(
         _ body: @escaping @Sendable (any CatalogPageReads) async throws -> T
-    ) async throws -> T? {
+    ) async throws -> T {
         try await translatingErrors {
             try await writer.read { db in
                 // Used by the pump's parts alone, all of them on this thread, in this transaction.
