@@ -153,9 +153,15 @@ public struct PostgresCatalog: CatalogStore {
         let transaction = {
             @Sendable [location = pool.settings.displayName] (session: PostgresSession) async throws -> T in
             do {
-                try await session.executeAwaitingAnswer("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                // The connection answers in turn: the body's first statement is sent behind BEGIN
+                // at once, and BEGIN's answer is looked at once the body has its own.
+                let begun = session.send("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 let result = try await body(PostgresPageReads(session: session))
-                try await session.executeAwaitingAnswer("COMMIT")
+                _ = try await begun.get()
+                // The COMMIT of a snapshot read only ends it: the answer is whole without it, and
+                // the connection's next transaction is sent behind it (a COMMIT that fails is a
+                // connection lost, which that transaction then meets).
+                session.send("COMMIT")
                 return result
             } catch {
                 _ = try? await session.executeAwaitingAnswer("ROLLBACK")

@@ -193,7 +193,15 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Runs `sql` (`BEGIN`, `COMMIT`), waiting for its answer without blocking a thread.
     func executeAwaitingAnswer(_ sql: String) async throws {
-        _ = try await answer(.brief) { query(sql, []) }.get()
+        _ = try await send(sql).get()
+    }
+
+    /// Sends `sql` (`BEGIN`, `COMMIT`) and returns at once with its answer to come (within its
+    /// deadline, as every statement's). The connection answers its statements in the order
+    /// they were sent, so one sent after it runs after it, with no wait for its answer between.
+    @discardableResult
+    func send(_ sql: String) -> EventLoopFuture<PostgresQueryResult> {
+        answer(.brief) { query(sql, []) }
     }
 
     private func prepared<Statement: PostgresRequestStatement>(_ statement: Statement.Type, _ values: [PostgresValue])
