@@ -115,9 +115,9 @@ public final class KeptFeeds: Sendable {
             }
             return state.feeds[feed.id]!.reserving(needed) { entry in
                 guard let geometry = entry.geometry else {
-                    // A load under way, started by another reader: awaited as any other's work,
-                    // for a reader's patience at most (then the layout cache answers).
-                    if let bringing = entry.bringing { return .wait(bringing) }
+                    // A load under way, started by another reader: answered without it (a load
+                    // of a large feed takes a while, and stalls no one but its starter).
+                    if entry.bringing != nil { return .notKept }
                     return .started(startBringing(&entry, to: feed, from: nil, database: database))
                 }
                 if geometry.revision > feed.revision { return .ahead }
@@ -129,7 +129,8 @@ public final class KeptFeeds: Sendable {
                     return .started(startBringing(&entry, to: feed, from: nil, database: database))
                 }
                 if geometry.revision < feed.revision {
-                    if let bringing = entry.bringing { return .wait(bringing) }
+                    // A follow is awaited (briefly); a load answered without, as above.
+                    if let bringing = entry.bringing { return entry.loading ? .notKept : .wait(bringing) }
                     if leading && geometry.canFollow(to: feed) {
                         let token = entry.token
                         let (lead, task) = KeptLead.make(
@@ -138,6 +139,7 @@ public final class KeptFeeds: Sendable {
                             },
                             dropped: { task in self.endBringing(feed.id, token: token, task) })
                         entry.bringing = task
+                        entry.loading = false
                         return .lead(lead)
                     }
                     return .started(startBringing(&entry, to: feed, from: geometry, database: database))
@@ -185,6 +187,7 @@ public final class KeptFeeds: Sendable {
             _ = await self.bring(feed, token: token, from: follows ? copy : nil, database: database, reads: nil)
         }
         entry.bringing = task
+        entry.loading = !follows
         return task
     }
 
@@ -223,6 +226,7 @@ public final class KeptFeeds: Sendable {
                     _ = await self.bring(feed, token: token, from: nil, database: database, reads: nil)
                 }
                 state.feeds[feed.id]!.bringing = task
+                state.feeds[feed.id]!.loading = true
                 return task
             case .success(.loadAnew), .failure:
                 break
@@ -423,8 +427,11 @@ extension KeptFeeds {
         /// How many times a layout has been used (each layout's `used` is the number of its
         /// last use).
         var uses: UInt64 = 0
-        /// The load or follow under way, which every reader of a newer revision awaits.
+        /// The load or follow under way: every reader of a newer revision awaits a follow (for
+        /// its patience at most); a load only its starter awaits, the others answer without it.
         var bringing: Task<Void, Never>?
+        /// Whether ``bringing`` is a load.
+        var loading = false
         /// The configuration of the layout placed last.
         var lastPlaced: String?
         /// The placement of a layout under way (one at a time).
