@@ -7,9 +7,7 @@ public protocol CatalogPageReads: Sendable {
     func feed(named name: String) async throws -> FeedRecord?
     func feed(id: Int64) async throws -> FeedRecord?
     func view(feedID: Int64, name: String) async throws -> ViewRecord?
-    /// The layout `name` of the feed named `feedName`, which a view of it shares: asked beside
-    /// the feed's row, not after it (PostgreSQL takes both with no wait between).
-    func layout(feedNamed feedName: String, name: String) async throws -> NamedLayoutRecord?
+    func layout(feedID: Int64, name: String) async throws -> NamedLayoutRecord?
     func images(feedID: Int64, fromKey key: Int64, limit: Int) async throws -> [ImageRecord]
     func sections(ids: [Int64]) async throws -> [SectionRecord]
     func sections(feedID: Int64) async throws -> [SectionRecord]

@@ -156,11 +156,6 @@ enum SharedSQL {
         "SELECT sort_key FROM image WHERE feed_id = ? AND sort_key <= ? ORDER BY sort_key DESC LIMIT ?")
     /// The named layout of a feed.
     static let layoutByName = SharedStatement("SELECT name, configuration FROM layout WHERE feed_id = ? AND name = ?")
-    /// The named layout of the feed of a name (its views' layouts too), asked without its id:
-    /// beside the feed's own row, not after it.
-    static let layoutByFeedName = SharedStatement(
-        "SELECT name, configuration FROM layout WHERE feed_id = (SELECT id FROM feed WHERE name = ? AND view_of IS NULL) AND name = ?"
-    )
     /// The next sequence number of a revision's change-log rows.
     static let nextChangeSequence = SharedStatement(
         "SELECT coalesce(max(seq) + 1, 0) FROM change WHERE feed_id = ? AND revision = ?")

@@ -105,11 +105,14 @@ extension WaterfallService {
         do {
             for _ in 0..<Self.readsPerAnswer {
                 let read = try await database.readAwaitingStatements { reads -> LayoutRead<Answer>? in
-                    // The named layout is the feed's (a view shares it), asked beside the feed.
-                    async let record = Self.namedLayout(layout, feed: name, reads)
                     guard let feed = try await service.keptFeed(named: name, reads) else { return nil }
-                    guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: try await record)
-                    else { return nil }
+                    var record: NamedLayoutRecord?
+                    if case .named(let layoutName) = layout {
+                        record = try await reads.layout(feedID: feed.layoutFeedID, name: layoutName)
+                    }
+                    guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: record) else {
+                        return nil
+                    }
                     let query = LayoutQuery(feed: feed, name: layoutName, configuration: configuration)
                     let work = KeptFeedAnswerWork(service: service, query: query, question: question)
                     // A follow, then a layout placed, led in this transaction at most.
@@ -145,15 +148,6 @@ extension WaterfallService {
         }
     }
 
-    /// The layout `source` names, the feed named `feed`'s (which its views share); nil for an
-    /// inline configuration.
-    private static func namedLayout(_ source: LayoutSource, feed: String, _ reads: any CatalogPageReads)
-        async throws -> NamedLayoutRecord?
-    {
-        guard case .named(let name) = source else { return nil }
-        return try await reads.layout(feedNamed: feed, name: name)
-    }
-
     /// The feed `name` names, or the membership of the service's view of it (DESIGN section
     /// 20), as ``resolveFeed(_:_:)`` finds it; `nil` where that throws (it words the error).
     private func keptFeed(named name: String, _ reads: any CatalogPageReads) async throws -> FeedRecord? {
@@ -172,9 +166,6 @@ extension WaterfallService {
     private func rowsAndLabels(
         of laidOut: KeptFeedAnswer, feed: FeedRecord, _ reads: any CatalogPageReads
     ) async throws -> ([ImageRecord], SectionLabels)? {
-        // Both asked at once: PostgreSQL's connection takes the second behind the first, with no
-        // wait for the first's answer between.
-        async let labels = reads.sections(ids: laidOut.sectionIDs)
         var rows: [ImageRecord] = []
         if let key = laidOut.firstKey {
             rows = try await reads.images(feedID: feed.id, fromKey: key, limit: laidOut.rows.count)
@@ -183,7 +174,7 @@ extension WaterfallService {
             keptFeeds?.forget(feedID: feed.id)
             return nil
         }
-        return (rows, SectionLabels(try await labels))
+        return (rows, SectionLabels(try await reads.sections(ids: laidOut.sectionIDs)))
     }
 
     /// The page of `limit` images from `offset`, laid out as `laidOut`, with its rows and its

@@ -20,9 +20,9 @@ struct PostgresPageReads: CatalogPageReads {
             ViewRecord.init(postgres:))
     }
 
-    func layout(feedNamed feedName: String, name: String) async throws -> NamedLayoutRecord? {
-        try await session.rowsAwaitingAnswer(PostgresStatement.LayoutByFeedName.self, .text(feedName), .text(name))
-            .first.map(NamedLayoutRecord.init(postgres:))
+    func layout(feedID: Int64, name: String) async throws -> NamedLayoutRecord? {
+        try await session.rowsAwaitingAnswer(PostgresStatement.LayoutByName.self, .int(feedID), .text(name)).first.map(
+            NamedLayoutRecord.init(postgres:))
     }
 
     func images(feedID: Int64, fromKey key: Int64, limit: Int) async throws -> [ImageRecord] {

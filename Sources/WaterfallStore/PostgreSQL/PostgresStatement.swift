@@ -76,7 +76,6 @@ enum PostgresStatement {
 
     // MARK: Layouts and their cache
     enum LayoutByName: PostgresRequestStatement { static let sql = SharedSQL.layoutByName.postgres }
-    enum LayoutByFeedName: PostgresRequestStatement { static let sql = SharedSQL.layoutByFeedName.postgres }
     enum CacheEntry: PostgresRequestStatement {
         static let sql = """
             SELECT id, configuration, stride, end_revision, total_items, content_height, tail_top, tail_bottom

@@ -11,8 +11,8 @@ struct SQLitePageReads: CatalogPageReads, @unchecked Sendable {
     func feed(named name: String) async throws -> FeedRecord? { try tx.feed(named: name) }
     func feed(id: Int64) async throws -> FeedRecord? { try tx.feed(id: id) }
     func view(feedID: Int64, name: String) async throws -> ViewRecord? { try tx.view(feedID: feedID, name: name) }
-    func layout(feedNamed feedName: String, name: String) async throws -> NamedLayoutRecord? {
-        try tx.layout(feedNamed: feedName, name: name)
+    func layout(feedID: Int64, name: String) async throws -> NamedLayoutRecord? {
+        try tx.layout(feedID: feedID, name: name)
     }
     func images(feedID: Int64, fromKey key: Int64, limit: Int) async throws -> [ImageRecord] {
         try tx.images(feedID: feedID, fromKey: key, limit: limit)

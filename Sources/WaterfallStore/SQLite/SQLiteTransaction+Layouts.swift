@@ -20,15 +20,6 @@ extension SQLiteTransaction {
         return try statement.first { NamedLayoutRecord(name: $0.string(0) ?? "", configuration: $0.string(1) ?? "") }
     }
 
-    /// The layout `name` of the feed named `feedName` (its views' layouts too), asked without
-    /// the feed's id (``CatalogPageReads/layout(feedNamed:name:)``).
-    func layout(feedNamed feedName: String, name: String) throws -> NamedLayoutRecord? {
-        let statement = try RawStatement(cached: db, SharedSQL.layoutByFeedName.sqlite)
-        statement.bind(1, feedName)
-        statement.bind(2, name)
-        return try statement.first { NamedLayoutRecord(name: $0.string(0) ?? "", configuration: $0.string(1) ?? "") }
-    }
-
     /// Saves a named layout, replacing one of the same name.
     public func saveLayout(feedID: Int64, _ layout: NamedLayoutRecord) throws {
         try db.execute(sql: SharedSQL.saveLayout.sqlite, arguments: [feedID, layout.name, layout.configuration])
