@@ -45,6 +45,24 @@ import WaterfallTestSupport
         }
     }
 
+    /// Issue 53, read as an attacker: a NUL (`%00`) in a path or query value reached
+    /// PostgreSQL, which cannot hold one, and came back as a 500 ("PostgreSQL error 22021"),
+    /// where SQLite answered 404. No name, id or value holds a NUL: a 400 on both engines.
+    @Test(arguments: TestEngine.all)
+    func aNulInAPathOrQueryValueIsA400OnBothEngines(engine: TestEngine) async throws {
+        let schema = engine == .postgres ? try PostgresScratchSchema() : nil
+        let fixture = try await TestServer(database: schema?.url)
+        try await fixture.test { client in
+            for uri in [
+                "/v1/feeds/trav%00el", "/v1/feeds/travel/layouts/x%00/page?offset=0&limit=1",
+                "/v1/feeds/travel/layouts/phone/locate?id=a%00",
+            ] {
+                try await client.execute(uri: uri, method: .get) { $0.expectProblem(.badRequest, "without NUL (%00)") }
+            }
+            try await client.execute(uri: "/v1/feeds/travel", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
     /// Fault 3: another process removes a kept feed and imports it again with the same images
     /// in other sections (same id on SQLite, same revision, same count): the server went on
     /// answering from its old copy, and a tag of the removed feed passed `If-Match`. The feed

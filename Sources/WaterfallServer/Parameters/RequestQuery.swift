@@ -9,8 +9,8 @@ struct RequestQuery {
     private var used: Set<String> = []
 
     /// Parses the query of `request`'s URI. `+` is a plus sign, not a space (RFC 3986).
-    /// - Throws: ``Problem`` 400 for a malformed percent-escape, text that is not UTF-8, or a
-    ///   parameter given twice.
+    /// - Throws: ``Problem`` 400 for a malformed percent-escape, text that is not UTF-8, a NUL,
+    ///   or a parameter given twice.
     init(_ request: Request) throws(Problem) {
         var values: [String: String] = [:]
         for pair in (request.uri.query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
@@ -19,7 +19,7 @@ struct RequestQuery {
                 let value = PercentDecoding.decode(parts.count > 1 ? parts[1] : "")
             else {
                 throw Problem.badRequest(
-                    "the query parameter \(String(pair).quoted) is not valid percent-encoded UTF-8.")
+                    "the query parameter \(String(pair).quoted) is not valid percent-encoded UTF-8 without NUL (%00).")
             }
             if values.updateValue(value, forKey: name) != nil {
                 throw Problem.badRequest("the query parameter \(name.quoted) is given more than once.")
@@ -92,7 +92,9 @@ struct RequestQuery {
 
 /// RFC 3986 percent-decoding into UTF-8 text.
 enum PercentDecoding {
-    /// The decoded text, or nil for a malformed escape or bytes that are not UTF-8.
+    /// The decoded text, or nil for a malformed escape, bytes that are not UTF-8, or a NUL
+    /// (`%00`): no name, id or value holds one, and PostgreSQL cannot take one (a lookup sent
+    /// with it failed there, a 500, where SQLite found nothing).
     static func decode(_ text: some StringProtocol) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
@@ -102,6 +104,7 @@ enum PercentDecoding {
                 guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
                     return nil
                 }
+                guard high != 0 || low != 0 else { return nil }
                 bytes.append(high << 4 | low)
             } else {
                 bytes.append(byte)

@@ -147,7 +147,8 @@ struct Route: Sendable {
     static let routesWithoutLayout: Set<String> = ["", "/images", "/sections", "/changes", "/events", "/layouts"]
 
     /// The path parameters when the raw (still percent-encoded) path segments match, else nil.
-    /// - Throws: ``Problem`` 400 when a parameter is not valid percent-encoded UTF-8.
+    /// - Throws: ``Problem`` 400 when a parameter is not valid percent-encoded UTF-8, or holds a
+    ///   NUL.
     func match(_ path: [Substring]) throws(Problem) -> PathParameters? {
         guard path.count == segments.count else { return nil }
         var parameters = PathParameters()
@@ -161,7 +162,8 @@ struct Route: Sendable {
                 guard !part.isEmpty else { return nil }
                 guard let value = PercentDecoding.decode(part) else {
                     throw Problem.badRequest(
-                        "the path's \(name) \(String(part).quoted) is not valid percent-encoded UTF-8.")
+                        "the path's \(name) \(String(part).quoted) is not valid percent-encoded UTF-8 without NUL (%00)."
+                    )
                 }
                 parameters.values[name] = value
             }
