@@ -125,7 +125,9 @@ final class PostgresPool: Sendable {
                 set = replace(set)
                 end = .now + Self.leaseTimeout
             case .refused:
+                // The new set is looked at only if an outage was reported since it was made.
                 set = clients.withLockedValue { $0! }
+                if looksAtServer { looksAtServer = outages() > set.outagesWhenMade }
             }
         }
         throw noConnectionCameFree
