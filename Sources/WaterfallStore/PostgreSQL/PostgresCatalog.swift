@@ -152,20 +152,23 @@ public struct PostgresCatalog: CatalogStore {
     ) async throws -> T {
         let transaction = {
             @Sendable [location = pool.settings.displayName] (session: PostgresSession) async throws -> T in
+            // The connection answers in turn: the body's first statement is sent behind BEGIN at
+            // once, and BEGIN's answer is looked at once the body has its own.
+            let begun = session.send("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             do {
-                // The connection answers in turn: the body's first statement is sent behind BEGIN
-                // at once, and BEGIN's answer is looked at once the body has its own.
-                let begun = session.send("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 let result = try await body(PostgresPageReads(session: session))
                 _ = try await begun.get()
-                // The COMMIT of a snapshot read only ends it: the answer is whole without it, and
-                // the connection's next transaction is sent behind it (a COMMIT that fails is a
-                // connection lost, which that transaction then meets).
-                session.send("COMMIT")
+                // Awaited, though a read-only snapshot's COMMIT changes nothing: one whose answer
+                // never came would fail the connection's next transaction, under another's name.
+                try await session.executeAwaitingAnswer("COMMIT")
                 return result
             } catch {
+                // BEGIN's failure (a connection fallen silent, cut at its deadline) is the cause
+                // of what followed it, and the one said.
+                var failure = error
+                do { _ = try await begun.get() } catch { failure = error }
                 _ = try? await session.executeAwaitingAnswer("ROLLBACK")
-                throw Self.storeError(error, location: location)
+                throw Self.storeError(failure, location: location)
             }
         }
         return try await pool.withSessionAwaitingStatements(transaction)

@@ -199,7 +199,6 @@ final class PostgresSession: @unchecked Sendable {
     /// Sends `sql` (`BEGIN`, `COMMIT`) and returns at once with its answer to come (within its
     /// deadline, as every statement's). The connection answers its statements in the order
     /// they were sent, so one sent after it runs after it, with no wait for its answer between.
-    @discardableResult
     func send(_ sql: String) -> EventLoopFuture<PostgresQueryResult> {
         answer(.brief) { query(sql, []) }
     }
