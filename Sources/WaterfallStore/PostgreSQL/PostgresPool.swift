@@ -68,18 +68,8 @@ final class PostgresPool: Sendable {
         async throws -> T
     {
         if let own { return try await BlockingThreads.run { [settings] in try Self.withOwn(own, settings, body) } }
-        let leased = {
-            try await self.lease(writer: writer) { session in try await BlockingThreads.run { try body(session) } }
-        }
-        guard writer else { return try await leased() }
-        // A write's lease, and its hop to a thread, run on the writer connection's own event
-        // loop: Swift's cooperative threads, busy with every reader's answer, would queue each
-        // of its hops behind them (moves fell to 17.6 a second under random pages).
-        return try await withTaskExecutorPreference(Self.writerExecutor, operation: leased)
+        return try await lease(writer: writer) { session in try await BlockingThreads.run { try body(session) } }
     }
-
-    /// The executor of the writer connection's event loop (``PostgresSession/writerLoop``).
-    private static let writerExecutor = EventLoopTaskExecutor.on(PostgresSession.writerLoop.next())
 
     /// Runs `body` with a connection for reads, each of its statements awaited: on a server's
     /// pool on the caller's task, holding no thread; on a command's connection on a thread of
