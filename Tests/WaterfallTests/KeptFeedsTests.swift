@@ -17,6 +17,12 @@ import WaterfallTestSupport
         .justified(JustifiedConfiguration(width: 400, rowHeight: 80, headerHeight: 20)),
     ]
 
+    /// `count` images `i0`… of sizes that vary, ten a section (`s0`…), as
+    /// ``TestCatalog/importFeed(_:feed:)`` reads them.
+    static func images(_ count: Int) -> [String] {
+        (0..<count).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" }
+    }
+
     /// Every page and a few viewports of every layout, from the hot service and from one that
     /// reads the database's cache, compared.
     private func expectSameAnswers(_ hot: WaterfallService, _ cold: WaterfallService, _ context: String) async throws {
@@ -144,7 +150,7 @@ import WaterfallTestSupport
     /// follow stores nothing into it).
     @Test func oneFollowARevisionWhichItsReadersAwaitHoldingNoConnection() async throws {
         let catalog = try TestCatalog(.sqlite, stride: 4, onDisk: true)
-        try await catalog.importFeed((0..<40).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" })
+        try await catalog.importFeed(Self.images(40))
         try await catalog.importFeed(["g1:100x100"], feed: "g")
         // A server's pool of 2 readers; the first follow is held until the test lets it go.
         let server = try SQLiteCatalog.openForServing(atPath: try #require(catalog.file), readers: 2)
@@ -222,7 +228,7 @@ import WaterfallTestSupport
     /// answers from the layout cache, while the work goes on.
     @Test func aReaderAwaitsAnothersWorkNoLongerThanItsPatience() async throws {
         let catalog = try TestCatalog(.sqlite, stride: 4, onDisk: true)
-        try await catalog.importFeed((0..<40).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" })
+        try await catalog.importFeed(Self.images(40))
         let server = try SQLiteCatalog.openForServing(atPath: try #require(catalog.file))
         defer { server.closeWhenDone() }
         let held = HeldFollow()
@@ -331,7 +337,7 @@ import WaterfallTestSupport
     @Test(arguments: TestEngine.all)
     func readersThatComeWhileAFeedLoadsAreAnsweredWithoutWaitingForTheLoad(engine: TestEngine) async throws {
         let catalog = try TestCatalog(engine, stride: 4, onDisk: true)
-        try await catalog.importFeed((0..<40).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" })
+        try await catalog.importFeed(Self.images(40))
         let loading = Mutex(false)
         let release = DispatchSemaphore(value: 0)
         let geometry = KeptFeeds(
@@ -409,10 +415,7 @@ import WaterfallTestSupport
     /// the reader that started a load awaits it; the others are answered without it.
     @Test func readersOfAFeedLoadedAnewAfterALargeImportDoNotAwaitTheLoad() async throws {
         let catalog = try TestCatalog(.sqlite, stride: 4, onDisk: true)
-        func images(_ count: Int) -> [String] {
-            (0..<count).map { "i\($0)@s\($0 / 10):\(100 + $0)x\(100 + $0 % 7 * 10)" }
-        }
-        try await catalog.importFeed(images(40))
+        try await catalog.importFeed(Self.images(40))
         let server = try SQLiteCatalog.openForServing(atPath: try #require(catalog.file))
         defer { server.closeWhenDone() }
         let loads = Mutex(0)
@@ -433,7 +436,7 @@ import WaterfallTestSupport
         _ = try await hot.page(feed: "f", layout: layout, offset: 0, limit: 1)
 
         // When the feed grows by more than a follow takes, and a reader starts its load
-        try await catalog.importFeed(images(40 + KeptGeometry.followLimit + 1))
+        try await catalog.importFeed(Self.images(40 + KeptGeometry.followLimit + 1))
         let starter = Task { try await hot.page(feed: "f", layout: layout, offset: 0, limit: 5) }
         let deadline = ContinuousClock.now + .seconds(60)
         while loads.withLock({ $0 }) < 2 && ContinuousClock.now < deadline {
