@@ -106,18 +106,20 @@ final class PostgresPool: Sendable {
     {
         try await recoverIfDown()
         var set = clients.withLockedValue { $0! }
-        // Only pools that may be waiting out a back-off: the server reported unreachable since
-        // they were made (else they are only slow to connect, and new ones would start over).
-        var looksAtServer = outages() > set.outagesWhenMade
+        var lookedAtServer = false
         // One wait for a connection, however often a replaced set refuses the lease; a set put
         // in place of one found stuck gets a wait of its own (it connects anew).
         var end = ContinuousClock.now + Self.leaseTimeout
         for _ in 0..<4 {
+            // Once at most, and only at pools that may be waiting out a back-off: the server
+            // reported unreachable since they were made (else they are only slow to connect, and
+            // new ones would start over).
+            let looksAtServer = !lookedAtServer && outages() > set.outagesWhenMade
             switch try await lease(from: set, writer: writer, until: end, looksAtServer: looksAtServer, body) {
             case .done(let value):
                 return value
             case .stuck:
-                looksAtServer = false
+                lookedAtServer = true
                 if let failure = await probe() {
                     markDown(failure)
                     throw failure
@@ -125,9 +127,7 @@ final class PostgresPool: Sendable {
                 set = replace(set)
                 end = .now + Self.leaseTimeout
             case .refused:
-                // The new set is looked at only if an outage was reported since it was made.
                 set = clients.withLockedValue { $0! }
-                if looksAtServer { looksAtServer = outages() > set.outagesWhenMade }
             }
         }
         throw noConnectionCameFree
