@@ -124,13 +124,13 @@ public final class KeptFeeds: Sendable {
                 if geometry.revision == feed.revision, geometry.count != feed.imageCount {
                     // Not the catalog's feed at that revision: loaded anew, once what is under
                     // way has ended (a follow from this copy would store it again).
-                    if let bringing = entry.bringing { return .wait(bringing) }
+                    if let bringing = entry.bringing { return .wait(bringing.task) }
                     entry.geometry = nil
                     return .started(startBringing(&entry, to: feed, from: nil, database: database))
                 }
                 if geometry.revision < feed.revision {
                     // A follow is awaited (briefly); a load answered without, as above.
-                    if let bringing = entry.bringing { return entry.loading ? .notKept : .wait(bringing) }
+                    if let bringing = entry.bringing { return bringing.isLoad ? .notKept : .wait(bringing.task) }
                     if leading && geometry.canFollow(to: feed) {
                         let token = entry.token
                         let (lead, task) = KeptLead.make(
@@ -138,8 +138,7 @@ public final class KeptFeeds: Sendable {
                                 await self.bring(feed, token: token, from: geometry, database: database, reads: reads)
                             },
                             dropped: { task in self.endBringing(feed.id, token: token, task) })
-                        entry.bringing = task
-                        entry.loading = false
+                        entry.bringing = (task, isLoad: false)
                         return .lead(lead)
                     }
                     return .started(startBringing(&entry, to: feed, from: geometry, database: database))
@@ -186,8 +185,7 @@ public final class KeptFeeds: Sendable {
         let task = Task {
             _ = await self.bring(feed, token: token, from: follows ? copy : nil, database: database, reads: nil)
         }
-        entry.bringing = task
-        entry.loading = !follows
+        entry.bringing = (task, isLoad: !follows)
         return task
     }
 
@@ -225,8 +223,7 @@ public final class KeptFeeds: Sendable {
                 let task = Task {
                     _ = await self.bring(feed, token: token, from: nil, database: database, reads: nil)
                 }
-                state.feeds[feed.id]!.bringing = task
-                state.feeds[feed.id]!.loading = true
+                state.feeds[feed.id]!.bringing = (task, isLoad: true)
                 return task
             case .success(.loadAnew), .failure:
                 break
@@ -312,7 +309,7 @@ public final class KeptFeeds: Sendable {
     /// unrun, if it is still the one under way.
     private func endBringing(_ feedID: Int64, token: UInt64, _ task: Task<Void, Never>) {
         state.withLock { state in
-            guard state.feeds[feedID]?.token == token, state.feeds[feedID]?.bringing == task else { return }
+            guard state.feeds[feedID]?.token == token, state.feeds[feedID]?.bringing?.task == task else { return }
             state.feeds[feedID]!.bringing = nil
         }
     }
@@ -429,9 +426,7 @@ extension KeptFeeds {
         var uses: UInt64 = 0
         /// The load or follow under way: every reader of a newer revision awaits a follow (for
         /// its patience at most); a load only its starter awaits, the others answer without it.
-        var bringing: Task<Void, Never>?
-        /// Whether ``bringing`` is a load.
-        var loading = false
+        var bringing: (task: Task<Void, Never>, isLoad: Bool)?
         /// The configuration of the layout placed last.
         var lastPlaced: String?
         /// The placement of a layout under way (one at a time).
