@@ -19,7 +19,7 @@ extension WaterfallService {
     {
         guard let keptFeeds else { return .notKept }
         return keptFeeds.placement(
-            feed: query.feed, engine: engine, key: query.configuration.canonicalJSON, stride: stride,
+            feed: query.feed, engine: engine, key: query.key, stride: stride,
             database: database, leading: leading)
     }
 
@@ -110,14 +110,11 @@ extension WaterfallService {
                     if case .named(let layoutName) = layout {
                         record = try await reads.layout(feedID: feed.layoutFeedID, name: layoutName)
                     }
-                    guard let (layoutName, configuration) = try? layout.resolved(feed: feed, record: record) else {
-                        return nil
-                    }
-                    let query = LayoutQuery(feed: feed, name: layoutName, configuration: configuration)
+                    guard let query = try? layout.resolved(feed: feed, record: record) else { return nil }
                     let work = KeptFeedAnswerWork(service: service, query: query, question: question)
                     // A follow, then a layout placed, led in this transaction at most.
                     for _ in 0..<3 {
-                        switch try configuration.withEngine(work) {
+                        switch try query.configuration.withEngine(work) {
                         case .ready(let laidOut):
                             return try await finish(service, reads, laidOut, query).map { .answered($0, nil) }
                         case .ahead: return .readAgain(after: nil)

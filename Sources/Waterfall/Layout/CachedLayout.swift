@@ -199,9 +199,7 @@ extension WaterfallService {
     }
 
     /// The configuration (and name) a layout source stands for, for one feed.
-    func resolveLayout(_ source: LayoutSource, feed: FeedRecord, _ tx: any CatalogTransaction) throws -> (
-        name: String?, configuration: AnyLayoutConfiguration
-    ) {
+    func resolveLayout(_ source: LayoutSource, feed: FeedRecord, _ tx: any CatalogTransaction) throws -> LayoutQuery {
         var record: NamedLayoutRecord?
         if case .named(let name) = source { record = try tx.layout(feedID: feed.layoutFeedID, name: name) }
         return try source.resolved(feed: feed, record: record)
@@ -211,16 +209,15 @@ extension WaterfallService {
 extension LayoutSource {
     /// The configuration (and name) the source stands for in `feed`, whose layout of the
     /// source's name is `record` (read for a named source only).
-    func resolved(feed: FeedRecord, record: NamedLayoutRecord?) throws -> (
-        name: String?, configuration: AnyLayoutConfiguration
-    ) {
+    func resolved(feed: FeedRecord, record: NamedLayoutRecord?) throws -> LayoutQuery {
         switch self {
         case .inline(let configuration):
             try configuration.validate()
-            return (nil, configuration)
+            return LayoutQuery(feed: feed, name: nil, configuration: configuration)
         case .named(let name):
             guard let record else { throw WaterfallError.unknownLayout(feed: feed.name, layout: name) }
-            return (name, try AnyLayoutConfiguration.fromCanonicalJSON(record.configuration))
+            let (configuration, key) = try AnyLayoutConfiguration.fromStored(record.configuration)
+            return LayoutQuery(feed: feed, name: name, configuration: configuration, key: key)
         }
     }
 }

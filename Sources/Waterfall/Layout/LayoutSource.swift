@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WaterfallLayout
 
 /// Which layout a query uses: a named layout of the feed, or a configuration given inline.
@@ -40,6 +41,25 @@ extension AnyLayoutConfiguration {
         }
         return try JSONDecoder().decode(AnyLayoutConfiguration.self, from: Data(text.utf8))
     }
+
+    /// A named layout's stored text decoded (``fromCanonicalJSON(_:)``) with its canonical JSON,
+    /// remembered for the texts met last: every answer about a named layout reads its record,
+    /// and decoding it and writing its key again took 5% of a random page's time on SQLite
+    /// (issue 53). Only stored texts are remembered (a writer adds them, not a reader), at most
+    /// ``storedTextsRemembered``; past that the memory starts over.
+    static func fromStored(_ text: String) throws -> (AnyLayoutConfiguration, key: String) {
+        if let known = storedTexts.withLock({ $0[text] }) { return known }
+        let configuration = try fromCanonicalJSON(text)
+        let decoded = (configuration, key: configuration.canonicalJSON)
+        storedTexts.withLock { texts in
+            if texts.count >= storedTextsRemembered { texts.removeAll() }
+            texts[text] = decoded
+        }
+        return decoded
+    }
+
+    private static let storedTexts = Mutex<[String: (AnyLayoutConfiguration, key: String)]>([:])
+    static let storedTextsRemembered = 256
 
     /// Runs `work` with the layout engine of the configuration's kind: the one place that
     /// turns a kind into its engine. `work` gets the concrete engine, so the generic code it

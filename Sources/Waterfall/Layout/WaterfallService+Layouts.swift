@@ -97,10 +97,10 @@ extension WaterfallService {
         let (update, feedName, name, configuration) = try await perform {
             try await database.read { tx in
                 let feed = try resolveFeed(feed, tx)
-                let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                let update = try configuration.withEngine(
-                    CacheCompletion(key: configuration.canonicalJSON, feed: feed, stride: stride, tx: tx))
-                return (update, feed.name, name, configuration)
+                let query = try resolveLayout(layout, feed: feed, tx)
+                let update = try query.configuration.withEngine(
+                    CacheCompletion(key: query.key, feed: feed, stride: stride, tx: tx))
+                return (update, feed.name, query.name, query.configuration)
             }
         }
         if let update {

@@ -64,8 +64,7 @@ extension WaterfallService {
             do {
                 read = try await database.read { tx in
                     let feed = try resolveFeed(feed, tx)
-                    let (name, configuration) = try resolveLayout(layout, feed: feed, tx)
-                    return try answer(service, LayoutQuery(feed: feed, name: name, configuration: configuration), tx)
+                    return try answer(service, try resolveLayout(layout, feed: feed, tx), tx)
                 }
             } catch {
                 throw WaterfallError(error)
