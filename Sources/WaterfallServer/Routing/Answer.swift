@@ -26,14 +26,38 @@ struct Answer: Sendable {
     ///   one feed (the list of feeds).
     init(body: [UInt8], version: FeedVersion?) {
         self.body = JSONBody(ByteBuffer(bytes: body))
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bits
-        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        if let version { withUnsafeBytes(of: version.incarnation.bigEndian) { $0.forEach(mix) } }
-        body.forEach(mix)
-        let digest = String(hash, radix: 16)
+        let digest = String(Self.hash(body, seed: UInt64(bitPattern: version?.incarnation ?? 0)), radix: 16)
         entityTag =
             "\"" + (version.map { "\($0.revision)-\($0.incarnation)-" } ?? "")
             + String(repeating: "0", count: 16 - digest.count) + digest + "\""
+    }
+
+    /// The hash in the tag: eight bytes at a time (little-endian words, the last one padded
+    /// with zeros, then the length), each mixed in by an odd multiplier and a fold of the high
+    /// half into the low, finished by MurmurHash3's `fmix64`. The same on every machine and in
+    /// every run (unlike `Hasher`), so that instances over one database give one tag for one
+    /// document. Byte at a time (FNV-1a, before issue 53) it took 5% of a random page's time.
+    static func hash(_ bytes: [UInt8], seed: UInt64) -> UInt64 {
+        var hash = seed ^ 0xcbf2_9ce4_8422_2325
+        func mix(_ word: UInt64) {
+            hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= hash >> 32
+        }
+        bytes.withUnsafeBytes { raw in
+            let whole = raw.count / 8 * 8
+            for offset in stride(from: 0, to: whole, by: 8) {
+                mix(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            }
+            var last: UInt64 = 0
+            for (shift, byte) in raw[whole...].enumerated() { last |= UInt64(byte) << (8 * UInt64(shift)) }
+            mix(last)
+        }
+        mix(UInt64(bytes.count))
+        hash ^= hash >> 33
+        hash &*= 0xff51_afd7_ed55_8ccd
+        hash ^= hash >> 33
+        hash &*= 0xc4ce_b9fe_1a85_ec53
+        return hash ^ (hash >> 33)
     }
 
     /// The tag of the document in `coding`.
