@@ -48,6 +48,19 @@ import WaterfallTestSupport
         }
     }
 
+    /// Issue 53 item 5: a server keeps its feeds (with their named layouts) before it listens,
+    /// so that its first reader finds them in memory: `/v1/stats` lists the feed kept before
+    /// any page was asked for.
+    @Test func aServerKeepsItsFeedsBeforeItListens() async throws {
+        let fixture = try await TestServer()
+        try await fixture.test { client in
+            try await client.execute(uri: "/v1/stats", method: .get) { response in
+                let hot = response.object["hot"] as? [[String: Any]]
+                #expect(hot?.map { $0["feed"] as? String } == ["travel"])
+            }
+        }
+    }
+
     @Test func imagesAndChanges() async throws {
         let fixture = try await TestServer()
         let service = fixture.service

@@ -95,9 +95,12 @@ public final class KeptFeeds: Sendable {
     /// - `.notKept`: over the budget, or being loaded (readers do not wait for a load they did
     ///   not start, nor for one of more than ``awaitedLoad`` images they did): answer from the
     ///   layout cache.
+    ///
+    /// `awaitingLoad`: the reader awaits a load it starts whatever the feed's size (a server
+    /// keeping its feeds before it listens, ``WaterfallService/keepFeedsNow()``).
     func placement<Kind: StreamingLayoutKind>(
         feed: FeedRecord, engine: Kind, key: String, stride: Int, database: any CatalogStore,
-        leading: Bool
+        leading: Bool, awaitingLoad: Bool = false
     ) -> KeptRead<(KeptGeometry, KeptLayout<Kind>)> {
         state.withLock { state -> KeptRead<(KeptGeometry, KeptLayout<Kind>)> in
             // Admitted by the feed's image count, which the reader's snapshot gives for free: a
@@ -126,7 +129,7 @@ public final class KeptFeeds: Sendable {
                     // A load under way, started by another reader: answered without it (a load
                     // of a large feed takes a while, and stalls no one).
                     if entry.bringing != nil { return .notKept }
-                    return startBringing(&entry, to: feed, from: nil, database: database)
+                    return startBringing(&entry, to: feed, from: nil, database: database, awaited: awaitingLoad)
                 }
                 if geometry.revision > feed.revision { return .ahead }
                 if geometry.revision == feed.revision, geometry.count != feed.imageCount {
@@ -134,7 +137,7 @@ public final class KeptFeeds: Sendable {
                     // way has ended (a follow from this copy would store it again).
                     if let bringing = entry.bringing { return .wait(bringing.task) }
                     entry.geometry = nil
-                    return startBringing(&entry, to: feed, from: nil, database: database)
+                    return startBringing(&entry, to: feed, from: nil, database: database, awaited: awaitingLoad)
                 }
                 if geometry.revision < feed.revision {
                     // A follow is awaited (briefly); a load answered without, as above.
@@ -149,7 +152,7 @@ public final class KeptFeeds: Sendable {
                         entry.bringing = (task, isLoad: false)
                         return .lead(lead)
                     }
-                    return startBringing(&entry, to: feed, from: geometry, database: database)
+                    return startBringing(&entry, to: feed, from: geometry, database: database, awaited: awaitingLoad)
                 }
                 let kept = entry.layouts[key]?.layout as? KeptLayout<Kind>
                 if let kept, kept.stride == stride, kept.places(geometry) {
@@ -187,9 +190,11 @@ public final class KeptFeeds: Sendable {
     /// `copy` by the change log when it is near enough, else a load. The reader that starts it
     /// awaits it (`.started`), but not the load of a feed of more than ``awaitedLoad`` images:
     /// it answers from the layout cache at once (`.notKept`), as the readers after it do while
-    /// the load runs, so that a first load of a large feed stalls no one (issue 53).
+    /// the load runs, so that a first load of a large feed stalls no one (issue 53); or when
+    /// `awaited`, whatever its size.
     private func startBringing<Value>(
-        _ entry: inout KeptFeed, to feed: FeedRecord, from copy: KeptGeometry?, database: any CatalogStore
+        _ entry: inout KeptFeed, to feed: FeedRecord, from copy: KeptGeometry?, database: any CatalogStore,
+        awaited: Bool
     ) -> KeptRead<Value> {
         let follows = copy.map { $0.canFollow(to: feed) } ?? false
         let token = entry.token
@@ -197,7 +202,7 @@ public final class KeptFeeds: Sendable {
             _ = await self.bring(feed, token: token, from: follows ? copy : nil, database: database, reads: nil)
         }
         entry.bringing = (task, isLoad: !follows)
-        return follows || feed.imageCount <= awaitedLoad ? .started(task) : .notKept
+        return awaited || follows || feed.imageCount <= awaitedLoad ? .started(task) : .notKept
     }
 
     /// Brings the copy of `feed` to the revision a transaction of its own shows (the reader's,

@@ -13,14 +13,14 @@ extension WaterfallService {
     /// The kept feed's geometry and `engine`'s layout of `query` placed at its feed's revision
     /// (``KeptFeeds/placement(feed:engine:key:stride:database:)``), reading nothing.
     /// `leading`: whether the reader may lead the work that brings them there in its own
-    /// transaction (its statements awaited).
-    func keptPlacement<Kind: StreamingLayoutKind>(engine: Kind, _ query: LayoutQuery, leading: Bool = false)
-        -> KeptRead<(KeptGeometry, KeptLayout<Kind>)>
-    {
+    /// transaction (its statements awaited); `awaitingLoad`, whether it awaits a load of any size.
+    func keptPlacement<Kind: StreamingLayoutKind>(
+        engine: Kind, _ query: LayoutQuery, leading: Bool = false, awaitingLoad: Bool = false
+    ) -> KeptRead<(KeptGeometry, KeptLayout<Kind>)> {
         guard let keptFeeds else { return .notKept }
         return keptFeeds.placement(
             feed: query.feed, engine: engine, key: query.key, stride: stride,
-            database: database, leading: leading)
+            database: database, leading: leading, awaitingLoad: awaitingLoad)
     }
 
     /// The answer to `question` laid out from the kept feed at `query`'s revision, reading nothing.
