@@ -21,6 +21,28 @@ import WaterfallTestSupport
             scale: Int.random(in: 1...3, using: &random))
     }
 
+    /// A named layout's stored text is decoded once and remembered (issue 53), by its exact
+    /// bytes: two layouts whose overrides name sections "é" (one scalar) and "e" with U+0301
+    /// (two), which Swift's `==` takes for one string, each get their own configuration and key,
+    /// their own text's bytes, in either order.
+    @Test func storedTextsAreRememberedByTheirExactBytes() throws {
+        func stored(_ section: String) throws -> String {
+            AnyLayoutConfiguration.sectioned(
+                try SectionedConfiguration(
+                    base: .waterfall(LayoutConfiguration(columns: 2, width: 375)),
+                    entries: [["section": .string(section), "columns": .number(1)]])
+            ).canonicalJSON
+        }
+        let composed = try stored("caf\u{E9}")
+        let decomposed = try stored("cafe\u{301}")
+        #expect(composed == decomposed && !composed.utf8.elementsEqual(decomposed.utf8))
+        for text in [composed, decomposed, composed] {
+            let (configuration, key) = try AnyLayoutConfiguration.fromStored(text)
+            #expect(key.utf8.elementsEqual(text.utf8))
+            #expect(configuration.canonicalJSON.utf8.elementsEqual(text.utf8))
+        }
+    }
+
     @Test func theCanonicalFormIsWhatFoundationWritesAndReadsBack() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WaterfallLayout
+import WaterfallSync
 
 /// Which layout a query uses: a named layout of the feed, or a configuration given inline.
 /// The same configuration is the same cache entry either way.
@@ -45,21 +46,28 @@ extension AnyLayoutConfiguration {
     /// A named layout's stored text decoded (``fromCanonicalJSON(_:)``) with its canonical JSON,
     /// remembered for the texts met last: every answer about a named layout reads its record,
     /// and decoding it and writing its key again took 5% of a random page's time on SQLite
-    /// (issue 53). Only stored texts are remembered (a writer adds them, not a reader), at most
-    /// ``storedTextsRemembered``; past that the memory starts over.
+    /// (issue 53). Only stored texts are remembered (a writer adds them, not a reader), by
+    /// their exact bytes (Swift's `==` takes "é" and "e\u{301}" for one string, which would
+    /// give one layout another's configuration), each of at most ``storedTextRemembered``
+    /// bytes and at most ``storedTextsRemembered`` of them (a few MiB); past that the memory
+    /// starts over.
     static func fromStored(_ text: String) throws -> (AnyLayoutConfiguration, key: String) {
-        if let known = storedTexts.withLock({ $0[text] }) { return known }
+        let exact = ExactString(text)
+        if let known = storedTexts.withLock({ $0[exact] }) { return known }
         let configuration = try fromCanonicalJSON(text)
         let decoded = (configuration, key: configuration.canonicalJSON)
-        storedTexts.withLock { texts in
-            if texts.count >= storedTextsRemembered { texts.removeAll() }
-            texts[text] = decoded
+        if text.utf8.count <= storedTextRemembered {
+            storedTexts.withLock { texts in
+                if texts.count >= storedTextsRemembered { texts.removeAll() }
+                texts[exact] = decoded
+            }
         }
         return decoded
     }
 
-    private static let storedTexts = Mutex<[String: (AnyLayoutConfiguration, key: String)]>([:])
+    private static let storedTexts = Mutex<[ExactString: (AnyLayoutConfiguration, key: String)]>([:])
     static let storedTextsRemembered = 256
+    static let storedTextRemembered = 8_192
 
     /// Runs `work` with the layout engine of the configuration's kind: the one place that
     /// turns a kind into its engine. `work` gets the concrete engine, so the generic code it
