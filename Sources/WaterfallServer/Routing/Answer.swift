@@ -32,17 +32,21 @@ struct Answer: Sendable {
             + String(repeating: "0", count: 16 - digest.count) + digest + "\""
     }
 
-    /// The hash in the tag: eight bytes at a time (little-endian words, the last one padded
-    /// with zeros, then the length), each mixed in by an odd multiplier and a fold of the high
-    /// half into the low, finished by MurmurHash3's `fmix64`. The same on every machine and in
+    /// The hash in the tag: the seed (the feed's incarnation), then the bytes eight at a time
+    /// (little-endian words, the last one padded with zeros), then their length, each word
+    /// mixed in by an odd multiplier and a fold of the high half into the low, finished by
+    /// MurmurHash3's `fmix64`. Not a cryptographic hash: it tells documents of one feed's
+    /// revision apart, after the tag's revision and incarnation (a client cannot choose both
+    /// documents). The same on every machine and in
     /// every run (unlike `Hasher`), so that instances over one database give one tag for one
     /// document. Byte at a time (FNV-1a, before issue 53) it took 5% of a random page's time.
     static func hash(_ bytes: [UInt8], seed: UInt64) -> UInt64 {
-        var hash = seed ^ 0xcbf2_9ce4_8422_2325
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ word: UInt64) {
             hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
             hash ^= hash >> 32
         }
+        mix(seed)
         bytes.withUnsafeBytes { raw in
             let whole = raw.count / 8 * 8
             for offset in stride(from: 0, to: whole, by: 8) {
