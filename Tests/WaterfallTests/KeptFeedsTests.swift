@@ -510,6 +510,48 @@ import WaterfallTestSupport
         #expect(await small.keepFeedsNow() == (0, 0))
     }
 
+    /// The attacker's reading of issue 53's preload: the feeds kept before a server listens are
+    /// the smallest, into half of the budget, so that a large feed named first (a write key can
+    /// make one) cannot take the whole budget from the feeds readers ask for (a kept feed is
+    /// never dropped for another). The other half is still theirs.
+    @Test func aServerKeepsItsSmallestFeedsIntoHalfTheBudget() async throws {
+        let catalog = try TestCatalog(.sqlite, stride: 4)
+        try await catalog.importFeed(Self.images(80), feed: "a")
+        try await catalog.importFeed(Self.images(40), feed: "b")
+        for feed in ["a", "b"] {
+            try await catalog.service.addLayout(feed: feed, name: "phone", configuration: Self.layouts[0])
+        }
+        // What "b" takes kept, alone
+        let alone = KeptFeeds(budget: 1 << 20, willLoad: { _ in })
+        let measure = WaterfallService(database: catalog.service.database, stride: 4).keepingFeeds(alone)
+        _ = try await measure.page(feed: "b", layout: .named("phone"), offset: 0, limit: 1)
+        let small = try #require(alone.report.first?.bytes)
+
+        // A budget whose half holds "b" but not the geometry of "a" beside it (twice the images,
+        // and its layout as much again), and whose whole holds both with their layouts
+        let geometry = KeptFeeds(budget: 3 * small + 200, willLoad: { _ in })
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingFeeds(geometry)
+        #expect(await hot.keepFeedsNow() == (1, 40))
+        #expect(geometry.report.map(\.feed) == ["b"])
+        _ = try await hot.page(feed: "a", layout: .named("phone"), offset: 0, limit: 1)
+        #expect(geometry.report.map(\.feed) == ["a", "b"], "a reader's feed is kept in the other half")
+    }
+
+    /// And it never holds the server back for long: a load that does not end within its limit
+    /// is left to go on for the readers, and the server listens.
+    @Test func aServerDoesNotWaitLongForItsFeeds() async throws {
+        let catalog = try TestCatalog(.sqlite, stride: 4)
+        try await catalog.importFeed(Self.images(40))
+        try await catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.layouts[0])
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let geometry = KeptFeeds(budget: 1 << 20, willLoad: { _ in _ = release.wait(timeout: .now() + 300) })
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingFeeds(geometry)
+        let started = ContinuousClock.now
+        #expect(await hot.keepFeedsNow(within: .milliseconds(200)) == (0, 0))
+        #expect(started.duration(to: .now) < .seconds(60))
+    }
+
     /// Fault 4 of issue 37: a reader whose second try found the copy newer than its snapshot
     /// took the feed for one removed and made anew under the same id, and dropped the copy with
     /// every layout, though another reader had only moved it on. No engine reuses a feed's id

@@ -97,7 +97,7 @@ public final class KeptFeeds: Sendable {
     ///   layout cache.
     ///
     /// `awaitingLoad`: the reader awaits a load it starts whatever the feed's size (a server
-    /// keeping its feeds before it listens, ``WaterfallService/keepFeedsNow()``).
+    /// keeping its feeds before it listens, ``WaterfallService/keepFeedsNow(within:)``).
     func placement<Kind: StreamingLayoutKind>(
         feed: FeedRecord, engine: Kind, key: String, stride: Int, database: any CatalogStore,
         leading: Bool, awaitingLoad: Bool = false

@@ -91,7 +91,8 @@ extension WaterfallService {
     /// `nil` when it cannot answer so, and the answer's function goes on with a transaction
     /// over the layout cache (``readLayoutAnswer(feed:layout:what:_:)``), which does everything
     /// this leaves out: no kept feeds (a command), or a command's one connection; no feed
-    /// named; a feed not kept (over the budget, or loaded by another reader); a copy that
+    /// named; a feed not kept (over the budget, or being loaded: by another reader, or by this
+    /// one when the feed is larger than a load its starter awaits); a copy that
     /// disagrees with the catalog (dropped); an answer that would be an error, which that way
     /// words.
     private func keptAnswer<Answer: Sendable>(

@@ -33,7 +33,7 @@ extension WaterfallCommand {
         var publicRead = false
         @Option(
             help: ArgumentHelp(
-                "Memory for feeds' geometry kept hot (28 bytes an image; a feed beyond it is served from the layout cache), filled with the feeds that have named layouts before the server listens, in bytes or with K, M or G; 0 keeps none.",
+                "Memory for feeds' geometry kept hot (28 bytes an image; a feed beyond it is served from the layout cache), half of it filled with the feeds that have named layouts, smallest first, before the server listens (30 s at most), in bytes or with K, M or G; 0 keeps none.",
                 valueName: "size"))
         var hotMemory = "256M"
         @Option(
