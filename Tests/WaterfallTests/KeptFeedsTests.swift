@@ -540,13 +540,19 @@ import WaterfallTestSupport
     /// And it never holds the server back for long: a load that does not end within its limit
     /// is left to go on for the readers, and the server listens.
     @Test func aServerDoesNotWaitLongForItsFeeds() async throws {
-        let catalog = try TestCatalog(.sqlite, stride: 4)
+        let catalog = try TestCatalog(.sqlite, stride: 4, onDisk: true)
         try await catalog.importFeed(Self.images(40))
         try await catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.layouts[0])
+        // A server's pool of connections, whose reads run on the store's threads: the held load
+        // holds one of them. (A command's one connection reads on the caller's thread, one of
+        // Swift's cooperative threads, which the hook must not hold: a full run with it held
+        // all of them for 300 s.)
+        let server = try catalog.otherInstance()
+        defer { server.closeWhenDone() }
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
         let geometry = KeptFeeds(budget: 1 << 20, willLoad: { _ in _ = release.wait(timeout: .now() + 300) })
-        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingFeeds(geometry)
+        let hot = WaterfallService(database: server, stride: 4).keepingFeeds(geometry)
         let started = ContinuousClock.now
         #expect(await hot.keepFeedsNow(within: .milliseconds(200)) == (0, 0))
         #expect(started.duration(to: .now) < .seconds(60))
