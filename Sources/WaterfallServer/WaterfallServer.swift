@@ -104,10 +104,10 @@ public struct WaterfallServer: Sendable {
             // Its feeds kept before it listens: a first reader finds them in memory.
             let started = ContinuousClock.now
             let kept = await keeping.keepFeedsNow()
-            // Said when it delays the start noticeably (a million images: 0.5 s on SQLite, 2.4 s
-            // on PostgreSQL).
-            logger.log(
-                level: started.duration(to: .now) < .seconds(1) ? .debug : .notice, "kept feeds before listening",
+            // At debug: the access log's lines are requests (a level chosen by how long it took
+            // would put it among them on a busy host).
+            logger.debug(
+                "kept feeds before listening",
                 metadata: [
                     "feeds": "\(kept.feeds)", "images": "\(kept.images)",
                     "took": "\(started.duration(to: .now))",
