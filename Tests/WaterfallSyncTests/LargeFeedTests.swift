@@ -1,8 +1,12 @@
 import Testing
+import WaterfallTestSupport
 
 @testable import WaterfallSync
 
-@Suite("Million-image feeds")
+/// Seconds of decoding each, on threads of their own (``OnOwnThreads``): on Swift's cooperative
+/// pool (two threads on the CI machine) the four of them held it whole for the first 25 s of a
+/// full run, and every other test's tasks, servers' included, waited.
+@Suite("Million-image feeds", .onOwnThreads)
 struct LargeFeedTests {
     static let count = 1_000_000
     /// The million images, without the closing `]}`; generated once for all tests here.
