@@ -478,6 +478,80 @@ import WaterfallTestSupport
         #expect(geometry.report.map(\.images) == [40 + KeptGeometry.followLimit + 1])
     }
 
+    /// Issue 53: a follow that a reader leads in its own transaction, and that finds the change
+    /// log naming more images than a follow takes (a reorder of every image: one revision, the
+    /// same count, so the follow is tried), starts a load in its place. The reader awaits that
+    /// load when the feed is no larger than a load its starter awaits (``KeptFeeds/awaitedLoad``);
+    /// of a larger feed it answers from the layout cache
+    /// while the load is held, as the reader that starts a load does. (That it does so at once,
+    /// not after its patience, is a matter of time this test leaves to the serving figures.)
+    @Test(arguments: [100, 10_000])
+    func aLedFollowThatTurnsIntoALoadIsAwaitedOnlyForASmallFeed(awaitedLoad: Int) async throws {
+        let count = KeptGeometry.followLimit + 44
+        let catalog = try TestCatalog(.sqlite, stride: 4, onDisk: true)
+        try await catalog.importFeed(Self.images(count))
+        let server = try SQLiteCatalog.openForServing(atPath: try #require(catalog.file))
+        defer { server.closeWhenDone() }
+        let loads = Mutex(0)
+        let held = Mutex(false)
+        let release = DispatchSemaphore(value: 0)
+        let geometry = KeptFeeds(
+            budget: 1 << 20, awaitedLoad: awaitedLoad,
+            willLoad: { _ in
+                // The second load, the one the reorder causes, held until the test lets it go
+                // (at most 5 minutes: a test that fails still ends).
+                let count = loads.withLock { count in
+                    count += 1
+                    return count
+                }
+                guard count == 2 else { return }
+                held.withLock { $0 = true }
+                _ = release.wait(timeout: .now() + 300)
+                held.withLock { $0 = false }
+            })
+        let hot = WaterfallService(database: server, stride: 4).keepingFeeds(geometry)
+        let layout = LayoutSource.inline(Self.layouts[0])
+        _ = try await hot.page(feed: "f", layout: layout, offset: 0, limit: 1)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while geometry.report.first?.images != count && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(geometry.report.map(\.revision) == [1], "the feed is kept")
+
+        // When every image is reordered, and a reader of the new revision leads the follow
+        let ids = (0..<count).map { "i\($0)" }
+        _ = try await catalog.service.reorder(.init(feed: "f", operations: .order(ids.reversed())), feed: "f")
+        let answeredWhileHeld = Mutex<Bool?>(nil)
+        let starter = Task {
+            let page = try await hot.page(feed: "f", layout: layout, offset: 0, limit: 5)
+            answeredWhileHeld.withLock { $0 = held.withLock { $0 } }
+            return page
+        }
+        while loads.withLock({ $0 }) < 2 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(loads.withLock { $0 } == 2, "the follow turned into a load")
+
+        // Then a reader of a larger feed answers while the load is held; one of a smaller feed
+        // awaits it (given a moment to answer without it, which it must not take)
+        if count > awaitedLoad {
+            while answeredWhileHeld.withLock({ $0 }) == nil && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        } else {
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        release.signal()
+        let page = try await starter.value
+        #expect(answeredWhileHeld.withLock { $0 } == (count > awaitedLoad))
+        #expect(page == (try await catalog.service.page(feed: "f", layout: layout, offset: 0, limit: 5)))
+        // And the load brings the kept feed to the new revision either way
+        while geometry.report.first?.revision != 2 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(geometry.report.map(\.revision) == [2])
+    }
+
     /// Issue 53 item 5: a server keeps its feeds before it listens
     /// (``WaterfallService/keepFeedsNow()``), its named layouts placed, on both engines, a feed
     /// larger than a first reader would await included: its first reader finds the layout
