@@ -15,9 +15,19 @@ import WaterfallTestSupport
 /// (`pg_terminate_backend`, as an administrator or a connection reaper would). After each write,
 /// once the keeping server has heard of it (another instance's commit reaches it a moment
 /// later, DESIGN section 12), each of its answers is byte for byte the other server's; no
-/// request fails or waits more than 10 s.
+/// request fails or hangs.
+///
+/// "Hangs" is a reader's request taking more than ``hangsAfter``: a wait without an end, not a
+/// latency. Every wait on a request's way ends within 10 s (a connection's lease; a statement's
+/// deadline; another reader's work on the kept feed, 3 s), and the serving figures are measured
+/// by `Benchmarks/serve.sh`, never asserted in a test. A full run here holds a hundred and more
+/// threads of other tests' work on two cores: a test that takes 0.3 s alone took 18 s in a run
+/// of six suites, and on the CI host two of this test's requests took 11 and 12 s (PostgreSQL,
+/// revision 2, milliseconds alone), which a bound at 10 s failed.
 @Suite(.onOwnThreads) struct KeptServerModelTests {
     static let quiet = Logger(label: "waterfall", factory: { _ in SwiftLogNoOpLogHandler() })
+    /// How long a reader's request may take before it is taken for hung.
+    static let hangsAfter: Double = 30
 
     /// A feed file of `images` (`id`, width, height, section) with sections `s0`…`s3`.
     static func feedFile(
@@ -94,7 +104,7 @@ import WaterfallTestSupport
             }
         }
         // Readers throughout, on the keeping server: every answer a page or a feed that
-        // is not there (while it is made anew), within 10 s.
+        // is not there (while it is made anew), none hung.
         let stop = Locked(false)
         let readers = (0..<3).map { reader in
             Task {
@@ -107,7 +117,7 @@ import WaterfallTestSupport
                     let answer = try await get(
                         kept, "/v1/feeds/f/layouts/\(layout)/page?offset=\(offset)&limit=20")
                     count += 1
-                    if ![.ok, .notFound].contains(answer.status) || answer.seconds > 10 {
+                    if ![.ok, .notFound].contains(answer.status) || answer.seconds > Self.hangsAfter {
                         outcomes.append("\(answer.status.code) after \(answer.seconds) s: \(answer.body)")
                     }
                 }
