@@ -48,7 +48,7 @@ extension AnyLayoutConfiguration {
     /// and decoding it and writing its key again took 5% of a random page's time on SQLite
     /// (issue 53). Only stored texts are remembered (a writer adds them, not a reader), by
     /// their exact bytes (Swift's `==` takes "é" and "e\u{301}" for one string, which would
-    /// give one layout another's configuration), each of at most ``storedTextRemembered``
+    /// give one layout another's configuration), each of at most ``longestStoredTextRemembered``
     /// bytes and at most ``storedTextsRemembered`` of them (a few MiB); past that the memory
     /// starts over.
     static func fromStored(_ text: String) throws -> (AnyLayoutConfiguration, key: String) {
@@ -56,7 +56,7 @@ extension AnyLayoutConfiguration {
         if let known = storedTexts.withLock({ $0[exact] }) { return known }
         let configuration = try fromCanonicalJSON(text)
         let decoded = (configuration, key: configuration.canonicalJSON)
-        if text.utf8.count <= storedTextRemembered {
+        if text.utf8.count <= longestStoredTextRemembered {
             storedTexts.withLock { texts in
                 if texts.count >= storedTextsRemembered { texts.removeAll() }
                 texts[exact] = decoded
@@ -67,7 +67,7 @@ extension AnyLayoutConfiguration {
 
     private static let storedTexts = Mutex<[ExactString: (AnyLayoutConfiguration, key: String)]>([:])
     static let storedTextsRemembered = 256
-    static let storedTextRemembered = 8_192
+    static let longestStoredTextRemembered = 8_192
 
     /// Runs `work` with the layout engine of the configuration's kind: the one place that
     /// turns a kind into its engine. `work` gets the concrete engine, so the generic code it
