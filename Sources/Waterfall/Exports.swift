@@ -5,6 +5,7 @@
 @_exported import enum WaterfallStore.BlockingThreads
 @_exported import enum WaterfallStore.ChangeKind
 @_exported import protocol WaterfallStore.ChangeWatcher
+@_exported import enum WaterfallStore.CommitTag
 @_exported import struct WaterfallStore.FeedVersion
 @_exported import enum WaterfallSync.FeedFormat
 @_exported import enum WaterfallSync.ImageTags

@@ -65,9 +65,11 @@ public protocol CatalogStore: Sendable {
     func storageSize() async -> Int64
 
     /// A watcher of the catalog's commits, by this process or any other; one is enough for a
-    /// whole server, since ``ChangeWatcher/version()`` may be asked from any thread.
+    /// whole server, since ``ChangeWatcher/version()`` may be asked from any thread. Where the
+    /// engine hears commits by notification, it does not count those of writes made under
+    /// ``CommitTag`` `tag` (their writer counts them itself); elsewhere it sees every commit.
     /// - Throws: ``StoreError`` `cannotOpen` when the catalog cannot be watched (in memory).
-    func makeChangeWatcher() async throws(StoreError) -> any ChangeWatcher
+    func makeChangeWatcher(ignoringCommitsTagged tag: String?) async throws(StoreError) -> any ChangeWatcher
 
     /// Closes the engine's connections, waiting for them to say goodbye; nothing may be read
     /// or written afterwards.
@@ -129,6 +131,29 @@ public protocol ChangeWatcher: AnyObject, Sendable {
     /// process or another (SQLite's WAL index), or only a moment later (PostgreSQL's
     /// notifications): only then may a server keep answers until the version changes.
     var seesCommitsAtOnce: Bool { get }
+}
+
+extension CatalogStore {
+    /// A watcher of every commit of the catalog (``makeChangeWatcher(ignoringCommitsTagged:)``).
+    public func makeChangeWatcher() async throws(StoreError) -> any ChangeWatcher {
+        try await makeChangeWatcher(ignoringCommitsTagged: nil)
+    }
+}
+
+/// The tag of the commits of the writes a task makes while it is set (a task-local value: the
+/// writes of the task and of its child tasks). A server tags its own writes with a tag of its
+/// own, counts them itself when each returns, and watches the catalog with a watcher that does
+/// not count them (``CatalogStore/makeChangeWatcher(ignoringCommitsTagged:)``): so its readers
+/// take the catalog for changed when the write returns, once the writer has brought what the
+/// server keeps to the new revision, not when the commit's notification comes back a moment
+/// earlier. A write of another process or server is never tagged so.
+public enum CommitTag {
+    @TaskLocal public static var current: String?
+
+    /// A new tag, unlike any other process's: 16 hexadecimal digits.
+    public static func make() -> String {
+        String(UInt64.random(in: .min ... .max), radix: 16)
+    }
 }
 
 /// Opens catalogs by the name a user gives: a `postgres://` or `postgresql://` URL is a

@@ -14,11 +14,15 @@ extension WaterfallService {
         }
     }
 
-    /// A watcher of the database's commits, by this process or any other (see ``ChangeWatcher``).
+    /// A watcher of the database's commits, by this process or any other (see ``ChangeWatcher``),
+    /// but for those of writes made under ``CommitTag`` `tag` where the engine can tell them
+    /// (``CatalogStore/makeChangeWatcher(ignoringCommitsTagged:)``).
     /// - Throws: ``WaterfallError`` `database` for an in-memory database.
-    public func makeChangeWatcher() async throws(WaterfallError) -> any ChangeWatcher {
+    public func makeChangeWatcher(ignoringCommitsTagged tag: String? = nil) async throws(WaterfallError)
+        -> any ChangeWatcher
+    {
         do {
-            return try await database.makeChangeWatcher()
+            return try await database.makeChangeWatcher(ignoringCommitsTagged: tag)
         } catch {
             throw WaterfallError(error)
         }

@@ -177,8 +177,9 @@ public struct PostgresCatalog: CatalogStore {
     public func write<T: Sendable>(
         _ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
     ) async throws -> T {
-        try await pool.withSession(writer: true) { session in
-            try writeTransaction(session, scope, lockTimeout: Self.lockTimeout, commits: true, body)
+        let tag = CommitTag.current
+        return try await pool.withSession(writer: true) { session in
+            try writeTransaction(session, scope, lockTimeout: Self.lockTimeout, commits: true, tag: tag, body)
         }
     }
 
@@ -193,7 +194,7 @@ public struct PostgresCatalog: CatalogStore {
         try await pool.withSession { session in
             try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: true) { () throws -> T? in
                 guard try Self.lock(scope, waits: false, session) else { return nil }
-                return try writing(session, notifies: false, body)
+                return try writing(session, notifies: false, tag: nil, body)
             }
         }
     }
@@ -202,7 +203,7 @@ public struct PostgresCatalog: CatalogStore {
         _ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
     ) async throws -> T {
         try await pool.withSession(writer: true) { session in
-            try writeTransaction(session, scope, lockTimeout: Self.lockTimeout, commits: false, body)
+            try writeTransaction(session, scope, lockTimeout: Self.lockTimeout, commits: false, tag: nil, body)
         }
     }
 
@@ -239,7 +240,7 @@ public struct PostgresCatalog: CatalogStore {
     /// `lockTimeout` seconds), `body` and its notification, then `COMMIT` (or `ROLLBACK` unless
     /// `commits`).
     private func writeTransaction<T>(
-        _ session: PostgresSession, _ scope: WriteScope, lockTimeout: TimeInterval, commits: Bool,
+        _ session: PostgresSession, _ scope: WriteScope, lockTimeout: TimeInterval, commits: Bool, tag: String?,
         _ body: (any CatalogTransaction) throws -> T
     ) throws -> T {
         try transaction(session, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", commits: commits) {
@@ -247,7 +248,7 @@ public struct PostgresCatalog: CatalogStore {
                 "SELECT set_config('lock_timeout', $1, true)", .text("\(max(1, Int(lockTimeout * 1000)))ms"))
             _ = try Self.lock(scope, waits: true, session)
             try session.execute("SELECT set_config('lock_timeout', '0', true)")
-            return try writing(session, notifies: true, body)
+            return try writing(session, notifies: true, tag: tag, body)
         }
     }
 
@@ -256,12 +257,13 @@ public struct PostgresCatalog: CatalogStore {
     /// Runs `body` in the write transaction of `session`, and notifies every instance's
     /// watcher of the commit when `notifies`: not for a best-effort write (a layout cache saved,
     /// a key's last use), which changes no answer, and would retire every instance's kept
-    /// answers for nothing (DESIGN section 15).
-    private func writing<T>(_ session: PostgresSession, notifies: Bool, _ body: (any CatalogTransaction) throws -> T)
-        throws -> T
-    {
+    /// answers for nothing (DESIGN section 15). The notification carries the write's ``CommitTag``,
+    /// `tag`, when it has one.
+    private func writing<T>(
+        _ session: PostgresSession, notifies: Bool, tag: String?, _ body: (any CatalogTransaction) throws -> T
+    ) throws -> T {
         let result = try body(PostgresTransaction(session: session, location: pool.settings.displayName))
-        if notifies { try session.execute(PostgresChangeWatcher.notify) }
+        if notifies { try session.execute(PostgresChangeWatcher.notify, .text(tag.map { " " + $0 } ?? "")) }
         return result
     }
 
@@ -307,11 +309,11 @@ public struct PostgresCatalog: CatalogStore {
         }) ?? 0
     }
 
-    public func makeChangeWatcher() async throws(StoreError) -> any ChangeWatcher {
+    public func makeChangeWatcher(ignoringCommitsTagged tag: String?) async throws(StoreError) -> any ChangeWatcher {
         // The watcher is often the first to hear of a server gone: once a try of a new
         // connection confirms it, the pool stops waiting on PostgresNIO's back-off
         // (``PostgresPool/checkAfterWatcherLoss()``).
-        try await PostgresChangeWatcher.start(settings: pool.settings) { [weak pool] _ in
+        try await PostgresChangeWatcher.start(settings: pool.settings, ignoring: tag) { [weak pool] _ in
             pool?.checkAfterWatcherLoss()
         }
     }

@@ -11,7 +11,8 @@ import PostgresNIO
 ///
 /// A notification reaches another instance a moment after the commit, so ``seesCommitsAtOnce``
 /// is false: a server that keeps answers over PostgreSQL serves, for that moment, the answer
-/// from before another instance's commit (DESIGN section 12; its own commits it counts itself).
+/// from before another instance's commit (DESIGN section 12; its own commits it counts itself,
+/// and its watcher skips their notifications, which carry its ``CommitTag``).
 /// While the connection is down every ``version()`` is a new one, so that nothing is kept or
 /// served from what was kept until it is back; each time it is made again the count moves on
 /// (commits may have been missed), and the task reconnects every second.
@@ -25,8 +26,9 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
     static let channel = "waterfall_commit"
     /// What a write transaction runs to notify it: the catalog's schema is the payload, so that
     /// catalogs in other schemas of the database (other deployments, tests side by side) do not
-    /// count each other's commits.
-    static let notify = "SELECT pg_notify('\(channel)', coalesce(current_schema(), ''))"
+    /// count each other's commits; then, for a write with a ``CommitTag``, a space and the tag
+    /// (`$1`: empty, or the space and the tag).
+    static let notify = "SELECT pg_notify('\(channel)', coalesce(current_schema(), '') || $1)"
     /// The listening connection's `application_name`, as `pg_stat_activity` shows it: this,
     /// a space and the catalog's schema (cut at PostgreSQL's 63 bytes).
     static let applicationName = "waterfall watcher"
@@ -54,11 +56,13 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
     /// - Parameter lost: told why, each time the listening connection is lost or cannot be
     ///   made (the catalog's pool then tries a new connection of its own, and takes the server
     ///   for down only when that fails: ``PostgresPool/checkAfterWatcherLoss()``).
-    static func start(settings: PostgresSettings, lost: @escaping @Sendable (String) -> Void = { _ in })
-        async throws(StoreError) -> PostgresChangeWatcher
-    {
+    /// - Parameter tag: the ``CommitTag`` of the writes whose commits it does not count (their
+    ///   writer counts them).
+    static func start(
+        settings: PostgresSettings, ignoring tag: String? = nil, lost: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws(StoreError) -> PostgresChangeWatcher {
         let (listened, listening) = AsyncStream.makeStream(of: Void.self)
-        let watcher = try PostgresChangeWatcher(settings: settings, listening: listening, lost: lost)
+        let watcher = try PostgresChangeWatcher(settings: settings, ignoring: tag, listening: listening, lost: lost)
         // The wait ends at the first LISTEN, at the bound (which finishes the stream) or when
         // the caller is cancelled (which ends the iteration).
         let bound = Task {
@@ -70,12 +74,22 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
         return watcher
     }
 
-    /// How long ``start(settings:lost:)`` waits for the first LISTEN.
+    /// Whether a notification with `payload` is a commit of the catalog in `schema` that a
+    /// watcher ignoring writes tagged `tag` counts: the schema alone (a write without a tag),
+    /// or followed by a space and another tag; an empty payload is a writer from before
+    /// payloads named the schema.
+    static func counts(_ payload: String, schema: String, ignoring tag: String?) -> Bool {
+        if payload == schema || payload.isEmpty { return true }
+        guard payload.hasPrefix(schema + " ") else { return false }
+        return tag.map { payload != schema + " " + $0 } ?? true
+    }
+
+    /// How long ``start(settings:ignoring:lost:)`` waits for the first LISTEN.
     static let firstListenWait: Duration = .seconds(5)
 
     /// Starts the listening task; `listening` hears of the first LISTEN in place.
     private init(
-        settings: PostgresSettings, listening: AsyncStream<Void>.Continuation,
+        settings: PostgresSettings, ignoring tag: String?, listening: AsyncStream<Void>.Continuation,
         lost: @escaping @Sendable (String) -> Void
     ) throws(StoreError) {
         let configuration = try settings.configuration()
@@ -112,9 +126,8 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
                         // Until the notifications end or a probe fails, whichever comes first.
                         try await withThrowingTaskGroup(of: Void.self) { group in
                             group.addTask {
-                                // (An empty payload: a writer from before payloads named the schema.)
                                 for try await notification in notifications
-                                where notification.payload == schema || notification.payload.isEmpty {
+                                where Self.counts(notification.payload, schema: schema, ignoring: tag) {
                                     count.withLockedValue { $0 += 1 }
                                 }
                             }

@@ -96,9 +96,10 @@ public final class SQLiteChangeWatcher: ChangeWatcher, @unchecked Sendable {
 }
 
 extension SQLiteCatalog {
-    /// A watcher of this database file's commits (see ``SQLiteChangeWatcher``).
+    /// A watcher of this database file's commits (see ``SQLiteChangeWatcher``): every commit
+    /// rewrites the WAL index, whoever makes it, so a tag changes nothing.
     /// - Throws: ``StoreError`` `cannotOpen` for an in-memory database or an unreadable file.
-    public func makeChangeWatcher() async throws(StoreError) -> any ChangeWatcher {
+    public func makeChangeWatcher(ignoringCommitsTagged tag: String?) async throws(StoreError) -> any ChangeWatcher {
         guard let path else {
             throw StoreError(.cannotOpen, "an in-memory database has no file to watch.")
         }

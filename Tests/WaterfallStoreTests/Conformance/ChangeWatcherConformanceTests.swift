@@ -86,4 +86,36 @@ extension ChangeWatcherConformanceTests {
             #expect(try await Self.version(of: watcher, differentFrom: before) != before)
         }
     }
+
+    /// Issue 53's tail under a writer: a server counts its own writes as each returns, after it
+    /// has brought its kept feed along, and its watcher leaves their commits out (their
+    /// ``CommitTag``), where the engine can tell them by their notification. Another writer's
+    /// commits, untagged or tagged otherwise, are heard; and on SQLite every commit is seen.
+    @Test(arguments: TestEngine.all)
+    func aCommitTaggedAsTheWatchersOwnIsLeftOutWhereTheEngineCanTell(engine: TestEngine) async throws {
+        try await ScratchCatalog.withStore(engine) { catalog, store throws in
+            _ = try await store.write { tx in try tx.createFeed(named: "setup") }
+            let watcher = try await store.makeChangeWatcher(ignoringCommitsTagged: "own")
+            let other = try catalog.open()
+            defer { other.closeWhenDone() }
+            try await Task.sleep(for: .milliseconds(500))
+            let before = try await Self.listeningVersion(of: watcher)
+            _ = try await CommitTag.$current.withValue("own") {
+                try await store.write { tx in try tx.createFeed(named: "own") }
+            }
+            if watcher.seesCommitsAtOnce {
+                #expect(try watcher.version() != before, "SQLite sees every commit")
+                return
+            }
+            // Notifications come in the order of their commits: once the next one is heard, the
+            // tagged one before it has been passed over.
+            _ = try await CommitTag.$current.withValue("another") {
+                try await other.write { tx in try tx.createFeed(named: "tagged otherwise") }
+            }
+            let heard = try await Self.version(of: watcher, differentFrom: before)
+            #expect(heard == before + 1, "only the commit tagged otherwise was counted")
+            _ = try await other.write { tx in try tx.createFeed(named: "untagged") }
+            #expect(try await Self.version(of: watcher, differentFrom: heard) == heard + 1)
+        }
+    }
 }
