@@ -632,6 +632,52 @@ import WaterfallTestSupport
         #expect(started.duration(to: .now) < .seconds(60))
     }
 
+    /// Issue 53's tail under a writer: a server's write brings what the server keeps of its feed
+    /// to the revision it committed before it returns (the follow, and its named layouts
+    /// placed), so its next reader reads only its rows. Before, that reader followed the change
+    /// log and placed the layout first, every other reader of the feed waiting for it. A
+    /// layout kept for a configuration sent with a request is left to its readers, a dry run
+    /// brings nothing, and neither does a service not asked to (a server on SQLite).
+    @Test(arguments: TestEngine.all)
+    func aServersWriteBringsItsKeptFeedAlongBeforeItReturns(engine: TestEngine) async throws {
+        let catalog = try TestCatalog(engine, stride: 4)
+        try await catalog.importFeed(Self.images(40))
+        try await catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.layouts[0])
+        let work = Mutex((follows: 0, placements: 0))
+        let geometry = KeptFeeds(
+            budget: 1 << 20, willLoad: { _ in }, willFollow: { _ in work.withLock { $0.follows += 1 } },
+            willPlace: { _ in work.withLock { $0.placements += 1 } })
+        let hot = WaterfallService(database: catalog.service.database, stride: 4)
+            .keepingFeeds(geometry, bringingWritesAlong: true)
+        let sent = LayoutSource.inline(Self.layouts[1])
+        for layout in [LayoutSource.named("phone"), sent] {
+            _ = try await hot.page(feed: "f", layout: layout, offset: 0, limit: 1)
+        }
+        #expect(work.withLock { $0 } == (0, 2))
+
+        let moved = try await hot.move(feed: "f", id: "i33", to: .index(2))
+        #expect(geometry.report.map(\.revision) == [moved.revision], "the copy is at the write's revision")
+        #expect(work.withLock { $0 } == (1, 3), "followed, and the named layout placed, by the write")
+        for offset in [0, 30] {
+            #expect(
+                try await hot.page(feed: "f", layout: .named("phone"), offset: offset, limit: 5)
+                    == (try await catalog.service.page(feed: "f", layout: .named("phone"), offset: offset, limit: 5)))
+        }
+        #expect(work.withLock { $0 } == (1, 3), "its reader found them ready")
+        _ = try await hot.page(feed: "f", layout: sent, offset: 0, limit: 1)
+        #expect(work.withLock { $0 } == (1, 4), "the layout sent with a request is placed by its reader")
+
+        _ = try await hot.move(feed: "f", id: "i3", to: .index(0), dryRun: true)
+        #expect(geometry.report.map(\.revision) == [moved.revision])
+        #expect(work.withLock { $0 } == (1, 4), "a dry run brings nothing")
+
+        // A server whose readers see its commits at once (SQLite) leaves it to the first of them.
+        let racing = WaterfallService(database: catalog.service.database, stride: 4).keepingFeeds(geometry)
+        _ = try await racing.move(feed: "f", id: "i3", to: .index(0))
+        #expect(geometry.report.map(\.revision) == [moved.revision])
+        #expect(work.withLock { $0 } == (1, 4))
+    }
+
     /// Fault 4 of issue 37: a reader whose second try found the copy newer than its snapshot
     /// took the feed for one removed and made anew under the same id, and dropped the copy with
     /// every layout, though another reader had only moved it on. No engine reuses a feed's id

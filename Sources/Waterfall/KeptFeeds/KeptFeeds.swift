@@ -79,6 +79,15 @@ public final class KeptFeeds: Sendable {
         }.sorted { $0.feed < $1.feed }
     }
 
+    /// The configurations (each's canonical JSON) of the layouts kept of the feed `feedID`, none
+    /// when its copy is not kept.
+    func keptLayoutKeys(feedID: Int64) -> Set<String> {
+        state.withLock { state in
+            guard let entry = state.feeds[feedID], entry.geometry != nil else { return [] }
+            return Set(entry.layouts.keys)
+        }
+    }
+
     /// The geometry and `engine`'s layout (`key` its configuration's canonical JSON, checkpoints
     /// every `stride` images) placed at `feed`'s revision, as a reader whose snapshot shows
     /// `feed` finds them, reading nothing. Otherwise:

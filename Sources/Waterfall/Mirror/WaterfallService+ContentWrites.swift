@@ -6,7 +6,8 @@ extension WaterfallService {
     /// (DESIGN section 21) it is refused before anything is written: a mirror's feeds change
     /// only by following its source (``WaterfallError/mirrorIsReadOnly(source:)``). The layout
     /// cache, API keys and the pruning of the change log are the catalog's own, and written on
-    /// a mirror as anywhere.
+    /// a mirror as anywhere. A server's kept feed is brought to what the write committed before
+    /// it returns, where its readers move on only then (``keepAlong(_:)``).
     func writeContent<T: Sendable>(
         _ scope: WriteScope, dryRun: Bool = false, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
     ) async throws -> T {
@@ -14,6 +15,13 @@ extension WaterfallService {
             if let source = try tx.mirrorSource() { throw WaterfallError.mirrorIsReadOnly(source: source) }
             return try body(tx)
         }
-        return dryRun ? try await database.dryRun(scope, guarded) : try await database.write(scope, guarded)
+        if dryRun { return try await database.dryRun(scope, guarded) }
+        guard case .feed(let name) = scope, keptFeeds != nil, bringsWritesAlong else {
+            return try await database.write(scope, guarded)
+        }
+        let (written, kept) = try await database.write(scope) { tx in (try guarded(tx), try keptLayouts(feed: name, tx))
+        }
+        await keepAlong(kept)
+        return written
     }
 }
