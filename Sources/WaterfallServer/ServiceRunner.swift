@@ -27,16 +27,28 @@ final class ServiceRunner: Sendable {
     /// Writes this server has made (counted when each returns): part of the version, so that a
     /// client reads its own write at once even where the watcher hears of commits later.
     private let ownWrites: NIOLockedValueBox<Int64>
+    /// The ``CommitTag`` of this server's writes, whose commits its watcher does not count
+    /// (where the engine can tell them): they count when the write returns, once the service
+    /// has brought its kept feed to the new revision, not a moment after the commit.
+    let commitTag: String
     /// Computations under way, by version and key: concurrent requests for the same answer
     /// (the 64 connections that all ask again after a commit) wait for one computation.
     private let inFlight: NIOLockedValueBox<[KeptAnswerFlight: Task<Answer, any Error>]>
 
-    /// - Parameter watcher: the server's watcher of the database, when it keeps encoded answers
-    ///   until the version changes; nil keeps none.
-    init(service: WaterfallService, watcher: (any ChangeWatcher)?, metrics: ServerMetrics) {
+    /// - Parameters:
+    ///   - watcher: the server's watcher of the database, when it keeps encoded answers until
+    ///     the version changes; nil keeps none. It may leave out the commits of writes tagged
+    ///     `commitTag`: this runner counts them.
+    ///   - commitTag: the ``CommitTag`` of the writes run through ``write(_:)`` and
+    ///     ``maintain(_:)``.
+    init(
+        service: WaterfallService, watcher: (any ChangeWatcher)?, metrics: ServerMetrics,
+        commitTag: String = CommitTag.make()
+    ) {
         self.service = service
         self.metrics = metrics
         self.watcher = watcher
+        self.commitTag = commitTag
         answers = NIOLockedValueBox(KeptAnswers())
         ownWrites = NIOLockedValueBox(0)
         inFlight = NIOLockedValueBox([:])
@@ -55,6 +67,7 @@ final class ServiceRunner: Sendable {
         watcher = other.watcher
         answers = other.answers
         ownWrites = other.ownWrites
+        commitTag = other.commitTag
         inFlight = other.inFlight
     }
 
@@ -68,15 +81,23 @@ final class ServiceRunner: Sendable {
         // Counted whether it committed or not (a failure may come after the commit): at worst
         // a kept answer is computed again.
         defer { ownWrites.withLockedValue { $0 += 1 } }
-        return try await body(service)
+        return try await CommitTag.$current.withValue(commitTag) { try await body(service) }
     }
 
     /// Runs `body`, a best-effort write that may change nothing (pruning the change log),
     /// counted as this server's write, which retires the kept answers, only when it says it
-    /// changed something.
+    /// changed something (or fails).
     func maintain(_ body: @Sendable (WaterfallService) async throws -> Bool) async throws {
-        if try await body(service) { ownWrites.withLockedValue { $0 += 1 } }
+        // Counted also when it fails: a batch may have committed before (its notification
+        // tagged, and so not heard).
+        var changed = true
+        defer { if changed { ownWrites.withLockedValue { $0 += 1 } } }
+        changed = try await CommitTag.$current.withValue(commitTag) { try await body(service) }
     }
+
+    /// The number of writes this server has made, as they returned: what a watcher that leaves
+    /// them out (``commitTag``) adds up to the database's version with (``OwnWritesWatcher``).
+    var ownWriteCount: Int64 { ownWrites.withLockedValue { $0 } }
 
     /// The version kept answers are tagged with, or `nil` when none can be vouched for now.
     private func currentVersion() -> AnswerVersion? {
@@ -203,4 +224,24 @@ private struct KeptAnswers {
         if let old = answers.updateValue(kept, forKey: key) { bytes -= Self.cost(of: old.answer, key) }
         bytes += cost
     }
+}
+
+/// The server's watcher of the database as its event streams and keyring see it, where the
+/// store's watcher leaves out this server's own commits (their ``ServiceRunner/commitTag``, on
+/// PostgreSQL): the store's version plus the runner's count of them, so that either moves the
+/// version on.
+final class OwnWritesWatcher: ChangeWatcher {
+    private let store: any ChangeWatcher
+    private let runner: ServiceRunner
+
+    init(_ store: any ChangeWatcher, runner: ServiceRunner) {
+        self.store = store
+        self.runner = runner
+    }
+
+    func version() throws -> Int64 {
+        try store.version() &+ runner.ownWriteCount
+    }
+
+    var seesCommitsAtOnce: Bool { store.seesCommitsAtOnce }
 }

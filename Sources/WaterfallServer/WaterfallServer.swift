@@ -83,14 +83,31 @@ public struct WaterfallServer: Sendable {
         logger: Logger = Logger(label: "waterfall")
     ) async throws(WaterfallError) {
         self.logger = logger
-        let keeping =
-            configuration.hotMemory > 0
-            ? service.keepingFeeds(KeptFeeds(budget: configuration.hotMemory)) : service
         // One watcher for the whole server (on PostgreSQL, one listening connection): kept
         // answers, event streams and the keyring all look at it. Keeping answers needs one; an
         // in-memory database has none, and its streams and keys look at the database instead.
-        let watcher = keepsAnswers ? try await service.makeChangeWatcher() : try? await service.makeChangeWatcher()
-        runner = ServiceRunner(service: keeping, watcher: keepsAnswers ? watcher : nil, metrics: ServerMetrics())
+        // It leaves out the commits of the server's own writes where the engine can tell them
+        // (PostgreSQL's notifications): the runner counts those as each returns, after the
+        // service has brought its kept feed to the new revision.
+        let tag = CommitTag.make()
+        let store =
+            keepsAnswers
+            ? try await service.makeChangeWatcher(ignoringCommitsTagged: tag)
+            : try? await service.makeChangeWatcher(ignoringCommitsTagged: tag)
+        // Where the watcher leaves the server's own commits out, its readers move on when a
+        // write returns, and the write brings the kept feed along before that.
+        let keeping =
+            configuration.hotMemory > 0
+            ? service.keepingFeeds(
+                KeptFeeds(budget: configuration.hotMemory),
+                bringingWritesAlong: keepsAnswers && store.map { !$0.seesCommitsAtOnce } ?? false)
+            : service
+        let runner = ServiceRunner(
+            service: keeping, watcher: keepsAnswers ? store : nil, metrics: ServerMetrics(), commitTag: tag)
+        self.runner = runner
+        // Its event streams and keyring count the server's own writes too, where the watcher
+        // leaves them out.
+        let watcher = store.map { $0.seesCommitsAtOnce ? $0 : OwnWritesWatcher($0, runner: runner) }
         self.configuration = configuration
         hub = EventHub(runner: runner, watcher: watcher)
         gatekeeper = Gatekeeper(
