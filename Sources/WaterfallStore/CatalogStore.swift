@@ -121,8 +121,10 @@ public enum WriteScope: Sendable, Hashable {
 /// Tells, cheaply, whether anything was committed to a catalog since it last looked, by this
 /// process or any other (a `waterfall move` beside a server, a second server on PostgreSQL).
 public protocol ChangeWatcher: AnyObject, Sendable {
-    /// A number that changes whenever anything is committed; equal numbers mean nothing was
-    /// committed in between (as far as the watcher has heard: see ``seesCommitsAtOnce``).
+    /// A number that changes whenever anything is committed (but for the commits it was made
+    /// to leave out: ``CatalogStore/makeChangeWatcher(ignoringCommitsTagged:)``); equal numbers
+    /// mean nothing was committed in between (as far as the watcher has heard: see
+    /// ``seesCommitsAtOnce``).
     /// - Throws: ``StoreError`` when the catalog cannot be asked. A watcher that cannot hear
     ///   commits now answers a new number at every call, so that nothing is kept on its word.
     func version() throws -> Int64
@@ -150,7 +152,7 @@ extension CatalogStore {
 public enum CommitTag {
     @TaskLocal public static var current: String?
 
-    /// A new tag, unlike any other process's: 16 hexadecimal digits.
+    /// A new tag, unlike any other process's: a random 64-bit number in hexadecimal.
     public static func make() -> String {
         String(UInt64.random(in: .min ... .max), radix: 16)
     }

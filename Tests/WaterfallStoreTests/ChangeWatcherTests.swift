@@ -53,4 +53,18 @@ import WaterfallTestSupport
             "after watching, another process could take the WAL index: it would truncate -shm under this one")
         _ = try await database.read { tx in try tx.feed(named: "f") }
     }
+
+    /// The attacker's reading of issue 53's tagged commits: the tag is announced by a
+    /// notification of its own just before the commit's plain one, so that watchers from
+    /// before tags, which count only the schema alone, still count every commit (a rolling
+    /// upgrade); the watcher of the tag passes over the plain one right after it, and only it.
+    @Test func onlyThePlainNotificationRightAfterTheWatchersOwnTagIsPassedOver() {
+        var counting = PostgresChangeWatcher.Counting(schema: "s", ignoring: "a1")
+        let read = ["s", "s a1", "s", "s", "s b2", "s", "", "t", "t a1", "s a1", "s a1x", "s", "s ", "s a1", "t"]
+        #expect(
+            read.map { counting.counts($0) }
+                == [true, false, false, true, false, true, true, false, false, false, false, true, false, false, false])
+        var untagged = PostgresChangeWatcher.Counting(schema: "s", ignoring: nil)
+        #expect(["s", "s a1", "s", "s b"].map { untagged.counts($0) } == [true, false, true, false])
+    }
 }

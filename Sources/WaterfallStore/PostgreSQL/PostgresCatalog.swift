@@ -257,13 +257,16 @@ public struct PostgresCatalog: CatalogStore {
     /// Runs `body` in the write transaction of `session`, and notifies every instance's
     /// watcher of the commit when `notifies`: not for a best-effort write (a layout cache saved,
     /// a key's last use), which changes no answer, and would retire every instance's kept
-    /// answers for nothing (DESIGN section 15). The notification carries the write's ``CommitTag``,
-    /// `tag`, when it has one.
+    /// answers for nothing (DESIGN section 15). A write with a ``CommitTag``, `tag`, announces
+    /// it first (``PostgresChangeWatcher/notifyTag``).
     private func writing<T>(
         _ session: PostgresSession, notifies: Bool, tag: String?, _ body: (any CatalogTransaction) throws -> T
     ) throws -> T {
         let result = try body(PostgresTransaction(session: session, location: pool.settings.displayName))
-        if notifies { try session.execute(PostgresChangeWatcher.notify, .text(tag.map { " " + $0 } ?? "")) }
+        if notifies {
+            if let tag { try session.execute(PostgresChangeWatcher.notifyTag, .text(tag)) }
+            try session.execute(PostgresChangeWatcher.notify)
+        }
         return result
     }
 

@@ -11,8 +11,9 @@ import PostgresNIO
 ///
 /// A notification reaches another instance a moment after the commit, so ``seesCommitsAtOnce``
 /// is false: a server that keeps answers over PostgreSQL serves, for that moment, the answer
-/// from before another instance's commit (DESIGN section 12; its own commits it counts itself,
-/// and its watcher skips their notifications, which carry its ``CommitTag``).
+/// from before another instance's commit (DESIGN section 12; its own commits it counts itself
+/// when each write returns, and its watcher passes over their notifications, which its
+/// ``CommitTag`` announces).
 /// While the connection is down every ``version()`` is a new one, so that nothing is kept or
 /// served from what was kept until it is back; each time it is made again the count moves on
 /// (commits may have been missed), and the task reconnects every second.
@@ -26,9 +27,14 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
     static let channel = "waterfall_commit"
     /// What a write transaction runs to notify it: the catalog's schema is the payload, so that
     /// catalogs in other schemas of the database (other deployments, tests side by side) do not
-    /// count each other's commits; then, for a write with a ``CommitTag``, a space and the tag
-    /// (`$1`: empty, or the space and the tag).
-    static let notify = "SELECT pg_notify('\(channel)', coalesce(current_schema(), '') || $1)"
+    /// count each other's commits.
+    static let notify = "SELECT pg_notify('\(channel)', coalesce(current_schema(), ''))"
+    /// What a write with a ``CommitTag`` (`$1`) runs just before ``notify``: the schema, a space
+    /// and the tag. A transaction's notifications reach every listener together, in order, so
+    /// the plain one follows its tag at once. Watchers count the plain one (watchers from
+    /// before tags too, which know no other payload); the watcher ignoring that tag passes
+    /// over the plain one that follows it (``Counting``).
+    static let notifyTag = "SELECT pg_notify('\(channel)', coalesce(current_schema(), '') || ' ' || $1)"
     /// The listening connection's `application_name`, as `pg_stat_activity` shows it: this,
     /// a space and the catalog's schema (cut at PostgreSQL's 63 bytes).
     static let applicationName = "waterfall watcher"
@@ -74,14 +80,25 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
         return watcher
     }
 
-    /// Whether a notification with `payload` is a commit of the catalog in `schema` that a
-    /// watcher ignoring writes tagged `tag` counts: the schema alone (a write without a tag),
-    /// or followed by a space and another tag; an empty payload is a writer from before
-    /// payloads named the schema.
-    static func counts(_ payload: String, schema: String, ignoring tag: String?) -> Bool {
-        if payload == schema || payload.isEmpty { return true }
-        guard payload.hasPrefix(schema + " ") else { return false }
-        return tag.map { payload != schema + " " + $0 } ?? true
+    /// Which notifications count as commits, read in order by a watcher of the catalog in
+    /// `schema` that ignores the writes tagged `tag`: the schema alone (or an empty payload, a
+    /// writer from before payloads named the schema), unless it comes right after that tag
+    /// (``notifyTag``). Another writer's tag, or another schema's commit, counts for nothing.
+    struct Counting {
+        let schema: String
+        let tag: String?
+        private var afterOwnTag = false
+
+        init(schema: String, ignoring tag: String?) {
+            self.schema = schema
+            self.tag = tag
+        }
+
+        mutating func counts(_ payload: String) -> Bool {
+            let ownCommit = afterOwnTag
+            afterOwnTag = tag.map { payload == schema + " " + $0 } ?? false
+            return (payload == schema || payload.isEmpty) && !ownCommit
+        }
     }
 
     /// How long ``start(settings:ignoring:lost:)`` waits for the first LISTEN.
@@ -126,8 +143,9 @@ final class PostgresChangeWatcher: ChangeWatcher, Sendable {
                         // Until the notifications end or a probe fails, whichever comes first.
                         try await withThrowingTaskGroup(of: Void.self) { group in
                             group.addTask {
-                                for try await notification in notifications
-                                where Self.counts(notification.payload, schema: schema, ignoring: tag) {
+                                var counting = Counting(schema: schema, ignoring: tag)
+                                for try await notification in notifications where counting.counts(notification.payload)
+                                {
                                     count.withLockedValue { $0 += 1 }
                                 }
                             }
