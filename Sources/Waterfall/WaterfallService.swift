@@ -24,10 +24,10 @@ public struct WaterfallService: Sendable {
     /// Feeds' geometry and layouts kept in memory by a server (``keepingFeeds(_:)``);
     /// `nil` for a process per command, which reads the layout cache in the database.
     public internal(set) var keptFeeds: KeptFeeds?
-    /// Whether a write brings the kept feed to its revision before it returns
-    /// (``keepAlong(_:)``): for a server whose readers move on when its write returns, not when
-    /// it commits (``keepingFeeds(_:bringingWritesAlong:)``).
-    public internal(set) var bringsWritesAlong = false
+    /// How long a write awaits the kept feed brought to its revision before it returns
+    /// (``keepAlong(_:for:)``), or `nil` when it does not: for a server whose readers move on when
+    /// its write returns, not when it commits (``keepingFeeds(_:bringingWritesAlong:)``).
+    public internal(set) var bringsWritesAlong: Duration?
     /// The view every read of this service answers for, within the feed it names (DESIGN
     /// section 20); `nil`: the feed itself. Writes take no view: a front end writes to a view's
     /// feed.

@@ -14,7 +14,8 @@ import Waterfall
 /// server's own count of its writes. It is served only while the version is still that one, so
 /// any commit retires every kept answer: on SQLite, any process's at once (one look at the
 /// WAL-index header in shared memory per read, no lock, no system call); on PostgreSQL, this
-/// server's own at once (read-your-writes) and another instance's when its notification
+/// server's own when the write returns, after its kept feed has been brought along (so the
+/// writer reads its write: read-your-writes), and another instance's when its notification
 /// arrives, a moment later (DESIGN section 12); while the notifications are not heard every
 /// version is new, so nothing kept is served. Concurrent requests for the same answer wait for
 /// one computation.

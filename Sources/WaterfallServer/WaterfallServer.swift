@@ -100,7 +100,8 @@ public struct WaterfallServer: Sendable {
             configuration.hotMemory > 0
             ? service.keepingFeeds(
                 KeptFeeds(budget: configuration.hotMemory),
-                bringingWritesAlong: keepsAnswers && store.map { !$0.seesCommitsAtOnce } ?? false)
+                bringingWritesAlong: keepsAnswers && store.map { !$0.seesCommitsAtOnce } ?? false
+                    ? WaterfallService.keptAlongPatience : nil)
             : service
         let runner = ServiceRunner(
             service: keeping, watcher: keepsAnswers ? store : nil, metrics: ServerMetrics(), commitTag: tag)

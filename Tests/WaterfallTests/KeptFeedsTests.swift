@@ -648,7 +648,7 @@ import WaterfallTestSupport
             budget: 1 << 20, willLoad: { _ in }, willFollow: { _ in work.withLock { $0.follows += 1 } },
             willPlace: { _ in work.withLock { $0.placements += 1 } })
         let hot = WaterfallService(database: catalog.service.database, stride: 4)
-            .keepingFeeds(geometry, bringingWritesAlong: true)
+            .keepingFeeds(geometry, bringingWritesAlong: .seconds(60))
         let sent = LayoutSource.inline(Self.layouts[1])
         for layout in [LayoutSource.named("phone"), sent] {
             _ = try await hot.page(feed: "f", layout: layout, offset: 0, limit: 1)
@@ -676,6 +676,31 @@ import WaterfallTestSupport
         _ = try await racing.move(feed: "f", id: "i3", to: .index(0))
         #expect(geometry.report.map(\.revision) == [moved.revision])
         #expect(work.withLock { $0 } == (1, 4))
+    }
+
+    /// The attacker's reading of the bring-along: a write awaits its kept feed no longer than
+    /// its patience (a follow held up: its connection stuck, the database slow), since until it
+    /// returns the server's readers are served the answers kept of the revision before. The
+    /// follow goes on for the readers.
+    @Test func aWriteAwaitsItsKeptFeedNoLongerThanItsPatience() async throws {
+        let catalog = try TestCatalog(.sqlite, stride: 4, onDisk: true)
+        try await catalog.importFeed(Self.images(40))
+        try await catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.layouts[0])
+        let server = try SQLiteCatalog.openForServing(atPath: try #require(catalog.file))
+        defer { server.closeWhenDone() }
+        let held = HeldFollow()
+        let geometry = KeptFeeds(budget: 1 << 20, willLoad: { _ in }, willFollow: held.hold)
+        let hot = WaterfallService(database: server, stride: 4)
+            .keepingFeeds(geometry, bringingWritesAlong: .milliseconds(250))
+        _ = try await hot.page(feed: "f", layout: .named("phone"), offset: 0, limit: 1)
+        let moved = try await hot.move(feed: "f", id: "i33", to: .index(2))
+        #expect(held.isHolding && held.follows == 1, "the write returned while its follow was held")
+        #expect(geometry.report.map(\.revision) == [moved.revision - 1])
+        held.release()
+        #expect(
+            try await hot.page(feed: "f", layout: .named("phone"), offset: 30, limit: 5)
+                == (try await catalog.service.page(feed: "f", layout: .named("phone"), offset: 30, limit: 5)))
+        #expect(geometry.report.map(\.revision) == [moved.revision])
     }
 
     /// Fault 4 of issue 37: a reader whose second try found the copy newer than its snapshot

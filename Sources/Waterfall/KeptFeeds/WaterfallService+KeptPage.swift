@@ -5,14 +5,15 @@ extension WaterfallService {
     /// The same service, keeping feeds' geometry and layouts in `keptFeeds` (a server: DESIGN
     /// section 12). Pages then read only their own rows, whatever was written before them.
     ///
-    /// `bringingWritesAlong`: each write brings the kept feed to its revision before it returns
-    /// (``keepAlong(_:)``), for a server whose readers take the catalog for changed by its own
+    /// `bringingWritesAlong`: how long each write awaits the kept feed brought to its revision
+    /// before it returns (``keepAlong(_:for:)``; the server's is ``keptAlongPatience``), or `nil`
+    /// for none: for a server whose readers take the catalog for changed by its own
     /// write only when the write returns (its watcher passes over its own commits, as on
     /// PostgreSQL). Where readers see a commit at once (SQLite), the first of them brings the
     /// kept feed along in its own transaction, and a writer doing it too only races it: in
     /// alternating rounds on SQLite it took the deep page under a writer from 0.90–0.94 of
     /// `/healthz` to 0.66–0.83, and doubled a move's latency.
-    public func keepingFeeds(_ keptFeeds: KeptFeeds, bringingWritesAlong: Bool = false) -> WaterfallService {
+    public func keepingFeeds(_ keptFeeds: KeptFeeds, bringingWritesAlong: Duration? = nil) -> WaterfallService {
         var service = self
         service.keptFeeds = keptFeeds
         service.bringsWritesAlong = bringingWritesAlong

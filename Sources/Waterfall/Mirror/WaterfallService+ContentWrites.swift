@@ -7,7 +7,7 @@ extension WaterfallService {
     /// only by following its source (``WaterfallError/mirrorIsReadOnly(source:)``). The layout
     /// cache, API keys and the pruning of the change log are the catalog's own, and written on
     /// a mirror as anywhere. A server's kept feed is brought to what the write committed before
-    /// it returns, where its readers move on only then (``keepAlong(_:)``).
+    /// it returns, where its readers move on only then (``keepAlong(_:for:)``).
     func writeContent<T: Sendable>(
         _ scope: WriteScope, dryRun: Bool = false, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
     ) async throws -> T {
@@ -16,12 +16,12 @@ extension WaterfallService {
             return try body(tx)
         }
         if dryRun { return try await database.dryRun(scope, guarded) }
-        guard case .feed(let name) = scope, keptFeeds != nil, bringsWritesAlong else {
+        guard case .feed(let name) = scope, keptFeeds != nil, let patience = bringsWritesAlong else {
             return try await database.write(scope, guarded)
         }
         let (written, kept) = try await database.write(scope) { tx in (try guarded(tx), try keptLayouts(feed: name, tx))
         }
-        await keepAlong(kept)
+        await keepAlong(kept, for: patience)
         return written
     }
 }
