@@ -51,3 +51,16 @@ fresh_catalog() {
         rm -f "$db" "$db-wal" "$db-shm"
     fi
 }
+
+# `writer_images DATABASE` sets the writer's images (issue 23), with `$W`: `top`, the ids of the
+# first 4,000 images, and `ids`, the one it moves (near the top) then those among which it puts
+# it at random.
+writer_images() {
+    local db=$1
+    top=()
+    for offset in 0 1000 2000 3000; do
+        while read -r id; do top+=("$id"); done < <("$W" --db "$db" images --offset $offset --limit 1000 --json \
+            | python3 -c 'import json, sys; print("\n".join(i["id"] for i in json.load(sys.stdin)["images"]))')
+    done
+    ids=("${top[10]}" "${top[@]}")
+}

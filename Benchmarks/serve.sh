@@ -49,14 +49,8 @@ id_at() {  # the id of the image at catalog index $1
     "$W" --db "$db" images --offset "$1" --limit 1 --json \
         | python3 -c 'import json, sys; print(json.load(sys.stdin)["images"][0]["id"])'
 }
-# The writer's images (issue 23): the one it moves, near the top, and the first 4,000, among
-# which it puts it at random.
-top=()
-for offset in 0 1000 2000 3000; do
-    while read -r id; do top+=("$id"); done < <("$W" --db "$db" images --offset $offset --limit 1000 --json \
-        | python3 -c 'import json, sys; print("\n".join(i["id"] for i in json.load(sys.stdin)["images"]))')
-done
-ids=("${top[10]}" "${top[@]}")
+# The writer's images (issue 23).
+writer_images "$db"
 page="/v1/feeds/$name/layouts/phone/page"
 
 # 2. The server, on a free port.

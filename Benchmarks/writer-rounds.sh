@@ -11,6 +11,7 @@
 # for 10 s, then on the deep page for 20 s while the writer moves 20 times a second, and prints
 # one line: requests a second, p99, the ratio to /healthz, the moves' latency, the host's load.
 set -euo pipefail
+source "$(dirname "$0")/prepare.sh"
 cd "$(dirname "$0")/out"
 db=$1; rounds=$2; shift 2
 bins=("$@")
@@ -19,24 +20,12 @@ W=${bins[0]}
 read -r name images < <("$W" --db "$db" feeds --json \
     | python3 -c 'import json, sys; f = json.load(sys.stdin)["feeds"][0]; print(f["name"], f["images"])')
 deep=$((images * 99 / 100))
-top=()
-for offset in 0 1000 2000 3000; do
-    while read -r id; do top+=("$id"); done < <("$W" --db "$db" images --offset $offset --limit 1000 --json \
-        | python3 -c 'import json, sys; print("\n".join(i["id"] for i in json.load(sys.stdin)["images"]))')
-done
-ids=("${top[10]}" "${top[@]}")
+writer_images "$db"
 page="/v1/feeds/$name/layouts/phone/page?offset=$deep&limit=100"
 for round in $(seq "$rounds"); do
     for i in "${!bins[@]}"; do
-        "${bins[$i]}" serve --db "$db" --port 0 >rounds-server.txt 2>&1 &
-        server=$!
-        port=
-        for _ in $(seq 600); do
-            port=$(sed -n 's|^waterfall: serving .* at http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' rounds-server.txt)
-            [ -n "$port" ] && break
-            sleep 0.1
-        done
-        [ -n "$port" ] || { cat rounds-server.txt >&2; kill $server; exit 1; }
+        W=${bins[$i]}
+        start_server writer-rounds.sh "$db" rounds-server.txt
         base="http://127.0.0.1:$port"
         wrk -c 64 -t 2 -d 5s "$base$page" >/dev/null
         wrk -c 64 -t 2 -d 10s --latency "$base/healthz" >rounds-healthz.txt
