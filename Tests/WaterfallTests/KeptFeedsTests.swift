@@ -678,6 +678,47 @@ import WaterfallTestSupport
         #expect(work.withLock { $0 } == (1, 4))
     }
 
+    /// The bring-along reads on the writer's connection, in the write's transaction, not
+    /// through the readers' pool: beside 64 readers of random pages on PostgreSQL, who hold the
+    /// pool, a move's follow awaited a reader's connection, and the writer fell behind (issue
+    /// 53: 240 of 421 moves applied). Here the catalog's one reader's connection is held
+    /// through the move.
+    @Test(.enabled(if: PostgresScratchSchema.serverURL != nil, "needs WATERFALL_TEST_POSTGRES"))
+    func aWriteBringsItsKeptFeedAlongWhileReadersHoldTheirConnections() async throws {
+        let catalog = try TestCatalog(.postgres, stride: 4)
+        try await catalog.importFeed(Self.images(40))
+        try await catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.layouts[0])
+        // A server's pool: two connections for reads, one for the write.
+        let server = try catalog.otherInstance()
+        let geometry = KeptFeeds(budget: 1 << 20)
+        let hot = WaterfallService(database: server, stride: 4)
+            .keepingFeeds(geometry, bringingWritesAlong: .seconds(5))
+        _ = try await hot.page(feed: "f", layout: .named("phone"), offset: 0, limit: 1)
+
+        let (holding, held) = AsyncStream<Void>.makeStream()
+        let releases = (0..<2).map { _ in AsyncStream<Void>.makeStream() }
+        let readers = releases.map { released, _ in
+            Task {
+                try await server.readAwaitingStatements { _ in
+                    held.yield()
+                    for await _ in released {}
+                }
+            }
+        }
+        var holdingReaders = 0
+        for await _ in holding {
+            holdingReaders += 1
+            if holdingReaders == readers.count { break }
+        }
+        let moved = try await hot.move(feed: "f", id: "i33", to: .index(2))
+        #expect(geometry.report.map(\.revision) == [moved.revision], "brought along with no reader's connection")
+        for (_, release) in releases { release.finish() }
+        for reader in readers { try await reader.value }
+        #expect(
+            try await hot.page(feed: "f", layout: .named("phone"), offset: 30, limit: 5)
+                == (try await catalog.service.page(feed: "f", layout: .named("phone"), offset: 30, limit: 5)))
+    }
+
     /// The attacker's reading of the bring-along: a write awaits its kept feed no longer than
     /// its patience (a follow held up: its connection stuck, the database slow), since until it
     /// returns the server's readers are served the answers kept of the revision before. The

@@ -79,6 +79,12 @@ public final class KeptFeeds: Sendable {
         }.sorted { $0.feed < $1.feed }
     }
 
+    /// Whether a copy of a feed named `name` is kept (names are reused: a feed made anew under
+    /// the name has another id, which the caller compares).
+    func keepsFeed(named name: String) -> Bool {
+        state.withLock { state in state.feeds.values.contains { $0.name == name && $0.geometry != nil } }
+    }
+
     /// The configurations (each's canonical JSON) of the layouts kept of the feed `feedID`, none
     /// when its copy is not kept.
     func keptLayoutKeys(feedID: Int64) -> Set<String> {
@@ -155,7 +161,8 @@ public final class KeptFeeds: Sendable {
                         let token = entry.token
                         let (lead, task) = KeptLead.make(
                             { reads in
-                                await self.bring(feed, token: token, from: geometry, database: database, reads: reads)
+                                await self.bring(
+                                    feed, token: token, from: geometry, database: database, reads: .reader(reads))
                             },
                             dropped: { task in self.endBringing(feed.id, token: token, task) })
                         entry.bringing = (task, isLoad: false)
@@ -195,6 +202,41 @@ public final class KeptFeeds: Sendable {
         }
     }
 
+    /// What a server's write reads last in its transaction, on its own connection, to bring the
+    /// copy of `feed` (at the revision the write made) along once it has committed
+    /// (``bring(_:database:)``): the change log from the copy's revision. Not through the
+    /// readers' pool, which readers may hold: beside 64 readers of random pages on PostgreSQL
+    /// a move awaited a reader's connection for its follow, and the writer fell behind (issue
+    /// 53). `nil` when no copy of the feed is kept, or it is being brought already, or it is
+    /// too far behind to follow: its readers bring it, as after any commit.
+    func written(_ feed: FeedRecord, _ tx: any CatalogTransaction) throws -> WrittenFollow? {
+        let found = state.withLock { state -> (token: UInt64, copy: KeptGeometry)? in
+            guard let entry = state.feeds[feed.id], entry.bringing == nil, let copy = entry.geometry,
+                copy.revision < feed.revision, copy.canFollow(to: feed)
+            else { return nil }
+            return (entry.token, copy)
+        }
+        guard let found, let reads = try found.copy.followReads(tx) else { return nil }
+        return WrittenFollow(feed: feed, token: found.token, from: found.copy.revision, reads: reads)
+    }
+
+    /// Starts the follow a committed write read (``written(_:_:)``), as the follow under way
+    /// that every reader of its revision awaits, unless the copy is no longer the one it read
+    /// from, or is being brought already (`nil`: the readers bring it).
+    func bring(_ write: WrittenFollow, database: any CatalogStore) -> Task<Void, Never>? {
+        state.withLock { state -> Task<Void, Never>? in
+            guard let entry = state.feeds[write.feed.id], entry.token == write.token, entry.bringing == nil,
+                let copy = entry.geometry, copy.revision == write.from
+            else { return nil }
+            let task = Task {
+                _ = await self.bring(
+                    write.feed, token: write.token, from: copy, database: database, reads: .written(write.reads))
+            }
+            state.feeds[write.feed.id]!.bringing = (task, isLoad: false)
+            return task
+        }
+    }
+
     /// Starts the task that brings `entry`'s copy to `feed`'s revision (or later): a follow of
     /// `copy` by the change log when it is near enough, else a load. The reader that starts it
     /// awaits it (`.started`), but not the load of a feed of more than ``awaitedLoad`` images:
@@ -208,7 +250,7 @@ public final class KeptFeeds: Sendable {
         let follows = copy.map { $0.canFollow(to: feed) } ?? false
         let token = entry.token
         let task = Task {
-            _ = await self.bring(feed, token: token, from: follows ? copy : nil, database: database, reads: nil)
+            _ = await self.bring(feed, token: token, from: follows ? copy : nil, database: database, reads: .own)
         }
         entry.bringing = (task, isLoad: !follows)
         return awaited || follows || feed.imageCount <= awaitedLoad ? .started(task) : .notKept
@@ -220,13 +262,12 @@ public final class KeptFeeds: Sendable {
     /// `token` names, if it is still kept; a failure leaves the kept feed's copy as it was (its readers
     /// read again, and in the end answer from the layout cache, which words the error).
     private func bring(
-        _ feed: FeedRecord, token: UInt64, from copy: KeptGeometry?, database: any CatalogStore,
-        reads: (any CatalogPageReads)?
+        _ feed: FeedRecord, token: UInt64, from copy: KeptGeometry?, database: any CatalogStore, reads: FollowReads
     ) async -> Task<Void, Never>? {
         let brought: Result<Brought, any Error>
         do {
             var found = try await follow(feed, from: copy, database: database, reads: reads)
-            if case .loadAnew = found, reads == nil { found = try await load(feed, database: database) }
+            if case .loadAnew = found, case .own = reads { found = try await load(feed, database: database) }
             brought = .success(found)
         } catch {
             brought = .failure(error)
@@ -242,11 +283,11 @@ public final class KeptFeeds: Sendable {
                 state.settle(feed.id, keeping: key, copied: copied, budget: budget)
             case .success(.removed):
                 state.feeds[feed.id] = nil
-            case .success(.loadAnew) where reads != nil:
-                // A follow led in a reader's transaction, which may not open another: the feed
-                // is loaded by a task in a transaction of its own.
+            case .success(.loadAnew) where !reads.isOwn:
+                // A follow led in a reader's transaction, which may not open another, or read
+                // by a write: the feed is loaded by a task in a transaction of its own.
                 let task = Task {
-                    _ = await self.bring(feed, token: token, from: nil, database: database, reads: nil)
+                    _ = await self.bring(feed, token: token, from: nil, database: database, reads: .own)
                 }
                 state.feeds[feed.id]!.bringing = (task, isLoad: true)
                 return feed.imageCount <= awaitedLoad ? task : nil
@@ -267,19 +308,39 @@ public final class KeptFeeds: Sendable {
         case loadAnew
     }
 
-    /// `copy` brought by the change log to `feed`'s revision through `reads` (the leading
-    /// reader's transaction, which shows `feed`), or without them to the revision a read
-    /// transaction of its own shows, its few statements awaited
-    /// (``CatalogStore/readAwaitingStatements(_:)``); or what keeps it from being followed.
+    /// Where a follow reads the change log.
+    private enum FollowReads: Sendable {
+        /// A read transaction of its own, at the revision it shows (a load follows, when the
+        /// copy cannot be followed).
+        case own
+        /// The leading reader's transaction, which shows the feed.
+        case reader(any CatalogPageReads)
+        /// Read already, by the server's write that made the revision, in its transaction.
+        case written(KeptFollowReads)
+
+        var isOwn: Bool {
+            if case .own = self { true } else { false }
+        }
+    }
+
+    /// `copy` brought by the change log to `feed`'s revision by `reads`; or what keeps it from
+    /// being followed. In a transaction of its own (`.own`), to the revision it shows, its few
+    /// statements awaited (``CatalogStore/readAwaitingStatements(_:)``).
     private func follow(
-        _ feed: FeedRecord, from copy: KeptGeometry?, database: any CatalogStore, reads: (any CatalogPageReads)?
+        _ feed: FeedRecord, from copy: KeptGeometry?, database: any CatalogStore, reads: FollowReads
     ) async throws -> Brought {
         guard let copy else { return .loadAnew }
         await willFollow(feed)
-        if let reads {
-            var followed = copy
+        var followed = copy
+        switch reads {
+        case .written(let read):
+            guard followed.apply(read, to: feed) else { return .loadAnew }
+            return .copy(followed, copied: followed.bytesNotShared(with: copy))
+        case .reader(let reads):
             guard try await followed.follow(to: feed, reads) else { return .loadAnew }
             return .copy(followed, copied: followed.bytesNotShared(with: copy))
+        case .own:
+            break
         }
         return try await database.readAwaitingStatements { reads -> Brought in
             guard let current = try await reads.feed(id: feed.id) else { return .removed }
@@ -499,6 +560,16 @@ extension KeptFeeds {
             lastPlaced = key
         }
     }
+}
+
+/// What a server's write read to bring a kept copy along (``KeptFeeds/written(_:_:)``).
+struct WrittenFollow: Sendable {
+    /// The feed at the revision the write made.
+    let feed: FeedRecord
+    /// The entry whose copy it follows, and the copy's revision.
+    fileprivate let token: UInt64
+    fileprivate let from: Int64
+    fileprivate let reads: KeptFollowReads
 }
 
 /// A kept feed, as `/v1/stats` reports it.

@@ -176,6 +176,17 @@ struct KeptGeometry {
             neighbours: try await reads.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
     }
 
+    /// ``followReads(to:_:)`` read in a transaction: a server's write, which reads what its
+    /// kept feed follows on its own connection before it commits (``KeptFeeds/written(_:_:)``).
+    func followReads(_ tx: any CatalogTransaction) throws -> KeptFollowReads? {
+        let changes = try tx.changes(feedID: feedID, since: revision, limit: Self.changeRowLimit)
+        guard let ids = Self.changedIDs(changes) else { return nil }
+        let rows = try tx.images(feedID: feedID, externalIDs: ids)
+        return KeptFollowReads(
+            sectionIDs: try tx.sectionIDs(feedID: feedID), ids: ids, rows: rows,
+            neighbours: try tx.neighbourKeys(feedID: feedID, of: rows.map(\.key)))
+    }
+
     /// The most change-log rows a follow reads: an image may be named by several (moved again
     /// and again), but a log longer than this is not worth following (a re-import that
     /// rewrote every URL logs a row an image), and is not read to its end.

@@ -42,30 +42,32 @@ extension WaterfallService {
         return (report.count, report.reduce(0) { $0 + $1.images })
     }
 
-    /// Brings what this server keeps of a feed (its copy, and `layouts`, the named layouts of it
-    /// that it keeps, as ``keptLayouts(feed:_:)`` found them in the write's transaction) to the
-    /// revision a write of this server has just committed, before the write returns, for
-    /// `patience` at most (a server's: ``keptAlongPatience``): the follow of the change log and the layouts' placement
-    /// are the writer's work, not its next reader's.
+    /// Brings what this server keeps of a feed to the revision a write of this server has just
+    /// committed, before the write returns, for `patience` at most (a server's:
+    /// ``keptAlongPatience``): the follow of the change log and the placement of the named
+    /// layouts kept are the writer's work, not its next reader's. What the follow reads was read
+    /// in the write's transaction, on the writer's connection (``keptAlong(feed:_:)``).
     ///
     /// A server takes the catalog for changed by its own write when the write returns (on
     /// PostgreSQL its watcher leaves out the notifications of its own commits, ``CommitTag``),
     /// so the answers it has kept of the revision before are served until the kept feed is at
-    /// the new one (an answer not kept reads the new revision at once, and finds the writer's
+    /// the new one (an answer not kept reads the new revision at once, and awaits the writer's
     /// work under way). Before, on PostgreSQL, every request for the feed waited, after each
     /// move, for the one that followed the change log and read its page in one transaction
     /// (nine statements, each awaited): the tail of a deep page under a writer (issue 53). A
     /// server on SQLite, whose readers see a commit at once, does not do it
     /// (``keepingFeeds(_:bringingWritesAlong:)``). A feed not kept is left to its readers (a
     /// write loads nothing), and so is a layout kept for a configuration sent with a request,
-    /// or a view's. A change too large to follow (a re-import that rewrote every url) loads
-    /// the feed anew, awaited as long at most; its readers meanwhile are answered from the
-    /// layout cache, as during any load.
-    func keepAlong(_ layouts: [LayoutQuery], for patience: Duration) async {
+    /// or a view's. A change too large to follow (a re-import that rewrote every url) is left
+    /// to the readers too, who load the feed anew.
+    func keepAlong(_ along: KeptAlong, for patience: Duration) async {
         let end = ContinuousClock.now + patience
         // The tasks it starts read; none is the write's, whatever they may do one day.
         await CommitTag.$current.withValue(nil) {
-            for query in layouts {
+            if let follow = along.follow, let task = keptFeeds?.bring(follow, database: database) {
+                guard await task.ends(within: ContinuousClock.now.duration(to: end)) else { return }
+            }
+            for query in along.layouts {
                 guard await keep(query, until: end, awaitingLoad: false) else { return }
             }
         }
@@ -77,19 +79,24 @@ extension WaterfallService {
     /// follow took 15 to 20 ms under 64 readers on PostgreSQL).
     public static let keptAlongPatience: Duration = .milliseconds(250)
 
-    /// The named layouts of the feed `name` whose configurations this server keeps, at the
-    /// revision `tx` shows, read at the end of a write's transaction (two short statements on
-    /// the writer's connection, rather than a transaction of their own on a reader's); none when
-    /// it keeps nothing of the feed.
-    func keptLayouts(feed name: String, _ tx: any CatalogTransaction) throws -> [LayoutQuery] {
-        guard let keptFeeds, view == nil, let feed = try tx.feed(named: name) else { return [] }
+    /// What a write brings along of the feed `name`, read last in its transaction at the
+    /// revision it made, on the writer's connection rather than in a transaction of its own on
+    /// a reader's: the follow of the kept copy (``KeptFeeds/written(_:_:)``), and the named
+    /// layouts of the feed whose configurations this server keeps. `nil` when it keeps nothing
+    /// of the feed.
+    func keptAlong(feed name: String, _ tx: any CatalogTransaction) throws -> KeptAlong? {
+        guard let keptFeeds, let feed = try tx.feed(named: name) else { return nil }
+        let follow = try keptFeeds.written(feed, tx)
         let kept = keptFeeds.keptLayoutKeys(feedID: feed.id)
-        guard !kept.isEmpty else { return [] }
-        return try tx.layouts(feedID: feed.layoutFeedID).compactMap { record in
-            (try? LayoutSource.named(record.name).resolved(feed: feed, record: record)).flatMap {
-                kept.contains($0.key) ? $0 : nil
-            }
-        }
+        guard follow != nil || !kept.isEmpty else { return nil }
+        let layouts = try kept.isEmpty ? [] : tx.layouts(feedID: feed.layoutFeedID)
+        return KeptAlong(
+            follow: follow,
+            layouts: layouts.compactMap { record in
+                (try? LayoutSource.named(record.name).resolved(feed: feed, record: record)).flatMap {
+                    kept.contains($0.key) ? $0 : nil
+                }
+            })
     }
 
     /// Loads `query`'s feed and places its layout, each awaited until `end` at most, as a reader
@@ -116,6 +123,14 @@ extension WaterfallService {
         }
         return true
     }
+}
+
+/// What a server's write brings along of a feed it keeps (``WaterfallService/keepAlong(_:for:)``).
+struct KeptAlong: Sendable {
+    /// The follow of the copy, read by the write.
+    var follow: WrittenFollow?
+    /// The named layouts kept of the feed, at the write's revision.
+    var layouts: [LayoutQuery]
 }
 
 /// Where the kept feed of a query stands, for ``WaterfallService/keepFeedsNow(within:)`` and

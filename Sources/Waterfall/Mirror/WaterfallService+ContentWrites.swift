@@ -16,12 +16,13 @@ extension WaterfallService {
             return try body(tx)
         }
         if dryRun { return try await database.dryRun(scope, guarded) }
-        guard case .feed(let name) = scope, keptFeeds != nil, let patience = bringsWritesAlong else {
-            return try await database.write(scope, guarded)
+        guard case .feed(let name) = scope, view == nil, let patience = bringsWritesAlong,
+            keptFeeds?.keepsFeed(named: name) == true
+        else { return try await database.write(scope, guarded) }
+        let (written, along) = try await database.write(scope) { tx in
+            (try guarded(tx), try keptAlong(feed: name, tx))
         }
-        let (written, kept) = try await database.write(scope) { tx in (try guarded(tx), try keptLayouts(feed: name, tx))
-        }
-        await keepAlong(kept, for: patience)
+        if let along { await keepAlong(along, for: patience) }
         return written
     }
 }
