@@ -719,6 +719,26 @@ import WaterfallTestSupport
                 == (try await catalog.service.page(feed: "f", layout: .named("phone"), offset: 30, limit: 5)))
     }
 
+    /// A reader or a write that awaits a kept feed's task within its patience stops waiting
+    /// when it is cancelled (a request whose client went away, a server shutting down), not
+    /// only when the task ends or the patience runs out; the task runs on.
+    @Test(.timeLimit(.minutes(1)))
+    func awaitingAKeptFeedsTaskEndsWhenTheWaiterIsCancelled() async throws {
+        let (stream, release) = AsyncStream<Void>.makeStream()
+        let held = Task {
+            for await _ in stream {}
+        }
+        let waiter = Task { await held.ends(within: .seconds(3600)) }
+        try await Task.sleep(for: .milliseconds(20))
+        waiter.cancel()
+        #expect(await waiter.value == false)
+        let cancelledFirst = Task { await held.ends(within: .seconds(3600)) }
+        cancelledFirst.cancel()
+        #expect(await cancelledFirst.value == false)
+        release.finish()
+        #expect(await held.ends(within: .seconds(3600)))
+    }
+
     /// The attacker's reading of the bring-along: a write awaits its kept feed no longer than
     /// its patience (a follow held up: its connection stuck, the database slow), since until it
     /// returns the server's readers are served the answers kept of the revision before. The

@@ -350,26 +350,39 @@ extension KeptRead where Value: Sendable {
 
 extension Task where Success == Void, Failure == Never {
     /// Whether the task ends within `limit`, awaited without holding a thread; when it does not,
-    /// the caller goes on and the task runs to its end without it.
+    /// or the caller is cancelled first (`false`), the caller goes on and the task runs to its
+    /// end without it.
     func ends(within limit: Duration) async -> Bool {
-        let answered = Mutex(false)
-        return await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
-            let answer = { @Sendable (ended: Bool) in
-                let first = answered.withLock { answered in
-                    defer { answered = true }
-                    return !answered
+        let waiting = Mutex((waiter: CheckedContinuation<Bool, Never>?.none, answer: Bool?.none))
+        let answer = { @Sendable (ended: Bool) in
+            let waiter = waiting.withLock { state -> CheckedContinuation<Bool, Never>? in
+                guard state.answer == nil else { return nil }
+                state.answer = ended
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: ended)
+        }
+        let timer = Task<Void, Never> {
+            try? await Task<Never, Never>.sleep(for: limit)
+            answer(false)
+        }
+        Task<Void, Never> {
+            await self.value
+            answer(true)
+            timer.cancel()
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
+                let answered = waiting.withLock { state -> Bool? in
+                    if state.answer == nil { state.waiter = waiter }
+                    return state.answer
                 }
-                if first { waiter.resume(returning: ended) }
+                if let answered { waiter.resume(returning: answered) }
             }
-            let timer = Task<Void, Never> {
-                try? await Task<Never, Never>.sleep(for: limit)
-                answer(false)
-            }
-            Task<Void, Never> {
-                await self.value
-                answer(true)
-                timer.cancel()
-            }
+        } onCancel: {
+            answer(false)
+            timer.cancel()
         }
     }
 }
