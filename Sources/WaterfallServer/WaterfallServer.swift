@@ -96,12 +96,12 @@ public struct WaterfallServer: Sendable {
             : try? await service.makeChangeWatcher(ignoringCommitsTagged: tag)
         // Where the watcher leaves the server's own commits out, its readers move on when a
         // write returns, and the write brings the kept feed along before that.
+        let ownCommitsLeftOut = keepsAnswers && store?.seesCommitsAtOnce == false
         let keeping =
             configuration.hotMemory > 0
             ? service.keepingFeeds(
                 KeptFeeds(budget: configuration.hotMemory),
-                bringingWritesAlong: keepsAnswers && store.map { !$0.seesCommitsAtOnce } ?? false
-                    ? WaterfallService.keptAlongPatience : nil)
+                bringingWritesAlong: ownCommitsLeftOut ? WaterfallService.keptAlongPatience : nil)
             : service
         let runner = ServiceRunner(
             service: keeping, watcher: keepsAnswers ? store : nil, metrics: ServerMetrics(), commitTag: tag)

@@ -71,6 +71,48 @@ import WaterfallTestSupport
         }
     }
 
+    /// A server's own write over HTTP on PostgreSQL returns with its kept feed at the write's
+    /// revision (followed, its named layouts placed: ``WaterfallService/keepAlong(_:for:)``),
+    /// as its watcher leaves its own commits out and the server counts the write only then.
+    /// On SQLite, whose readers see a commit at once, the first reader brings it along instead
+    /// (the writer only raced it there). Either way the next page is the new revision's.
+    @Test(arguments: TestEngine.all)
+    func aServersOwnWriteBringsItsKeptFeedAlongOnPostgreSQL(engine: TestEngine) async throws {
+        let folder = try TemporaryDirectory()
+        let schema = engine == .postgres ? try PostgresScratchSchema() : nil
+        let location = schema?.url ?? folder.path("own.sqlite")
+        let writer = try WaterfallService.open(path: location)
+        let images = (0..<40).map { ("i\($0)", 100 + $0 * 7, 100 + $0 * 3, "s\($0 / 10)") }
+        _ = try await writer.importFeed(contentsOf: try Self.feedFile(images, in: folder), options: .init())
+        try await writer.addLayout(
+            feed: "f", name: "phone", configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375)))
+        let server = try await WaterfallServer(
+            service: try WaterfallService.openForServing(path: location), configuration: ServerConfiguration(),
+            logger: Self.quiet)
+        try await server.application().test(.router) { client in
+            @Sendable func keptRevisions() async throws -> [Int] {
+                try await client.execute(uri: "/v1/stats", method: .get) { response in
+                    let hot = response.object["hot"] as? [[String: Any]] ?? []
+                    return hot.compactMap { $0["revision"] as? Int }
+                }
+            }
+            let page = "/v1/feeds/f/layouts/phone/page?offset=30&limit=5"
+            _ = try await client.execute(uri: page, method: .get) { $0.text }
+            #expect(try await keptRevisions() == [1])
+            let revision = try await client.execute(
+                uri: "/v1/feeds/f/reorder", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(#"{"moves": [{"id": "i33", "to": 2}]}"#)
+            ) { $0.object["revision"] as? Int }
+            #expect(revision == 2)
+            #expect(try await keptRevisions() == (engine == .postgres ? [2] : [1]))
+            let answer = try await client.execute(uri: page, method: .get) { $0.text }
+            #expect(
+                answer
+                    == (try document(try await writer.page(feed: "f", layout: .named("phone"), offset: 30, limit: 5))))
+            #expect(try await keptRevisions() == [2])
+        }
+    }
+
     /// The model's steps, through `writer`, with `kept` (the keeping server) against `fresh`.
     static func model(
         kept: any TestClientProtocol, fresh: any TestClientProtocol, writer: WaterfallService,
