@@ -146,7 +146,10 @@ extension WaterfallService {
                     await task?.value
                 case .readAgain(let task, false)?:
                     // Someone else's work that does not end soon: the layout cache answers.
-                    if let task, await !task.ends(within: Self.keptWorkPatience) { return nil }
+                    if let task, await !task.ends(within: Self.keptWorkPatience) {
+                        try Self.stopIfCancelled()
+                        return nil
+                    }
                 case nil: return nil
                 }
             }

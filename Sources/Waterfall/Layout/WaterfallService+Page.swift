@@ -77,10 +77,20 @@ extension WaterfallService {
                 await task?.value
             case .readAgain(let task, false):
                 // Someone else's work that does not end soon: the layout cache answers.
-                if let task, await !task.ends(within: Self.keptWorkPatience) { keeping = false }
+                if let task, await !task.ends(within: Self.keptWorkPatience) {
+                    try Self.stopIfCancelled()
+                    keeping = false
+                }
             }
         }
         throw WaterfallError.database("the feed kept changing while its \(what) was read; try again.")
+    }
+
+    /// Throws when the reader is cancelled (a server shutting down): one that stopped waiting
+    /// for work on a kept feed for that reason does not go on to the layout cache, which may
+    /// be far behind (seconds of work for a million images), for an answer nobody awaits.
+    static func stopIfCancelled() throws(WaterfallError) {
+        if Task.isCancelled { throw .unavailable("the request was cancelled before its answer was ready.") }
     }
 
     /// How long a reader waits for work on a kept feed that another reader or a task does (a
