@@ -84,6 +84,12 @@ extension WaterfallService {
     /// a reader's: the follow of the kept copy (``KeptFeeds/written(_:_:)``), and the named
     /// layouts of the feed whose configurations this server keeps. `nil` when it keeps nothing
     /// of the feed.
+    ///
+    /// Its statements are the write's: one that fails fails the write, as PostgreSQL aborts a
+    /// transaction at its first failed statement (a savepoint around them would cost every
+    /// write two more round trips). They are few and bounded: the change log since the copy's
+    /// revision (``KeptGeometry/changeRowLimit`` rows at most), the rows and neighbours of the
+    /// images it names, the section ids, the layouts; on the connection that has just written.
     func keptAlong(feed name: String, _ tx: any CatalogTransaction) throws -> KeptAlong? {
         guard let keptFeeds, let feed = try tx.feed(named: name) else { return nil }
         let follow = try keptFeeds.written(feed, tx)
