@@ -28,6 +28,9 @@ public struct WaterfallService: Sendable {
     /// (``keepAlong(_:for:)``), or `nil` when it does not: for a server whose readers move on when
     /// its write returns, not when it commits (``keepingFeeds(_:bringingWritesAlong:)``).
     public internal(set) var bringsWritesAlong: Duration?
+    /// The records a page of a kept feed reads beside its rows, kept for the catalog's version
+    /// (``keepingFeeds(_:bringingWritesAlong:records:)``); `nil` where no watcher vouches for one.
+    public internal(set) var keptRecords: KeptRecords?
     /// The view every read of this service answers for, within the feed it names (DESIGN
     /// section 20); `nil`: the feed itself. Writes take no view: a front end writes to a view's
     /// feed.

@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 import Waterfall
 
 /// Runs the service's calls for the routes, and keeps the encoded answers of reads for as long
@@ -27,7 +28,7 @@ final class ServiceRunner: Sendable {
     private let answers: NIOLockedValueBox<KeptAnswers>
     /// Writes this server has made (counted when each returns): part of the version, so that a
     /// client reads its own write at once even where the watcher hears of commits later.
-    private let ownWrites: NIOLockedValueBox<Int64>
+    private let ownWrites: OwnWriteCount
     /// The ``CommitTag`` of this server's writes, whose commits its watcher does not count
     /// (where the engine can tell them): they count when the write returns, once the service
     /// has brought its kept feed to the new revision, not a moment after the commit.
@@ -42,16 +43,17 @@ final class ServiceRunner: Sendable {
     ///     `commitTag`: this runner counts them.
     ///   - commitTag: the ``CommitTag`` of the writes run through ``write(_:)`` and
     ///     ``maintain(_:)``.
+    ///   - ownWrites: where it counts them.
     init(
         service: WaterfallService, watcher: (any ChangeWatcher)?, metrics: ServerMetrics,
-        commitTag: String = CommitTag.make()
+        commitTag: String = CommitTag.make(), ownWrites: OwnWriteCount = OwnWriteCount()
     ) {
         self.service = service
         self.metrics = metrics
         self.watcher = watcher
         self.commitTag = commitTag
         answers = NIOLockedValueBox(KeptAnswers())
-        ownWrites = NIOLockedValueBox(0)
+        self.ownWrites = ownWrites
         inFlight = NIOLockedValueBox([:])
     }
 
@@ -81,7 +83,7 @@ final class ServiceRunner: Sendable {
     func write<T: Sendable>(_ body: @Sendable (WaterfallService) async throws -> T) async throws -> T {
         // Counted whether it committed or not (a failure may come after the commit): at worst
         // a kept answer is computed again.
-        defer { ownWrites.withLockedValue { $0 += 1 } }
+        defer { ownWrites.add() }
         return try await CommitTag.$current.withValue(commitTag) { try await body(service) }
     }
 
@@ -92,18 +94,18 @@ final class ServiceRunner: Sendable {
         // Counted also when it fails: a batch may have committed before (its notification
         // tagged, and so not heard).
         var changed = true
-        defer { if changed { ownWrites.withLockedValue { $0 += 1 } } }
+        defer { if changed { ownWrites.add() } }
         changed = try await CommitTag.$current.withValue(commitTag) { try await body(service) }
     }
 
     /// The number of writes this server has made, as they returned: what a watcher that leaves
     /// them out (``commitTag``) adds up to the database's version with (``OwnWritesWatcher``).
-    var ownWriteCount: Int64 { ownWrites.withLockedValue { $0 } }
+    var ownWriteCount: Int64 { ownWrites.count }
 
     /// The version kept answers are tagged with, or `nil` when none can be vouched for now.
     private func currentVersion() -> AnswerVersion? {
         guard let watcher, let commits = try? watcher.version() else { return nil }
-        return AnswerVersion(commits: commits, ownWrites: ownWrites.withLockedValue { $0 })
+        return AnswerVersion(commits: commits, ownWrites: ownWrites.count)
     }
 
     /// The answer kept for the request (under its URI and the caller's scope, `path.scope`)
@@ -233,16 +235,28 @@ private struct KeptAnswers {
 /// version on.
 final class OwnWritesWatcher: ChangeWatcher {
     private let store: any ChangeWatcher
-    private let runner: ServiceRunner
+    private let ownWrites: OwnWriteCount
 
-    init(_ store: any ChangeWatcher, runner: ServiceRunner) {
+    init(_ store: any ChangeWatcher, ownWrites: OwnWriteCount) {
         self.store = store
-        self.runner = runner
+        self.ownWrites = ownWrites
     }
 
     func version() throws -> Int64 {
-        try store.version() &+ runner.ownWriteCount
+        try store.version() &+ ownWrites.count
     }
 
     var seesCommitsAtOnce: Bool { store.seesCommitsAtOnce }
+}
+
+/// The writes a server has made, counted as each returns (``ServiceRunner/write(_:)``): shared
+/// by its runner and the watchers that add them to the store's version (``OwnWritesWatcher``).
+final class OwnWriteCount: Sendable {
+    private let value = Atomic<Int64>(0)
+
+    var count: Int64 { value.load(ordering: .acquiring) }
+
+    func add() {
+        value.add(1, ordering: .releasing)
+    }
 }

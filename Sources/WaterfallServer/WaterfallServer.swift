@@ -97,18 +97,21 @@ public struct WaterfallServer: Sendable {
         // Where the watcher leaves the server's own commits out, its readers move on when a
         // write returns, and the write brings the kept feed along before that.
         let ownCommitsLeftOut = keepsAnswers && store?.seesCommitsAtOnce == false
+        // Its event streams, keyring and kept records count the server's own writes too, where
+        // the watcher leaves them out.
+        let ownWrites = OwnWriteCount()
+        let watcher = store.map { $0.seesCommitsAtOnce ? $0 : OwnWritesWatcher($0, ownWrites: ownWrites) }
         let keeping =
             configuration.hotMemory > 0
             ? service.keepingFeeds(
                 KeptFeeds(budget: configuration.hotMemory),
-                bringingWritesAlong: ownCommitsLeftOut ? WaterfallService.keptAlongPatience : nil)
+                bringingWritesAlong: ownCommitsLeftOut ? WaterfallService.keptAlongPatience : nil,
+                records: keepsAnswers ? watcher.map(KeptRecords.init(watcher:)) : nil)
             : service
         let runner = ServiceRunner(
-            service: keeping, watcher: keepsAnswers ? store : nil, metrics: ServerMetrics(), commitTag: tag)
+            service: keeping, watcher: keepsAnswers ? store : nil, metrics: ServerMetrics(), commitTag: tag,
+            ownWrites: ownWrites)
         self.runner = runner
-        // Its event streams and keyring count the server's own writes too, where the watcher
-        // leaves them out.
-        let watcher = store.map { $0.seesCommitsAtOnce ? $0 : OwnWritesWatcher($0, runner: runner) }
         self.configuration = configuration
         hub = EventHub(runner: runner, watcher: watcher)
         gatekeeper = Gatekeeper(

@@ -42,6 +42,15 @@ public protocol CatalogStore: Sendable {
     func readAwaitingStatements<T: Sendable>(_ body: @escaping @Sendable (any CatalogPageReads) async throws -> T)
         async throws -> T
 
+    /// Up to `limit` images of feed `feedID` from order key `key` on, in catalog order, only
+    /// while the feed is at `revision`: none when it is not. One statement outside any
+    /// transaction, which is one snapshot on both engines: the rows of a page whose feed a
+    /// caller knows from before (a server's records kept for the catalog's version), without
+    /// reading the feed again, or the `BEGIN` and `COMMIT` round trips of PostgreSQL.
+    /// - Throws: engine failures as ``StoreError``.
+    func images(feedID: Int64, fromKey key: Int64, limit: Int, atRevision revision: Int64) async throws
+        -> [ImageRecord]
+
     /// Runs `body` in one write transaction that changes only what `scope` names: all of it is
     /// committed, or none of it.
     /// - Throws: what `body` throws (after rolling back); engine failures as ``StoreError``.

@@ -116,6 +116,14 @@ enum SharedSQL {
     /// Images from an order key on, in catalog order (a page's rows).
     static let imagesFromKey = SharedStatement(
         "SELECT \(imageColumns) FROM image WHERE feed_id = ? AND sort_key >= ? ORDER BY sort_key LIMIT ?")
+    /// A page's rows as ``imagesFromKey``'s, only while the feed is at a revision (bound
+    /// feed id, key, feed id again, revision, limit): none when it is not. One statement is
+    /// one snapshot, so the rows are that revision's without a transaction around them.
+    static let imagesFromKeyAtRevision = SharedStatement(
+        """
+        SELECT \(imageColumns) FROM image WHERE feed_id = ? AND sort_key >= ?
+        AND EXISTS (SELECT 1 FROM feed WHERE id = ? AND revision = ?) ORDER BY sort_key LIMIT ?
+        """)
     /// Images from a catalog index on, in catalog order.
     static let imagesFromOffset = SharedStatement(
         "SELECT \(imageColumns) FROM image WHERE feed_id = ? ORDER BY sort_key LIMIT ? OFFSET ?")

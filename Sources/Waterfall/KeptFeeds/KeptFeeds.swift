@@ -120,8 +120,7 @@ public final class KeptFeeds: Sendable {
         state.withLock { state -> KeptRead<(KeptGeometry, KeptLayout<Kind>)> in
             // Admitted by the feed's image count, which the reader's snapshot gives for free: a
             // feed that has outgrown what the other feeds leave of the budget is dropped.
-            let perImage = state.tooLarge[feed.id] ?? Double(KeptGeometry.bytesPerImage)
-            let needed = Int(Double(feed.imageCount) * perImage)
+            let needed = state.admission(of: feed)
             guard state.shares(besides: feed.id) + needed <= budget else {
                 state.feeds[feed.id] = nil
                 // Other feeds may hold the budget for feeds the catalog no longer has (removed
@@ -199,6 +198,25 @@ public final class KeptFeeds: Sendable {
                 entry.placing = task
                 return .wait(task)
             }
+        }
+    }
+
+    /// The kept feed's geometry and `key`'s layout when both are at `feed`'s revision already,
+    /// as ``placement(feed:engine:key:stride:database:leading:awaitingLoad:)`` gives them
+    /// `.ready`; else `nil`, starting nothing: for a reader whose `feed` came from
+    /// ``KeptRecords``, not from a transaction, which answers through one for anything else.
+    func ready<Kind: StreamingLayoutKind>(feed: FeedRecord, engine: Kind, key: String, stride: Int)
+        -> (KeptGeometry, KeptLayout<Kind>)?
+    {
+        state.withLock { state -> (KeptGeometry, KeptLayout<Kind>)? in
+            guard let entry = state.feeds[feed.id], let geometry = entry.geometry,
+                geometry.revision == feed.revision, geometry.count == feed.imageCount,
+                let kept = entry.layouts[key]?.layout as? KeptLayout<Kind>, kept.stride == stride,
+                kept.places(geometry),
+                state.shares(besides: feed.id) + state.admission(of: feed) <= budget
+            else { return nil }
+            state.feeds[feed.id]!.use(key)
+            return (geometry, kept)
         }
     }
 
@@ -469,6 +487,12 @@ extension KeptFeeds {
         var lastPruned: ContinuousClock.Instant?
 
         /// The budget the kept feeds but `feedID` take.
+        /// What `feed` is admitted with: its image count times what an image of it takes (more
+        /// than the estimate for a feed found too large at its size).
+        func admission(of feed: FeedRecord) -> Int {
+            Int(Double(feed.imageCount) * (tooLarge[feed.id] ?? Double(KeptGeometry.bytesPerImage)))
+        }
+
         func shares(besides feedID: Int64) -> Int {
             feeds.reduce(0) { $0 + ($1.key == feedID ? 0 : $1.value.share) }
         }

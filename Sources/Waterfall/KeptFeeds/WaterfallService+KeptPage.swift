@@ -13,10 +13,16 @@ extension WaterfallService {
     /// kept feed along in its own transaction, and a writer doing it too only races it: in
     /// alternating rounds on SQLite it took the deep page under a writer from 0.90–0.94 of
     /// `/healthz` to 0.66–0.83, and doubled a move's latency.
-    public func keepingFeeds(_ keptFeeds: KeptFeeds, bringingWritesAlong: Duration? = nil) -> WaterfallService {
+    ///
+    /// `records`: the records pages read beside their rows, kept for the catalog's version
+    /// (``KeptRecords``), for a server whose watcher vouches for one.
+    public func keepingFeeds(
+        _ keptFeeds: KeptFeeds, bringingWritesAlong: Duration? = nil, records: KeptRecords? = nil
+    ) -> WaterfallService {
         var service = self
         service.keptFeeds = keptFeeds
         service.bringsWritesAlong = bringingWritesAlong
+        service.keptRecords = records
         return service
     }
 
@@ -44,17 +50,14 @@ extension WaterfallService {
     }
 
     /// ``page(feed:layout:offset:limit:)``'s first way (of a valid slice): from the kept feed
-    /// (``keptAnswer(feed:layout:_:finish:)``), or `nil`.
+    /// (``keptRowsAnswer(feed:layout:_:_:)``), or `nil`.
     func keptPage(feed: String?, layout: LayoutSource, offset: Int, limit: Int) async throws(WaterfallError)
         -> LayoutPage?
     {
         guard (try? Self.validateSlice(offset: offset, limit: limit)) != nil else { return nil }
-        return try await keptAnswer(feed: feed, layout: layout, .page(offset: offset, limit: limit)) {
-            service, reads, laidOut, query in
-            guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else {
-                return nil
-            }
-            return service.page(laidOut, offset: offset, limit: limit, rows: rows, labels: labels, query)
+        return try await keptRowsAnswer(feed: feed, layout: layout, .page(offset: offset, limit: limit)) {
+            service, laidOut, rows, labels, query in
+            service.page(laidOut, offset: offset, limit: limit, rows: rows, labels: labels, query)
         }
     }
 
@@ -68,12 +71,67 @@ extension WaterfallService {
     ) async throws(WaterfallError) -> ViewportPage? {
         guard (try? Self.validateBand(y: y, height: height, pinOffset: pinOffset)) != nil else { return nil }
         let question = KeptFeedAnswer.Question.viewport(y: y, height: height, pinOffset: pinOffset)
-        return try await keptAnswer(feed: feed, layout: layout, question) { service, reads, laidOut, query in
-            guard let (rows, labels) = try await service.rowsAndLabels(of: laidOut, feed: query.feed, reads) else {
+        return try await keptRowsAnswer(feed: feed, layout: layout, question) { service, laidOut, rows, labels, query in
+            service.viewportPage(laidOut, y: y, height: height, rows: rows, labels: labels, query)
+        }
+    }
+
+    /// ``keptAnswer(feed:layout:_:finish:)`` of an answer that shows rows (a page, a viewport),
+    /// first without a transaction: from the feed and layout as ``KeptRecords`` kept them for
+    /// the catalog's version, the answer laid out from the kept feed when it is ready at their
+    /// revision, the sections' labels kept too, and the rows read in one statement that holds
+    /// only while the feed is at that revision (``answerFromKeptRecords(feed:layout:_:at:_:)``).
+    /// Anything else (nothing kept at this version, the copy or layout not ready, the feed
+    /// moved on) reads in a transaction as before, and keeps what it read for the readers after
+    /// it. A view's reads are not kept: its membership is a feed of its own.
+    private func keptRowsAnswer<Answer: Sendable>(
+        feed name: String?, layout: LayoutSource, _ question: KeptFeedAnswer.Question,
+        _ assemble:
+            @escaping @Sendable (WaterfallService, KeptFeedAnswer, [ImageRecord], SectionLabels, LayoutQuery) -> Answer
+    ) async throws(WaterfallError) -> Answer? {
+        let version = view == nil ? keptRecords?.version() : nil
+        if let name, let version,
+            let answer = try await answerFromKeptRecords(feed: name, layout: layout, question, at: version, assemble)
+        {
+            return answer
+        }
+        return try await keptAnswer(feed: name, layout: layout, question) { service, reads, laidOut, query in
+            guard let (rows, sections) = try await service.rowsAndSections(of: laidOut, feed: query.feed, reads) else {
                 return nil
             }
-            return service.viewportPage(laidOut, y: y, height: height, rows: rows, labels: labels, query)
+            if let name, let version {
+                service.keptRecords?.keep(query, feed: name, layout: layout, sections: sections, readAt: version)
+            }
+            return assemble(service, laidOut, rows, SectionLabels(sections), query)
         }
+    }
+
+    /// The answer to `question` from the records kept at `version` and the kept feed, its rows
+    /// read in one statement while the feed is at the kept record's revision; `nil` when any
+    /// of it is not there (the caller reads in a transaction, which also words any error).
+    private func answerFromKeptRecords<Answer: Sendable>(
+        feed name: String, layout: LayoutSource, _ question: KeptFeedAnswer.Question, at version: Int64,
+        _ assemble: (WaterfallService, KeptFeedAnswer, [ImageRecord], SectionLabels, LayoutQuery) -> Answer
+    ) async throws(WaterfallError) -> Answer? {
+        guard let records = keptRecords, let query = records.query(feed: name, layout: layout, at: version),
+            (try? checkExpectedRevision(of: query.feed, named: name)) != nil,
+            let laidOut = try? query.configuration.withEngine(
+                KeptReadyAnswer(service: self, query: query, question: question)),
+            let firstKey = laidOut.firstKey,
+            let sections = records.sections(laidOut.sectionIDs, at: version)
+        else { return nil }
+        let rows: [ImageRecord]
+        do {
+            rows = try await database.images(
+                feedID: query.feed.id, fromKey: firstKey, limit: laidOut.rows.count, atRevision: query.feed.revision)
+        } catch {
+            throw WaterfallError(error)
+        }
+        // None when the feed has moved on since the records were read (another server's commit
+        // not heard yet): the transaction reads the new revision.
+        guard laidOut.agrees(with: rows) else { return nil }
+        records.answered()
+        return assemble(self, laidOut, rows, SectionLabels(sections), query)
     }
 
     /// ``sectionIndex(feed:layout:)``'s first way, as ``keptPage(feed:layout:offset:limit:)``
@@ -172,11 +230,11 @@ extension WaterfallService {
         return (try? checkExpectedRevision(of: feed, named: name)) != nil ? feed : nil
     }
 
-    /// The rows of `laidOut` and its sections' labels, each statement awaited; `nil` when the
-    /// rows are not what the copy holds (the copy is then dropped).
-    private func rowsAndLabels(
+    /// The rows of `laidOut` and its sections' records (their labels), each statement awaited;
+    /// `nil` when the rows are not what the copy holds (the copy is then dropped).
+    private func rowsAndSections(
         of laidOut: KeptFeedAnswer, feed: FeedRecord, _ reads: any CatalogPageReads
-    ) async throws -> ([ImageRecord], SectionLabels)? {
+    ) async throws -> ([ImageRecord], [SectionRecord])? {
         var rows: [ImageRecord] = []
         if let key = laidOut.firstKey {
             rows = try await reads.images(feedID: feed.id, fromKey: key, limit: laidOut.rows.count)
@@ -185,7 +243,7 @@ extension WaterfallService {
             keptFeeds?.forget(feedID: feed.id)
             return nil
         }
-        return (rows, SectionLabels(try await reads.sections(ids: laidOut.sectionIDs)))
+        return (rows, try await reads.sections(ids: laidOut.sectionIDs))
     }
 
     /// The page of `limit` images from `offset`, laid out as `laidOut`, with its rows and its
@@ -227,6 +285,24 @@ extension WaterfallService {
             contentHeight: laidOut.contentHeight,
             totalItems: laidOut.geometry.count, y: y, height: height,
             items: parts.items, headers: parts.headers, footers: parts.footers, configuration: query.configuration)
+    }
+}
+
+/// The answer to a question laid out from the kept feed when it is ready at the query's
+/// revision (``KeptFeeds/ready(feed:engine:key:stride:)``), with the engine of the layout's
+/// kind; `nil` when it is not.
+private struct KeptReadyAnswer: EngineWork {
+    let service: WaterfallService
+    let query: LayoutQuery
+    let question: KeptFeedAnswer.Question
+
+    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> KeptFeedAnswer? {
+        guard
+            let (geometry, layout) = service.keptFeeds?.ready(
+                feed: query.feed, engine: engine, key: query.key, stride: service.stride)
+        else { return nil }
+        return try KeptFeedAnswer(
+            question, engine: engine, geometry: geometry, layout: layout, configuration: query.configuration)
     }
 }
 

@@ -174,6 +174,20 @@ public struct PostgresCatalog: CatalogStore {
         return try await pool.withSessionAwaitingStatements(transaction)
     }
 
+    /// One statement, outside any transaction: no `BEGIN` and `COMMIT` round trips.
+    public func images(feedID: Int64, fromKey key: Int64, limit: Int, atRevision revision: Int64) async throws
+        -> [ImageRecord]
+    {
+        try await pool.withSessionAwaitingStatements { [location = pool.settings.displayName] session in
+            do {
+                return try await PostgresPageReads(session: session).images(
+                    feedID: feedID, fromKey: key, limit: limit, atRevision: revision)
+            } catch {
+                throw Self.storeError(error, location: location)
+            }
+        }
+    }
+
     public func write<T: Sendable>(
         _ scope: WriteScope, _ body: @escaping @Sendable (any CatalogTransaction) throws -> T
     ) async throws -> T {

@@ -32,6 +32,17 @@ struct PostgresPageReads: CatalogPageReads {
         .map(ImageRecord.init(postgres:))
     }
 
+    /// ``CatalogStore/images(feedID:fromKey:limit:atRevision:)``'s statement.
+    func images(feedID: Int64, fromKey key: Int64, limit: Int, atRevision revision: Int64) async throws
+        -> [ImageRecord]
+    {
+        try await session.rowsAwaitingAnswer(
+            PostgresStatement.ImagesFromKeyAtRevision.self, .int(feedID), .int(key), .int(feedID), .int(revision),
+            .int(Int64(limit))
+        )
+        .map(ImageRecord.init(postgres:))
+    }
+
     func sections(ids: [Int64]) async throws -> [SectionRecord] {
         guard !ids.isEmpty else { return [] }
         return try await session.rowsAwaitingAnswer(PostgresStatement.SectionsByID.self, .ints(ids)).map(

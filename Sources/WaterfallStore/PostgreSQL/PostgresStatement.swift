@@ -43,6 +43,9 @@ enum PostgresStatement {
     enum ImageByID: PostgresRequestStatement { static let sql = SharedSQL.imageByID.postgres }
     enum ImageByKey: PostgresRequestStatement { static let sql = SharedSQL.imageByKey.postgres }
     enum ImagesFromKey: PostgresRequestStatement { static let sql = SharedSQL.imagesFromKey.postgres }
+    enum ImagesFromKeyAtRevision: PostgresRequestStatement {
+        static let sql = SharedSQL.imagesFromKeyAtRevision.postgres
+    }
     enum ImagesFromOffset: PostgresRequestStatement { static let sql = SharedSQL.imagesFromOffset.postgres }
     enum TaggedImageCount: PostgresRequestStatement { static let sql = SharedSQL.taggedImageCount.postgres }
     enum TaggedImagesFromKey: PostgresRequestStatement { static let sql = SharedSQL.taggedImagesFromKey.postgres }

@@ -244,6 +244,16 @@ public struct SQLiteCatalog: CatalogStore {
         }
     }
 
+    public func images(feedID: Int64, fromKey key: Int64, limit: Int, atRevision revision: Int64) async throws
+        -> [ImageRecord]
+    {
+        try await translatingErrors {
+            try await Self.readTransaction(writer) { db in
+                try SQLiteTransaction(db: db).images(feedID: feedID, fromKey: key, limit: limit, atRevision: revision)
+            }
+        }
+    }
+
     /// Runs `body` in one read transaction through GRDB's asynchronous read, on the
     /// connection's own thread: every part of it runs there (``TransactionPump``), and each
     /// statement answers at once.

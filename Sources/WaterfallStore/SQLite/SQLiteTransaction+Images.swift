@@ -43,6 +43,23 @@ extension SQLiteTransaction {
         return result
     }
 
+    /// ``images(feedID:fromKey:limit:)`` only while the feed is at `revision`: none when it is
+    /// not (``CatalogStore/images(feedID:fromKey:limit:atRevision:)``).
+    func images(feedID: Int64, fromKey key: Int64, limit: Int, atRevision revision: Int64) throws -> [ImageRecord] {
+        var result: [ImageRecord] = []
+        result.reserveCapacity(min(limit, 4096))
+        let statement = try RawStatement(cached: db, SharedSQL.imagesFromKeyAtRevision.sqlite)
+        statement.bind(1, feedID)
+        statement.bind(2, key)
+        statement.bind(3, feedID)
+        statement.bind(4, revision)
+        statement.bind(5, Int64(limit))
+        while try statement.step() {
+            result.append(ImageRecord(statement: statement))
+        }
+        return result
+    }
+
     /// Up to `limit` images from catalog index `offset`, in catalog order. O(offset + limit).
     public func images(feedID: Int64, offset: Int, limit: Int) throws -> [ImageRecord] {
         var result: [ImageRecord] = []

@@ -1,0 +1,105 @@
+import Synchronization
+import WaterfallStore
+
+/// What a page of a kept feed reads beside its rows, kept for one version of the catalog as a
+/// server's ``ChangeWatcher`` counts its commits: each feed and layout asked for, resolved (the
+/// ``LayoutQuery``: the feed's record and the layout's configuration), and the sections' labels
+/// read. A reader at that version finds them here, lays its answer out from the kept feed, and
+/// reads only its rows, in one statement that holds only while the feed is at the revision the
+/// kept record gives (``CatalogStore/images(feedID:fromKey:limit:atRevision:)``): no
+/// transaction, on PostgreSQL one round trip where a transaction took five (issue 53).
+///
+/// Why the version is enough, and the statement's revision check too:
+/// - Anything kept was read in a transaction that began after the version was taken, and is
+///   kept only if the version is the same once it ended; any commit after changes the version
+///   and drops everything kept. So where the watcher sees every commit at once (SQLite) a
+///   reader finds here exactly what a transaction of its own would read.
+/// - Where it hears of other servers' commits a moment later (PostgreSQL's notifications) a
+///   reader may find records older than the catalog for that moment, as the server's kept
+///   answers are (DESIGN section 12). Its rows are then read only if the feed is still at the
+///   kept record's revision; else it reads in a transaction, as without this. A record that
+///   changes without the feed's revision (a named layout redefined, a section's title) is
+///   served as it was for that moment, the whole answer as it was before the commit.
+/// - The server's own writes count when each returns (``ChangeWatcher``'s version there adds
+///   them up), so a client reads its own write.
+///
+/// Bounded: at most ``queryLimit`` queries (a client may send any inline configuration) and
+/// ``sectionLimit`` sections; past either, everything kept is dropped and keeping starts again.
+/// Only what the catalog holds is kept: an unknown feed or layout is never.
+public final class KeptRecords: Sendable {
+    static let queryLimit = 1_024
+    static let sectionLimit = 65_536
+
+    private let watcher: any ChangeWatcher
+    private let state = Mutex(Kept())
+    private let answersMade = Atomic<Int>(0)
+
+    /// - Parameter watcher: the server's watcher of the catalog, counting its own writes.
+    public init(watcher: any ChangeWatcher) {
+        self.watcher = watcher
+    }
+
+    /// How many answers readers have made from what is kept here, without a transaction.
+    public var answers: Int { answersMade.load(ordering: .relaxed) }
+
+    /// Counts an answer made from what is kept here.
+    func answered() {
+        answersMade.add(1, ordering: .relaxed)
+    }
+
+    /// The catalog's version now, or `nil` when the watcher cannot vouch for one (it cannot
+    /// hear commits, or the catalog cannot be asked).
+    func version() -> Int64? {
+        try? watcher.version()
+    }
+
+    /// The labels of the sections `ids` as kept at `version`: `nil` unless all of them are.
+    func sections(_ ids: some Collection<Int64>, at version: Int64) -> [SectionRecord]? {
+        state.withLock { kept -> [SectionRecord]? in
+            guard kept.version == version else { return nil }
+            var found: [SectionRecord] = []
+            found.reserveCapacity(ids.count)
+            for id in ids {
+                guard let section = kept.sections[id] else { return nil }
+                found.append(section)
+            }
+            return found
+        }
+    }
+
+    /// The query `feed` and `layout` resolved to at `version`, if kept.
+    func query(feed: String, layout: LayoutSource, at version: Int64) -> LayoutQuery? {
+        state.withLock { kept in
+            kept.version == version ? kept.queries[QueryName(feed: feed, layout: layout)] : nil
+        }
+    }
+
+    /// Keeps what a transaction that began at `version` read, if nothing was committed since.
+    func keep(
+        _ query: LayoutQuery, feed: String, layout: LayoutSource, sections: [SectionRecord], readAt version: Int64
+    ) {
+        guard self.version() == version else { return }
+        state.withLock { kept in
+            if kept.version != version || kept.queries.count >= Self.queryLimit
+                || kept.sections.count + sections.count > Self.sectionLimit
+            {
+                kept = Kept(version: version)
+            }
+            kept.queries[QueryName(feed: feed, layout: layout)] = query
+            for section in sections { kept.sections[section.id] = section }
+        }
+    }
+
+    /// Everything kept, of one version.
+    private struct Kept {
+        var version: Int64 = .min
+        var queries: [QueryName: LayoutQuery] = [:]
+        var sections: [Int64: SectionRecord] = [:]
+    }
+
+    /// A feed and a layout as a request names them.
+    private struct QueryName: Hashable {
+        let feed: String
+        let layout: LayoutSource
+    }
+}

@@ -1,0 +1,86 @@
+import Synchronization
+import Testing
+import WaterfallTestSupport
+
+@testable import Waterfall
+@testable import WaterfallStore
+
+/// The records a server keeps for the catalog's version (``KeptRecords``): a page answered
+/// from them reads only its rows, and only while the feed is at the revision they give.
+@Suite struct KeptRecordsTests {
+    static let layout = LayoutSource.inline(
+        .waterfall(LayoutConfiguration(columns: 2, width: 375, headerHeight: 44, footerHeight: 10)))
+
+    /// A watcher whose version moves only when told: one that has not heard of a commit yet
+    /// (another server's, on PostgreSQL).
+    final class HeldWatcher: ChangeWatcher {
+        let value = Atomic<Int64>(1)
+        func version() throws -> Int64 { value.load(ordering: .relaxed) }
+        var seesCommitsAtOnce: Bool { true }
+    }
+
+    /// A feed of 30 images in three sections, each with `url`'s address.
+    static func feed(url: String) -> String {
+        let images = (0..<30).map { i in
+            "{\"id\":\"i\(i)\",\"width\":\(100 + i),\"height\":\(150 + i % 4 * 20),\"section\":\"s\(i / 10)\","
+                + "\"url\":\"https://example.com/\(url)/\(i).jpg\"}"
+        }
+        return "{\"feed\":\"f\",\"images\":[\(images.joined(separator: ","))]}"
+    }
+
+    @Test(arguments: TestEngine.all)
+    func aPageFromKeptRecordsIsOfTheFeedsRevisionWhenTheWatcherHasNotHeardOfACommit(engine: TestEngine)
+        async throws
+    {
+        let catalog = try TestCatalog(engine, stride: 4)
+        try await catalog.importJSON(Self.feed(url: "old"))
+        let watcher = HeldWatcher()
+        let records = KeptRecords(watcher: watcher)
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingFeeds(
+            KeptFeeds(budget: 1 << 20), records: records)
+        for _ in 0..<3 { _ = try await hot.page(feed: "f", layout: Self.layout, offset: 12, limit: 5) }
+        #expect(records.answers > 0, "the pages after the first were answered from the kept records")
+        let before = records.answers
+
+        // The same images, sizes and order, at new addresses: a commit the watcher does not
+        // count, whose rows the kept copy agrees with.
+        try await catalog.importJSON(Self.feed(url: "new"))
+        let revision = try await catalog.revision()
+        let page = try await hot.page(feed: "f", layout: Self.layout, offset: 12, limit: 5)
+        #expect(page.revision == revision)
+        #expect(page.items.allSatisfy { $0.url?.contains("/new/") == true }, "\(page.items.map(\.url))")
+        #expect(page == (try await catalog.service.page(feed: "f", layout: Self.layout, offset: 12, limit: 5)))
+        #expect(records.answers == before, "the feed had moved on: read in a transaction")
+
+        // Kept again at the new revision, the next pages are answered from the records.
+        for offset in [0, 9, 25] {
+            let kept = try await hot.page(feed: "f", layout: Self.layout, offset: offset, limit: 5)
+            #expect(kept == (try await catalog.service.page(feed: "f", layout: Self.layout, offset: offset, limit: 5)))
+        }
+        #expect(records.answers > before)
+    }
+
+    @Test func recordsAreKeptForOneVersionAndBounded() throws {
+        let watcher = HeldWatcher()
+        let records = KeptRecords(watcher: watcher)
+        let feed = FeedRecord(id: 1, name: "f", revision: 3, imageCount: 10)
+        let query = LayoutQuery(
+            feed: feed, name: "l", configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375)))
+        let section = SectionRecord(id: 7, name: "s", title: nil, position: 0, isDeclared: false)
+
+        records.keep(query, feed: "f", layout: .named("l"), sections: [section], readAt: 0)
+        #expect(records.query(feed: "f", layout: .named("l"), at: 0) == nil, "read at a version not current")
+        records.keep(query, feed: "f", layout: .named("l"), sections: [section], readAt: 1)
+        #expect(records.query(feed: "f", layout: .named("l"), at: 1)?.feed == feed)
+        #expect(records.sections([7], at: 1) == [section])
+        #expect(records.sections([7, 8], at: 1) == nil, "one of them not kept")
+
+        watcher.value.store(2, ordering: .relaxed)
+        #expect(records.query(feed: "f", layout: .named("l"), at: 2) == nil, "a commit since")
+        for i in 0...KeptRecords.queryLimit {
+            records.keep(query, feed: "f", layout: .named("l\(i)"), sections: [], readAt: 2)
+        }
+        #expect(records.query(feed: "f", layout: .named("l0"), at: 2) == nil, "dropped past the bound")
+        #expect(records.query(feed: "f", layout: .named("l\(KeptRecords.queryLimit)"), at: 2) != nil)
+    }
+}
