@@ -72,8 +72,8 @@ import WaterfallTestSupport
         #expect(records.query(feed: "f", layout: .named("l"), at: 0) == nil, "read at a version not current")
         records.keep(query, feed: "f", layout: .named("l"), sections: [section], readAt: 1)
         #expect(records.query(feed: "f", layout: .named("l"), at: 1)?.feed == feed)
-        #expect(records.sections([7], at: 1) == [section])
-        #expect(records.sections([7, 8], at: 1) == nil, "one of them not kept")
+        #expect(records.sections([7], revision: 3, at: 1) == [section])
+        #expect(records.sections([7, 8], revision: 3, at: 1) == nil, "one of them not kept")
 
         watcher.value.store(2, ordering: .relaxed)
         #expect(records.query(feed: "f", layout: .named("l"), at: 2) == nil, "a commit since")
@@ -82,5 +82,25 @@ import WaterfallTestSupport
         }
         #expect(records.query(feed: "f", layout: .named("l0"), at: 2) == nil, "dropped past the bound")
         #expect(records.query(feed: "f", layout: .named("l\(KeptRecords.queryLimit)"), at: 2) != nil)
+    }
+
+    /// Where the watcher hears of another server's commit late, two transactions of one version
+    /// may read a feed at two revisions (the attacker's reading): the one that keeps last must
+    /// not give its labels to a page of the other's revision.
+    @Test func labelsAreKeptWithTheRevisionTheyWereReadWith() throws {
+        let records = KeptRecords(watcher: HeldWatcher())
+        let layout = LayoutConfiguration(columns: 2, width: 375)
+        func query(_ revision: Int64, _ name: String) -> LayoutQuery {
+            LayoutQuery(
+                feed: FeedRecord(id: 1, name: "f", revision: revision, imageCount: 10), name: name,
+                configuration: .waterfall(layout))
+        }
+        let retitled = SectionRecord(id: 7, name: "s", title: "B", position: 0, isDeclared: true)
+        let before = SectionRecord(id: 7, name: "s", title: "A", position: 0, isDeclared: true)
+        records.keep(query(4, "l1"), feed: "f", layout: .named("l1"), sections: [retitled], readAt: 1)
+        records.keep(query(3, "l2"), feed: "f", layout: .named("l2"), sections: [before], readAt: 1)
+        let newer = try #require(records.query(feed: "f", layout: .named("l1"), at: 1))
+        #expect(records.sections([7], revision: newer.feed.revision, at: 1) == [retitled])
+        #expect(records.sections([7], revision: 3, at: 1) == [before])
     }
 }

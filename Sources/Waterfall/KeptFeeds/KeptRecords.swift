@@ -4,20 +4,22 @@ import WaterfallStore
 /// What a page of a kept feed reads beside its rows, kept for one version of the catalog as a
 /// server's ``ChangeWatcher`` counts its commits: each feed and layout asked for, resolved (the
 /// ``LayoutQuery``: the feed's record and the layout's configuration), and the sections' labels
-/// read. A reader at that version finds them here, lays its answer out from the kept feed, and
+/// read with it. A reader at that version finds them here, lays its answer out from the kept feed, and
 /// reads only its rows, in one statement that holds only while the feed is at the revision the
 /// kept record gives (``CatalogStore/images(feedID:fromKey:limit:atRevision:)``): no
 /// transaction, on PostgreSQL one round trip where a transaction took five (issue 53).
 ///
 /// Why the version is enough, and the statement's revision check too:
 /// - Anything kept was read in a transaction that began after the version was taken, and is
-///   kept only if the version is the same once it ended; any commit after changes the version
+///   kept only if the version is the same once it has read it; any commit after changes the version
 ///   and drops everything kept. So where the watcher sees every commit at once (SQLite) a
 ///   reader finds here exactly what a transaction of its own would read.
 /// - Where it hears of other servers' commits a moment later (PostgreSQL's notifications) a
 ///   reader may find records older than the catalog for that moment, as the server's kept
 ///   answers are (DESIGN section 12). Its rows are then read only if the feed is still at the
-///   kept record's revision; else it reads in a transaction, as without this. A record that
+///   kept record's revision; else it reads in a transaction, as without this. Two transactions
+///   of one version may then show a feed at two revisions: sections' labels are kept by the
+///   revision they were read with, so no page shows one revision's labels with another's. A record that
 ///   changes without the feed's revision (a named layout redefined, a section's title) is
 ///   served as it was for that moment, the whole answer as it was before the commit.
 /// - The server's own writes count when each returns (``ChangeWatcher``'s version there adds
@@ -53,14 +55,15 @@ public final class KeptRecords: Sendable {
         try? watcher.version()
     }
 
-    /// The labels of the sections `ids` as kept at `version`: `nil` unless all of them are.
-    func sections(_ ids: some Collection<Int64>, at version: Int64) -> [SectionRecord]? {
+    /// The labels of the sections `ids` as kept at `version`, read with their feed at
+    /// `revision`: `nil` unless all of them are.
+    func sections(_ ids: some Collection<Int64>, revision: Int64, at version: Int64) -> [SectionRecord]? {
         state.withLock { kept -> [SectionRecord]? in
             guard kept.version == version else { return nil }
             var found: [SectionRecord] = []
             found.reserveCapacity(ids.count)
             for id in ids {
-                guard let section = kept.sections[id] else { return nil }
+                guard let section = kept.sections[SectionName(id: id, revision: revision)] else { return nil }
                 found.append(section)
             }
             return found
@@ -86,7 +89,9 @@ public final class KeptRecords: Sendable {
                 kept = Kept(version: version)
             }
             kept.queries[QueryName(feed: feed, layout: layout)] = query
-            for section in sections { kept.sections[section.id] = section }
+            for section in sections {
+                kept.sections[SectionName(id: section.id, revision: query.feed.revision)] = section
+            }
         }
     }
 
@@ -94,7 +99,15 @@ public final class KeptRecords: Sendable {
     private struct Kept {
         var version: Int64 = .min
         var queries: [QueryName: LayoutQuery] = [:]
-        var sections: [Int64: SectionRecord] = [:]
+        var sections: [SectionName: SectionRecord] = [:]
+    }
+
+    /// A section as a transaction read it with its feed at a revision. Where the watcher hears
+    /// of commits late, two transactions of one version may show the feed at two revisions:
+    /// each page takes the labels read with the revision it shows, never another's.
+    private struct SectionName: Hashable {
+        let id: Int64
+        let revision: Int64
     }
 
     /// A feed and a layout as a request names them.

@@ -118,7 +118,7 @@ extension WaterfallService {
             let laidOut = try? query.configuration.withEngine(
                 KeptReadyAnswer(service: self, query: query, question: question)),
             let firstKey = laidOut.firstKey,
-            let sections = records.sections(laidOut.sectionIDs, at: version)
+            let sections = records.sections(laidOut.sectionIDs, revision: query.feed.revision, at: version)
         else { return nil }
         let rows: [ImageRecord]
         do {
