@@ -19,6 +19,11 @@ import WaterfallTestSupport
         var seesCommitsAtOnce: Bool { true }
     }
 
+    /// The version of a watcher at `catalog` before any of the server's own commits.
+    static func at(_ catalog: Int64) -> KeptRecords.Version {
+        KeptRecords.Version(catalog: catalog, ownCommits: 0)
+    }
+
     /// A feed of 30 images in three sections, each with `url`'s address.
     static func feed(url: String) -> String {
         let images = (0..<30).map { i in
@@ -68,20 +73,20 @@ import WaterfallTestSupport
             feed: feed, name: "l", configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375)))
         let section = SectionRecord(id: 7, name: "s", title: nil, position: 0, isDeclared: false)
 
-        records.keep(query, feed: "f", layout: .named("l"), sections: [section], readAt: 0)
-        #expect(records.query(feed: "f", layout: .named("l"), at: 0) == nil, "read at a version not current")
-        records.keep(query, feed: "f", layout: .named("l"), sections: [section], readAt: 1)
-        #expect(records.query(feed: "f", layout: .named("l"), at: 1)?.feed == feed)
-        #expect(records.sections([7], revision: 3, at: 1) == [section])
-        #expect(records.sections([7, 8], revision: 3, at: 1) == nil, "one of them not kept")
+        records.keep(query, feed: "f", layout: .named("l"), sections: [section], readAt: Self.at(0))
+        #expect(records.query(feed: "f", layout: .named("l"), at: Self.at(0)) == nil, "read at a version not current")
+        records.keep(query, feed: "f", layout: .named("l"), sections: [section], readAt: Self.at(1))
+        #expect(records.query(feed: "f", layout: .named("l"), at: Self.at(1))?.feed == feed)
+        #expect(records.sections([7], revision: 3, at: Self.at(1)) == [section])
+        #expect(records.sections([7, 8], revision: 3, at: Self.at(1)) == nil, "one of them not kept")
 
         watcher.value.store(2, ordering: .relaxed)
-        #expect(records.query(feed: "f", layout: .named("l"), at: 2) == nil, "a commit since")
+        #expect(records.query(feed: "f", layout: .named("l"), at: Self.at(2)) == nil, "a commit since")
         for i in 0...KeptRecords.queryLimit {
-            records.keep(query, feed: "f", layout: .named("l\(i)"), sections: [], readAt: 2)
+            records.keep(query, feed: "f", layout: .named("l\(i)"), sections: [], readAt: Self.at(2))
         }
-        #expect(records.query(feed: "f", layout: .named("l0"), at: 2) == nil, "dropped past the bound")
-        #expect(records.query(feed: "f", layout: .named("l\(KeptRecords.queryLimit)"), at: 2) != nil)
+        #expect(records.query(feed: "f", layout: .named("l0"), at: Self.at(2)) == nil, "dropped past the bound")
+        #expect(records.query(feed: "f", layout: .named("l\(KeptRecords.queryLimit)"), at: Self.at(2)) != nil)
     }
 
     /// Where the watcher hears of another server's commit late, two transactions of one version
@@ -97,10 +102,29 @@ import WaterfallTestSupport
         }
         let retitled = SectionRecord(id: 7, name: "s", title: "B", position: 0, isDeclared: true)
         let before = SectionRecord(id: 7, name: "s", title: "A", position: 0, isDeclared: true)
-        records.keep(query(4, "l1"), feed: "f", layout: .named("l1"), sections: [retitled], readAt: 1)
-        records.keep(query(3, "l2"), feed: "f", layout: .named("l2"), sections: [before], readAt: 1)
-        let newer = try #require(records.query(feed: "f", layout: .named("l1"), at: 1))
-        #expect(records.sections([7], revision: newer.feed.revision, at: 1) == [retitled])
-        #expect(records.sections([7], revision: 3, at: 1) == [before])
+        records.keep(query(4, "l1"), feed: "f", layout: .named("l1"), sections: [retitled], readAt: Self.at(1))
+        records.keep(query(3, "l2"), feed: "f", layout: .named("l2"), sections: [before], readAt: Self.at(1))
+        let newer = try #require(records.query(feed: "f", layout: .named("l1"), at: Self.at(1)))
+        #expect(records.sections([7], revision: newer.feed.revision, at: Self.at(1)) == [retitled])
+        #expect(records.sections([7], revision: 3, at: Self.at(1)) == [before])
+    }
+
+    /// A server's own write that has committed makes what is kept the catalog's before it at
+    /// once, though its watcher counts the write only when it returns: a reader that read
+    /// before the commit keeps nothing after it.
+    @Test func aServersOwnCommitEndsTheVersionAtOnce() throws {
+        let records = KeptRecords(watcher: HeldWatcher())
+        let query = LayoutQuery(
+            feed: FeedRecord(id: 1, name: "f", revision: 3, imageCount: 10), name: "l",
+            configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375)))
+        let before = try #require(records.version())
+        records.keep(query, feed: "f", layout: .named("l"), sections: [], readAt: before)
+        #expect(records.query(feed: "f", layout: .named("l"), at: before) != nil)
+        records.committed()
+        let after = records.version()
+        #expect(after != before)
+        #expect(records.query(feed: "f", layout: .named("l"), at: after!) == nil)
+        records.keep(query, feed: "f", layout: .named("l2"), sections: [], readAt: before)
+        #expect(records.query(feed: "f", layout: .named("l2"), at: before) == nil, "read before the commit")
     }
 }

@@ -110,7 +110,7 @@ extension WaterfallService {
     /// read in one statement while the feed is at the kept record's revision; `nil` when any
     /// of it is not there (the caller reads in a transaction, which also words any error).
     private func answerFromKeptRecords<Answer: Sendable>(
-        feed name: String, layout: LayoutSource, _ question: KeptFeedAnswer.Question, at version: Int64,
+        feed name: String, layout: LayoutSource, _ question: KeptFeedAnswer.Question, at version: KeptRecords.Version,
         _ assemble: (WaterfallService, KeptFeedAnswer, [ImageRecord], SectionLabels, LayoutQuery) -> Answer
     ) async throws(WaterfallError) -> Answer? {
         guard let records = keptRecords, let query = records.query(feed: name, layout: layout, at: version),

@@ -22,6 +22,8 @@ extension WaterfallService {
         let (written, along) = try await database.write(scope) { tx in
             (try guarded(tx), try keptAlong(feed: name, tx))
         }
+        // Readers move on when it returns; the records they find kept are of the catalog before.
+        keptRecords?.committed()
         if let along { await keepAlong(along, for: patience) }
         return written
     }
