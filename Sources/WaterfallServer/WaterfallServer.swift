@@ -101,12 +101,16 @@ public struct WaterfallServer: Sendable {
         // the watcher leaves them out.
         let ownWrites = OwnWriteCount()
         let watcher = store.map { $0.seesCommitsAtOnce ? $0 : OwnWritesWatcher($0, ownWrites: ownWrites) }
+        // Pages read their rows alone, beside records kept for the watcher's version, where each
+        // statement is a round trip (``KeptRecords``); on a local file the transaction costs
+        // about what a read that finds the feed moved on wastes beside a writer.
+        let records = keepsAnswers && service.database.readsAreRemote ? watcher.map(KeptRecords.init(watcher:)) : nil
         let keeping =
             configuration.hotMemory > 0
             ? service.keepingFeeds(
                 KeptFeeds(budget: configuration.hotMemory),
                 bringingWritesAlong: ownCommitsLeftOut ? WaterfallService.keptAlongPatience : nil,
-                records: keepsAnswers ? watcher.map(KeptRecords.init(watcher:)) : nil)
+                records: records)
             : service
         let runner = ServiceRunner(
             service: keeping, watcher: keepsAnswers ? store : nil, metrics: ServerMetrics(), commitTag: tag,

@@ -37,7 +37,7 @@ struct PostgresPageReads: CatalogPageReads {
         -> [ImageRecord]
     {
         try await session.rowsAwaitingAnswer(
-            PostgresStatement.ImagesFromKeyAtRevision.self, .int(feedID), .int(key), .int(feedID), .int(revision),
+            PostgresStatement.ImagesFromKeyAtRevision.self, .int(feedID), .int(revision), .int(key),
             .int(Int64(limit))
         )
         .map(ImageRecord.init(postgres:))

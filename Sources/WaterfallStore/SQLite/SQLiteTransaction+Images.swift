@@ -50,10 +50,9 @@ extension SQLiteTransaction {
         result.reserveCapacity(min(limit, 4096))
         let statement = try RawStatement(cached: db, SharedSQL.imagesFromKeyAtRevision.sqlite)
         statement.bind(1, feedID)
-        statement.bind(2, key)
-        statement.bind(3, feedID)
-        statement.bind(4, revision)
-        statement.bind(5, Int64(limit))
+        statement.bind(2, revision)
+        statement.bind(3, key)
+        statement.bind(4, Int64(limit))
         while try statement.step() {
             result.append(ImageRecord(statement: statement))
         }
