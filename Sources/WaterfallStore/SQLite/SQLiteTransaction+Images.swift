@@ -31,28 +31,28 @@ extension SQLiteTransaction {
 
     /// Up to `limit` images from order key `key` on (inclusive), in catalog order.
     public func images(feedID: Int64, fromKey key: Int64, limit: Int) throws -> [ImageRecord] {
-        var result: [ImageRecord] = []
-        result.reserveCapacity(min(limit, 4096))
         let statement = try RawStatement(cached: db, SharedSQL.imagesFromKey.sqlite)
         statement.bind(1, feedID)
         statement.bind(2, key)
         statement.bind(3, Int64(limit))
-        while try statement.step() {
-            result.append(ImageRecord(statement: statement))
-        }
-        return result
+        return try Self.imageRows(statement, limit: limit)
     }
 
     /// ``images(feedID:fromKey:limit:)`` only while the feed is at `revision`: none when it is
     /// not (``CatalogStore/images(feedID:fromKey:limit:atRevision:)``).
     func images(feedID: Int64, fromKey key: Int64, limit: Int, atRevision revision: Int64) throws -> [ImageRecord] {
-        var result: [ImageRecord] = []
-        result.reserveCapacity(min(limit, 4096))
         let statement = try RawStatement(cached: db, SharedSQL.imagesFromKeyAtRevision.sqlite)
         statement.bind(1, feedID)
         statement.bind(2, revision)
         statement.bind(3, key)
         statement.bind(4, Int64(limit))
+        return try Self.imageRows(statement, limit: limit)
+    }
+
+    /// The image rows (``SharedSQL/imageColumns``) `statement` steps through, at most `limit`.
+    private static func imageRows(_ statement: RawStatement, limit: Int) throws -> [ImageRecord] {
+        var result: [ImageRecord] = []
+        result.reserveCapacity(min(limit, 4096))
         while try statement.step() {
             result.append(ImageRecord(statement: statement))
         }
