@@ -5,8 +5,9 @@ import HummingbirdTesting
 import Logging
 import Testing
 import Waterfall
-import WaterfallServer
 import WaterfallTestSupport
+
+@testable import WaterfallServer
 
 /// Issue 37's model test at the server's door (DESIGN section 15): a server that keeps answers
 /// and feeds in memory, beside one that keeps nothing (`--hot-memory 0`, no kept answers), over
@@ -110,6 +111,47 @@ import WaterfallTestSupport
                 answer
                     == (try document(try await writer.page(feed: "f", layout: .named("phone"), offset: 30, limit: 5))))
             #expect(try await keptRevisions() == [2])
+        }
+    }
+
+    /// A server on PostgreSQL answers pages after the first of a catalog version from the
+    /// records it keeps for it (``KeptRecords``), reading only their rows; one on SQLite keeps
+    /// none and reads each page in a transaction. Either way every page is a fresh
+    /// computation's, before and after a move through the server.
+    @Test(arguments: TestEngine.all)
+    func aServerOnPostgreSQLAnswersPagesFromTheRecordsItKeeps(engine: TestEngine) async throws {
+        let folder = try TemporaryDirectory()
+        let schema = engine == .postgres ? try PostgresScratchSchema() : nil
+        let location = schema?.url ?? folder.path("records.sqlite")
+        let writer = try WaterfallService.open(path: location)
+        let images = (0..<60).map { ("i\($0)", 100 + $0 * 7, 100 + $0 * 3, "s\($0 / 10)") }
+        _ = try await writer.importFeed(contentsOf: try Self.feedFile(images, in: folder), options: .init())
+        try await writer.addLayout(
+            feed: "f", name: "phone", configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375)))
+        let server = try await WaterfallServer(
+            service: try WaterfallService.openForServing(path: location), configuration: ServerConfiguration(),
+            logger: Self.quiet)
+        let records = server.runner.service.keptRecords
+        #expect((records != nil) == (engine == .postgres))
+        try await server.application().test(.router) { client in
+            @Sendable func expectFreshPages() async throws {
+                for offset in stride(from: 0, through: 55, by: 5) {
+                    let answer = try await client.execute(
+                        uri: "/v1/feeds/f/layouts/phone/page?offset=\(offset)&limit=5", method: .get
+                    ) { $0.text }
+                    let fresh = try await writer.page(feed: "f", layout: .named("phone"), offset: offset, limit: 5)
+                    #expect(answer == (try document(fresh)), "page at \(offset)")
+                }
+            }
+            try await expectFreshPages()
+            let first = records?.answers ?? 0
+            if engine == .postgres { #expect(first > 0, "pages after the first read their rows alone") }
+            _ = try await client.execute(
+                uri: "/v1/feeds/f/reorder", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(#"{"moves": [{"id": "i43", "to": 2}]}"#)
+            ) { $0.text }
+            try await expectFreshPages()
+            if engine == .postgres { #expect(records!.answers > first, "and after the move") }
         }
     }
 
