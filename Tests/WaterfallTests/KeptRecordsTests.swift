@@ -16,7 +16,7 @@ import WaterfallTestSupport
     final class HeldWatcher: ChangeWatcher {
         let value = Atomic<Int64>(1)
         func version() throws -> Int64 { value.load(ordering: .relaxed) }
-        var seesCommitsAtOnce: Bool { true }
+        var seesCommitsAtOnce: Bool { false }
     }
 
     /// The version of a watcher at `catalog` before any of the server's own commits.
@@ -126,5 +126,43 @@ import WaterfallTestSupport
         #expect(records.query(feed: "f", layout: .named("l"), at: after!) == nil)
         records.keep(query, feed: "f", layout: .named("l2"), sections: [], readAt: before)
         #expect(records.query(feed: "f", layout: .named("l2"), at: before) == nil, "read before the commit")
+    }
+
+    /// A write to a feed the service keeps ends the records' version when it commits, before
+    /// its kept feed is brought along (``WaterfallService/writeContent(_:dryRun:_:)``), though
+    /// the watcher has not heard of it.
+    @Test(arguments: TestEngine.all)
+    func aWriteToAKeptFeedEndsTheRecordsVersionWhenItCommits(engine: TestEngine) async throws {
+        let catalog = try TestCatalog(engine, stride: 4)
+        try await catalog.importJSON(Self.feed(url: "a"))
+        let records = KeptRecords(watcher: HeldWatcher())
+        let hot = WaterfallService(database: catalog.service.database, stride: 4).keepingFeeds(
+            KeptFeeds(budget: 1 << 20), bringingWritesAlong: .seconds(1), records: records)
+        _ = try await hot.page(feed: "f", layout: Self.layout, offset: 0, limit: 5)
+        let before = records.version()
+        _ = try await hot.move(feed: "f", id: "i20", to: .index(1))
+        #expect(records.version() != before)
+        #expect(
+            try await hot.page(feed: "f", layout: Self.layout, offset: 0, limit: 5)
+                == (try await catalog.service.page(feed: "f", layout: Self.layout, offset: 0, limit: 5)))
+    }
+
+    /// Past ``KeptRecords/byteLimit`` bytes of text, what was kept goes.
+    @Test func recordsAreBoundedInBytes() throws {
+        let records = KeptRecords(watcher: HeldWatcher())
+        let version = try #require(records.version())
+        let title = String(repeating: "t", count: 1 << 20)
+        func query(_ i: Int) -> LayoutQuery {
+            LayoutQuery(
+                feed: FeedRecord(id: 1, name: "f", revision: 3, imageCount: 10), name: "l\(i)",
+                configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375)))
+        }
+        let count = KeptRecords.byteLimit / (1 << 20) + 1
+        for i in 0..<count {
+            let section = SectionRecord(id: Int64(i), name: "s", title: title, position: 0, isDeclared: true)
+            records.keep(query(i), feed: "f", layout: .named("l\(i)"), sections: [section], readAt: version)
+        }
+        #expect(records.query(feed: "f", layout: .named("l0"), at: version) == nil)
+        #expect(records.query(feed: "f", layout: .named("l\(count - 1)"), at: version) != nil)
     }
 }

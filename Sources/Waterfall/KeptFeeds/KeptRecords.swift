@@ -22,8 +22,9 @@ import WaterfallStore
 ///   revision they were read with, so no page shows one revision's labels with another's. A record that
 ///   changes without the feed's revision (a named layout redefined, a section's title) is
 ///   served as it was for that moment, the whole answer as it was before the commit.
-/// - The server's own writes end the version when each commits (``committed()``) and when it
-///   returns (``ChangeWatcher``'s version there adds them up), so a client reads its own write.
+/// - The server's own writes end the version when each returns (``ChangeWatcher``'s version
+///   there adds them up), so a client reads its own write; a write to a feed it keeps, when it
+///   commits too (``committed()``), before its kept feed is brought along.
 ///
 /// A server keeps them where each statement is a round trip (PostgreSQL: random pages of a 1M
 /// feed 1,080-1,120 a second before, 1,790-2,070 after, p99 75 ms to 45 ms; beside the
@@ -33,12 +34,16 @@ import WaterfallStore
 /// second against 4,600; without the writer a tenth more): a server there reads in a
 /// transaction each time.
 ///
-/// Bounded: at most ``queryLimit`` queries (a client may send any inline configuration) and
-/// ``sectionLimit`` sections; past either, everything kept is dropped and keeping starts again.
-/// Only what the catalog holds is kept: an unknown feed or layout is never.
+/// Bounded: at most ``queryLimit`` queries (a client may send any inline configuration),
+/// ``sectionLimit`` sections and ``byteLimit`` bytes of their text (configurations, names and
+/// titles); past any, everything kept is dropped and keeping starts again. Only what the catalog
+/// holds is kept: an unknown feed or layout is never.
 public final class KeptRecords: Sendable {
     static let queryLimit = 1_024
     static let sectionLimit = 65_536
+    static let byteLimit = 8 << 20
+    /// What an entry costs beside its text.
+    static let bytesPerEntry = 128
 
     private let watcher: any ChangeWatcher
     private let state = Mutex(Kept())
@@ -108,10 +113,15 @@ public final class KeptRecords: Sendable {
     func keep(
         _ query: LayoutQuery, feed: String, layout: LayoutSource, sections: [SectionRecord], readAt version: Version
     ) {
-        guard self.version() == version else { return }
+        let bytes =
+            Self.bytesPerEntry + feed.utf8.count + query.key.utf8.count
+            + sections.reduce(0) { $0 + Self.bytesPerEntry + ($1.name?.utf8.count ?? 0) + ($1.title?.utf8.count ?? 0) }
         state.withLock { kept in
+            // Looked at under the lock: a reader that took its version before a commit does not
+            // put back, after it, what the readers after the commit have kept.
+            guard self.version() == version else { return }
             if kept.version != version || kept.queries.count >= Self.queryLimit
-                || kept.sections.count + sections.count > Self.sectionLimit
+                || kept.sections.count + sections.count > Self.sectionLimit || kept.bytes + bytes > Self.byteLimit
             {
                 kept = Kept(version: version)
             }
@@ -119,6 +129,7 @@ public final class KeptRecords: Sendable {
             for section in sections {
                 kept.sections[SectionName(id: section.id, revision: query.feed.revision)] = section
             }
+            kept.bytes += bytes
         }
     }
 
@@ -127,6 +138,8 @@ public final class KeptRecords: Sendable {
         var version = Version(catalog: .min, ownCommits: .min)
         var queries: [QueryName: LayoutQuery] = [:]
         var sections: [SectionName: SectionRecord] = [:]
+        /// What they take, counted as ``keep(_:feed:layout:sections:readAt:)`` counts it.
+        var bytes = 0
     }
 
     /// A section as a transaction read it with its feed at a revision. Where the watcher hears
