@@ -169,11 +169,10 @@ public final class KeptFeeds: Sendable {
                     }
                     return startBringing(&entry, to: feed, from: geometry, database: database, awaited: awaitingLoad)
                 }
-                let kept = entry.layouts[key]?.layout as? KeptLayout<Kind>
-                if let kept, kept.stride == stride, kept.places(geometry) {
-                    entry.use(key)
-                    return .ready((geometry, kept))
+                if let ready: KeptLayout<Kind> = entry.useLayout(key, stride: stride, on: geometry) {
+                    return .ready((geometry, ready))
                 }
+                let kept = entry.layouts[key]?.layout as? KeptLayout<Kind>
                 // One placement a feed at a time, as a feed of a million images takes a pass
                 // and its plans' memory for each: readers of another configuration (a client
                 // may send any number) wait for it, then read again.
@@ -209,13 +208,11 @@ public final class KeptFeeds: Sendable {
         -> (KeptGeometry, KeptLayout<Kind>)?
     {
         state.withLock { state -> (KeptGeometry, KeptLayout<Kind>)? in
-            guard let entry = state.feeds[feed.id], let geometry = entry.geometry,
+            guard let geometry = state.feeds[feed.id]?.geometry,
                 geometry.revision == feed.revision, geometry.count == feed.imageCount,
-                let kept = entry.layouts[key]?.layout as? KeptLayout<Kind>, kept.stride == stride,
-                kept.places(geometry),
-                state.shares(besides: feed.id) + state.admission(of: feed) <= budget
+                state.shares(besides: feed.id) + state.admission(of: feed) <= budget,
+                let kept: KeptLayout<Kind> = state.feeds[feed.id]!.useLayout(key, stride: stride, on: geometry)
             else { return nil }
-            state.feeds[feed.id]!.use(key)
             return (geometry, kept)
         }
     }
@@ -566,6 +563,17 @@ extension KeptFeeds {
         mutating func use(_ key: String) {
             uses += 1
             layouts[key]?.used = uses
+        }
+
+        /// `key`'s layout when it is kept with `stride` and placed on `geometry`, its use noted;
+        /// else `nil`.
+        mutating func useLayout<Kind: StreamingLayoutKind>(_ key: String, stride: Int, on geometry: KeptGeometry)
+            -> KeptLayout<Kind>?
+        {
+            guard let kept = layouts[key]?.layout as? KeptLayout<Kind>, kept.stride == stride, kept.places(geometry)
+            else { return nil }
+            use(key)
+            return kept
         }
 
         /// Ends the placement of `key`'s layout, keeping `layout` if it places the copy kept now.
