@@ -79,17 +79,8 @@ import WaterfallTestSupport
     /// (the writer only raced it there). Either way the next page is the new revision's.
     @Test(arguments: TestEngine.all)
     func aServersOwnWriteBringsItsKeptFeedAlongOnPostgreSQL(engine: TestEngine) async throws {
-        let folder = try TemporaryDirectory()
-        let schema = engine == .postgres ? try PostgresScratchSchema() : nil
-        let location = schema?.url ?? folder.path("own.sqlite")
-        let writer = try WaterfallService.open(path: location)
-        let images = (0..<40).map { ("i\($0)", 100 + $0 * 7, 100 + $0 * 3, "s\($0 / 10)") }
-        _ = try await writer.importFeed(contentsOf: try Self.feedFile(images, in: folder), options: .init())
-        try await writer.addLayout(
-            feed: "f", name: "phone", configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375)))
-        let server = try await WaterfallServer(
-            service: try WaterfallService.openForServing(path: location), configuration: ServerConfiguration(),
-            logger: Self.quiet)
+        let served = try await ServedFeed(engine, images: 40)
+        let (writer, server) = (served.writer, served.server)
         try await server.application().test(.router) { client in
             @Sendable func keptRevisions() async throws -> [Int] {
                 try await client.execute(uri: "/v1/stats", method: .get) { response in
@@ -120,17 +111,8 @@ import WaterfallTestSupport
     /// computation's, before and after a move through the server.
     @Test(arguments: TestEngine.all)
     func aServerOnPostgreSQLAnswersPagesFromTheRecordsItKeeps(engine: TestEngine) async throws {
-        let folder = try TemporaryDirectory()
-        let schema = engine == .postgres ? try PostgresScratchSchema() : nil
-        let location = schema?.url ?? folder.path("records.sqlite")
-        let writer = try WaterfallService.open(path: location)
-        let images = (0..<60).map { ("i\($0)", 100 + $0 * 7, 100 + $0 * 3, "s\($0 / 10)") }
-        _ = try await writer.importFeed(contentsOf: try Self.feedFile(images, in: folder), options: .init())
-        try await writer.addLayout(
-            feed: "f", name: "phone", configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375)))
-        let server = try await WaterfallServer(
-            service: try WaterfallService.openForServing(path: location), configuration: ServerConfiguration(),
-            logger: Self.quiet)
+        let served = try await ServedFeed(engine, images: 60)
+        let (writer, server) = (served.writer, served.server)
         let records = server.runner.service.keptRecords
         #expect((records != nil) == (engine == .postgres))
         try await server.application().test(.router) { client in
@@ -152,6 +134,31 @@ import WaterfallTestSupport
             ) { $0.text }
             try await expectFreshPages()
             if engine == .postgres { #expect(records!.answers > first, "and after the move") }
+        }
+    }
+
+    /// A feed `f` of `images` images `i0`… in sections of ten, with a layout `phone`, written
+    /// by `writer` and served by `server` (keeping answers and feeds), on `engine`; the folder
+    /// or schema lives as long as it.
+    struct ServedFeed {
+        let folder: TemporaryDirectory
+        let schema: PostgresScratchSchema?
+        let writer: WaterfallService
+        let server: WaterfallServer
+
+        init(_ engine: TestEngine, images count: Int) async throws {
+            folder = try TemporaryDirectory()
+            schema = engine == .postgres ? try PostgresScratchSchema() : nil
+            let location = schema?.url ?? folder.path("served.sqlite")
+            writer = try WaterfallService.open(path: location)
+            let images = (0..<count).map { ("i\($0)", 100 + $0 * 7, 100 + $0 * 3, "s\($0 / 10)") }
+            _ = try await writer.importFeed(
+                contentsOf: try KeptServerModelTests.feedFile(images, in: folder), options: .init())
+            try await writer.addLayout(
+                feed: "f", name: "phone", configuration: .waterfall(LayoutConfiguration(columns: 2, width: 375)))
+            server = try await WaterfallServer(
+                service: try WaterfallService.openForServing(path: location), configuration: ServerConfiguration(),
+                logger: KeptServerModelTests.quiet)
         }
     }
 
