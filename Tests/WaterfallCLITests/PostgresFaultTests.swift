@@ -137,7 +137,9 @@ import WaterfallTestSupport
         }
     }
 
-    @Test(.enabled(if: unavailable == nil, "\(unavailable ?? "")"), .timeLimit(.minutes(5)))
+    /// Its time limit ends a wait without an end: in CI's whole run, where all tests run at
+    /// once on two cores, it passed after 190–192 s in three runs, against the 300 s it had.
+    @Test(.enabled(if: unavailable == nil, "\(unavailable ?? "")"), .timeLimit(.minutes(10)))
     func twoInstancesRideOutACrashAndAnOutageOfPostgreSQL() throws {
         let folder = try TemporaryDirectory(prefix: "waterfall-pg-fault")
         defer { folder.remove() }
