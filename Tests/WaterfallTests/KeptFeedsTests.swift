@@ -1094,7 +1094,8 @@ private struct LeadProbe: EngineWork {
 
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> (lead: KeptLead?, task: Task<Void, Never>?) {
         switch service.keptPlacement(
-            engine: engine, LayoutQuery(feed: feed, name: nil, configuration: configuration), leading: true)
+            engine: engine, LayoutQuery(feed: feed, name: nil, configuration: configuration),
+            as: .placing(leading: true))
         {
         case .lead(let lead): (lead, nil)
         case .wait(let task), .started(let task): (nil, task)

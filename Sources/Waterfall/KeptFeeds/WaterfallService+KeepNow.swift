@@ -147,6 +147,6 @@ private struct KeepWork: EngineWork {
     let awaitingLoad: Bool
 
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) -> KeptRead<Void> {
-        service.keptPlacement(engine: engine, query, awaitingLoad: awaitingLoad).map { _ in () }
+        service.keptPlacement(engine: engine, query, as: .placing(awaitingLoad: awaitingLoad)).map { _ in () }
     }
 }

@@ -26,24 +26,29 @@ extension WaterfallService {
         return service
     }
 
-    /// The kept feed's geometry and `engine`'s layout of `query` placed at its feed's revision
-    /// (``KeptFeeds/placement(feed:engine:key:stride:database:)``), reading nothing.
-    /// `leading`: whether the reader may lead the work that brings them there in its own
-    /// transaction (its statements awaited); `awaitingLoad`, whether it awaits a load of any size.
+    /// The kept feed's geometry and `engine`'s layout of `query` at its feed's revision, taken
+    /// as `reader` takes them, reading nothing.
     func keptPlacement<Kind: StreamingLayoutKind>(
-        engine: Kind, _ query: LayoutQuery, leading: Bool = false, awaitingLoad: Bool = false
+        engine: Kind, _ query: LayoutQuery, as reader: KeptReader = .placing()
     ) -> KeptRead<(KeptGeometry, KeptLayout<Kind>)> {
         guard let keptFeeds else { return .notKept }
-        return keptFeeds.placement(
-            feed: query.feed, engine: engine, key: query.key, stride: stride,
-            database: database, leading: leading, awaitingLoad: awaitingLoad)
+        switch reader {
+        case .placing(let leading, let awaitingLoad):
+            return keptFeeds.placement(
+                feed: query.feed, engine: engine, key: query.key, stride: stride,
+                database: database, leading: leading, awaitingLoad: awaitingLoad)
+        case .whenReady:
+            return keptFeeds.ready(feed: query.feed, engine: engine, key: query.key, stride: stride)
+                .map { .ready($0) } ?? .notKept
+        }
     }
 
-    /// The answer to `question` laid out from the kept feed at `query`'s revision, reading nothing.
+    /// The answer to `question` laid out from the kept feed at `query`'s revision, taken as
+    /// `reader` takes it, reading nothing.
     func keptLaidOut<Kind: StreamingLayoutKind>(
-        _ question: KeptFeedAnswer.Question, engine: Kind, _ query: LayoutQuery, leading: Bool = false
+        _ question: KeptFeedAnswer.Question, engine: Kind, _ query: LayoutQuery, as reader: KeptReader = .placing()
     ) throws -> KeptRead<KeptFeedAnswer> {
-        try keptPlacement(engine: engine, query, leading: leading).map { geometry, layout in
+        try keptPlacement(engine: engine, query, as: reader).map { geometry, layout in
             try KeptFeedAnswer(
                 question, engine: engine, geometry: geometry, layout: layout, configuration: query.configuration)
         }
@@ -115,8 +120,8 @@ extension WaterfallService {
     ) async throws(WaterfallError) -> Answer? {
         guard let records = keptRecords, let query = records.query(feed: name, layout: layout, at: version),
             (try? checkExpectedRevision(of: query.feed, named: name)) != nil,
-            let laidOut = try? query.configuration.withEngine(
-                KeptReadyAnswer(service: self, query: query, question: question)),
+            case .ready(let laidOut)? = try? query.configuration.withEngine(
+                KeptAnswerWork(service: self, query: query, question: question, reader: .whenReady)),
             let firstKey = laidOut.firstKey,
             let sections = records.sections(laidOut.sectionIDs, revision: query.feed.revision, at: version)
         else { return nil }
@@ -180,7 +185,8 @@ extension WaterfallService {
                         record = try await reads.layout(feedID: feed.layoutFeedID, name: layoutName)
                     }
                     guard let query = try? layout.resolved(feed: feed, record: record) else { return nil }
-                    let work = KeptFeedAnswerWork(service: service, query: query, question: question)
+                    let work = KeptAnswerWork(
+                        service: service, query: query, question: question, reader: .placing(leading: true))
                     // A follow, then a layout placed, led in this transaction at most.
                     for _ in 0..<3 {
                         switch try query.configuration.withEngine(work) {
@@ -288,31 +294,29 @@ extension WaterfallService {
     }
 }
 
-/// The answer to a question laid out from the kept feed when it is ready at the query's
-/// revision (``KeptFeeds/ready(feed:engine:key:stride:)``), with the engine of the layout's
-/// kind; `nil` when it is not.
-private struct KeptReadyAnswer: EngineWork {
-    let service: WaterfallService
-    let query: LayoutQuery
-    let question: KeptFeedAnswer.Question
-
-    func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> KeptFeedAnswer? {
-        guard
-            let (geometry, layout) = service.keptFeeds?.ready(
-                feed: query.feed, engine: engine, key: query.key, stride: service.stride)
-        else { return nil }
-        return try KeptFeedAnswer(
-            question, engine: engine, geometry: geometry, layout: layout, configuration: query.configuration)
-    }
+/// How a reader takes the kept feed's geometry and a layout of it
+/// (``WaterfallService/keptPlacement(engine:_:as:)``).
+enum KeptReader: Sendable {
+    /// Placed at the reader's revision, the copy or the layout brought there when they are not
+    /// (``KeptFeeds/placement(feed:engine:key:stride:database:leading:awaitingLoad:)``):
+    /// `leading`, the reader may lead that work in its own transaction (its statements
+    /// awaited); `awaitingLoad`, it awaits a load of any size.
+    case placing(leading: Bool = false, awaitingLoad: Bool = false)
+    /// Only when both are at the revision already, starting nothing
+    /// (``KeptFeeds/ready(feed:engine:key:stride:)``): a reader outside a transaction, whose
+    /// feed came from ``KeptRecords``.
+    case whenReady
 }
 
-/// The answer to a question laid out from the kept feed, with the engine of the layout's kind.
-private struct KeptFeedAnswerWork: EngineWork {
+/// The answer to a question laid out from the kept feed, taken as `reader` takes it, with the
+/// engine of the layout's kind.
+private struct KeptAnswerWork: EngineWork {
     let service: WaterfallService
     let query: LayoutQuery
     let question: KeptFeedAnswer.Question
+    let reader: KeptReader
 
     func run<Kind: StreamingLayoutKind>(_ engine: Kind) throws -> KeptRead<KeptFeedAnswer> {
-        try service.keptLaidOut(question, engine: engine, query, leading: true)
+        try service.keptLaidOut(question, engine: engine, query, as: reader)
     }
 }
