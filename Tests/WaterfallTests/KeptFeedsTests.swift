@@ -678,6 +678,35 @@ import WaterfallTestSupport
         #expect(work.withLock { $0 } == (1, 4))
     }
 
+    /// A move given in a view is a move in the feed (DESIGN section 20), and a server brings
+    /// its kept feed along as for a move given in the feed: before, a write through a view's
+    /// route left it to the feed's next reader.
+    @Test(arguments: TestEngine.all)
+    func aWriteThroughAViewBringsItsFeedAlongAsAWriteInTheFeed(engine: TestEngine) async throws {
+        let catalog = try TestCatalog(engine, stride: 4)
+        try await catalog.importFeed(Self.images(40))
+        try await catalog.service.addLayout(feed: "f", name: "phone", configuration: Self.layouts[0])
+        _ = try await catalog.service.addView(
+            feed: "f", name: "all", rule: try ViewRule(json: Array("{}".utf8), source: "rule"))
+        let follows = Mutex(0)
+        let geometry = KeptFeeds(
+            budget: 1 << 20, willLoad: { _ in }, willFollow: { _ in follows.withLock { $0 += 1 } })
+        let hot = WaterfallService(database: catalog.service.database, stride: 4)
+            .keepingFeeds(geometry, bringingWritesAlong: .seconds(60))
+        _ = try await hot.page(feed: "f", layout: .named("phone"), offset: 0, limit: 1)
+        let kept = try #require(geometry.report.first { $0.feed == "f" })
+
+        let moved = try await hot.inView("all").move(feed: "f", id: "i33", to: .before("i2"))
+        #expect(moved.revision > kept.revision)
+        #expect(
+            geometry.report.first { $0.feed == "f" }?.revision == moved.revision,
+            "the feed's copy is at the write's revision")
+        #expect(follows.withLock { $0 } == 1, "followed by the write")
+        #expect(
+            try await hot.page(feed: "f", layout: .named("phone"), offset: 0, limit: 10)
+                == (try await catalog.service.page(feed: "f", layout: .named("phone"), offset: 0, limit: 10)))
+    }
+
     /// The bring-along reads on the writer's connection, in the write's transaction, not
     /// through the readers' pool: beside 64 readers of random pages on PostgreSQL, who hold the
     /// pool, a move's follow awaited a reader's connection, and the writer fell behind (issue

@@ -16,7 +16,10 @@ extension WaterfallService {
             return try body(tx)
         }
         if dryRun { return try await database.dryRun(scope, guarded) }
-        guard case .feed(let name) = scope, view == nil, let patience = bringsWritesAlong,
+        // A write given in a view (a move `before`/`after` a member) is a write in the feed, and
+        // the feed's copy is brought along as for one given there. The views' memberships, feeds
+        // of their own, are left to their readers, whatever route the write came by.
+        guard case .feed(let name) = scope, let patience = bringsWritesAlong,
             keptFeeds?.keepsFeed(named: name) == true
         else { return try await database.write(scope, guarded) }
         let (written, along) = try await database.write(scope) { tx in
