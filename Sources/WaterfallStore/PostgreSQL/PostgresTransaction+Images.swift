@@ -65,13 +65,9 @@ extension PostgresTransaction {
         while true {
             let rows = try session.rows(PostgresStatement.GeometryFromKey.self, .int(feedID), .int(from), .int(limit))
             for row in rows {
-                let (key, section, width, height, fullSpan) = try row.decode((Int64, Int64, Int32, Int32, Bool).self)
-                if try !body(
-                    ImageGeometry(key: key, sectionID: section, width: width, height: height, isFullSpan: fullSpan))
-                {
-                    return
-                }
-                from = key + 1
+                let geometry = try ImageGeometry(postgres: row)
+                if try !body(geometry) { return }
+                from = geometry.key + 1
             }
             guard rows.count == limit else { return }
             limit = min(limit * 4, 16_384)
@@ -88,11 +84,10 @@ extension PostgresTransaction {
                 WHERE feed_id = $1 AND sort_key >= $2 ORDER BY sort_key LIMIT $3
                 """, .int(feedID), .int(from), .int(limit))
             for row in rows {
-                let (key, section, width, height, fullSpan, id) = try row.decode(
-                    (Int64, Int64, Int32, Int32, Bool, String).self)
-                try body(
-                    ImageGeometry(key: key, sectionID: section, width: width, height: height, isFullSpan: fullSpan), id)
-                from = key + 1
+                var cells = PostgresCells(row)
+                let geometry = try ImageGeometry(postgres: &cells)
+                try body(geometry, try cells.next(String.self))
+                from = geometry.key + 1
             }
             guard rows.count == limit else { return }
             limit = min(limit * 4, 16_384)
@@ -355,15 +350,29 @@ private struct ImageColumns {
 }
 
 extension ImageRecord {
+    /// A row of ``SharedSQL/imageColumns``.
     init(postgres row: PostgresRow) throws {
-        let (key, id, section, width, height, fullSpan, url, title, takenAt, placeholder, color, renditions, tags) =
-            try row.decode(
-                (Int64, String, Int64, Int32, Int32, Bool, String?, String?, Int64?, String?, String?, String?, String?)
-                    .self)
-        self.init(
-            key: key, externalID: id, sectionID: section, width: width, height: height,
-            isFullSpan: fullSpan, url: url, title: title, takenAt: takenAt,
-            placeholder: placeholder, color: color, renditions: renditions, tags: tags)
+        var cells = PostgresCells(row)
+        try self.init(
+            key: cells.next(), externalID: cells.next(), sectionID: cells.next(), width: cells.next(),
+            height: cells.next(), isFullSpan: cells.next(), url: cells.next(), title: cells.next(),
+            takenAt: cells.next(), placeholder: cells.next(), color: cells.next(), renditions: cells.next(),
+            tags: cells.next())
+    }
+}
+
+extension ImageGeometry {
+    /// A row that begins with `sort_key, section_id, width, height, full_span`.
+    init(postgres row: PostgresRow) throws {
+        var cells = PostgresCells(row)
+        try self.init(postgres: &cells)
+    }
+
+    /// The next five cells of a row: `sort_key, section_id, width, height, full_span`.
+    init(postgres cells: inout PostgresCells) throws {
+        try self.init(
+            key: cells.next(), sectionID: cells.next(), width: cells.next(), height: cells.next(),
+            isFullSpan: cells.next())
     }
 }
 
