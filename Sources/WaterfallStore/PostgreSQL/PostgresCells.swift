@@ -7,13 +7,13 @@ import PostgresNIO
 /// decoding its rows (perf, 30 November), most of it in that lookup. A cell's `decode` is
 /// specialized for each type here.
 struct PostgresCells {
+    private let row: PostgresRow
     private var cells: PostgresRow.Iterator
-    private let columns: Int
     private var read = 0
 
     init(_ row: PostgresRow) {
+        self.row = row
         cells = row.makeIterator()
-        columns = row.count
     }
 
     /// The next cell as `T`.
@@ -24,7 +24,7 @@ struct PostgresCells {
         guard let cell = cells.next() else {
             throw StoreError(
                 .cannotOpen,
-                "PostgreSQL answered a row of \(columns) columns where Waterfall reads more than \(read): "
+                "PostgreSQL answered a row of \(row.count) columns where Waterfall reads more than \(read): "
                     + "the database is not this version's catalog.")
         }
         read += 1
