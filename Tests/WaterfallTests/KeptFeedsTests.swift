@@ -1114,7 +1114,7 @@ private final class HeldFollow: Sendable {
     }
 }
 
-/// What a leading reader's ``WaterfallService/keptPlacement(engine:_:leading:)`` finds: the work it
+/// What a leading reader's ``WaterfallService/keptPlacement(engine:_:as:)`` finds: the work it
 /// is told to lead, or the task it is told to await.
 private struct LeadProbe: EngineWork {
     let service: WaterfallService
@@ -1133,7 +1133,7 @@ private struct LeadProbe: EngineWork {
     }
 }
 
-/// What ``WaterfallService/keptPlacement(engine:_:leading:)`` finds, by name.
+/// What ``WaterfallService/keptPlacement(engine:_:as:)`` finds, by name.
 private struct HotLookupWork: EngineWork {
     let service: WaterfallService
     let configuration: AnyLayoutConfiguration

@@ -16,11 +16,12 @@ struct PostgresCells {
         cells = row.makeIterator()
     }
 
-    /// The next cell as `T`.
+    /// The next cell as `T`; `file` and `line` are the reader's, for the error.
     /// - Throws: `PostgresDecodingError` for a cell that is not a `T` (or `NULL` for a
     ///   type that is not optional); ``StoreError`` `cannotOpen` past the row's last cell (a
     ///   table not of this version's catalog).
-    mutating func next<T: PostgresDecodable>(_: T.Type = T.self) throws -> T {
+    mutating func next<T: PostgresDecodable>(_: T.Type = T.self, file: String = #fileID, line: Int = #line) throws -> T
+    {
         guard let cell = cells.next() else {
             throw StoreError(
                 .cannotOpen,
@@ -28,6 +29,6 @@ struct PostgresCells {
                     + "the database is not this version's catalog.")
         }
         read += 1
-        return try cell.decode(T.self)
+        return try cell.decode(T.self, file: file, line: line)
     }
 }
